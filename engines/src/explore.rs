@@ -1,0 +1,261 @@
+//! The generic explorer: breadth-first search over a [`pins::Model`] with
+//! any [`VisitedSet`] as the visited set.
+//!
+//! Owns the search order, the counting of states and transitions, the
+//! widest-slot measurement and progress reporting. It must not know which
+//! storage scheme it drives, nor anything about processes, CSV or limits
+//! other than the engine's own `table_full`.
+//!
+//! Sequential for now; the queue holds full vectors so that a parallel
+//! explorer can later hand them to per-thread queues unchanged.
+
+use crate::report::{RunReport, RunStatus};
+use crate::state_queue::StateQueue;
+use crate::visited::VisitedSet;
+use pins::{Model, Value};
+use std::time::Instant;
+
+/// Figures passed to the progress callback.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    pub states: u64,
+    pub transitions: u64,
+    pub queued: u64,
+    pub levels: u64,
+    pub engine_bytes_alloc: u64,
+}
+
+/// Options of one exploration.
+pub struct ExploreConfig<'a> {
+    /// Called about every `progress_every` expanded states, and once at the end.
+    pub progress: Option<&'a mut dyn FnMut(&Progress)>,
+    pub progress_every: u64,
+}
+
+impl Default for ExploreConfig<'_> {
+    fn default() -> Self {
+        ExploreConfig {
+            progress: None,
+            progress_every: 1 << 16,
+        }
+    }
+}
+
+/// Explores `model` breadth-first, storing states in `set`.
+pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'_>) -> RunReport {
+    let ExploreConfig {
+        mut progress,
+        progress_every,
+    } = cfg;
+    let start = Instant::now();
+    let k = model.slot_count();
+    let mut queue = StateQueue::new(k);
+    let mut transitions = 0u64;
+    let mut levels = 0u64;
+    let mut value_bits_or: Value = 0;
+    let mut failure: Option<(RunStatus, String)> = None;
+
+    let init = model.initial_state();
+    match set.find_or_insert(&init) {
+        Ok(_) => {
+            value_bits_or = init.iter().fold(0, |acc, &v| acc | v);
+            queue.push(&init);
+        }
+        Err(full) => failure = Some((RunStatus::TableFull, full.message)),
+    }
+
+    let mut current = Vec::with_capacity(k);
+    // States remaining in the current BFS level.
+    let mut level_left = queue.len();
+    let mut expanded = 0u64;
+    while failure.is_none() && queue.pop_into(&mut current) {
+        let mut insert_error = None;
+        let result = model.next_all(&current, &mut |_group, succ| {
+            if insert_error.is_some() {
+                return;
+            }
+            transitions += 1;
+            match set.find_or_insert(succ) {
+                Ok(r) if r.is_new() => {
+                    value_bits_or |= succ.iter().fold(0, |acc, &v| acc | v);
+                    queue.push(succ);
+                }
+                Ok(_) => {}
+                Err(full) => insert_error = Some(full.message),
+            }
+        });
+        if let Some(message) = insert_error {
+            failure = Some((RunStatus::TableFull, message));
+        } else if let Err(e) = result {
+            failure = Some((RunStatus::ModelError, e.to_string()));
+        }
+        level_left -= 1;
+        if level_left == 0 {
+            levels += 1;
+            level_left = queue.len();
+        }
+        expanded += 1;
+        if expanded % progress_every.max(1) == 0 {
+            if let Some(cb) = progress.as_mut() {
+                cb(&Progress {
+                    states: set.len(),
+                    transitions,
+                    queued: queue.len() as u64,
+                    levels,
+                    engine_bytes_alloc: set.memory().alloc,
+                });
+            }
+        }
+    }
+    let memory = set.memory();
+    if let Some(cb) = progress.as_mut() {
+        cb(&Progress {
+            states: set.len(),
+            transitions,
+            queued: queue.len() as u64,
+            levels,
+            engine_bytes_alloc: memory.alloc,
+        });
+    }
+    let (status, message) = failure.unwrap_or((RunStatus::Ok, String::new()));
+    RunReport {
+        status,
+        message,
+        states: set.len(),
+        transitions,
+        levels,
+        engine_bytes_used: memory.used,
+        engine_bytes_alloc: memory.alloc,
+        max_slot_bits: Value::BITS - value_bits_or.leading_zeros(),
+        explore_time_s: start.elapsed().as_secs_f64(),
+        engine_params: set.params(),
+        dd_final_nodes: None,
+        dd_peak_nodes: None,
+        counters: set.counters(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash_table::{HashTable, HashTableConfig};
+    use pins::{ModelError, Slot, TransitionGroup};
+
+    /// `n` independent counters modulo `m`: m^n states, n·m^n transitions,
+    /// diameter n·(m-1).
+    struct Counters {
+        n: usize,
+        m: u32,
+        slots: Vec<Slot>,
+        groups: Vec<TransitionGroup>,
+        fail_at: Option<u32>,
+    }
+
+    impl Counters {
+        fn new(n: usize, m: u32) -> Self {
+            Counters {
+                n,
+                m,
+                slots: (0..n)
+                    .map(|i| Slot {
+                        name: format!("c{i}"),
+                        process: None,
+                        bits: 32,
+                    })
+                    .collect(),
+                groups: (0..n)
+                    .map(|i| TransitionGroup {
+                        label: format!("inc{i}"),
+                        read: vec![i],
+                        write: vec![i],
+                    })
+                    .collect(),
+                fail_at: None,
+            }
+        }
+    }
+
+    impl Model for Counters {
+        fn formalism(&self) -> &str {
+            "test"
+        }
+        fn name(&self) -> &str {
+            "counters"
+        }
+        fn slots(&self) -> &[Slot] {
+            &self.slots
+        }
+        fn process_names(&self) -> &[String] {
+            &[]
+        }
+        fn initial_state(&self) -> Vec<Value> {
+            vec![0; self.n]
+        }
+        fn groups(&self) -> &[TransitionGroup] {
+            &self.groups
+        }
+        fn next(
+            &self,
+            state: &[Value],
+            group: usize,
+            emit: &mut dyn FnMut(&[Value]),
+        ) -> Result<(), ModelError> {
+            if self.fail_at == Some(state[group]) {
+                return Err(ModelError::at("inc", "value out of range"));
+            }
+            let mut s = state.to_vec();
+            s[group] = (s[group] + 1) % self.m;
+            emit(&s);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn counts_states_transitions_levels_and_width() {
+        let model = Counters::new(3, 5);
+        let mut set = HashTable::new(3, HashTableConfig::default()).unwrap();
+        let mut calls = 0;
+        let mut cb = |_: &Progress| calls += 1;
+        let r = explore(
+            &model,
+            &mut set,
+            ExploreConfig {
+                progress: Some(&mut cb),
+                progress_every: 10,
+            },
+        );
+        assert_eq!(r.status, RunStatus::Ok);
+        assert_eq!(r.states, 125);
+        assert_eq!(r.transitions, 375);
+        assert_eq!(r.levels, 3 * 4 + 1);
+        assert_eq!(r.max_slot_bits, 3); // largest value 4
+        assert_eq!(calls, 125 / 10 + 1);
+    }
+
+    #[test]
+    fn model_errors_stop_the_search_with_their_location() {
+        let mut model = Counters::new(2, 5);
+        model.fail_at = Some(3);
+        let mut set = HashTable::new(2, HashTableConfig::default()).unwrap();
+        let r = explore(&model, &mut set, ExploreConfig::default());
+        assert_eq!(r.status, RunStatus::ModelError);
+        assert_eq!(r.message, "inc: value out of range");
+    }
+
+    #[test]
+    fn table_full_is_a_status() {
+        let model = Counters::new(4, 40);
+        let mut set = HashTable::new(
+            4,
+            HashTableConfig {
+                initial_buckets: 16,
+                max_load: 0.75,
+                mem_budget: 16 * 8 + 4 * 1024 * 1024,
+            },
+        )
+        .unwrap();
+        let r = explore(&model, &mut set, ExploreConfig::default());
+        assert_eq!(r.status, RunStatus::TableFull);
+        assert!(r.states > 0 && r.states < 40u64.pow(4));
+    }
+}

@@ -1,0 +1,20 @@
+//! Visited-set engines and the explorers that drive them.
+//!
+//! This crate owns the storage schemes (one module each), the common
+//! [`VisitedSet`] trait, the generic explorer, the [`RunReport`] an
+//! exploration produces, and the [`registry`] that names every engine.
+//! It knows models only through [`pins::Model`]: it must never import a
+//! front-end, and it must not know about CSV, child processes or plots
+//! (that is the harness).
+
+pub mod explore;
+pub mod hash_table;
+pub mod registry;
+pub mod report;
+pub mod state_queue;
+pub mod visited;
+
+pub use explore::{explore, ExploreConfig, Progress};
+pub use registry::{create, find, EngineOptions, EngineSpec, ENGINES};
+pub use report::{RunReport, RunStatus};
+pub use visited::{Inserted, MemoryUsage, TableFull, VisitedSet};

@@ -1,0 +1,44 @@
+//! The result of one exploration, as an engine hands it to the harness.
+//!
+//! Owns the figures an engine measures itself (counts, engine memory, time
+//! of the search); what only the harness can know (RSS, limits, oracle,
+//! machine) is not here.
+
+use serde::{Deserialize, Serialize};
+
+/// How an exploration ended, as far as the engine can tell. The harness
+/// adds the statuses only a parent process can see (timeout, memory limit,
+/// crash, unsupported).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Ok,
+    TableFull,
+    ModelError,
+}
+
+/// Figures of one exploration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    pub status: RunStatus,
+    /// Empty when `status` is `Ok`.
+    pub message: String,
+    /// Distinct states stored (for a stopped run, so far).
+    pub states: u64,
+    /// Successors generated (edges counted with multiplicity per event).
+    pub transitions: u64,
+    /// BFS levels completed.
+    pub levels: u64,
+    pub engine_bytes_used: u64,
+    pub engine_bytes_alloc: u64,
+    /// Bits of the largest value any slot of any stored state took (`u`).
+    pub max_slot_bits: u32,
+    /// Wall time of the search alone, seconds.
+    pub explore_time_s: f64,
+    /// Effective engine parameters, `key=value;...`.
+    pub engine_params: String,
+    pub dd_final_nodes: Option<u64>,
+    pub dd_peak_nodes: Option<u64>,
+    /// Engine-specific counters.
+    pub counters: Vec<(String, u64)>,
+}

@@ -1,0 +1,69 @@
+//! The visited-set abstraction every explicit engine implements.
+//!
+//! Owns only the trait and its small result types; the storage schemes live
+//! in their own modules and the search that drives them in `explore`.
+
+use pins::Value;
+
+/// Outcome of [`VisitedSet::find_or_insert`]: whether the state was new,
+/// and the engine's reference for it (an index the engine can resolve).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inserted {
+    New(u64),
+    Found(u64),
+}
+
+impl Inserted {
+    pub fn is_new(self) -> bool {
+        matches!(self, Inserted::New(_))
+    }
+
+    pub fn reference(self) -> u64 {
+        match self {
+            Inserted::New(r) | Inserted::Found(r) => r,
+        }
+    }
+}
+
+/// The engine cannot store one more state within its memory budget or its
+/// addressing limits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableFull {
+    pub message: String,
+}
+
+/// Exact memory accounting of an engine, in bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MemoryUsage {
+    /// Bytes of occupied entries (the paper's compressed size).
+    pub used: u64,
+    /// Bytes the engine has allocated for its tables.
+    pub alloc: u64,
+}
+
+/// A set of state vectors of fixed length `k`.
+pub trait VisitedSet: Send {
+    /// Inserts `state` if absent. `state.len()` must equal the `k` the set
+    /// was created for.
+    fn find_or_insert(&mut self, state: &[Value]) -> Result<Inserted, TableFull>;
+
+    /// Number of distinct states stored.
+    fn len(&self) -> u64;
+
+    /// Whether no state is stored.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Current exact memory accounting.
+    fn memory(&self) -> MemoryUsage;
+
+    /// The effective parameters, defaults included, as `key=value` pairs
+    /// joined by `;` (recorded in every CSV row so a run can be repeated).
+    fn params(&self) -> String;
+
+    /// Engine-specific counters worth reporting (name, value).
+    fn counters(&self) -> Vec<(String, u64)> {
+        Vec::new()
+    }
+}

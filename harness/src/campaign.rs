@@ -1,0 +1,534 @@
+//! `statebench run`: a campaign is the product of selected model instances
+//! and engines, each run in its own child process, one CSV row per run
+//! appended and flushed as it finishes, `--resume` skipping rows already
+//! present, a live progress display, and a summary at the end.
+//!
+//! Owns model selection, the plan, the turning of a child's outcome into a
+//! [`Row`], and the campaign directory. The CSV columns themselves live in
+//! `schema`, the process mechanics in `isolate`.
+
+use crate::datasets::{self, Entry, ModelSource};
+use crate::isolate::{self, ChildMessage, Ending, Limits};
+use crate::machine::Machine;
+use crate::schema::{read_rows, Row, RowWriter, RunKey, Status};
+use crate::summary;
+use anyhow::{bail, Context as _};
+use globset::{Glob, GlobSetBuilder};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, SystemTime};
+
+/// Share of the memory limit an engine's tables may take; the rest is for
+/// the model, the search queue and the process itself.
+const ENGINE_SHARE: f64 = 0.7;
+
+/// Model selection, shared by `run` and `list`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct Selection {
+    /// Suites to run, comma-separated (see `statebench list`).
+    #[arg(long, value_delimiter = ',', default_value = "builtin")]
+    pub suite: Vec<String>,
+    /// Only instances whose name matches one of these globs (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    pub models: Vec<String>,
+    /// Only instances whose oracle state count is at least this (e.g. 1e5).
+    #[arg(long, value_parser = parse_count)]
+    pub min_states: Option<u64>,
+    /// Only instances whose oracle state count is at most this (e.g. 1e7).
+    #[arg(long, value_parser = parse_count)]
+    pub max_states: Option<u64>,
+}
+
+/// Options of `statebench run`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub selection: Selection,
+    /// Engines, comma-separated (see `statebench list`).
+    #[arg(long, value_delimiter = ',', default_value = "hash-table")]
+    pub engines: Vec<String>,
+    /// Engine parameter, `ENGINE.key=value`; repeatable.
+    #[arg(long = "param")]
+    pub params: Vec<String>,
+    /// Wall-clock limit per run, seconds.
+    #[arg(long, default_value_t = 180.0)]
+    pub timeout: f64,
+    /// Memory limit per run, GiB (default: 16 or 80% of RAM, the smaller).
+    #[arg(long)]
+    pub mem_limit: Option<f64>,
+    /// Campaign name; the CSV is RESULTS/CAMPAIGN/runs.csv.
+    #[arg(long)]
+    pub campaign: Option<String>,
+    /// Directory holding campaigns.
+    #[arg(long, default_value = "results")]
+    pub results: PathBuf,
+    /// Continue a campaign: skip runs already in its CSV (the latest
+    /// campaign under RESULTS when --campaign is not given).
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// Parses counts like `1e7`, `250000`, `2.5e6`.
+pub fn parse_count(text: &str) -> Result<u64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number (e.g. 1e7)"))?;
+    if !(v >= 0.0 && v.is_finite()) {
+        return Err(format!("'{text}' must be a non-negative number"));
+    }
+    Ok(v.round() as u64)
+}
+
+/// The entries a selection picks, suites in the order given, each suite's
+/// instances by increasing oracle count (unknown last), then name.
+pub fn select(sel: &Selection) -> anyhow::Result<Vec<Entry>> {
+    let all = datasets::suites();
+    let mut globs = GlobSetBuilder::new();
+    for g in &sel.models {
+        globs.add(Glob::new(g).with_context(|| format!("--models: bad glob '{g}'"))?);
+    }
+    let globs = globs.build()?;
+    let mut out = Vec::new();
+    for name in &sel.suite {
+        let Some(suite) = all.iter().find(|s| s.name == name) else {
+            let known: Vec<_> = all.iter().map(|s| s.name).collect();
+            bail!("unknown suite '{name}' (known: {})", known.join(", "));
+        };
+        let mut entries: Vec<Entry> = suite
+            .entries
+            .iter()
+            .filter(|e| sel.models.is_empty() || globs.is_match(&e.instance))
+            .filter(|e| match (sel.min_states, e.oracle_states) {
+                (Some(min), Some(s)) => s >= min,
+                (Some(_), None) => false,
+                (None, _) => true,
+            })
+            .filter(|e| match (sel.max_states, e.oracle_states) {
+                (Some(max), Some(s)) => s <= max,
+                (Some(_), None) => false,
+                (None, _) => true,
+            })
+            .cloned()
+            .collect();
+        entries.sort_by(|a, b| {
+            (a.oracle_states.is_none(), a.oracle_states, &a.instance).cmp(&(
+                b.oracle_states.is_none(),
+                b.oracle_states,
+                &b.instance,
+            ))
+        });
+        out.extend(entries);
+    }
+    Ok(out)
+}
+
+/// One run of a campaign.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    pub entry: Entry,
+    pub engine: String,
+    /// Requested engine parameters, `key=value;...`.
+    pub engine_config: String,
+    pub threads: u32,
+    pub repetition: u32,
+}
+
+impl Planned {
+    fn key(&self) -> RunKey {
+        RunKey {
+            suite: self.entry.suite.clone(),
+            instance: self.entry.instance.clone(),
+            engine: self.engine.clone(),
+            engine_config: self.engine_config.clone(),
+            threads: self.threads,
+            repetition: self.repetition,
+        }
+    }
+}
+
+/// Settings shared by every run of a campaign.
+pub struct RunContext {
+    pub campaign: String,
+    pub machine: Machine,
+    pub limits: Limits,
+}
+
+/// Default memory limit, bytes: 16 GiB or 80% of RAM, the smaller.
+pub fn default_mem_limit(machine: &Machine) -> u64 {
+    (16u64 << 30).min(machine.mem_total_bytes / 10 * 8)
+}
+
+pub fn gib(v: f64) -> anyhow::Result<u64> {
+    if !(v > 0.0 && v.is_finite()) {
+        bail!("--mem-limit must be a positive number of GiB");
+    }
+    Ok((v * (1u64 << 30) as f64) as u64)
+}
+
+fn now_rfc3339() -> String {
+    humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
+}
+
+fn one_line(text: &str) -> String {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// A row with everything known before the run.
+fn base_row(ctx: &RunContext, run: &Planned) -> Row {
+    let m = &ctx.machine;
+    let e = &run.entry;
+    Row {
+        campaign: ctx.campaign.clone(),
+        timestamp: now_rfc3339(),
+        git_commit: m.git_commit.clone(),
+        host: m.host.clone(),
+        cpu_model: m.cpu_model.clone(),
+        cores: m.cores,
+        mem_total_bytes: m.mem_total_bytes,
+        os: m.os.clone(),
+        suite: e.suite.clone(),
+        formalism: e.formalism.clone(),
+        model: e.model.clone(),
+        instance: e.instance.clone(),
+        k: None,
+        groups: None,
+        engine: run.engine.clone(),
+        engine_config: run.engine_config.clone(),
+        engine_params: String::new(),
+        threads: run.threads,
+        repetition: run.repetition,
+        timeout_s: ctx.limits.timeout.as_secs_f64(),
+        mem_limit_bytes: ctx.limits.mem_limit_bytes,
+        status: Status::Crashed,
+        message: String::new(),
+        states: None,
+        transitions: None,
+        oracle_states: e.oracle_states,
+        oracle_transitions: e.oracle_transitions,
+        states_match: None,
+        transitions_match: None,
+        levels: None,
+        time_s: None,
+        parse_time_s: None,
+        wall_time_s: 0.0,
+        states_per_s: None,
+        engine_bytes_used: None,
+        engine_bytes_alloc: None,
+        bits_per_state: None,
+        bits_per_state_alloc: None,
+        rss_peak_bytes: None,
+        dd_final_nodes: None,
+        dd_peak_nodes: None,
+        max_slot_bits: None,
+        lower_bound_bits: None,
+        speedup: None,
+        counters: String::new(),
+    }
+}
+
+/// Runs one planned run in a child and returns its row. `source` is the
+/// resolved and verified model, or why it could not be.
+pub fn execute(
+    ctx: &RunContext,
+    run: &Planned,
+    source: Result<&ModelSource, &str>,
+    mut on_progress: impl FnMut(u64),
+) -> Row {
+    let mut row = base_row(ctx, run);
+    let source = match source {
+        Ok(s) => s,
+        Err(message) => {
+            row.status = Status::ModelError;
+            row.message = one_line(message);
+            row.derive();
+            return row;
+        }
+    };
+    let exe = match std::env::current_exe() {
+        Ok(exe) => exe,
+        Err(e) => {
+            row.message = format!("cannot find the statebench executable: {e}");
+            return row;
+        }
+    };
+    let mut cmd = Command::new(exe);
+    cmd.arg("child")
+        .arg("--model")
+        .arg(source.to_arg())
+        .arg("--engine")
+        .arg(&run.engine)
+        .arg("--params")
+        .arg(&run.engine_config)
+        .arg("--mem-budget")
+        .arg(((ctx.limits.mem_limit_bytes as f64 * ENGINE_SHARE) as u64).to_string());
+    let outcome = match isolate::run(cmd, ctx.limits, |msg| {
+        if let ChildMessage::Progress { states, .. } = msg {
+            on_progress(*states)
+        }
+    }) {
+        Ok(o) => o,
+        Err(e) => {
+            row.message = format!("cannot start the child process: {e}");
+            return row;
+        }
+    };
+    row.wall_time_s = outcome.wall_time_s;
+    row.rss_peak_bytes = Some(outcome.rss_peak_bytes);
+    let mut reported = false;
+    let mut progress_states = None;
+    for msg in &outcome.messages {
+        match msg {
+            ChildMessage::Loaded {
+                k,
+                groups,
+                parse_time_s,
+            } => {
+                row.k = Some(*k);
+                row.groups = Some(*groups);
+                row.parse_time_s = Some(*parse_time_s);
+            }
+            ChildMessage::Progress {
+                states,
+                transitions,
+            } => progress_states = Some((*states, *transitions)),
+            ChildMessage::Report(r) => {
+                reported = true;
+                row.status = match r.status {
+                    engines::RunStatus::Ok => Status::Ok,
+                    engines::RunStatus::TableFull => Status::TableFull,
+                    engines::RunStatus::ModelError => Status::ModelError,
+                };
+                row.message = one_line(&r.message);
+                row.states = Some(r.states);
+                row.transitions = Some(r.transitions);
+                row.levels = Some(r.levels);
+                row.time_s = Some(r.explore_time_s);
+                row.engine_bytes_used = Some(r.engine_bytes_used);
+                row.engine_bytes_alloc = Some(r.engine_bytes_alloc);
+                row.engine_params = r.engine_params.clone();
+                row.dd_final_nodes = r.dd_final_nodes;
+                row.dd_peak_nodes = r.dd_peak_nodes;
+                row.max_slot_bits = Some(r.max_slot_bits);
+                row.counters = r
+                    .counters
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect::<Vec<_>>()
+                    .join(";");
+            }
+            ChildMessage::Failed { status, message } => {
+                reported = true;
+                row.status = match status.as_str() {
+                    "unsupported" => Status::Unsupported,
+                    _ => Status::ModelError,
+                };
+                row.message = one_line(message);
+            }
+        }
+    }
+    let limit_text = |what: &str| match progress_states {
+        Some((s, t)) => format!("{what} ({s} states, {t} transitions explored so far)"),
+        None => what.to_string(),
+    };
+    match outcome.ending {
+        Ending::Timeout => {
+            row.status = Status::Timeout;
+            row.message = limit_text(&format!(
+                "timeout after {:.0} s",
+                ctx.limits.timeout.as_secs_f64()
+            ));
+            row.states = progress_states.map(|p| p.0);
+            row.transitions = progress_states.map(|p| p.1);
+        }
+        Ending::MemoryLimit => {
+            row.status = Status::MemoryLimit;
+            row.message = limit_text(&format!(
+                "resident set passed the memory limit of {} MiB",
+                ctx.limits.mem_limit_bytes >> 20
+            ));
+            row.states = progress_states.map(|p| p.0);
+            row.transitions = progress_states.map(|p| p.1);
+        }
+        Ending::Signaled(sig) => {
+            row.status = Status::Crashed;
+            row.message = one_line(&format!("killed by signal {sig}: {}", outcome.stderr_tail));
+        }
+        Ending::Exited(code) if !reported => {
+            row.status = Status::Crashed;
+            row.message = one_line(&format!(
+                "exited with code {code} and no report: {}",
+                outcome.stderr_tail
+            ));
+        }
+        Ending::Exited(_) => {}
+    }
+    if row.status == Status::Ok && run.threads == 1 {
+        row.speedup = Some(1.0);
+    }
+    row.derive();
+    row
+}
+
+/// The campaign's CSV path, creating nothing.
+fn campaign_csv(results: &Path, campaign: &str) -> PathBuf {
+    results.join(campaign).join("runs.csv")
+}
+
+fn latest_campaign(results: &Path) -> anyhow::Result<String> {
+    let mut best: Option<(SystemTime, String)> = None;
+    for entry in std::fs::read_dir(results)
+        .with_context(|| format!("--resume: cannot read {}", results.display()))?
+        .flatten()
+    {
+        let csv = entry.path().join("runs.csv");
+        if let Ok(meta) = csv.metadata() {
+            let t = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+            if best.as_ref().is_none_or(|(bt, _)| t > *bt) {
+                best = Some((t, entry.file_name().to_string_lossy().into_owned()));
+            }
+        }
+    }
+    best.map(|(_, name)| name)
+        .ok_or_else(|| anyhow::anyhow!("--resume: no campaign under {}", results.display()))
+}
+
+/// Parses `--param ENGINE.key=value` into per-engine `key=value;...` strings.
+fn engine_configs(
+    engines_: &[String],
+    params: &[String],
+) -> anyhow::Result<HashMap<String, String>> {
+    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    for p in params {
+        let (engine, kv) = p
+            .split_once('.')
+            .filter(|(_, kv)| kv.contains('='))
+            .ok_or_else(|| anyhow::anyhow!("--param {p}: expected ENGINE.key=value"))?;
+        if !engines_.iter().any(|e| e == engine) {
+            bail!("--param {p}: engine '{engine}' is not among --engines");
+        }
+        out.entry(engine.to_string())
+            .or_default()
+            .push(kv.to_string());
+    }
+    Ok(out.into_iter().map(|(k, v)| (k, v.join(";"))).collect())
+}
+
+/// `statebench run`. Returns the process exit code.
+pub fn run(args: RunArgs) -> anyhow::Result<i32> {
+    for e in &args.engines {
+        if engines::find(e).is_none() {
+            let names: Vec<_> = engines::ENGINES.iter().map(|s| s.name).collect();
+            bail!("unknown engine '{e}' (known: {})", names.join(", "));
+        }
+    }
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    let configs = engine_configs(&args.engines, &args.params)?;
+    let entries = select(&args.selection)?;
+    let machine = Machine::detect();
+    let mem_limit = match args.mem_limit {
+        Some(g) => gib(g)?,
+        None => default_mem_limit(&machine),
+    };
+    let campaign = match (&args.campaign, args.resume) {
+        (Some(c), _) => c.clone(),
+        (None, true) => latest_campaign(&args.results)?,
+        (None, false) => format!(
+            "{}-{}",
+            args.selection.suite.join("+"),
+            now_rfc3339().replace([':', '-'], "").trim_end_matches('Z')
+        ),
+    };
+    let csv_path = campaign_csv(&args.results, &campaign);
+    let previous = if csv_path.exists() {
+        if !args.resume {
+            bail!(
+                "campaign '{campaign}' already has {}; pass --resume to continue it or --campaign NAME for a new one",
+                csv_path.display()
+            );
+        }
+        read_rows(&csv_path)?
+    } else {
+        Vec::new()
+    };
+    let done: HashSet<RunKey> = previous.iter().map(Row::key).collect();
+
+    let mut plan = Vec::new();
+    for entry in &entries {
+        for engine in &args.engines {
+            plan.push(Planned {
+                entry: entry.clone(),
+                engine: engine.clone(),
+                engine_config: configs.get(engine).cloned().unwrap_or_default(),
+                threads: 1,
+                repetition: 0,
+            });
+        }
+    }
+    let todo: Vec<&Planned> = plan.iter().filter(|p| !done.contains(&p.key())).collect();
+    eprintln!(
+        "campaign {campaign}: {} runs ({} models x {} engines), {} already done; timeout {} s, memory limit {:.1} GiB; CSV {}",
+        plan.len(),
+        entries.len(),
+        args.engines.len(),
+        plan.len() - todo.len(),
+        args.timeout,
+        mem_limit as f64 / (1u64 << 30) as f64,
+        csv_path.display()
+    );
+    let ctx = RunContext {
+        campaign: campaign.clone(),
+        machine,
+        limits: Limits {
+            timeout: Duration::from_secs_f64(args.timeout),
+            mem_limit_bytes: mem_limit,
+        },
+    };
+    let mut writer = RowWriter::append(&csv_path)?;
+    let bar = ProgressBar::new(todo.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} runs  {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let mut sources: HashMap<String, Result<ModelSource, String>> = HashMap::new();
+    let mut new_rows = Vec::new();
+    for (i, run) in todo.iter().enumerate() {
+        let source = sources
+            .entry(format!("{}/{}", run.entry.suite, run.entry.instance))
+            .or_insert_with(|| {
+                datasets::resolve(&run.entry)
+                    .and_then(|s| datasets::verify(&run.entry, &s).map(|_| s))
+            });
+        let label = format!("{} / {}", run.entry.instance, run.engine);
+        bar.set_message(label.clone());
+        let row = execute(
+            &ctx,
+            run,
+            source.as_ref().map_err(String::as_str),
+            |states| bar.set_message(format!("{label}: {states} states")),
+        );
+        writer.write(&row)?;
+        bar.inc(1);
+        bar.suspend(|| eprintln!("[{}/{}] {}", i + 1, todo.len(), summary::run_line(&row)));
+        new_rows.push(row);
+    }
+    bar.finish_and_clear();
+    let all_rows = read_rows(&csv_path)?;
+    let planned_keys: HashSet<RunKey> = plan.iter().map(Planned::key).collect();
+    let campaign_rows: Vec<Row> = all_rows
+        .into_iter()
+        .filter(|r| planned_keys.contains(&r.key()))
+        .collect();
+    println!("{}", summary::table(&campaign_rows));
+    println!("rows: {}", csv_path.display());
+    Ok(summary::exit_code(&campaign_rows))
+}

@@ -1,0 +1,301 @@
+//! Runs one measurement in a fresh child process under a wall-clock limit
+//! and a memory limit, and reads the child's peak resident set from the OS.
+//!
+//! Owns spawning, limit enforcement (the parent polls the child's RSS and
+//! kills it with SIGKILL past the limit or the timeout), reaping with
+//! `wait4` for `ru_maxrss`, and the line protocol by which a child reports
+//! (one JSON [`ChildMessage`] per stdout line). Must not know models,
+//! engines or CSV. Linux only (reads `/proc`).
+
+use serde::{Deserialize, Serialize};
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// What a child says on its stdout, one JSON object per line.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChildMessage {
+    /// The model is loaded: its shape and the time parsing took.
+    Loaded {
+        k: u64,
+        groups: u64,
+        parse_time_s: f64,
+    },
+    /// Figures so far.
+    Progress { states: u64, transitions: u64 },
+    /// The run's report (any status the engine itself can tell).
+    Report(engines::RunReport),
+    /// The run could not start: a broken or unsupported model, bad options.
+    Failed { status: String, message: String },
+}
+
+/// Limits of one child run.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub timeout: Duration,
+    pub mem_limit_bytes: u64,
+}
+
+/// How the child ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Exited by itself with this code.
+    Exited(i32),
+    /// Killed by a signal it did not get from us.
+    Signaled(i32),
+    /// Killed by us at the timeout.
+    Timeout,
+    /// Killed by us when its RSS passed the memory limit.
+    MemoryLimit,
+}
+
+/// Everything the parent learnt from one child.
+#[derive(Clone, Debug)]
+pub struct ChildOutcome {
+    pub ending: Ending,
+    /// Peak RSS in bytes: the larger of the kernel's `ru_maxrss` and what
+    /// the parent saw while polling.
+    pub rss_peak_bytes: u64,
+    pub wall_time_s: f64,
+    pub messages: Vec<ChildMessage>,
+    /// The last lines the child wrote to stderr.
+    pub stderr_tail: String,
+}
+
+const POLL: Duration = Duration::from_millis(20);
+
+/// Runs `program args` as a child, calling `on_message` for each message as
+/// it arrives, and enforcing `limits`.
+pub fn run(
+    mut command: Command,
+    limits: Limits,
+    mut on_message: impl FnMut(&ChildMessage),
+) -> std::io::Result<ChildOutcome> {
+    let start = Instant::now();
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("STATEBENCH_PARENT_PID", std::process::id().to_string());
+    let mut child = command.spawn()?;
+    let pid = child.id() as libc::pid_t;
+    let stdout = child.stdout.take().expect("piped stdout");
+    let mut stderr = child.stderr.take().expect("piped stderr");
+
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if let Ok(msg) = serde_json::from_str::<ChildMessage>(&line) {
+                if tx.send(msg).is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stderr.read_to_end(&mut buf);
+        let text = String::from_utf8_lossy(&buf);
+        let lines: Vec<&str> = text.lines().collect();
+        lines[lines.len().saturating_sub(20)..].join("\n")
+    });
+
+    let mut messages = Vec::new();
+    let mut polled_peak = 0u64;
+    let mut killed: Option<Ending> = None;
+    let (status, rusage) = loop {
+        while let Ok(msg) = rx.try_recv() {
+            on_message(&msg);
+            messages.push(msg);
+        }
+        if let Some(done) = try_reap(pid, killed.is_some())? {
+            break done;
+        }
+        if killed.is_none() {
+            polled_peak = polled_peak.max(current_rss(pid));
+            if polled_peak > limits.mem_limit_bytes {
+                kill(pid);
+                killed = Some(Ending::MemoryLimit);
+            } else if start.elapsed() > limits.timeout {
+                kill(pid);
+                killed = Some(Ending::Timeout);
+            }
+        }
+        std::thread::sleep(POLL);
+    };
+    let _ = reader.join();
+    while let Ok(msg) = rx.try_recv() {
+        on_message(&msg);
+        messages.push(msg);
+    }
+    let stderr_tail = err_reader.join().unwrap_or_default();
+    let ending = match killed {
+        Some(e) => e,
+        None if libc::WIFEXITED(status) => Ending::Exited(libc::WEXITSTATUS(status)),
+        None if libc::WIFSIGNALED(status) => Ending::Signaled(libc::WTERMSIG(status)),
+        None => Ending::Exited(-1),
+    };
+    Ok(ChildOutcome {
+        ending,
+        rss_peak_bytes: (rusage.ru_maxrss.max(0) as u64 * 1024).max(polled_peak),
+        wall_time_s: start.elapsed().as_secs_f64(),
+        messages,
+        stderr_tail,
+    })
+}
+
+/// Reaps the child if it has ended (`block`: wait for it).
+fn try_reap(pid: libc::pid_t, block: bool) -> std::io::Result<Option<(i32, libc::rusage)>> {
+    let mut status = 0;
+    // SAFETY: all-zero bytes are a valid `rusage` (plain integers and timevals).
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let flags = if block { 0 } else { libc::WNOHANG };
+    loop {
+        // SAFETY: `pid` is our own unreaped child (std's `Child` never waits
+        // for it: we never call its wait methods); `status` and `usage` are
+        // valid, exclusively borrowed out-pointers for the call's duration.
+        let r = unsafe { libc::wait4(pid, &mut status, flags, &mut usage) };
+        match r {
+            0 => return Ok(None),
+            r if r == pid => return Ok(Some((status, usage))),
+            _ => {
+                let err = std::io::Error::last_os_error();
+                if err.kind() != std::io::ErrorKind::Interrupted {
+                    return Err(err);
+                }
+            }
+        }
+    }
+}
+
+fn kill(pid: libc::pid_t) {
+    // SAFETY: sending a signal has no memory-safety preconditions; `pid` is
+    // our unreaped child, so the id cannot have been reused by another process.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+}
+
+/// Resident set of a live process, bytes (0 if it cannot be read).
+fn current_rss(pid: libc::pid_t) -> u64 {
+    let Ok(statm) = std::fs::read_to_string(format!("/proc/{pid}/statm")) else {
+        return 0;
+    };
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    pages * page_size()
+}
+
+fn page_size() -> u64 {
+    // SAFETY: sysconf only reads a configuration value.
+    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    if size > 0 {
+        size as u64
+    } else {
+        4096
+    }
+}
+
+/// Called first thing in a child: dies with the parent, so that killing a
+/// campaign never leaves an orphan exploring.
+pub fn die_with_parent() {
+    let Some(parent) = std::env::var("STATEBENCH_PARENT_PID")
+        .ok()
+        .and_then(|p| p.parse::<libc::pid_t>().ok())
+    else {
+        return;
+    };
+    // SAFETY: prctl(PR_SET_PDEATHSIG) takes plain integers and touches no memory.
+    unsafe {
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+    }
+    // The parent may have died before prctl took effect.
+    // SAFETY: getppid has no preconditions.
+    if unsafe { libc::getppid() } != parent {
+        std::process::exit(3);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str) -> Command {
+        let mut c = Command::new("sh");
+        c.arg("-c").arg(script);
+        c
+    }
+
+    const GENEROUS: Limits = Limits {
+        timeout: Duration::from_secs(60),
+        mem_limit_bytes: 1 << 40,
+    };
+
+    #[test]
+    fn messages_arrive_in_order_and_exit_code_is_kept() {
+        let script = r#"echo '{"progress":{"states":1,"transitions":2}}'; echo 'not json'; echo '{"failed":{"status":"model_error","message":"m"}}'; echo oops >&2; exit 2"#;
+        let mut seen = 0;
+        let out = run(sh(script), GENEROUS, |_| seen += 1).unwrap();
+        assert_eq!(out.ending, Ending::Exited(2));
+        assert_eq!(seen, 2);
+        assert!(matches!(
+            out.messages[0],
+            ChildMessage::Progress { states: 1, .. }
+        ));
+        assert!(matches!(out.messages[1], ChildMessage::Failed { .. }));
+        assert_eq!(out.stderr_tail, "oops");
+    }
+
+    #[test]
+    fn timeout_kills_the_child() {
+        let limits = Limits {
+            timeout: Duration::from_millis(300),
+            ..GENEROUS
+        };
+        let out = run(sh("exec sleep 30"), limits, |_| {}).unwrap();
+        assert_eq!(out.ending, Ending::Timeout);
+        assert!(out.wall_time_s < 10.0);
+    }
+
+    #[test]
+    fn memory_limit_kills_the_child_and_peak_rss_is_measured() {
+        // python3 holds 300 MB resident; the limit is 100 MB.
+        let limits = Limits {
+            timeout: Duration::from_secs(60),
+            mem_limit_bytes: 100 << 20,
+        };
+        let script =
+            "exec python3 -c 'import time; b = bytearray(300 * 1024 * 1024); time.sleep(30)'";
+        let out = run(sh(script), limits, |_| {}).unwrap();
+        assert_eq!(out.ending, Ending::MemoryLimit);
+        assert!(
+            out.rss_peak_bytes > 100 << 20,
+            "peak {}",
+            out.rss_peak_bytes
+        );
+    }
+
+    #[test]
+    fn peak_rss_of_a_finished_child_comes_from_the_kernel() {
+        let script = "exec python3 -c 'b = bytearray(200 * 1024 * 1024)'";
+        let out = run(sh(script), GENEROUS, |_| {}).unwrap();
+        assert_eq!(out.ending, Ending::Exited(0));
+        assert!(
+            out.rss_peak_bytes >= 200 << 20,
+            "peak {}",
+            out.rss_peak_bytes
+        );
+    }
+
+    #[test]
+    fn signals_are_told_apart_from_our_kills() {
+        let out = run(sh("kill -SEGV $$"), GENEROUS, |_| {}).unwrap();
+        assert_eq!(out.ending, Ending::Signaled(libc::SIGSEGV));
+    }
+}

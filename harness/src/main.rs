@@ -1,0 +1,293 @@
+//! `statebench`: the command line. Dispatches to `run` (campaigns), `list`
+//! (suites, models, engines), `explore` (one model) and the hidden `child`
+//! (one isolated run). Owns argument parsing and human output of `list` and
+//! `explore`; the work itself lives in the modules below.
+
+mod campaign;
+mod child;
+mod datasets;
+mod isolate;
+mod machine;
+mod models;
+mod schema;
+mod summary;
+
+use campaign::{Planned, RunArgs, RunContext, Selection};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(
+    name = "statebench",
+    version,
+    about = "Benchmark harness for state-space storage in model checkers"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run a campaign: every selected model with every engine, one CSV row per run.
+    Run(RunArgs),
+    /// List suites, their models with oracle counts, and the engines.
+    List {
+        #[command(flatten)]
+        selection: Selection,
+        /// Show only the suites and engines, not the models.
+        #[arg(long)]
+        brief: bool,
+    },
+    /// Explore one model file (formalism by extension) and print its figures.
+    Explore(ExploreArgs),
+    /// One isolated run (used by `run` and `explore`).
+    #[command(hide = true)]
+    Child(child::ChildArgs),
+}
+
+#[derive(clap::Args)]
+struct ExploreArgs {
+    /// Model file (.pnml).
+    file: PathBuf,
+    #[arg(long, default_value = "hash-table")]
+    engine: String,
+    /// Engine parameter `key=value`; repeatable.
+    #[arg(long = "param")]
+    params: Vec<String>,
+    /// Wall-clock limit, seconds.
+    #[arg(long, default_value_t = 180.0)]
+    timeout: f64,
+    /// Memory limit, GiB (default: 16 or 80% of RAM, the smaller).
+    #[arg(long)]
+    mem_limit: Option<f64>,
+    /// Print the run's CSV fields as one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Also append the run's row to this CSV.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let code = match cli.command {
+        Cmd::Child(args) => child::main(args),
+        Cmd::Run(args) => report(campaign::run(args)),
+        Cmd::List { selection, brief } => report(list(&selection, brief).map(|_| 0)),
+        Cmd::Explore(args) => report(explore(args)),
+    };
+    std::process::exit(code);
+}
+
+fn report(result: anyhow::Result<i32>) -> i32 {
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            2
+        }
+    }
+}
+
+fn list(selection: &Selection, brief: bool) -> anyhow::Result<()> {
+    println!("suites:");
+    for s in datasets::suites() {
+        println!(
+            "  {:<10} {:>4} models  {}",
+            s.name,
+            s.entries.len(),
+            s.description
+        );
+    }
+    println!("\nengines:");
+    for e in engines::ENGINES {
+        println!("  {:<12} {}", e.name, e.summary);
+        for (p, meaning) in e.params {
+            println!("  {:<12}   {p}: {meaning}", "");
+        }
+    }
+    if brief {
+        return Ok(());
+    }
+    let entries = campaign::select(selection)?;
+    println!(
+        "\nmodels ({} selected from {}):",
+        entries.len(),
+        selection.suite.join(", ")
+    );
+    println!(
+        "  {:<8} {:<45} {:<8} {:>14} {:>16}  available",
+        "suite", "instance", "formalism", "oracle states", "transitions"
+    );
+    for e in &entries {
+        let avail = match datasets::resolve(e) {
+            Ok(datasets::ModelSource::Embedded { .. }) => "embedded".to_string(),
+            Ok(datasets::ModelSource::File(p)) => p.display().to_string(),
+            Err(_) if e.source_url.starts_with("http") => {
+                format!(
+                    "missing: scripts/fetch-datasets.sh fetches {}",
+                    e.source_url
+                )
+            }
+            Err(_) => "missing".to_string(),
+        };
+        let bound = if e.complete == "no" { ">=" } else { "" };
+        let count = |v: Option<u64>| v.map_or("?".to_string(), |v| format!("{bound}{v}"));
+        println!(
+            "  {:<8} {:<45} {:<8} {:>14} {:>16}  {avail}",
+            e.suite,
+            e.instance,
+            e.formalism,
+            count(e.oracle_states),
+            count(e.oracle_transitions)
+        );
+    }
+    Ok(())
+}
+
+/// The manifest entry of a file, matched by instance name, or a synthesized
+/// one (no oracle) for a file no manifest knows.
+fn entry_for_file(file: &std::path::Path) -> datasets::Entry {
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = file
+        .file_stem()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for suite in datasets::suites() {
+        if let Some(e) = suite
+            .entries
+            .iter()
+            .find(|e| e.path.rsplit('/').next() == Some(name.as_str()))
+        {
+            return e.clone();
+        }
+    }
+    datasets::Entry {
+        suite: "file".into(),
+        model: stem.split("-PT-").next().unwrap_or(&stem).to_string(),
+        instance: stem,
+        formalism: models::formalism_of(&name).unwrap_or("unknown").to_string(),
+        path: file.display().to_string(),
+        source_url: String::new(),
+        sha256: String::new(),
+        oracle_states: None,
+        oracle_transitions: None,
+        complete: "no".into(),
+        notes: String::new(),
+    }
+}
+
+fn explore(args: ExploreArgs) -> anyhow::Result<i32> {
+    if engines::find(&args.engine).is_none() {
+        let names: Vec<_> = engines::ENGINES.iter().map(|s| s.name).collect();
+        anyhow::bail!(
+            "unknown engine '{}' (known: {})",
+            args.engine,
+            names.join(", ")
+        );
+    }
+    let machine = machine::Machine::detect();
+    let mem_limit = match args.mem_limit {
+        Some(g) => campaign::gib(g)?,
+        None => campaign::default_mem_limit(&machine),
+    };
+    let entry = entry_for_file(&args.file);
+    let planned = Planned {
+        entry,
+        engine: args.engine.clone(),
+        engine_config: args.params.join(";"),
+        threads: 1,
+        repetition: 0,
+    };
+    let ctx = RunContext {
+        campaign: "explore".into(),
+        machine,
+        limits: isolate::Limits {
+            timeout: Duration::from_secs_f64(args.timeout.max(0.001)),
+            mem_limit_bytes: mem_limit,
+        },
+    };
+    let source = if args.file.is_file() {
+        Ok(datasets::ModelSource::File(args.file.clone()))
+    } else {
+        Err(format!("{}: no such file", args.file.display()))
+    };
+    let row = campaign::execute(
+        &ctx,
+        &planned,
+        source.as_ref().map_err(String::as_str),
+        |_| {},
+    );
+    if let Some(csv) = &args.csv {
+        schema::RowWriter::append(csv)?.write(&row)?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string(&row)?);
+    } else {
+        print_explore(&row);
+    }
+    let failed = !matches!(row.status, schema::Status::Ok)
+        || row.states_match == Some(false)
+        || row.transitions_match == Some(false);
+    if failed && row.status != schema::Status::Ok {
+        eprintln!("error: {}: {}", row.status, row.message);
+    }
+    Ok(i32::from(failed))
+}
+
+fn print_explore(r: &schema::Row) {
+    let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
+    let vs = |v: Option<u64>, o: Option<u64>| match (v, o) {
+        (Some(v), Some(o)) if v == o => format!("{v} (oracle {o}: match)"),
+        (Some(v), Some(o)) => format!("{v} (oracle {o}: MISMATCH)"),
+        (Some(v), None) => v.to_string(),
+        (None, _) => "-".into(),
+    };
+    println!(
+        "model        {} ({}, k={}, {} groups)",
+        r.instance,
+        r.formalism,
+        r.k.map_or("?".into(), |k| k.to_string()),
+        r.groups.map_or("?".into(), |g| g.to_string())
+    );
+    println!("engine       {} [{}]", r.engine, r.engine_params);
+    println!(
+        "status       {}{}",
+        r.status,
+        if r.message.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", r.message)
+        }
+    );
+    println!("states       {}", vs(r.states, r.oracle_states));
+    println!("transitions  {}", vs(r.transitions, r.oracle_transitions));
+    if let (Some(t), Some(p)) = (r.time_s, r.parse_time_s) {
+        println!(
+            "time         {t:.3} s exploring ({} states/s), {p:.3} s parsing, {:.3} s wall",
+            r.states_per_s.map_or("-".into(), summary::si),
+            r.wall_time_s
+        );
+    }
+    if let (Some(u), Some(a)) = (r.engine_bytes_used, r.engine_bytes_alloc) {
+        println!(
+            "memory       {:.1} MiB used ({:.1} bits/state), {:.1} MiB allocated ({:.1} bits/state), peak RSS {:.1} MiB",
+            mib(u),
+            r.bits_per_state.unwrap_or(0.0),
+            mib(a),
+            r.bits_per_state_alloc.unwrap_or(0.0),
+            mib(r.rss_peak_bytes.unwrap_or(0))
+        );
+    }
+    if let Some(lb) = r.lower_bound_bits {
+        println!(
+            "lower bound  {lb:.1} bits/state (u = {} bits)",
+            r.max_slot_bits.unwrap_or(0)
+        );
+    }
+}

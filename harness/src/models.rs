@@ -1,0 +1,78 @@
+//! Loading a model: picks the front-end by file extension and turns its
+//! errors into `model_error` / `unsupported`. The only place the harness
+//! names front-ends. Must not know engines.
+
+use crate::datasets::{embedded_text, ModelSource};
+use pins::Model;
+use std::path::Path;
+
+/// Why a model could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    /// A formalism or construct statebench does not handle (yet).
+    Unsupported(String),
+    /// A broken model file: the message names the file and the problem.
+    Model(String),
+}
+
+impl LoadError {
+    pub fn status(&self) -> crate::schema::Status {
+        match self {
+            LoadError::Unsupported(_) => crate::schema::Status::Unsupported,
+            LoadError::Model(_) => crate::schema::Status::ModelError,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            LoadError::Unsupported(m) | LoadError::Model(m) => m,
+        }
+    }
+}
+
+/// The formalism a file name implies, by extension.
+pub fn formalism_of(path: &str) -> Option<&'static str> {
+    let ext = Path::new(path).extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "pnml" => Some("pnml"),
+        "dve" => Some("dve"),
+        "pm" | "pml" | "prom" => Some("promela"),
+        "mcrl2" => Some("mcrl2"),
+        "mch" => Some("b"),
+        _ => None,
+    }
+}
+
+fn from_pnml(result: Result<pnml::PetriNet, pnml::PnmlError>) -> Result<Box<dyn Model>, LoadError> {
+    match result {
+        Ok(net) => Ok(Box::new(net)),
+        Err(e) if e.kind() == pnml::ErrorKind::Unsupported => {
+            Err(LoadError::Unsupported(e.to_string()))
+        }
+        Err(e) => Err(LoadError::Model(e.to_string())),
+    }
+}
+
+/// Loads the model named by `source`.
+pub fn load(source: &ModelSource) -> Result<Box<dyn Model>, LoadError> {
+    let label = match source {
+        ModelSource::Embedded { label } => label.clone(),
+        ModelSource::File(p) => p.display().to_string(),
+    };
+    match formalism_of(&label) {
+        Some("pnml") => match source {
+            ModelSource::Embedded { label } => {
+                let text = embedded_text(label)
+                    .ok_or_else(|| LoadError::Model(format!("{label}: no such built-in model")))?;
+                from_pnml(pnml::parse_str(text, label))
+            }
+            ModelSource::File(path) => from_pnml(pnml::parse_file(path)),
+        },
+        Some(other) => Err(LoadError::Unsupported(format!(
+            "{label}: the {other} front-end is not implemented yet"
+        ))),
+        None => Err(LoadError::Unsupported(format!(
+            "{label}: unknown model file extension (known: .pnml, .dve, .pm)"
+        ))),
+    }
+}

@@ -1,0 +1,364 @@
+//! The CSV schema of a campaign: one [`Row`] per run, the single definition
+//! of every column (DESIGN.md, "Measurement"), and reading/appending rows.
+//!
+//! Owns column names, their order and derived figures (bits per state, lower
+//! bound, match flags). Must not run anything: rows are built by `campaign`.
+
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// Outcome of a run, as recorded in the `status` column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Ok,
+    Timeout,
+    MemoryLimit,
+    TableFull,
+    ModelError,
+    Unsupported,
+    Crashed,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Timeout => "timeout",
+            Status::MemoryLimit => "memory_limit",
+            Status::TableFull => "table_full",
+            Status::ModelError => "model_error",
+            Status::Unsupported => "unsupported",
+            Status::Crashed => "crashed",
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One run: every column of the campaign CSV, in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    // What was run, where and when.
+    pub campaign: String,
+    pub timestamp: String,
+    pub git_commit: String,
+    pub host: String,
+    pub cpu_model: String,
+    pub cores: u32,
+    pub mem_total_bytes: u64,
+    pub os: String,
+    pub suite: String,
+    pub formalism: String,
+    pub model: String,
+    pub instance: String,
+    pub k: Option<u64>,
+    pub groups: Option<u64>,
+    pub engine: String,
+    /// Parameters as requested on the command line (part of the row's key).
+    pub engine_config: String,
+    /// Effective parameters, defaults included, as the engine reported them.
+    pub engine_params: String,
+    pub threads: u32,
+    pub repetition: u32,
+    pub timeout_s: f64,
+    pub mem_limit_bytes: u64,
+    // Outcome.
+    pub status: Status,
+    pub message: String,
+    pub states: Option<u64>,
+    pub transitions: Option<u64>,
+    pub oracle_states: Option<u64>,
+    pub oracle_transitions: Option<u64>,
+    pub states_match: Option<bool>,
+    pub transitions_match: Option<bool>,
+    pub levels: Option<u64>,
+    // Time.
+    pub time_s: Option<f64>,
+    pub parse_time_s: Option<f64>,
+    pub wall_time_s: f64,
+    pub states_per_s: Option<f64>,
+    // Memory.
+    pub engine_bytes_used: Option<u64>,
+    pub engine_bytes_alloc: Option<u64>,
+    pub bits_per_state: Option<f64>,
+    pub bits_per_state_alloc: Option<f64>,
+    pub rss_peak_bytes: Option<u64>,
+    pub dd_final_nodes: Option<u64>,
+    pub dd_peak_nodes: Option<u64>,
+    pub max_slot_bits: Option<u32>,
+    pub lower_bound_bits: Option<f64>,
+    pub speedup: Option<f64>,
+    /// Engine-specific counters, `name=value;...`.
+    pub counters: String,
+}
+
+/// Identifies a run inside a campaign: rows with equal keys are the same run.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RunKey {
+    pub suite: String,
+    pub instance: String,
+    pub engine: String,
+    pub engine_config: String,
+    pub threads: u32,
+    pub repetition: u32,
+}
+
+impl Row {
+    pub fn key(&self) -> RunKey {
+        RunKey {
+            suite: self.suite.clone(),
+            instance: self.instance.clone(),
+            engine: self.engine.clone(),
+            engine_config: self.engine_config.clone(),
+            threads: self.threads,
+            repetition: self.repetition,
+        }
+    }
+
+    /// Fills the figures derived from others: match flags, bits per state,
+    /// throughput and the information-theoretic lower bound
+    /// `u + log2(k) + 2` (DESIGN.md).
+    pub fn derive(&mut self) {
+        let finished = self.status == Status::Ok;
+        self.states_match = match (finished, self.states, self.oracle_states) {
+            (true, Some(s), Some(o)) => Some(s == o),
+            (true, Some(_), None) => Some(true),
+            _ => None,
+        };
+        self.transitions_match = match (finished, self.transitions, self.oracle_transitions) {
+            (true, Some(t), Some(o)) => Some(t == o),
+            (true, Some(_), None) => Some(true),
+            _ => None,
+        };
+        let per_state = |bytes: Option<u64>| match (bytes, self.states) {
+            (Some(b), Some(s)) if s > 0 => Some(8.0 * b as f64 / s as f64),
+            _ => None,
+        };
+        self.bits_per_state = per_state(self.engine_bytes_used);
+        self.bits_per_state_alloc = per_state(self.engine_bytes_alloc);
+        self.states_per_s = match (self.states, self.time_s) {
+            (Some(s), Some(t)) if t > 0.0 => Some(s as f64 / t),
+            _ => None,
+        };
+        self.lower_bound_bits = match (self.max_slot_bits, self.k) {
+            (Some(u), Some(k)) if k > 0 => Some(u.max(1) as f64 + (k as f64).log2() + 2.0),
+            _ => None,
+        };
+    }
+}
+
+/// Reads every complete row of a campaign CSV. A last line cut short by a
+/// killed writer is dropped from the file (it is rerun on `--resume`).
+pub fn read_rows(path: &Path) -> anyhow::Result<Vec<Row>> {
+    truncate_partial_line(path)?;
+    let mut reader = csv::Reader::from_path(path)?;
+    let headers = reader.headers()?.clone();
+    let expected = header_line();
+    if headers.iter().collect::<Vec<_>>().join(",") != expected {
+        anyhow::bail!(
+            "{}: the columns differ from this statebench's schema (an older or newer campaign?)",
+            path.display()
+        );
+    }
+    let mut rows = Vec::new();
+    for (i, record) in reader.deserialize().enumerate() {
+        let row: Row =
+            record.map_err(|e| anyhow::anyhow!("{}: row {}: {e}", path.display(), i + 2))?;
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+fn truncate_partial_line(path: &Path) -> io::Result<()> {
+    let mut file = OpenOptions::new().read(true).write(true).open(path)?;
+    let len = file.metadata()?.len();
+    if len == 0 {
+        return Ok(());
+    }
+    let mut last = [0u8; 1];
+    file.seek(SeekFrom::End(-1))?;
+    file.read_exact(&mut last)?;
+    if last[0] == b'\n' {
+        return Ok(());
+    }
+    let mut content = Vec::new();
+    file.seek(SeekFrom::Start(0))?;
+    file.read_to_end(&mut content)?;
+    let keep = content
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    file.set_len(keep as u64)
+}
+
+/// The header line of the schema, columns joined by commas.
+pub fn header_line() -> String {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(true)
+        .from_writer(Vec::new());
+    w.serialize(Row::example()).expect("in-memory CSV");
+    let text = String::from_utf8(w.into_inner().expect("flush")).expect("utf-8");
+    text.lines().next().unwrap_or_default().to_string()
+}
+
+/// Appends rows to a campaign CSV one at a time, each flushed to the OS as
+/// soon as it is written, so a killed campaign keeps every finished row.
+pub struct RowWriter {
+    writer: csv::Writer<File>,
+}
+
+impl RowWriter {
+    /// Opens `path` for appending, writing the header if the file is new or empty.
+    pub fn append(path: &Path) -> anyhow::Result<Self> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        let empty = file.metadata()?.len() == 0;
+        let mut writer = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_writer(file);
+        if empty {
+            writer.write_record(header_line().split(','))?;
+            writer.flush()?;
+        }
+        Ok(RowWriter { writer })
+    }
+
+    pub fn write(&mut self, row: &Row) -> anyhow::Result<()> {
+        self.writer.serialize(row)?;
+        self.writer.flush()?;
+        self.writer.get_ref().sync_data()?;
+        Ok(())
+    }
+}
+
+impl Row {
+    /// A row with every field set, for tests and the header.
+    pub fn example() -> Row {
+        Row {
+            campaign: "c".into(),
+            timestamp: "2026-01-01T00:00:00Z".into(),
+            git_commit: "0".into(),
+            host: "h".into(),
+            cpu_model: "cpu".into(),
+            cores: 1,
+            mem_total_bytes: 1,
+            os: "os".into(),
+            suite: "builtin".into(),
+            formalism: "pnml".into(),
+            model: "m".into(),
+            instance: "m-1".into(),
+            k: Some(1),
+            groups: Some(1),
+            engine: "hash-table".into(),
+            engine_config: String::new(),
+            engine_params: String::new(),
+            threads: 1,
+            repetition: 0,
+            timeout_s: 1.0,
+            mem_limit_bytes: 1,
+            status: Status::Ok,
+            message: String::new(),
+            states: Some(1),
+            transitions: Some(1),
+            oracle_states: Some(1),
+            oracle_transitions: Some(1),
+            states_match: Some(true),
+            transitions_match: Some(true),
+            levels: Some(1),
+            time_s: Some(1.0),
+            parse_time_s: Some(1.0),
+            wall_time_s: 1.0,
+            states_per_s: Some(1.0),
+            engine_bytes_used: Some(1),
+            engine_bytes_alloc: Some(1),
+            bits_per_state: Some(1.0),
+            bits_per_state_alloc: Some(1.0),
+            rss_peak_bytes: Some(1),
+            dd_final_nodes: None,
+            dd_peak_nodes: None,
+            max_slot_bits: Some(1),
+            lower_bound_bits: Some(1.0),
+            speedup: Some(1.0),
+            counters: String::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn derive_computes_definitions_of_design_md() {
+        let mut row = Row::example();
+        row.states = Some(1000);
+        row.oracle_states = Some(1000);
+        row.transitions = Some(10);
+        row.oracle_transitions = Some(11);
+        row.engine_bytes_used = Some(4000);
+        row.engine_bytes_alloc = Some(8000);
+        row.time_s = Some(0.5);
+        row.max_slot_bits = Some(3);
+        row.k = Some(8);
+        row.derive();
+        assert_eq!(row.states_match, Some(true));
+        assert_eq!(row.transitions_match, Some(false));
+        assert_eq!(row.bits_per_state, Some(32.0));
+        assert_eq!(row.bits_per_state_alloc, Some(64.0));
+        assert_eq!(row.states_per_s, Some(2000.0));
+        assert_eq!(row.lower_bound_bits, Some(3.0 + 3.0 + 2.0));
+        row.status = Status::Timeout;
+        row.derive();
+        assert_eq!(row.states_match, None);
+    }
+
+    #[test]
+    fn rows_round_trip_and_partial_last_line_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.csv");
+        let mut a = Row::example();
+        a.message = "a, \"quoted\" message".into();
+        let mut b = Row::example();
+        b.instance = "m-2".into();
+        b.dd_peak_nodes = Some(5);
+        {
+            let mut w = RowWriter::append(&path).unwrap();
+            w.write(&a).unwrap();
+            w.write(&b).unwrap();
+        }
+        // A writer killed half-way through a row.
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"c,2026-01-01,abc")
+            .unwrap();
+        let rows = read_rows(&path).unwrap();
+        assert_eq!(rows, vec![a, b]);
+        // Appending after recovery keeps a single header.
+        RowWriter::append(&path)
+            .unwrap()
+            .write(&Row::example())
+            .unwrap();
+        assert_eq!(read_rows(&path).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn foreign_schema_is_a_clear_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("old.csv");
+        std::fs::write(&path, "instance,states\nx,1\n").unwrap();
+        let err = read_rows(&path).unwrap_err().to_string();
+        assert!(err.contains("columns differ"), "{err}");
+    }
+}

@@ -1,0 +1,294 @@
+//! End-to-end tests of the `statebench` binary: the default suite against
+//! the manifest's independently derived oracles, a campaign killed half-way
+//! and resumed, and broken models giving one-line errors and rows.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn statebench() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_statebench"))
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Reads a CSV into maps column -> value.
+fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The oracle counts of the built-in manifest: instance -> (states, transitions).
+fn builtin_oracles() -> HashMap<String, (String, String)> {
+    read_csv(&workspace().join("datasets/builtin.csv"))
+        .into_iter()
+        .map(|r| {
+            (
+                r["instance"].clone(),
+                (r["oracle_states"].clone(), r["oracle_transitions"].clone()),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn default_suite_matches_the_manifest_oracles() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = statebench()
+        .args(["run", "--campaign", "t", "--results"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "run failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = read_csv(&dir.path().join("t/runs.csv"));
+    let oracles = builtin_oracles();
+    assert_eq!(rows.len(), oracles.len());
+    for row in &rows {
+        let (states, transitions) = &oracles[&row["instance"]];
+        assert_eq!(row["status"], "ok", "{row:?}");
+        assert_eq!(&row["states"], states, "{}", row["instance"]);
+        assert_eq!(&row["transitions"], transitions, "{}", row["instance"]);
+        assert_eq!(row["states_match"], "true");
+        let rss: u64 = row["rss_peak_bytes"].parse().unwrap();
+        assert!(rss > 0, "no peak RSS for {}", row["instance"]);
+    }
+    assert!(
+        stdout.contains("builtin  hash-table"),
+        "no summary table:\n{stdout}"
+    );
+}
+
+fn data_rows(csv: &Path) -> usize {
+    std::fs::read_to_string(csv)
+        .map(|t| t.lines().count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+#[test]
+fn killed_campaign_resumes_without_lost_or_duplicated_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("k/runs.csv");
+    let total = builtin_oracles().len();
+    let mut parent = statebench()
+        .args(["run", "--campaign", "k", "--results"])
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill the parent once most small runs are written: the large runs left
+    // take seconds, so the kill lands in the middle of the campaign.
+    let start = Instant::now();
+    while data_rows(&csv) < total - 4 {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "campaign made no progress"
+        );
+        assert!(
+            parent.try_wait().unwrap().is_none(),
+            "campaign ended before it was killed"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    parent.kill().unwrap();
+    parent.wait().unwrap();
+    let before = data_rows(&csv);
+    assert!(before < total, "the kill came too late to test anything");
+
+    let out = statebench()
+        .args(["run", "--resume", "--results"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("{before} already done")),
+        "{stderr}"
+    );
+    let rows = read_csv(&csv);
+    let mut instances: Vec<&str> = rows.iter().map(|r| r["instance"].as_str()).collect();
+    instances.sort();
+    let mut expected: Vec<String> = builtin_oracles().into_keys().collect();
+    expected.sort();
+    assert_eq!(instances, expected, "lost or duplicated rows");
+    assert!(rows.iter().all(|r| r["status"] == "ok"));
+
+    // A second resume has nothing left to do and adds no row.
+    let again = statebench()
+        .args(["run", "--resume", "--campaign", "k", "--results"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(again.status.success());
+    assert_eq!(data_rows(&csv), total);
+}
+
+#[test]
+fn starting_an_existing_campaign_without_resume_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = || {
+        statebench()
+            .args([
+                "run",
+                "--models",
+                "token-ring-4-3",
+                "--campaign",
+                "c",
+                "--results",
+            ])
+            .arg(dir.path())
+            .output()
+            .unwrap()
+    };
+    assert!(run().status.success());
+    let second = run();
+    assert!(!second.status.success());
+    assert!(String::from_utf8_lossy(&second.stderr).contains("--resume"));
+}
+
+const NET_HEAD: &str = r#"<?xml version="1.0"?>
+<pnml xmlns="http://www.pnml.org/version-2009/grammar/pnml">
+<net id="broken" type="http://www.pnml.org/version-2009/grammar/ptnet"><page id="p">
+<place id="p1"><initialMarking><text>1</text></initialMarking></place>
+<transition id="t1"/>
+"#;
+const NET_TAIL: &str = "</page></net></pnml>\n";
+
+#[test]
+fn broken_pnml_gives_a_one_line_error_and_a_model_error_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("truncated", format!("{NET_HEAD}<arc id=\"a1\" source=\"p1\" tar")),
+        (
+            "missing-place",
+            format!("{NET_HEAD}<arc id=\"a1\" source=\"p9\" target=\"t1\"/>{NET_TAIL}"),
+        ),
+        (
+            "arc-to-nowhere",
+            format!("{NET_HEAD}<arc id=\"a1\" source=\"t1\" target=\"nowhere\"/>{NET_TAIL}"),
+        ),
+        (
+            "negative-weight",
+            format!(
+                "{NET_HEAD}<arc id=\"a1\" source=\"p1\" target=\"t1\"><inscription><text>-2</text></inscription></arc>{NET_TAIL}"
+            ),
+        ),
+    ];
+    let csv = dir.path().join("rows.csv");
+    for (name, text) in &cases {
+        let file = dir.path().join(format!("{name}.pnml"));
+        std::fs::write(&file, text).unwrap();
+        let out = statebench()
+            .arg("explore")
+            .arg(&file)
+            .arg("--csv")
+            .arg(&csv)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{name}: exit code 0");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        let lines: Vec<&str> = stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "{name}: not one line: {stderr}");
+        assert!(
+            lines[0].contains(&format!("{name}.pnml")),
+            "{name}: file not named: {stderr}"
+        );
+        assert!(lines[0].contains("model_error"), "{name}: {stderr}");
+    }
+    let rows = read_csv(&csv);
+    assert_eq!(rows.len(), cases.len());
+    assert!(
+        rows.iter().all(|r| r["status"] == "model_error"),
+        "{rows:?}"
+    );
+}
+
+#[test]
+fn explore_json_carries_the_csv_fields() {
+    let file = workspace().join("datasets/builtin/token-ring-8-8.pnml");
+    let out = statebench()
+        .arg("explore")
+        .arg(&file)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (states, transitions) = &builtin_oracles()["token-ring-8-8"];
+    assert_eq!(v["status"], "ok");
+    assert_eq!(v["states"].to_string(), *states);
+    assert_eq!(v["transitions"].to_string(), *transitions);
+    assert_eq!(
+        v["oracle_states"].to_string(),
+        *states,
+        "oracle found from the manifest"
+    );
+    assert!(v["bits_per_state"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn list_names_suites_models_and_engines() {
+    let out = statebench()
+        .args(["list", "--suite", "builtin,mcc"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in [
+        "builtin",
+        "mcc",
+        "hash-table",
+        "kanban-3",
+        "Kanban-PT-00005",
+        "2546432",
+    ] {
+        assert!(text.contains(needle), "missing {needle}");
+    }
+}
+
+#[test]
+fn bad_arguments_are_clear_errors() {
+    for args in [
+        &["run", "--engines", "nosuch"][..],
+        &["run", "--suite", "nosuch"],
+        &["run", "--max-states", "lots"],
+    ] {
+        let out = statebench().args(args).output().unwrap();
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("nosuch") || stderr.contains("lots"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Generate datasets/mcc.csv, the manifest of the MCC P/T nets.
+
+Reads the shared dataset folder (default: ../shared/datasets relative to the
+repository root):
+  mcc/oracle.csv          model,states,transitions,max_token_in_place,max_token_per_marking
+  mcc/pnml/<model>.pnml   the model.pnml of each MCC input archive
+and writes one manifest row per instance, sorted by instance name:
+  instance,model,formalism,path,source_url,sha256,oracle_states,
+  oracle_transitions,complete,notes
+
+Model files are never copied into the project: the manifest only names them,
+says where they come from and carries their checksum and oracle counts.
+
+Usage: scripts/gen-mcc-manifest.py [--data DIR] [--out FILE]
+Standard library only.
+"""
+
+import argparse
+import csv
+import hashlib
+import os
+import sys
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MIRROR = ("https://raw.githubusercontent.com/yanntm/pnmcc-models-2021/"
+          "b11b1c53fe0f6f1bf5c709c4890a2d4676a118cd/INPUTS/{instance}.tgz")
+COLUMNS = ["instance", "model", "formalism", "path", "source_url", "sha256",
+           "oracle_states", "oracle_transitions", "complete", "notes"]
+
+
+def sha256_file(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=os.path.join(REPO_ROOT, "..", "shared", "datasets"),
+                    help="shared dataset root holding mcc/ (default: ../shared/datasets)")
+    ap.add_argument("--out", default=os.path.join(REPO_ROOT, "datasets", "mcc.csv"),
+                    help="manifest to write (default: datasets/mcc.csv)")
+    args = ap.parse_args()
+
+    oracle_path = os.path.join(args.data, "mcc", "oracle.csv")
+    rows = []
+    errors = 0
+    with open(oracle_path, newline="") as f:
+        reader = csv.DictReader(f)
+        for rec in reader:
+            instance = rec["model"].strip()
+            if "-PT-" not in instance:
+                print(f"error: {instance}: name has no -PT- part", file=sys.stderr)
+                errors += 1
+                continue
+            rel = f"mcc/pnml/{instance}.pnml"
+            pnml = os.path.join(args.data, rel)
+            if not os.path.isfile(pnml):
+                print(f"error: {instance}: missing {pnml}", file=sys.stderr)
+                errors += 1
+                continue
+            mtip = (rec.get("max_token_in_place") or "").strip()
+            rows.append({
+                "instance": instance,
+                "model": instance.split("-PT-", 1)[0],
+                "formalism": "pnml",
+                "path": rel,
+                "source_url": MIRROR.format(instance=instance),
+                "sha256": sha256_file(pnml),
+                "oracle_states": int(rec["states"]),
+                "oracle_transitions": int(rec["transitions"]),
+                "complete": "yes",
+                "notes": f"max_token_in_place={int(mtip)}" if mtip else "",
+            })
+    if errors:
+        print(f"{errors} error(s); manifest not written", file=sys.stderr)
+        return 1
+
+    rows.sort(key=lambda r: r["instance"])
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    tmp = args.out + ".tmp"
+    with open(tmp, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+    os.replace(tmp, args.out)
+    print(f"wrote {len(rows)} rows to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what statebench needs beyond a Rust toolchain, and checks the
+# tools its tests and scripts use. Idempotent; used by .ci/run and the README.
+set -euo pipefail
+
+need=()
+for tool in cargo python3 curl sha256sum tar; do
+  command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
+done
+if [ "${#need[@]}" -gt 0 ]; then
+  missing_pkgs=()
+  for tool in "${need[@]}"; do
+    case "$tool" in
+      cargo) echo "install-deps: a Rust toolchain (cargo) is required: see https://rustup.rs" >&2; exit 1 ;;
+      python3) missing_pkgs+=(python3) ;;
+      curl) missing_pkgs+=(curl) ;;
+      sha256sum) missing_pkgs+=(coreutils) ;;
+      tar) missing_pkgs+=(tar) ;;
+    esac
+  done
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && apt-get install -y -qq "${missing_pkgs[@]}"
+  else
+    echo "install-deps: please install: ${missing_pkgs[*]}" >&2
+    exit 1
+  fi
+fi
+for component in rustfmt clippy; do
+  if ! cargo "${component/rustfmt/fmt}" --version >/dev/null 2>&1; then
+    rustup component add "$component"
+  fi
+done
+echo "install-deps: ok"
