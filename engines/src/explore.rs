@@ -27,7 +27,8 @@ pub struct Progress {
 
 /// Options of one exploration.
 pub struct ExploreConfig<'a> {
-    /// Called about every `progress_every` expanded states, and once at the end.
+    /// Called every `progress_every` expanded states, and once at the end of
+    /// a search that expanded at least one state.
     pub progress: Option<&'a mut dyn FnMut(&Progress)>,
     pub progress_every: u64,
 }
@@ -95,7 +96,7 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
             level_left = queue.len();
         }
         expanded += 1;
-        if expanded % progress_every.max(1) == 0 {
+        if expanded.is_multiple_of(progress_every.max(1)) || queue.is_empty() || failure.is_some() {
             if let Some(cb) = progress.as_mut() {
                 cb(&Progress {
                     states: set.len(),
@@ -108,15 +109,6 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
         }
     }
     let memory = set.memory();
-    if let Some(cb) = progress.as_mut() {
-        cb(&Progress {
-            states: set.len(),
-            transitions,
-            queued: queue.len() as u64,
-            levels,
-            engine_bytes_alloc: memory.alloc,
-        });
-    }
     let (status, message) = failure.unwrap_or((RunStatus::Ok, String::new()));
     RunReport {
         status,

@@ -13,10 +13,11 @@
 //! one successor. A token count above `u32::MAX` is reported as a
 //! [`ModelError`] naming the place and the transition, never wrapped.
 //!
-//! Hot-loop layout: per transition a flat slice of pre-set arcs
-//! (place, weight) and a flat slice of non-zero net changes
-//! (place, post - pre), both in one `Vec` each with offsets, so enabling
-//! and firing touch two contiguous arrays and no `Vec<Vec<_>>`.
+//! Hot-loop layout: one 24-byte record per transition, scanned sequentially,
+//! holding its first pre-set arc inline (most transitions are rejected by
+//! that single test) and offsets into two flat arrays: the remaining pre-set
+//! arcs (place, weight) and the non-zero net changes (place, post - pre).
+//! No `Vec<Vec<_>>` and no per-call allocation but one scratch state.
 
 use pins::{Model, ModelError, Slot, TransitionGroup, Value};
 
@@ -49,6 +50,20 @@ struct Change {
     delta: i64,
 }
 
+/// The hot-loop record of one transition.
+#[derive(Clone, Copy, Debug)]
+struct HotTransition {
+    /// The first pre-set arc, tested before anything else. A transition
+    /// with an empty pre-set has `weight` 0 on place 0 (always true).
+    first: InputArc,
+    /// The other pre-set arcs: `input_arcs[rest_start..rest_end]`.
+    rest_start: u32,
+    rest_end: u32,
+    /// Its net changes: `changes[change_start..change_end]`.
+    change_start: u32,
+    change_end: u32,
+}
+
 /// A place/transition net read from PNML; implements [`pins::Model`].
 #[derive(Clone, Debug)]
 pub struct PetriNet {
@@ -62,11 +77,9 @@ pub struct PetriNet {
     slots: Vec<Slot>,
     groups: Vec<TransitionGroup>,
     process_names: Vec<String>,
-    // hot loop: transition t uses input_arcs[input_start[t]..input_start[t+1]]
-    // and changes[change_start[t]..change_start[t+1]].
-    input_start: Vec<usize>,
+    // hot loop (see the module documentation)
+    hot: Vec<HotTransition>,
     input_arcs: Vec<InputArc>,
-    change_start: Vec<usize>,
     changes: Vec<Change>,
 }
 
@@ -94,25 +107,42 @@ impl PetriNet {
             })
             .collect();
 
+        // Offsets are u32: the parser refuses nets with more than u32::MAX
+        // arcs (a PNML file of hundreds of gigabytes).
+        let offset = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         let mut groups = Vec::with_capacity(transitions.len());
-        let mut input_start = Vec::with_capacity(transitions.len() + 1);
+        let mut hot = Vec::with_capacity(transitions.len());
         let mut input_arcs = Vec::new();
-        let mut change_start = Vec::with_capacity(transitions.len() + 1);
         let mut changes = Vec::new();
-        input_start.push(0);
-        change_start.push(0);
         for t in &transitions {
             let (read, write, delta) = dependencies(t);
-            input_arcs.extend(t.pre.iter().map(|&(p, w)| InputArc {
+            let first = match t.pre.first() {
+                Some(&(p, w)) => InputArc {
+                    place: p as u32,
+                    weight: w,
+                },
+                None => InputArc {
+                    place: 0,
+                    weight: 0,
+                },
+            };
+            let rest_start = offset(input_arcs.len());
+            input_arcs.extend(t.pre.iter().skip(1).map(|&(p, w)| InputArc {
                 place: p as u32,
                 weight: w,
             }));
+            let change_start = offset(changes.len());
             changes.extend(delta.into_iter().map(|(p, d)| Change {
                 place: p as u32,
                 delta: d,
             }));
-            input_start.push(input_arcs.len());
-            change_start.push(changes.len());
+            hot.push(HotTransition {
+                first,
+                rest_start,
+                rest_end: offset(input_arcs.len()),
+                change_start,
+                change_end: offset(changes.len()),
+            });
             groups.push(TransitionGroup {
                 label: t.id.clone(),
                 read,
@@ -130,9 +160,8 @@ impl PetriNet {
             slots,
             groups,
             process_names: partition.names,
-            input_start,
+            hot,
             input_arcs,
-            change_start,
             changes,
         }
     }
@@ -200,38 +229,42 @@ impl PetriNet {
         }
     }
 
-    /// If `t` is enabled in `state`, writes its successor into `scratch`
-    /// (which must equal `state` on entry) and returns `Ok(true)`; the caller
-    /// restores `scratch` with [`Self::restore`]. Returns `Ok(false)` and
-    /// leaves `scratch` untouched when `t` is disabled.
-    #[inline]
-    fn fire_into(
+    /// Whether transition `h` is enabled in `state` (`state` non-empty).
+    #[inline(always)]
+    fn enabled(&self, h: &HotTransition, state: &[Value]) -> bool {
+        state[h.first.place as usize] >= h.first.weight
+            && self.input_arcs[h.rest_start as usize..h.rest_end as usize]
+                .iter()
+                .all(|a| state[a.place as usize] >= a.weight)
+    }
+
+    /// Writes into `scratch` (equal to `state` on entry) the successor of
+    /// `state` by the enabled transition `t`; [`Self::restore`] undoes it.
+    #[inline(always)]
+    fn apply(
         &self,
         t: usize,
+        h: &HotTransition,
         state: &[Value],
         scratch: &mut [Value],
-    ) -> Result<bool, ModelError> {
-        let inputs = &self.input_arcs[self.input_start[t]..self.input_start[t + 1]];
-        if !inputs.iter().all(|a| state[a.place as usize] >= a.weight) {
-            return Ok(false);
-        }
-        for c in &self.changes[self.change_start[t]..self.change_start[t + 1]] {
+    ) -> Result<(), ModelError> {
+        for c in &self.changes[h.change_start as usize..h.change_end as usize] {
             let p = c.place as usize;
-            // Never negative: a negative delta comes from a pre-set arc
-            // whose weight the enabling test already checked.
+            // Never negative: a negative change comes from a pre-set arc
+            // whose weight the enabling test has checked.
             let v = i64::from(state[p]) + c.delta;
             if v > i64::from(Value::MAX) {
                 return Err(self.overflow(t, p, state[p], c.delta));
             }
             scratch[p] = v as Value;
         }
-        Ok(true)
+        Ok(())
     }
 
-    /// Undoes [`Self::fire_into`] for transition `t`.
-    #[inline]
-    fn restore(&self, t: usize, state: &[Value], scratch: &mut [Value]) {
-        for c in &self.changes[self.change_start[t]..self.change_start[t + 1]] {
+    /// Undoes [`Self::apply`] of transition `h` on `scratch`.
+    #[inline(always)]
+    fn restore(&self, h: &HotTransition, state: &[Value], scratch: &mut [Value]) {
+        for c in &self.changes[h.change_start as usize..h.change_end as usize] {
             let p = c.place as usize;
             scratch[p] = state[p];
         }
@@ -336,8 +369,16 @@ impl Model for PetriNet {
                 ),
             ));
         }
-        let mut scratch = state.to_vec();
-        if self.fire_into(group, state, &mut scratch)? {
+        if self.places.is_empty() {
+            // No place: every transition (necessarily with empty pre- and
+            // post-set) is enabled and leads to the empty marking.
+            emit(&[]);
+            return Ok(());
+        }
+        let h = &self.hot[group];
+        if self.enabled(h, state) {
+            let mut scratch = state.to_vec();
+            self.apply(group, h, state, &mut scratch)?;
             emit(&scratch);
         }
         Ok(())
@@ -349,11 +390,18 @@ impl Model for PetriNet {
         emit: &mut dyn FnMut(usize, &[Value]),
     ) -> Result<(), ModelError> {
         self.check_state(state)?;
+        if self.places.is_empty() {
+            for t in 0..self.hot.len() {
+                emit(t, &[]);
+            }
+            return Ok(());
+        }
         let mut scratch = state.to_vec();
-        for t in 0..self.transitions.len() {
-            if self.fire_into(t, state, &mut scratch)? {
+        for (t, h) in self.hot.iter().enumerate() {
+            if self.enabled(h, state) {
+                self.apply(t, h, state, &mut scratch)?;
                 emit(t, &scratch);
-                self.restore(t, state, &mut scratch);
+                self.restore(h, state, &mut scratch);
             }
         }
         Ok(())

@@ -30,13 +30,14 @@
 //! symmetric / high-level, a net `<declaration>`, a place `<type>` or
 //! `<hlinitialMarking>`, a transition `<condition>`, an arc
 //! `<hlinscription>`), arcs of any type but `normal` (inhibitor, reset,
-//! read...), any other net type, several nets in one file.
+//! read...), any other net type, several nets in one file, elements nested
+//! more than [`MAX_XML_DEPTH`] deep (roxmltree recurses per level; checked
+//! by a linear pre-scan so that no input can overflow the stack).
 //! Everything else (`<name>`, `<graphics>`, other tool annotations, unknown
 //! elements) is ignored.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 
 use roxmltree::{Document, Node, ParsingOptions};
 
@@ -47,9 +48,25 @@ use crate::partition::{self, NupnUnit};
 /// The only net type accepted.
 pub const PTNET_TYPE: &str = "http://www.pnml.org/version-2009/grammar/ptnet";
 
+/// Deepest element nesting accepted. roxmltree parses nested elements
+/// recursively (about 4 KiB of stack per level in an unoptimised build), so
+/// deeper input could overflow the stack, which aborts the process; PNML
+/// needs about 6 levels plus one per nested page.
+pub const MAX_XML_DEPTH: usize = 128;
+
 /// Parses PNML text; `file` labels every error.
 pub(crate) fn parse(text: &str, file: &str) -> Result<PetriNet, PnmlError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some(offset) = nested_too_deep(text, MAX_XML_DEPTH) {
+        let (line, col) = end_position(&text[..offset]);
+        return Err(PnmlError::at(
+            ErrorKind::Unsupported,
+            file,
+            line,
+            col,
+            format!("XML elements nested more than {MAX_XML_DEPTH} levels deep are not supported"),
+        ));
+    }
     let options = ParsingOptions {
         allow_dtd: false,
         ..ParsingOptions::default()
@@ -93,6 +110,60 @@ fn xml_error(e: &roxmltree::Error, text: &str, file: &str) -> PnmlError {
     }
 }
 
+/// Byte offset of the first start tag nested more than `limit` elements
+/// deep, if any. A linear scan following roxmltree's tokenizer (comments,
+/// CDATA sections, processing instructions, quoted attribute values); it
+/// never counts fewer levels than roxmltree recurses into before that
+/// parser reports an error, so the check guards the recursion.
+fn nested_too_deep(text: &str, limit: usize) -> Option<usize> {
+    let b = text.as_bytes();
+    let find = |from: usize, pattern: &[u8]| {
+        b.get(from..)?
+            .windows(pattern.len())
+            .position(|w| w == pattern)
+            .map(|p| from + p + pattern.len())
+    };
+    let (mut i, mut depth) = (0usize, 0usize);
+    while let Some(offset) = b.get(i..)?.iter().position(|&c| c == b'<') {
+        let lt = i + offset;
+        i = match b.get(lt + 1)? {
+            b'!' if b[lt..].starts_with(b"<!--") => find(lt + 4, b"-->")?,
+            b'!' if b[lt..].starts_with(b"<![CDATA[") => find(lt + 9, b"]]>")?,
+            b'!' => find(lt + 2, b">")?,
+            b'?' => find(lt + 2, b"?>")?,
+            b'/' => {
+                depth = depth.saturating_sub(1);
+                lt + 2
+            }
+            _ => {
+                // A start tag: its end is the first '>' outside quotes. A
+                // '<' before it is malformed (roxmltree stops there too).
+                let mut j = lt + 1;
+                let mut quote: Option<u8> = None;
+                loop {
+                    let c = *b.get(j)?;
+                    match (quote, c) {
+                        (_, b'<') => return None,
+                        (Some(q), _) if c == q => quote = None,
+                        (None, b'"' | b'\'') => quote = Some(c),
+                        (None, b'>') => break,
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                if b[j - 1] != b'/' {
+                    depth += 1;
+                    if depth > limit {
+                        return Some(lt);
+                    }
+                }
+                j + 1
+            }
+        };
+    }
+    None
+}
+
 /// 1-based line and column just after the last character of `text`.
 fn end_position(text: &str) -> (u32, u32) {
     let line = text.bytes().filter(|&b| b == b'\n').count() + 1;
@@ -104,44 +175,9 @@ fn end_position(text: &str) -> (u32, u32) {
     )
 }
 
-/// A fast non-cryptographic hasher for the id table (the FxHash mixing
-/// step of rustc): SipHash dominated parsing time on the largest MCC nets.
-#[derive(Default, Clone, Copy)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let word = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
-        }
-        let mut tail = [0u8; 8];
-        let rest = chunks.remainder();
-        tail[..rest.len()].copy_from_slice(rest);
-        // the length keeps "a" and "a\0" apart
-        let word = u64::from_le_bytes(tail) ^ ((rest.len() as u64) << 59);
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.0 = (self.0.rotate_left(5) ^ u64::from(i)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn finish(&self) -> u64 {
-        // MurmurHash3's finaliser: the multiply-xor steps above leave the
-        // low bits (hashbrown's bucket index) depending on few input bits.
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-}
-
-type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+/// The id table uses a fast non-cryptographic hash (rustc's FxHash): SipHash
+/// dominated parsing time on the largest MCC nets.
+type IdMap<K, V> = HashMap<K, V, rustc_hash::FxBuildHasher>;
 
 /// What an id denotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -447,10 +483,8 @@ impl<'a, 'input> Reader<'a, 'input> {
                         self.coloured(node, "the net declares sorts / variables (<declaration>)")
                     );
                 }
-                "toolspecific" => {
-                    if self.nupn.is_none() && node.attribute("tool") == Some("nupn") {
-                        self.nupn = Some(node);
-                    }
+                "toolspecific" if self.nupn.is_none() && node.attribute("tool") == Some("nupn") => {
+                    self.nupn = Some(node);
                 }
                 _ => {}
             }
@@ -715,6 +749,18 @@ impl<'a, 'input> Reader<'a, 'input> {
     /// Connects arcs into per-transition pre- and post-sets, summing
     /// parallel arcs.
     fn connect(&self) -> Result<Vec<Transition>, PnmlError> {
+        // The successor function indexes places and arcs with u32.
+        if u32::try_from(self.arcs.len()).is_err() || u32::try_from(self.places.len()).is_err() {
+            return Err(PnmlError::new(
+                ErrorKind::Unsupported,
+                self.file,
+                format!(
+                    "{} places, {} arcs: more than 4294967295 of either are not supported",
+                    self.places.len(),
+                    self.arcs.len()
+                ),
+            ));
+        }
         let n = self.transition_ids.len();
         let mut pre: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
         let mut post: Vec<Vec<(usize, u32)>> = vec![Vec::new(); n];
@@ -849,6 +895,20 @@ mod tests {
         assert!(matches!(parse_count("1.5"), Err(CountError::NotInteger)));
         assert!(matches!(parse_count(""), Err(CountError::NotInteger)));
         assert!(matches!(parse_count("- 4"), Err(CountError::NotInteger)));
+    }
+
+    #[test]
+    fn nesting_depth_scan() {
+        let nest = |n: usize| format!("{}{}", "<a>".repeat(n), "</a>".repeat(n));
+        assert_eq!(nested_too_deep(&nest(5), 5), None);
+        assert_eq!(nested_too_deep(&nest(6), 5), Some(15));
+        // empty elements, attributes with '>' and '/', comments, CDATA, PIs
+        let flat = "<?xml version=\"1.0\"?><!-- <a><a><a> --><r x='>' y=\"/\"><e/><e a=\"x\"/>\
+                    <![CDATA[<a><a><a>]]><?pi <a><a>?>text > more</r>";
+        assert_eq!(nested_too_deep(flat, 1), None);
+        assert_eq!(nested_too_deep("<r><s x='>'>", 1), Some(3));
+        // malformed: the scan stops where roxmltree would
+        assert_eq!(nested_too_deep("<r><s x='<'><t><u>", 1), None);
     }
 
     #[test]

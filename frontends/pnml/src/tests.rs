@@ -273,6 +273,33 @@ fn wrong_state_length_and_group_are_model_errors() {
     assert!(net.next(&[1], 1, &mut |_| {}).is_err());
 }
 
+#[test]
+fn net_without_places() {
+    let net = parse_ok(&doc(&[transition("t"), transition("u")].concat()));
+    assert_eq!(net.slot_count(), 0);
+    assert_eq!(successors(&net, &[]), vec![(0, vec![]), (1, vec![])]);
+    let mut n = 0;
+    net.next(&[], 1, &mut |s| {
+        assert!(s.is_empty());
+        n += 1
+    })
+    .unwrap();
+    assert_eq!(n, 1);
+}
+
+#[test]
+fn transition_with_empty_pre_set_is_always_enabled() {
+    let net = parse_ok(&doc(&[
+        place("p", None),
+        place("q", Some("1")),
+        transition("src"),
+        arc("a", "src", "p", None),
+    ]
+    .concat()));
+    assert_eq!(successors(&net, &[0, 0]), vec![(0, vec![1, 0])]);
+    assert_eq!(successors(&net, &[7, 3]), vec![(0, vec![8, 3])]);
+}
+
 /// A small net with choice, synchronisation, weights and self-loops.
 fn mixed_net() -> PetriNet {
     parse_ok(&doc(&[
@@ -752,6 +779,34 @@ fn no_panic_on_any_prefix_or_mutation() {
             }
         }
     }
+}
+
+#[test]
+fn deeply_nested_pages() {
+    let nested = |depth: usize| {
+        let mut body = String::new();
+        for i in 0..depth {
+            body.push_str(&format!("<page id=\"pg{i}\">\n"));
+        }
+        body.push_str(&place("deep", Some("1")));
+        body.push_str(&"</page>".repeat(depth));
+        doc(&body)
+    };
+    // 100 nested pages are fine
+    let net = parse_ok(&nested(100));
+    assert_eq!(net.places(), ["deep"]);
+    // 20 000 would overflow roxmltree's recursion: refused, never a crash
+    let text = nested(20_000);
+    let limit = crate::MAX_XML_DEPTH;
+    // <pnml> <net> <page id="page0"> then pg0, pg1, ...: the first level
+    // beyond the limit is page pg{limit - 3}
+    let line = line_of(&text, &format!("<page id=\"pg{}\">", limit - 3));
+    parse_err(
+        &text,
+        ErrorKind::Unsupported,
+        Some(line),
+        &["nested more than 128 levels"],
+    );
 }
 
 #[test]

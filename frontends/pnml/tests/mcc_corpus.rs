@@ -67,3 +67,19 @@ fn every_mcc_net_parses_with_the_right_size() {
         slowest.1
     );
 }
+
+#[test]
+fn truncated_mcc_net_gives_a_one_line_error_naming_the_file() {
+    let Some(dir) = common::mcc_dir() else { return };
+    let text = std::fs::read_to_string(dir.join("pnml/Angiogenesis-PT-01.pnml")).expect("read net");
+    for cut in [text.len() / 3, text.len() / 2, text.len() - 10] {
+        let err = pnml::parse_str(&text[..cut], "Angiogenesis-PT-01.pnml")
+            .err()
+            .unwrap_or_else(|| panic!("a prefix of {cut} bytes parsed"));
+        let shown = err.to_string();
+        assert!(!shown.contains('\n'), "{shown}");
+        assert_eq!(err.kind(), pnml::ErrorKind::Syntax, "{shown}");
+        assert!(shown.starts_with("Angiogenesis-PT-01.pnml:"), "{shown}");
+        assert!(shown.contains("truncated XML"), "{shown}");
+    }
+}
