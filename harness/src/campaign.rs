@@ -36,7 +36,8 @@ pub struct Selection {
     /// Only instances whose oracle state count is at least this (e.g. 1e5).
     #[arg(long, value_parser = parse_count)]
     pub min_states: Option<u64>,
-    /// Only instances whose oracle state count is at most this (e.g. 1e7).
+    /// Only instances whose oracle state count is at most this (e.g. 1e7);
+    /// instances whose oracle is only a lower bound are left out.
     #[arg(long, value_parser = parse_count)]
     pub max_states: Option<u64>,
 }
@@ -107,7 +108,8 @@ pub fn select(sel: &Selection) -> anyhow::Result<Vec<Entry>> {
                 (None, _) => true,
             })
             .filter(|e| match (sel.max_states, e.oracle_states) {
-                (Some(max), Some(s)) => s <= max,
+                // A lower bound says nothing about an upper limit.
+                (Some(max), Some(s)) => s <= max && e.complete != "no",
                 (Some(_), None) => false,
                 (None, _) => true,
             })
@@ -212,6 +214,7 @@ fn base_row(ctx: &RunContext, run: &Planned) -> Row {
         transitions: None,
         oracle_states: e.oracle_states,
         oracle_transitions: e.oracle_transitions,
+        oracle_complete: e.oracle_states.map(|_| e.complete != "no"),
         states_match: None,
         transitions_match: None,
         levels: None,

@@ -21,6 +21,11 @@ const MANIFESTS: &[(&str, &str, &str)] = &[
         include_str!("../../datasets/builtin.csv"),
     ),
     (
+        "beem",
+        "BEEM DVE instances (Pelanek 2007); oracle: DiVinE's counts",
+        include_str!("../../datasets/beem.csv"),
+    ),
+    (
         "mcc",
         "Model Checking Contest 2021 P/T nets with at most 1e9 states",
         include_str!("../../datasets/mcc.csv"),

@@ -43,14 +43,25 @@ pub fn formalism_of(path: &str) -> Option<&'static str> {
     }
 }
 
-fn from_pnml(result: Result<pnml::PetriNet, pnml::PnmlError>) -> Result<Box<dyn Model>, LoadError> {
+/// A front-end's result as a model or a load error; `unsupported` tells
+/// which front-end errors mean "not handled" rather than "broken model".
+fn loaded<M: Model + 'static, E: std::fmt::Display>(
+    result: Result<M, E>,
+    unsupported: impl Fn(&E) -> bool,
+) -> Result<Box<dyn Model>, LoadError> {
     match result {
-        Ok(net) => Ok(Box::new(net)),
-        Err(e) if e.kind() == pnml::ErrorKind::Unsupported => {
-            Err(LoadError::Unsupported(e.to_string()))
-        }
+        Ok(model) => Ok(Box::new(model)),
+        Err(e) if unsupported(&e) => Err(LoadError::Unsupported(e.to_string())),
         Err(e) => Err(LoadError::Model(e.to_string())),
     }
+}
+
+fn from_pnml(result: Result<pnml::PetriNet, pnml::PnmlError>) -> Result<Box<dyn Model>, LoadError> {
+    loaded(result, |e| e.kind() == pnml::ErrorKind::Unsupported)
+}
+
+fn from_dve(result: Result<dve::DveModel, dve::DveError>) -> Result<Box<dyn Model>, LoadError> {
+    loaded(result, |e| e.kind() == dve::ErrorKind::Unsupported)
 }
 
 /// Loads the model named by `source`.
@@ -68,11 +79,19 @@ pub fn load(source: &ModelSource) -> Result<Box<dyn Model>, LoadError> {
             }
             ModelSource::File(path) => from_pnml(pnml::parse_file(path)),
         },
+        Some("dve") => match source {
+            ModelSource::Embedded { label } => {
+                let text = embedded_text(label)
+                    .ok_or_else(|| LoadError::Model(format!("{label}: no such built-in model")))?;
+                from_dve(dve::parse_str(text, label))
+            }
+            ModelSource::File(path) => from_dve(dve::parse_file(path)),
+        },
         Some(other) => Err(LoadError::Unsupported(format!(
             "{label}: the {other} front-end is not implemented yet"
         ))),
         None => Err(LoadError::Unsupported(format!(
-            "{label}: unknown model file extension (known: .pnml, .dve, .pm)"
+            "{label}: unknown model file extension (known: .pnml, .dve)"
         ))),
     }
 }

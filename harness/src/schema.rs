@@ -76,6 +76,10 @@ pub struct Row {
     pub transitions: Option<u64>,
     pub oracle_states: Option<u64>,
     pub oracle_transitions: Option<u64>,
+    /// False when the oracle counts are only lower bounds (BEEM `complete=no`).
+    pub oracle_complete: Option<bool>,
+    /// Counts equal the oracle's (at least the oracle's when it is a lower
+    /// bound); empty for unfinished runs.
     pub states_match: Option<bool>,
     pub transitions_match: Option<bool>,
     pub levels: Option<u64>,
@@ -127,16 +131,14 @@ impl Row {
     /// `u + log2(k) + 2` (DESIGN.md).
     pub fn derive(&mut self) {
         let finished = self.status == Status::Ok;
-        self.states_match = match (finished, self.states, self.oracle_states) {
-            (true, Some(s), Some(o)) => Some(s == o),
+        let exact = self.oracle_complete != Some(false);
+        let agrees = |count: Option<u64>, oracle: Option<u64>| match (finished, count, oracle) {
+            (true, Some(c), Some(o)) => Some(if exact { c == o } else { c >= o }),
             (true, Some(_), None) => Some(true),
             _ => None,
         };
-        self.transitions_match = match (finished, self.transitions, self.oracle_transitions) {
-            (true, Some(t), Some(o)) => Some(t == o),
-            (true, Some(_), None) => Some(true),
-            _ => None,
-        };
+        self.states_match = agrees(self.states, self.oracle_states);
+        self.transitions_match = agrees(self.transitions, self.oracle_transitions);
         let per_state = |bytes: Option<u64>| match (bytes, self.states) {
             (Some(b), Some(s)) if s > 0 => Some(8.0 * b as f64 / s as f64),
             _ => None,
@@ -271,6 +273,7 @@ impl Row {
             transitions: Some(1),
             oracle_states: Some(1),
             oracle_transitions: Some(1),
+            oracle_complete: Some(true),
             states_match: Some(true),
             transitions_match: Some(true),
             levels: Some(1),
@@ -317,6 +320,13 @@ mod tests {
         assert_eq!(row.bits_per_state_alloc, Some(64.0));
         assert_eq!(row.states_per_s, Some(2000.0));
         assert_eq!(row.lower_bound_bits, Some(3.0 + 3.0 + 2.0));
+        row.oracle_complete = Some(false);
+        row.states = Some(1500);
+        row.derive();
+        assert_eq!(row.states_match, Some(true), "a lower bound is met by more");
+        row.states = Some(999);
+        row.derive();
+        assert_eq!(row.states_match, Some(false));
         row.status = Status::Timeout;
         row.derive();
         assert_eq!(row.states_match, None);

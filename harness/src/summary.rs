@@ -39,6 +39,9 @@ pub fn run_line(row: &Row) -> String {
                 opt(row.oracle_transitions)
             );
         }
+        (Some(true), _) if row.oracle_complete == Some(false) => {
+            line.push_str(" (>= oracle lower bound)")
+        }
         (Some(true), _) if row.oracle_states.is_some() => line.push_str(" (= oracle)"),
         _ => {}
     }

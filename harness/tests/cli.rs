@@ -292,3 +292,21 @@ fn bad_arguments_are_clear_errors() {
         );
     }
 }
+
+#[test]
+fn malformed_dve_names_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.dve");
+    std::fs::write(
+        &file,
+        "byte x;\nprocess P {\n  state a, b;\n  init a;\n  trans a -> b { effect y = 1; };\n}\nsystem async;\n",
+    )
+    .unwrap();
+    let out = statebench().arg("explore").arg(&file).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("bad.dve:5:"), "no file:line:col: {stderr}");
+    assert!(stderr.contains('y'), "unknown variable not named: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -1,0 +1,817 @@
+//! Name resolution and compilation of a parsed DVE [`System`] into a
+//! [`DveModel`]: lays out the state vector, folds constants, resolves every
+//! name to a slot, type-checks (arrays vs scalars, constants, channels,
+//! sync arities), builds the transition groups (rendezvous pairs included)
+//! and their exact read and write sets.
+//!
+//! All semantic errors are reported here with the position of the
+//! offending name; nothing is evaluated at run time by name.
+
+use std::collections::HashMap;
+
+use pins::{Slot, TransitionGroup, Value};
+
+use crate::error::{DveError, ErrorKind};
+use crate::lexer::Pos;
+use crate::model::{wrap, CSync, CTrans, Chan, Ctx, DveModel, ErrorPolicy, Ex, GroupKind, LVal};
+use crate::parse::{ChanDecl, Expr, Init, System, SystemKind, Ty, VarDecl};
+
+#[derive(Clone, Debug)]
+enum Sym {
+    Var { base: u32, len: Option<u32>, ty: Ty },
+    Const { values: Vec<i32>, array: bool },
+    Chan(usize),
+    Process(usize),
+}
+
+struct ProcInfo {
+    name: String,
+    pc_slot: u32,
+    states: HashMap<String, u32>,
+    state_names: Vec<String>,
+    locals: HashMap<String, Sym>,
+}
+
+struct Compiler<'a> {
+    file: &'a str,
+    globals: HashMap<String, Sym>,
+    procs: Vec<ProcInfo>,
+    slots: Vec<Slot>,
+    init: Vec<Value>,
+    chans: Vec<Chan>,
+}
+
+fn bits_for(count: u64) -> u32 {
+    // bits to store values 0..count-1, at least 1
+    let mut b = 1;
+    while b < 32 && (1u64 << b) < count {
+        b += 1;
+    }
+    b
+}
+
+fn ty_bits(ty: Ty) -> u32 {
+    match ty {
+        Ty::Byte => 8,
+        Ty::Int => 16,
+    }
+}
+
+impl Compiler<'_> {
+    fn err<T>(&self, kind: ErrorKind, pos: Pos, msg: impl AsRef<str>) -> Result<T, DveError> {
+        Err(DveError::at(kind, self.file, pos.line, pos.col, msg))
+    }
+
+    fn lookup(&self, proc: Option<usize>, name: &str) -> Option<&Sym> {
+        proc.and_then(|p| self.procs[p].locals.get(name))
+            .or_else(|| self.globals.get(name))
+    }
+
+    fn constant(&self, proc: Option<usize>, e: &Expr, what: &str) -> Result<i32, DveError> {
+        let ex = self.expr(proc, e)?;
+        match ex {
+            Ex::Const(v) => Ok(v),
+            _ => self.err(
+                ErrorKind::Semantic,
+                e.pos(),
+                format!("{what} must be a constant expression"),
+            ),
+        }
+    }
+
+    /// Declares variables and constants into the given scope, allocating
+    /// slots for variables.
+    fn declare(&mut self, proc: Option<usize>, decls: &[VarDecl]) -> Result<(), DveError> {
+        for d in decls {
+            let scope_has = match proc {
+                Some(p) => self.procs[p].locals.contains_key(&d.name),
+                None => self.globals.contains_key(&d.name),
+            };
+            if scope_has {
+                return self.err(
+                    ErrorKind::Semantic,
+                    d.pos,
+                    format!("'{}' is declared twice", d.name),
+                );
+            }
+            let len = match &d.size {
+                Some(e) => {
+                    let n = self.constant(proc, e, "an array size")?;
+                    if !(1..=65536).contains(&n) {
+                        return self.err(
+                            ErrorKind::Semantic,
+                            e.pos(),
+                            format!("array size {n} of '{}' out of range 1..65536", d.name),
+                        );
+                    }
+                    Some(n as u32)
+                }
+                None => None,
+            };
+            let n = len.unwrap_or(1) as usize;
+            let mut values = vec![0i32; n];
+            match &d.init {
+                None => {}
+                Some(Init::Scalar(e)) => {
+                    if len.is_some() {
+                        return self.err(
+                            ErrorKind::Semantic,
+                            e.pos(),
+                            format!("array '{}' needs a '{{...}}' initialiser", d.name),
+                        );
+                    }
+                    values[0] = self.constant(proc, e, "an initialiser")?;
+                }
+                Some(Init::List(items, pos)) => {
+                    if len.is_none() {
+                        return self.err(
+                            ErrorKind::Semantic,
+                            *pos,
+                            format!("scalar '{}' cannot take a list initialiser", d.name),
+                        );
+                    }
+                    // DiVinE ignores initial values beyond the array size
+                    // (BEEM's anderson.* models have one too many); so do we.
+                    for (k, e) in items.iter().enumerate() {
+                        let v = self.constant(proc, e, "an initialiser")?;
+                        if let Some(slot) = values.get_mut(k) {
+                            *slot = v;
+                        }
+                    }
+                }
+            }
+            // Initial values are stored like any assignment: wrapped.
+            for v in &mut values {
+                *v = match d.ty {
+                    Ty::Byte => i32::from(*v as u8),
+                    Ty::Int => i32::from(*v as i16),
+                };
+            }
+            let sym = if d.is_const {
+                Sym::Const {
+                    values,
+                    array: len.is_some(),
+                }
+            } else {
+                let base = self.slots.len() as u32;
+                let prefix = match proc {
+                    Some(p) => format!("{}.{}", self.procs[p].name, d.name),
+                    None => d.name.clone(),
+                };
+                for (k, v) in values.iter().enumerate() {
+                    let name = if len.is_some() {
+                        format!("{prefix}[{k}]")
+                    } else {
+                        prefix.clone()
+                    };
+                    self.slots.push(Slot {
+                        name,
+                        process: proc,
+                        bits: ty_bits(d.ty),
+                    });
+                    self.init.push(wrap(*v, d.ty));
+                }
+                Sym::Var {
+                    base,
+                    len,
+                    ty: d.ty,
+                }
+            };
+            match proc {
+                Some(p) => self.procs[p].locals.insert(d.name.clone(), sym),
+                None => self.globals.insert(d.name.clone(), sym),
+            };
+        }
+        Ok(())
+    }
+
+    fn declare_chan(&mut self, c: &ChanDecl) -> Result<(), DveError> {
+        if self.globals.contains_key(&c.name) {
+            return self.err(
+                ErrorKind::Semantic,
+                c.pos,
+                format!("'{}' is declared twice", c.name),
+            );
+        }
+        let cap = match &c.size {
+            Some(e) => {
+                let n = self.constant(None, e, "a channel buffer size")?;
+                if !(0..=4096).contains(&n) {
+                    return self.err(
+                        ErrorKind::Semantic,
+                        e.pos(),
+                        format!(
+                            "buffer size {n} of channel '{}' out of range 0..4096",
+                            c.name
+                        ),
+                    );
+                }
+                n as u32
+            }
+            None => 0,
+        };
+        if cap > 0 && c.types.is_none() {
+            return self.err(
+                ErrorKind::Semantic,
+                c.pos,
+                format!(
+                    "buffered channel '{}' needs a type list, e.g. 'channel {{byte}} {}[{cap}]'",
+                    c.name, c.name
+                ),
+            );
+        }
+        let count_slot = self.slots.len() as u32;
+        if cap > 0 {
+            self.slots.push(Slot {
+                name: format!("{}.count", c.name),
+                process: None,
+                bits: bits_for(u64::from(cap) + 1),
+            });
+            self.init.push(0);
+            let types = c.types.as_deref().unwrap_or(&[]);
+            for item in 0..cap {
+                for (k, ty) in types.iter().enumerate() {
+                    self.slots.push(Slot {
+                        name: format!("{}[{item}].{k}", c.name),
+                        process: None,
+                        bits: ty_bits(*ty),
+                    });
+                    self.init.push(0);
+                }
+            }
+        }
+        self.globals
+            .insert(c.name.clone(), Sym::Chan(self.chans.len()));
+        self.chans.push(Chan {
+            name: c.name.clone(),
+            types: c.types.clone(),
+            cap,
+            count_slot,
+        });
+        Ok(())
+    }
+
+    fn var_kind_error<T>(&self, sym: &Sym, name: &str, pos: Pos) -> Result<T, DveError> {
+        let what = match sym {
+            Sym::Chan(_) => "a channel",
+            Sym::Process(_) => "a process",
+            _ => "not a value",
+        };
+        self.err(
+            ErrorKind::Semantic,
+            pos,
+            format!("'{name}' is {what}, not a variable"),
+        )
+    }
+
+    fn scalar(&self, sym: &Sym, name: &str, pos: Pos) -> Result<Ex, DveError> {
+        match sym {
+            Sym::Var {
+                base,
+                len: None,
+                ty,
+            } => Ok(Ex::Var(*base, *ty)),
+            Sym::Const {
+                values,
+                array: false,
+            } => Ok(Ex::Const(values[0])),
+            Sym::Var { len: Some(_), .. } | Sym::Const { array: true, .. } => self.err(
+                ErrorKind::Semantic,
+                pos,
+                format!("type error: array '{name}' used without an index"),
+            ),
+            _ => self.var_kind_error(sym, name, pos),
+        }
+    }
+
+    fn element(&self, sym: &Sym, name: &str, pos: Pos, idx: Ex) -> Result<Ex, DveError> {
+        match sym {
+            Sym::Var {
+                base,
+                len: Some(len),
+                ty,
+            } => Ok(Ex::Elem {
+                base: *base,
+                len: *len,
+                ty: *ty,
+                idx: Box::new(idx),
+                pos,
+            }),
+            Sym::Const {
+                values,
+                array: true,
+            } => Ok(fold(Ex::ConstElem {
+                values: values.clone().into_boxed_slice(),
+                idx: Box::new(idx),
+                pos,
+                name: name.into(),
+            })),
+            Sym::Var { len: None, .. } | Sym::Const { array: false, .. } => self.err(
+                ErrorKind::Semantic,
+                pos,
+                format!("type error: '{name}' is not an array but is indexed"),
+            ),
+            _ => self.var_kind_error(sym, name, pos),
+        }
+    }
+
+    fn unknown<T>(&self, name: &str, pos: Pos) -> Result<T, DveError> {
+        self.err(
+            ErrorKind::Semantic,
+            pos,
+            format!("unknown variable '{name}'"),
+        )
+    }
+
+    /// `P.member[idx]`: a state test or a foreign variable.
+    fn dot(
+        &self,
+        proc: Option<usize>,
+        pname: &str,
+        member: &str,
+        idx: Option<&Expr>,
+        pos: Pos,
+    ) -> Result<Ex, DveError> {
+        let Some(Sym::Process(p)) = self.globals.get(pname) else {
+            return self.err(
+                ErrorKind::Semantic,
+                pos,
+                format!("unknown process '{pname}' in '{pname}.{member}'"),
+            );
+        };
+        let info = &self.procs[*p];
+        if let (Some(&st), None) = (info.states.get(member), idx) {
+            return Ok(Ex::InState {
+                slot: info.pc_slot,
+                state: st,
+            });
+        }
+        match info.locals.get(member) {
+            Some(sym) => match idx {
+                None => self.scalar(sym, member, pos),
+                Some(i) => {
+                    let i = self.expr(proc, i)?;
+                    self.element(sym, member, pos, i)
+                }
+            },
+            None => self.err(
+                ErrorKind::Semantic,
+                pos,
+                format!("process '{pname}' has no state or variable '{member}'"),
+            ),
+        }
+    }
+
+    fn expr(&self, proc: Option<usize>, e: &Expr) -> Result<Ex, DveError> {
+        Ok(match e {
+            Expr::Num(n, pos) => {
+                if *n > i64::from(i32::MAX) {
+                    return self.err(ErrorKind::Semantic, *pos, format!("number {n} too large"));
+                }
+                Ex::Const(*n as i32)
+            }
+            Expr::Var(name, pos) => match self.lookup(proc, name) {
+                Some(sym) => self.scalar(sym, name, *pos)?,
+                None => self.unknown(name, *pos)?,
+            },
+            Expr::Index(name, pos, idx) => {
+                let i = self.expr(proc, idx)?;
+                match self.lookup(proc, name) {
+                    Some(sym) => self.element(sym, name, *pos, i)?,
+                    None => self.unknown(name, *pos)?,
+                }
+            }
+            Expr::Dot(p, m, idx, pos) => self.dot(proc, p, m, idx.as_deref(), *pos)?,
+            Expr::Unary(op, a, _) => fold(Ex::Un(*op, Box::new(self.expr(proc, a)?))),
+            Expr::Binary(op, a, b, pos) => fold(Ex::Bin(
+                *op,
+                Box::new(self.expr(proc, a)?),
+                Box::new(self.expr(proc, b)?),
+                *pos,
+            )),
+        })
+    }
+
+    fn lval(&self, proc: Option<usize>, e: &Expr) -> Result<LVal, DveError> {
+        let (name, pos, idx) = match e {
+            Expr::Var(n, p) => (n, *p, None),
+            Expr::Index(n, p, i) => (n, *p, Some(&**i)),
+            Expr::Dot(pn, m, _, p) => {
+                return self.err(
+                    ErrorKind::Semantic,
+                    *p,
+                    format!("cannot assign to '{pn}.{m}' of another process"),
+                )
+            }
+            other => {
+                return self.err(
+                    ErrorKind::Semantic,
+                    other.pos(),
+                    "the left side of an assignment must be a variable or an array element",
+                )
+            }
+        };
+        let Some(sym) = self.lookup(proc, name) else {
+            return self.unknown(name, pos);
+        };
+        match (sym, idx) {
+            (
+                Sym::Var {
+                    base,
+                    len: None,
+                    ty,
+                },
+                None,
+            ) => Ok(LVal::Var(*base, *ty, pos)),
+            (
+                Sym::Var {
+                    base,
+                    len: Some(len),
+                    ty,
+                },
+                Some(i),
+            ) => Ok(LVal::Elem {
+                base: *base,
+                len: *len,
+                ty: *ty,
+                idx: self.expr(proc, i)?,
+                pos,
+            }),
+            (Sym::Var { len: Some(_), .. }, None) => self.err(
+                ErrorKind::Semantic,
+                pos,
+                format!("type error: cannot assign to array '{name}' without an index"),
+            ),
+            (Sym::Var { len: None, .. }, Some(_)) => self.err(
+                ErrorKind::Semantic,
+                pos,
+                format!("type error: '{name}' is not an array but is indexed"),
+            ),
+            (Sym::Const { .. }, _) => self.err(
+                ErrorKind::Semantic,
+                pos,
+                format!("cannot assign to constant '{name}'"),
+            ),
+            _ => self.var_kind_error(sym, name, pos),
+        }
+    }
+}
+
+/// Replaces an expression reading no slot by its value (when it evaluates
+/// without error; an erroneous constant expression is left for run time).
+fn fold(e: Ex) -> Ex {
+    if !matches!(e, Ex::Const(_)) && e.is_closed() {
+        let mut ctx = Ctx::new(&[]);
+        let v = e.eval(&[], &mut ctx);
+        if ctx.err.is_none() {
+            return Ex::Const(v);
+        }
+    }
+    e
+}
+
+fn sorted(mut v: Vec<usize>) -> Vec<usize> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Compiles a parsed system; `file` names the source in errors, `name` is
+/// the model instance name.
+pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveError> {
+    if sys.kind == SystemKind::Sync {
+        return Err(DveError::at(
+            ErrorKind::Unsupported,
+            file,
+            sys.kind_pos.line,
+            sys.kind_pos.col,
+            "'system sync' (synchronous composition) is not supported; only 'system async'",
+        ));
+    }
+    if let Some((p, pos)) = &sys.property {
+        return Err(DveError::at(
+            ErrorKind::Unsupported,
+            file,
+            pos.line,
+            pos.col,
+            format!("property process '{p}' (LTL/Büchi product) is not supported"),
+        ));
+    }
+    let mut c = Compiler {
+        file,
+        globals: HashMap::new(),
+        procs: Vec::new(),
+        slots: Vec::new(),
+        init: Vec::new(),
+        chans: Vec::new(),
+    };
+    // Processes are global names visible everywhere (for `P.s`).
+    for (i, p) in sys.procs.iter().enumerate() {
+        if c.globals.contains_key(&p.name) {
+            return c.err(
+                ErrorKind::Semantic,
+                p.pos,
+                format!("'{}' is declared twice", p.name),
+            );
+        }
+        c.globals.insert(p.name.clone(), Sym::Process(i));
+    }
+    // 1. global variables, in declaration order
+    c.declare(None, &sys.decls)?;
+    // 2. channel buffers
+    for ch in &sys.chans {
+        c.declare_chan(ch)?;
+    }
+    // 3. per process: control state, then locals
+    for (pi, p) in sys.procs.iter().enumerate() {
+        if let Some(ch) = p.chans.first() {
+            return c.err(
+                ErrorKind::Unsupported,
+                ch.pos,
+                format!("channel '{}' declared inside process '{}': process-local channels are not supported", ch.name, p.name),
+            );
+        }
+        if p.states.is_empty() {
+            return c.err(
+                ErrorKind::Semantic,
+                p.pos,
+                format!("process '{}' declares no state", p.name),
+            );
+        }
+        let mut states = HashMap::new();
+        for (k, (s, pos)) in p.states.iter().enumerate() {
+            if states.insert(s.clone(), k as u32).is_some() {
+                return c.err(
+                    ErrorKind::Semantic,
+                    *pos,
+                    format!("state '{s}' declared twice in process '{}'", p.name),
+                );
+            }
+        }
+        let init_state = match &p.init {
+            Some((s, pos)) => match states.get(s) {
+                Some(&k) => k,
+                None => {
+                    return c.err(
+                        ErrorKind::Semantic,
+                        *pos,
+                        format!("unknown state '{s}' in process '{}'", p.name),
+                    )
+                }
+            },
+            None => 0,
+        };
+        let pc_slot = c.slots.len() as u32;
+        // The first process's control state also encodes DiVinE's error
+        // state (value = number of states), hence one more value.
+        let values = p.states.len() as u64 + u64::from(pi == 0);
+        c.slots.push(Slot {
+            name: format!("{}.pc", p.name),
+            process: Some(pi),
+            bits: bits_for(values),
+        });
+        c.init.push(init_state);
+        c.procs.push(ProcInfo {
+            name: p.name.clone(),
+            pc_slot,
+            states,
+            state_names: p.states.iter().map(|(s, _)| s.clone()).collect(),
+            locals: HashMap::new(),
+        });
+        c.declare(Some(pi), &p.decls)?;
+    }
+
+    // Transitions.
+    let mut trans = Vec::new();
+    let mut committed = Vec::new();
+    for (pi, p) in sys.procs.iter().enumerate() {
+        let info = &c.procs[pi];
+        let state_of = |(s, pos): &(String, Pos)| -> Result<u32, DveError> {
+            info.states.get(s).copied().ok_or_else(|| {
+                DveError::at(
+                    ErrorKind::Semantic,
+                    file,
+                    pos.line,
+                    pos.col,
+                    format!("unknown state '{s}' in process '{}'", p.name),
+                )
+            })
+        };
+        let mut is_committed = vec![false; p.states.len()];
+        for s in &p.commit {
+            is_committed[state_of(s)? as usize] = true;
+        }
+        for s in &p.accept {
+            state_of(s)?;
+        }
+        for t in &p.trans {
+            let from = state_of(&t.from)?;
+            let to = state_of(&t.to)?;
+            let guards = t
+                .guards
+                .iter()
+                .map(|g| c.expr(Some(pi), g))
+                .collect::<Result<Vec<_>, _>>()?;
+            let sync = match &t.sync {
+                None => CSync::None,
+                Some(s) => {
+                    let chan = match c.globals.get(&s.chan) {
+                        Some(Sym::Chan(ch)) => *ch,
+                        Some(_) => {
+                            return c.err(
+                                ErrorKind::Semantic,
+                                s.pos,
+                                format!("sync on '{}', which is not a channel", s.chan),
+                            )
+                        }
+                        None => {
+                            return c.err(
+                                ErrorKind::Semantic,
+                                s.pos,
+                                format!("sync on undeclared channel '{}'", s.chan),
+                            )
+                        }
+                    };
+                    let ch = &c.chans[chan];
+                    if let Some(types) = &ch.types {
+                        let ok = s.args.len() == types.len()
+                            || (!s.send && ch.cap == 0 && s.args.is_empty());
+                        if !ok {
+                            return c.err(
+                                ErrorKind::Semantic,
+                                s.pos,
+                                format!(
+                                    "type error: channel '{}' carries {} value(s), sync gives {}",
+                                    s.chan,
+                                    types.len(),
+                                    s.args.len()
+                                ),
+                            );
+                        }
+                    }
+                    if s.send {
+                        CSync::Send {
+                            chan,
+                            vals: s
+                                .args
+                                .iter()
+                                .map(|a| c.expr(Some(pi), a))
+                                .collect::<Result<_, _>>()?,
+                        }
+                    } else {
+                        CSync::Recv {
+                            chan,
+                            lvals: s
+                                .args
+                                .iter()
+                                .map(|a| c.lval(Some(pi), a))
+                                .collect::<Result<_, _>>()?,
+                        }
+                    }
+                }
+            };
+            let effects = t
+                .effects
+                .iter()
+                .map(|e| Ok((c.lval(Some(pi), &e.lhs)?, c.expr(Some(pi), &e.rhs)?)))
+                .collect::<Result<Vec<_>, DveError>>()?;
+            trans.push(CTrans {
+                proc: pi,
+                pc_slot: info.pc_slot,
+                from,
+                to,
+                from_committed: is_committed[from as usize],
+                guards,
+                sync,
+                effects,
+                label: format!(
+                    "{}.{}->{}",
+                    p.name, info.state_names[from as usize], info.state_names[to as usize]
+                ),
+                pos: t.pos,
+            });
+        }
+        if is_committed.iter().any(|&b| b) {
+            committed.push((info.pc_slot, is_committed));
+        }
+    }
+
+    // Groups: in transition order; a rendezvous receive yields one group per
+    // sender (other process, transition order); a rendezvous send yields none.
+    let mut kinds = Vec::new();
+    for (ti, t) in trans.iter().enumerate() {
+        match &t.sync {
+            CSync::Recv { chan, lvals } if c.chans[*chan].cap == 0 => {
+                for (si, s) in trans.iter().enumerate() {
+                    if let CSync::Send { chan: sc, vals } = &s.sync {
+                        if sc == chan && s.proc != t.proc {
+                            if !lvals.is_empty() && lvals.len() != vals.len() {
+                                return c.err(
+                                    ErrorKind::Semantic,
+                                    t.pos,
+                                    format!(
+                                        "type error: transition {} receives {} value(s) on '{}' but transition {} (line {}) sends {}",
+                                        t.label,
+                                        lvals.len(),
+                                        c.chans[*chan].name,
+                                        s.label,
+                                        s.pos.line,
+                                        vals.len()
+                                    ),
+                                );
+                            }
+                            kinds.push(GroupKind::Pair { recv: ti, send: si });
+                        }
+                    }
+                }
+            }
+            CSync::Send { chan, .. } if c.chans[*chan].cap == 0 => {}
+            _ => kinds.push(GroupKind::Single(ti)),
+        }
+    }
+
+    let committed_pcs: Vec<usize> = committed.iter().map(|(s, _)| *s as usize).collect();
+    let side_deps = |t: &CTrans, read: &mut Vec<usize>, write: &mut Vec<usize>| {
+        read.push(t.pc_slot as usize);
+        write.push(t.pc_slot as usize);
+        for g in &t.guards {
+            g.reads(read);
+        }
+        match &t.sync {
+            CSync::None => {}
+            CSync::Send { chan, vals } => {
+                for v in vals {
+                    v.reads(read);
+                }
+                let ch = &c.chans[*chan];
+                if ch.cap > 0 {
+                    let n = ch.types.as_ref().map_or(0, Vec::len) * ch.cap as usize;
+                    let all = ch.count_slot as usize..=ch.count_slot as usize + n;
+                    read.extend(all.clone());
+                    write.extend(all);
+                }
+            }
+            CSync::Recv { chan, lvals } => {
+                for lv in lvals {
+                    lv.deps(write, read);
+                }
+                let ch = &c.chans[*chan];
+                if ch.cap > 0 {
+                    let n = ch.types.as_ref().map_or(0, Vec::len) * ch.cap as usize;
+                    let all = ch.count_slot as usize..=ch.count_slot as usize + n;
+                    read.extend(all.clone());
+                    write.extend(all);
+                }
+            }
+        }
+        for (lv, e) in &t.effects {
+            lv.deps(write, read);
+            e.reads(read);
+        }
+    };
+    let groups = kinds
+        .iter()
+        .map(|k| {
+            let (mut read, mut write) = (committed_pcs.clone(), Vec::new());
+            let label = match *k {
+                GroupKind::Single(t) => {
+                    side_deps(&trans[t], &mut read, &mut write);
+                    trans[t].label.clone()
+                }
+                GroupKind::Pair { recv, send } => {
+                    side_deps(&trans[recv], &mut read, &mut write);
+                    side_deps(&trans[send], &mut read, &mut write);
+                    let ch = match &trans[recv].sync {
+                        CSync::Recv { chan, .. } => c.chans[*chan].name.as_str(),
+                        _ => "?",
+                    };
+                    format!("{}!{ch}?{}", trans[send].label, trans[recv].label)
+                }
+            };
+            TransitionGroup {
+                label,
+                read: sorted(read),
+                write: sorted(write),
+            }
+        })
+        .collect();
+
+    let mut error_state = vec![0; c.slots.len()];
+    if let Some(p0) = c.procs.first() {
+        error_state[p0.pc_slot as usize] = p0.state_names.len() as Value;
+    }
+    Ok(DveModel {
+        error_state,
+        policy: ErrorPolicy::default(),
+        name: name.to_owned(),
+        file: file.to_owned(),
+        slots: c.slots,
+        procs: sys.procs.iter().map(|p| p.name.clone()).collect(),
+        init: c.init,
+        groups,
+        kinds,
+        trans,
+        chans: c.chans,
+        committed,
+    })
+}

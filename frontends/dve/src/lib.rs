@@ -1,0 +1,140 @@
+//! DVE front-end of statebench: reads models in DVE, the input language of
+//! the DiVinE model checker (the dialect of the BEEM benchmark set), and
+//! presents them as a [`pins::Model`] (formalism `"dve"`).
+//!
+//! # Language
+//!
+//! Supported: global and process-local `byte` / `int` variables and arrays
+//! with initialisers (`byte a[3] = {1,2,3};`), constants (`const byte N = 3;`,
+//! also constant arrays), untyped rendezvous channels (`channel a, b;`),
+//! typed channels (`channel {byte,int} c[4];`: a FIFO buffer of 4 tuples;
+//! size 0 or no size is a rendezvous), processes with `state`, `init`,
+//! `accept` (checked, otherwise ignored), `commit` and `trans` with `guard`,
+//! `sync c!e` / `c!(e1,e2)` / `c?lval` / `c?(l1,l2)` and `effect` lists,
+//! `assert` clauses (parsed and ignored), `system async;`, and the full
+//! expression language: `+ - * / %`, `& | ^ ~ << >>`, `and or not` (also
+//! `&& || !`), comparisons, `imply` / `->`, unary minus, array indexing,
+//! `P.s` (process `P` is in state `s`), `P.x` / `P->x` (local variable `x`
+//! of process `P`), `true` / `false`.
+//!
+//! Refused with [`ErrorKind::Unsupported`]: `system sync;` (synchronous
+//! composition), `system async property P;` (property automata),
+//! channels declared inside a process.
+//!
+//! # Semantics (following DiVinE 2, which computed BEEM's state counts)
+//!
+//! * Asynchronous interleaving: a transition of process `P` is enabled when
+//!   `P` is in its source state and every guard is non-zero.
+//! * Rendezvous: a receive `c?x` of one process and a send `c!e` of another,
+//!   both enabled, fire together. Order of effects (as in DiVinE's
+//!   `dve_compiler` and interpreter): the sent values are evaluated (in
+//!   order, on the state being built) and assigned to the receiver's
+//!   lvalues, then the
+//!   receiver's control state and effects, then the sender's control state
+//!   and effects. A receive without lvalues accepts any sent values.
+//! * Buffered channels: a send is enabled only when the buffer is not full
+//!   (so overflow cannot happen); a receive only when it is not empty, and
+//!   takes the oldest tuple (FIFO). As in DiVinE 2's interpreter, the
+//!   transition's effects are applied *before* the buffer operation: sent
+//!   values are evaluated after the effects, received values overwrite them.
+//!   (DiVinE's C compiler does the opposite; BEEM has no buffered channel,
+//!   so its counts do not tell, and we follow the interpreter that
+//!   computed them.)
+//! * Effects are executed in order, each seeing the previous ones.
+//! * Committed states: if some process is in a committed state, only
+//!   transitions leaving committed states are enabled, and a rendezvous only
+//!   when both sides leave committed states (DiVinE 2's rule).
+//! * Values: `byte` is 0..255 and `int` is 16-bit signed (-32768..32767), as
+//!   in DiVinE 2 (`uint8_t` / `int16_t` state fields). Expressions are
+//!   computed on 32-bit integers (C semantics: division truncates toward
+//!   zero; comparisons and logic give 0 or 1; `and` / `or` / `imply`
+//!   short-circuit). Initialisers are truncated to the type; extra values in
+//!   an array initialiser are ignored (BEEM's `anderson` has one).
+//! * Run-time errors: division or modulo by zero, an array index out of
+//!   range, and assigning a value out of the variable's range (DiVinE 2
+//!   checks this on every store: `byte x = 255; x = x + 1` is an error, not
+//!   a wrap). With the default [`ErrorPolicy::ErrorState`] we do what
+//!   DiVinE 2 did when BEEM's counts were computed: an erroneous transition
+//!   (its guard evaluated with the bad operation giving 0 is still true, or
+//!   its effects or sync fail) leads to the single *error state* (all slots
+//!   0 but the first process's control state, set to its number of states),
+//!   which is then explored like any state. This is the one exception to
+//!   write sets: a successor that is the error state may differ from its
+//!   source outside the group's write set ([`DveModel::is_error_state`]
+//!   tells it apart). With [`ErrorPolicy::Fail`] the error is reported as a
+//!   [`pins::ModelError`] with `FILE:LINE:COL` and the transition instead.
+//!   Never a panic.
+//! * Deadlock states simply have no successors (no self-loop is added).
+//!
+//! # State vector
+//!
+//! In this order: global variables in declaration order (one slot per
+//! scalar, one per array element), then the buffers of buffered channels in
+//! declaration order (the item count, then the items oldest first, each
+//! tuple component in its own slot; unused items are 0), then for each
+//! process in declaration order its control state (`P.pc`, the index of the
+//! state in the `state` list) followed by its local variables
+//! (`P.x`, `P.a[2]`). Slots store `byte` values as 0..255 and `int` values as
+//! their 16-bit two's complement. [`pins::Slot::process`] is the owning
+//! process, `None` for globals and channels; [`pins::Slot::bits`] is 8 for
+//! `byte`, 16 for `int`, `ceil(log2(#states))` (at least 1) for a control
+//! state (`ceil(log2(#states + 1))` for the first process, whose control
+//! state also encodes the error state) and `ceil(log2(capacity + 1))` for an
+//! item count.
+//!
+//! # Transition groups
+//!
+//! In process and transition order: a transition without rendezvous (none,
+//! or on a buffered channel) is one group labelled `P.from->to`; a
+//! rendezvous receive yields one group per matching send of another process
+//! (in transition order), labelled `Q.a->b!chan?P.from->to`; a rendezvous send
+//! has no group of its own. Each group fires at most one successor. Read
+//! sets are exact up to arrays: guards, sent values, effect right sides,
+//! array indices, the control states involved, `P.s` tests; an array indexed
+//! by a non-constant expression is read as a whole, and if assigned, written
+//! as a whole and read as a whole (unassigned elements are copied). Buffered
+//! channel operations read and write the whole buffer. When the model has
+//! committed states, every group also reads the control state of every
+//! process that has committed states.
+//!
+//! This crate owns only DVE reading and DVE semantics; it must not know any
+//! storage engine nor the harness, and must not change the `pins` interface.
+//!
+//! Modules: `lexer` (tokens with positions), `parse` (syntax tree),
+//! `compile` (name resolution, layout, groups, dependencies), `model`
+//! ([`DveModel`], evaluation, successors), `error` ([`DveError`]).
+
+use std::path::Path;
+
+mod compile;
+mod error;
+mod lexer;
+mod model;
+mod parse;
+
+pub use error::{DveError, ErrorKind};
+pub use model::{DveModel, ErrorPolicy};
+
+/// Reads the DVE model in the file at `path`. Errors name the file as
+/// `path.display()`; the model is named after the file stem.
+pub fn parse_file(path: &Path) -> Result<DveModel, DveError> {
+    let label = path.display().to_string();
+    let bytes = std::fs::read(path)
+        .map_err(|e| DveError::new(ErrorKind::Io, &label, format!("cannot read file: {e}")))?;
+    let text = String::from_utf8_lossy(&bytes);
+    let name = path
+        .file_stem()
+        .map_or_else(|| label.clone(), |s| s.to_string_lossy().into_owned());
+    let sys = parse::parse(&text, &label)?;
+    compile::compile(&sys, &label, &name)
+}
+
+/// Reads a DVE model from `text`; `file_label` names the source in errors,
+/// in model error locations, and is the model name.
+pub fn parse_str(text: &str, file_label: &str) -> Result<DveModel, DveError> {
+    let sys = parse::parse(text, file_label)?;
+    compile::compile(&sys, file_label, file_label)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,669 @@
+//! The compiled DVE model ([`DveModel`]) and its semantics: expression
+//! evaluation over a state vector, the enabling rule (control state, guards,
+//! channel conditions, committed states) and the successor function, plus
+//! the `pins::Model` implementation.
+//!
+//! Expressions are trees with every name already resolved to a slot index
+//! (see `compile`), so evaluation does no look-up. Arithmetic is done on
+//! `i32` like DiVinE's C code (values are at most 16 bits wide, so nothing
+//! overflows except through shifts, which wrap). Run-time errors follow
+//! DiVinE 2's interpreter: evaluation goes on (the bad operation gives 0),
+//! the error is flagged, and [`ErrorPolicy`] decides what the transition
+//! does.
+
+use pins::{ModelError, Slot, TransitionGroup, Value};
+
+use crate::lexer::Pos;
+use crate::parse::{BinOp, Ty, UnOp};
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+pub(crate) enum Ex {
+    Const(i32),
+    /// A scalar variable of the given type.
+    Var(u32, Ty),
+    /// `a[idx]`: array of `len` slots starting at `base`.
+    Elem {
+        base: u32,
+        len: u32,
+        ty: Ty,
+        idx: Box<Ex>,
+        pos: Pos,
+    },
+    /// An element of a constant array.
+    ConstElem {
+        values: Box<[i32]>,
+        idx: Box<Ex>,
+        pos: Pos,
+        name: Box<str>,
+    },
+    /// `P.s`: whether the control state in `slot` equals `state`.
+    InState {
+        slot: u32,
+        state: u32,
+    },
+    Un(UnOp, Box<Ex>),
+    Bin(BinOp, Box<Ex>, Box<Ex>, Pos),
+}
+
+/// An assignable location.
+#[derive(Clone, Debug)]
+pub(crate) enum LVal {
+    Var(u32, Ty, Pos),
+    Elem {
+        base: u32,
+        len: u32,
+        ty: Ty,
+        idx: Ex,
+        pos: Pos,
+    },
+}
+
+/// A run-time evaluation error, turned into a [`ModelError`] by the caller.
+#[derive(Clone, Debug)]
+pub(crate) struct EvalError {
+    pub pos: Pos,
+    pub message: String,
+}
+
+/// Evaluation context: slot names (for messages) and the first error met.
+/// Like DiVinE 2's interpreter, evaluation goes on after an error (a bad
+/// read gives 0, a division by zero gives 0) and only flags it.
+pub(crate) struct Ctx<'a> {
+    pub names: &'a [Slot],
+    pub err: Option<EvalError>,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(names: &'a [Slot]) -> Self {
+        Ctx { names, err: None }
+    }
+    #[cold]
+    fn fail(&mut self, pos: Pos, message: impl FnOnce(&[Slot]) -> String) {
+        if self.err.is_none() {
+            self.err = Some(EvalError {
+                pos,
+                message: message(self.names),
+            });
+        }
+    }
+}
+
+pub(crate) fn read_slot(v: Value, ty: Ty) -> i32 {
+    match ty {
+        Ty::Byte => (v & 0xFF) as i32,
+        Ty::Int => i32::from(v as u16 as i16),
+    }
+}
+
+/// The slot encoding of `v` truncated to `ty` (byte: low 8 bits; int: 16-bit
+/// two's complement).
+pub(crate) fn wrap(v: i32, ty: Ty) -> Value {
+    match ty {
+        Ty::Byte => Value::from(v as u8),
+        Ty::Int => Value::from(v as i16 as u16),
+    }
+}
+
+fn in_range(v: i32, ty: Ty) -> bool {
+    match ty {
+        Ty::Byte => (0..=255).contains(&v),
+        Ty::Int => (-32768..=32767).contains(&v),
+    }
+}
+
+fn ty_name(ty: Ty) -> &'static str {
+    match ty {
+        Ty::Byte => "byte",
+        Ty::Int => "int",
+    }
+}
+
+/// Checks an array index; `None` (and a flagged error) when out of range.
+fn index(
+    ctx: &mut Ctx,
+    idx: i32,
+    len: u32,
+    pos: Pos,
+    what: impl FnOnce(&[Slot]) -> String,
+) -> Option<u32> {
+    if idx >= 0 && (idx as u32) < len {
+        Some(idx as u32)
+    } else {
+        ctx.fail(pos, |names| {
+            format!(
+                "array index {idx} out of range for {} of size {len}",
+                what(names)
+            )
+        });
+        None
+    }
+}
+
+impl Ex {
+    pub(crate) fn eval(&self, s: &[Value], ctx: &mut Ctx) -> i32 {
+        match self {
+            Ex::Const(c) => *c,
+            Ex::Var(slot, ty) => read_slot(s[*slot as usize], *ty),
+            Ex::Elem {
+                base,
+                len,
+                ty,
+                idx,
+                pos,
+            } => {
+                let i = idx.eval(s, ctx);
+                match index(ctx, i, *len, *pos, |n| array_name(n, *base)) {
+                    Some(i) => read_slot(s[(*base + i) as usize], *ty),
+                    None => 0,
+                }
+            }
+            Ex::ConstElem {
+                values,
+                idx,
+                pos,
+                name,
+            } => {
+                let i = idx.eval(s, ctx);
+                match index(ctx, i, values.len() as u32, *pos, |_| {
+                    format!("array '{name}'")
+                }) {
+                    Some(i) => values[i as usize],
+                    None => 0,
+                }
+            }
+            Ex::InState { slot, state } => i32::from(s[*slot as usize] == *state),
+            Ex::Un(op, e) => {
+                let v = e.eval(s, ctx);
+                match op {
+                    UnOp::Neg => v.wrapping_neg(),
+                    UnOp::BitNot => !v,
+                    UnOp::Not => i32::from(v == 0),
+                }
+            }
+            Ex::Bin(op, a, b, pos) => {
+                let x = a.eval(s, ctx);
+                match op {
+                    BinOp::And => {
+                        return if x == 0 {
+                            0
+                        } else {
+                            i32::from(b.eval(s, ctx) != 0)
+                        }
+                    }
+                    BinOp::Or => {
+                        return if x != 0 {
+                            1
+                        } else {
+                            i32::from(b.eval(s, ctx) != 0)
+                        }
+                    }
+                    BinOp::Imply => {
+                        return if x == 0 {
+                            1
+                        } else {
+                            i32::from(b.eval(s, ctx) != 0)
+                        }
+                    }
+                    _ => {}
+                }
+                let y = b.eval(s, ctx);
+                match op {
+                    BinOp::BitOr => x | y,
+                    BinOp::BitXor => x ^ y,
+                    BinOp::BitAnd => x & y,
+                    BinOp::Eq => i32::from(x == y),
+                    BinOp::Ne => i32::from(x != y),
+                    BinOp::Lt => i32::from(x < y),
+                    BinOp::Le => i32::from(x <= y),
+                    BinOp::Gt => i32::from(x > y),
+                    BinOp::Ge => i32::from(x >= y),
+                    BinOp::Shl => x.wrapping_shl(y as u32),
+                    BinOp::Shr => x.wrapping_shr(y as u32),
+                    BinOp::Add => x.wrapping_add(y),
+                    BinOp::Sub => x.wrapping_sub(y),
+                    BinOp::Mul => x.wrapping_mul(y),
+                    BinOp::Div | BinOp::Mod => {
+                        if y == 0 {
+                            ctx.fail(*pos, |_| {
+                                if *op == BinOp::Div {
+                                    "division by zero"
+                                } else {
+                                    "modulo by zero"
+                                }
+                                .into()
+                            });
+                            0
+                        } else if *op == BinOp::Div {
+                            x.wrapping_div(y)
+                        } else {
+                            x.wrapping_rem(y)
+                        }
+                    }
+                    BinOp::And | BinOp::Or | BinOp::Imply => unreachable!("handled above"),
+                }
+            }
+        }
+    }
+
+    /// Adds the slots this expression may read to `out`.
+    pub(crate) fn reads(&self, out: &mut Vec<usize>) {
+        match self {
+            Ex::Const(_) => {}
+            Ex::Var(slot, _) => out.push(*slot as usize),
+            Ex::Elem { base, len, idx, .. } => {
+                match **idx {
+                    Ex::Const(k) if k >= 0 && (k as u32) < *len => {
+                        out.push((*base + k as u32) as usize)
+                    }
+                    _ => out.extend((*base..*base + *len).map(|x| x as usize)),
+                }
+                idx.reads(out);
+            }
+            Ex::ConstElem { idx, .. } => idx.reads(out),
+            Ex::InState { slot, .. } => out.push(*slot as usize),
+            Ex::Un(_, e) => e.reads(out),
+            Ex::Bin(_, a, b, _) => {
+                a.reads(out);
+                b.reads(out);
+            }
+        }
+    }
+
+    /// Whether the expression reads no slot.
+    pub(crate) fn is_closed(&self) -> bool {
+        match self {
+            Ex::Const(_) => true,
+            Ex::Var(..) | Ex::Elem { .. } | Ex::InState { .. } => false,
+            Ex::ConstElem { idx, .. } => idx.is_closed(),
+            Ex::Un(_, e) => e.is_closed(),
+            Ex::Bin(_, a, b, _) => a.is_closed() && b.is_closed(),
+        }
+    }
+}
+
+fn array_name(names: &[Slot], base: u32) -> String {
+    let n = names.get(base as usize).map_or("?", |s| s.name.as_str());
+    format!("array '{}'", n.strip_suffix("[0]").unwrap_or(n))
+}
+
+impl LVal {
+    /// Adds the slots written to `write` and the slots read to `read`
+    /// (an element with a non-constant index writes, and reads, the whole
+    /// array: unwritten elements are copied).
+    pub(crate) fn deps(&self, write: &mut Vec<usize>, read: &mut Vec<usize>) {
+        match self {
+            LVal::Var(slot, ..) => write.push(*slot as usize),
+            LVal::Elem { base, len, idx, .. } => {
+                match *idx {
+                    Ex::Const(k) if k >= 0 && (k as u32) < *len => {
+                        write.push((*base + k as u32) as usize)
+                    }
+                    _ => {
+                        write.extend((*base..*base + *len).map(|x| x as usize));
+                        read.extend((*base..*base + *len).map(|x| x as usize));
+                    }
+                }
+                idx.reads(read);
+            }
+        }
+    }
+
+    /// Stores `v`; a value out of the type's range is flagged as an error
+    /// (DiVinE 2: "breaking bounds") and stored truncated.
+    pub(crate) fn store(&self, out: &mut [Value], v: i32, ctx: &mut Ctx) {
+        let (slot, ty, pos) = match self {
+            LVal::Var(slot, ty, pos) => (*slot, *ty, *pos),
+            LVal::Elem {
+                base,
+                len,
+                ty,
+                idx,
+                pos: ipos,
+            } => {
+                let i = idx.eval(out, ctx);
+                match index(ctx, i, *len, *ipos, |n| array_name(n, *base)) {
+                    Some(i) => (*base + i, *ty, *ipos),
+                    None => return,
+                }
+            }
+        };
+        if !in_range(v, ty) {
+            ctx.fail(pos, |names| {
+                format!(
+                    "value {v} out of range of {} variable '{}'",
+                    ty_name(ty),
+                    names.get(slot as usize).map_or("?", |s| s.name.as_str())
+                )
+            });
+        }
+        out[slot as usize] = wrap(v, ty);
+    }
+}
+
+/// A channel: rendezvous (`cap == 0`) or a FIFO buffer of `cap` tuples.
+#[derive(Clone, Debug)]
+pub(crate) struct Chan {
+    pub name: String,
+    /// Component types, when declared (`channel {byte,int} c[2]`).
+    pub types: Option<Vec<Ty>>,
+    pub cap: u32,
+    /// Slot of the item count (buffered channels only).
+    pub count_slot: u32,
+}
+
+impl Chan {
+    fn arity(&self) -> usize {
+        self.types.as_ref().map_or(0, Vec::len)
+    }
+    fn item_slot(&self, item: u32, comp: usize) -> usize {
+        self.count_slot as usize + 1 + item as usize * self.arity() + comp
+    }
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum CSync {
+    None,
+    Send { chan: usize, vals: Vec<Ex> },
+    Recv { chan: usize, lvals: Vec<LVal> },
+}
+
+/// One compiled process transition.
+#[derive(Clone, Debug)]
+pub(crate) struct CTrans {
+    pub proc: usize,
+    pub pc_slot: u32,
+    pub from: u32,
+    pub to: u32,
+    pub from_committed: bool,
+    pub guards: Vec<Ex>,
+    pub sync: CSync,
+    pub effects: Vec<(LVal, Ex)>,
+    pub label: String,
+    pub pos: Pos,
+}
+
+/// What a transition group fires.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum GroupKind {
+    /// A transition without rendezvous (possibly on a buffered channel).
+    Single(usize),
+    /// A rendezvous: receiver and sender transitions (indices into `trans`).
+    Pair { recv: usize, send: usize },
+}
+
+/// What happens when evaluating a transition meets a run-time error
+/// (division or modulo by zero, array index out of range, a value out of
+/// the range of the variable it is assigned to).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ErrorPolicy {
+    /// DiVinE 2's behaviour, with which BEEM's state counts were computed:
+    /// the transition leads to the single *error state* (every slot 0,
+    /// except the control state of the first process, set to that process's
+    /// number of states, a value no state has). The error state is explored
+    /// like any other state. See [`DveModel::is_error_state`].
+    #[default]
+    ErrorState,
+    /// Report the error as a [`ModelError`] naming `FILE:LINE:COL` and the
+    /// transition, and stop.
+    Fail,
+}
+
+/// A DVE model compiled for exploration; see the crate documentation for
+/// the state vector layout and the semantics.
+#[derive(Clone, Debug)]
+pub struct DveModel {
+    pub(crate) name: String,
+    pub(crate) file: String,
+    pub(crate) slots: Vec<Slot>,
+    pub(crate) procs: Vec<String>,
+    pub(crate) init: Vec<Value>,
+    pub(crate) groups: Vec<TransitionGroup>,
+    pub(crate) kinds: Vec<GroupKind>,
+    pub(crate) trans: Vec<CTrans>,
+    pub(crate) chans: Vec<Chan>,
+    /// Control-state slots of processes with committed states, and which of
+    /// their states are committed.
+    pub(crate) committed: Vec<(u32, Vec<bool>)>,
+    /// DiVinE's error state.
+    pub(crate) error_state: Vec<Value>,
+    pub(crate) policy: ErrorPolicy,
+}
+
+impl DveModel {
+    /// Number of process transitions (before pairing rendezvous).
+    pub fn transition_count(&self) -> usize {
+        self.trans.len()
+    }
+
+    /// Number of channels (rendezvous and buffered).
+    pub fn channel_count(&self) -> usize {
+        self.chans.len()
+    }
+
+    /// The current run-time error policy (default [`ErrorPolicy::ErrorState`]).
+    pub fn error_policy(&self) -> ErrorPolicy {
+        self.policy
+    }
+
+    /// Chooses what a run-time error does.
+    pub fn set_error_policy(&mut self, policy: ErrorPolicy) {
+        self.policy = policy;
+    }
+
+    /// Whether `state` is DiVinE's error state (see [`ErrorPolicy`]).
+    pub fn is_error_state(&self, state: &[Value]) -> bool {
+        state == self.error_state.as_slice()
+    }
+
+    fn model_error(&self, t: &CTrans, e: EvalError) -> ModelError {
+        ModelError::at(
+            format!("{}:{}:{}", self.file, e.pos.line, e.pos.col),
+            format!("{} (transition {})", e.message, t.label),
+        )
+    }
+
+    fn in_committed(&self, s: &[Value]) -> bool {
+        self.committed
+            .iter()
+            .any(|(slot, c)| c.get(s[*slot as usize] as usize).copied().unwrap_or(false))
+    }
+
+    /// Control state and guards; errors are flagged in `ctx`.
+    fn enabled_local(&self, t: &CTrans, s: &[Value], ctx: &mut Ctx) -> bool {
+        s[t.pc_slot as usize] == t.from && t.guards.iter().all(|g| g.eval(s, ctx) != 0)
+    }
+
+    /// Control state, then the effects in order, each seeing the previous.
+    fn apply_effects(&self, t: &CTrans, out: &mut [Value], ctx: &mut Ctx) {
+        out[t.pc_slot as usize] = t.to;
+        for (lv, e) in &t.effects {
+            let v = e.eval(out, ctx);
+            lv.store(out, v, ctx);
+        }
+    }
+
+    /// Applies the error policy after firing transition `t` (or a pair whose
+    /// first erroneous side is `t`).
+    fn finish(&self, t: &CTrans, ctx: Ctx, out: &mut Vec<Value>) -> Result<bool, ModelError> {
+        match ctx.err {
+            None => Ok(true),
+            Some(e) => match self.policy {
+                ErrorPolicy::Fail => Err(self.model_error(t, e)),
+                ErrorPolicy::ErrorState => {
+                    out.clear();
+                    out.extend_from_slice(&self.error_state);
+                    Ok(true)
+                }
+            },
+        }
+    }
+
+    /// Fires `group` from `s` into `out`; `Ok(false)` when the group is not
+    /// enabled. Follows DiVinE 2's interpreter (`dve_explicit_system`).
+    fn fire(&self, s: &[Value], group: usize, out: &mut Vec<Value>) -> Result<bool, ModelError> {
+        let committed = !self.committed.is_empty() && self.in_committed(s);
+        let mut ctx = Ctx::new(&self.slots);
+        match self.kinds[group] {
+            GroupKind::Single(ti) => {
+                let t = &self.trans[ti];
+                if committed && !t.from_committed {
+                    return Ok(false);
+                }
+                if !self.enabled_local(t, s, &mut ctx) {
+                    return match (ctx.err, self.policy) {
+                        (Some(e), ErrorPolicy::Fail) => Err(self.model_error(t, e)),
+                        _ => Ok(false),
+                    };
+                }
+                match &t.sync {
+                    CSync::Send { chan, .. } | CSync::Recv { chan, .. } => {
+                        let c = &self.chans[*chan];
+                        let n = s[c.count_slot as usize];
+                        let full = n >= c.cap;
+                        if matches!(t.sync, CSync::Send { .. }) && full
+                            || matches!(t.sync, CSync::Recv { .. }) && (n == 0 || n > c.cap)
+                        {
+                            return Ok(false);
+                        }
+                    }
+                    CSync::None => {}
+                }
+                out.clear();
+                out.extend_from_slice(s);
+                // DiVinE 2 applies the effects first, then the buffer operation.
+                self.apply_effects(t, out, &mut ctx);
+                match &t.sync {
+                    CSync::Send { chan, vals } => {
+                        let c = &self.chans[*chan];
+                        let n = s[c.count_slot as usize];
+                        out[c.count_slot as usize] = n + 1;
+                        for (k, e) in vals.iter().enumerate() {
+                            let v = e.eval(out, &mut ctx);
+                            let ty = c.types.as_ref().map_or(Ty::Int, |t| t[k]);
+                            out[c.item_slot(n, k)] = wrap(v, ty);
+                        }
+                    }
+                    CSync::Recv { chan, lvals } => {
+                        let c = &self.chans[*chan];
+                        let n = out[c.count_slot as usize];
+                        let types = c.types.as_deref().unwrap_or(&[]);
+                        for (k, lv) in lvals.iter().enumerate() {
+                            let v = read_slot(out[c.item_slot(0, k)], types[k]);
+                            lv.store(out, v, &mut ctx);
+                        }
+                        for item in 1..n {
+                            for k in 0..c.arity() {
+                                out[c.item_slot(item - 1, k)] = out[c.item_slot(item, k)];
+                            }
+                        }
+                        for k in 0..c.arity() {
+                            out[c.item_slot(n - 1, k)] = 0;
+                        }
+                        out[c.count_slot as usize] = n - 1;
+                    }
+                    CSync::None => {}
+                }
+                self.finish(t, ctx, out)
+            }
+            GroupKind::Pair { recv, send } => {
+                let (r, w) = (&self.trans[recv], &self.trans[send]);
+                if committed && !(r.from_committed && w.from_committed) {
+                    return Ok(false);
+                }
+                let enabled =
+                    self.enabled_local(r, s, &mut ctx) && self.enabled_local(w, s, &mut ctx);
+                if !enabled {
+                    return match (ctx.err, self.policy) {
+                        (Some(e), ErrorPolicy::Fail) => Err(self.model_error(r, e)),
+                        _ => Ok(false),
+                    };
+                }
+                out.clear();
+                out.extend_from_slice(s);
+                if let (CSync::Recv { lvals, .. }, CSync::Send { vals, .. }) = (&r.sync, &w.sync) {
+                    for (lv, e) in lvals.iter().zip(vals) {
+                        let v = e.eval(out, &mut ctx);
+                        lv.store(out, v, &mut ctx);
+                    }
+                }
+                self.apply_effects(r, out, &mut ctx);
+                self.apply_effects(w, out, &mut ctx);
+                self.finish(r, ctx, out)
+            }
+        }
+    }
+}
+
+impl pins::Model for DveModel {
+    fn formalism(&self) -> &str {
+        "dve"
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+
+    fn process_names(&self) -> &[String] {
+        &self.procs
+    }
+
+    fn initial_state(&self) -> Vec<Value> {
+        self.init.clone()
+    }
+
+    fn groups(&self) -> &[TransitionGroup] {
+        &self.groups
+    }
+
+    fn next(
+        &self,
+        state: &[Value],
+        group: usize,
+        emit: &mut dyn FnMut(&[Value]),
+    ) -> Result<(), ModelError> {
+        if state.len() != self.slots.len() {
+            return Err(ModelError::new(format!(
+                "state has {} values, model has {} slots",
+                state.len(),
+                self.slots.len()
+            )));
+        }
+        if group >= self.kinds.len() {
+            return Err(ModelError::new(format!(
+                "group {group} out of range ({} groups)",
+                self.kinds.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(state.len());
+        if self.fire(state, group, &mut out)? {
+            emit(&out);
+        }
+        Ok(())
+    }
+
+    fn next_all(
+        &self,
+        state: &[Value],
+        emit: &mut dyn FnMut(usize, &[Value]),
+    ) -> Result<(), ModelError> {
+        if state.len() != self.slots.len() {
+            return Err(ModelError::new(format!(
+                "state has {} values, model has {} slots",
+                state.len(),
+                self.slots.len()
+            )));
+        }
+        let mut out = Vec::with_capacity(state.len());
+        for g in 0..self.kinds.len() {
+            if self.fire(state, g, &mut out)? {
+                emit(g, &out);
+            }
+        }
+        Ok(())
+    }
+}

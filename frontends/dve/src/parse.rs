@@ -1,0 +1,771 @@
+//! Recursive-descent parser of DVE (the DiVinE 2 / BEEM dialect) into an
+//! abstract syntax tree with source positions; names are not resolved here
+//! (that is `compile`'s job), so this module reports only syntax errors.
+//!
+//! Grammar (informally):
+//! ```text
+//! model    := (vardecl | chandecl | process)* "system" ("async"|"sync") ("property" ID)? ";"
+//! vardecl  := "const"? ("byte"|"int") var ("," var)* ";"
+//! var      := ID ("[" expr "]")? ("=" (expr | "{" expr ("," expr)* "}"))?
+//! chandecl := "channel" ("{" type ("," type)* "}")? ID ("[" expr "]")? ("," ...)* ";"
+//! process  := "process" ID "{" (vardecl | chandecl | "state" IDs ";" | "init" ID ";"
+//!             | "accept" IDs ";" | "commit" IDs ";" | "assert" ID ":" expr ("," ...)* ";"
+//!             | "trans" trans ("," trans)* ";")* "}"
+//! trans    := ID "->" ID "{" ("guard" expr ";" | "sync" ID ("!"|"?") args? ";"
+//!             | "effect" lval "=" expr ("," lval "=" expr)* ";")* "}"
+//! ```
+//! Expression precedence, lowest first (DiVinE's): `->`/`imply` (right),
+//! `or`/`||`, `and`/`&&`, `|`, `^`, `&`, `==` `!=`, `<` `<=` `>` `>=`,
+//! `<<` `>>`, `+` `-`, `*` `/` `%`, unary `-` `~` `not` `!`.
+
+use std::collections::HashSet;
+
+use crate::error::{DveError, ErrorKind};
+use crate::lexer::{tokenize, Pos, Tok, Token};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ty {
+    Byte,
+    Int,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Neg,
+    BitNot,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Imply,
+    Or,
+    And,
+    BitOr,
+    BitXor,
+    BitAnd,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Shl,
+    Shr,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+#[derive(Clone, Debug)]
+pub enum Expr {
+    Num(i64, Pos),
+    /// A name: variable, constant (or, on the left of `->`, a process).
+    Var(String, Pos),
+    /// `name[index]`.
+    Index(String, Pos, Box<Expr>),
+    /// `Proc.name`, `Proc->name` or `Proc.name[index]`: a state test or a
+    /// foreign variable.
+    Dot(String, String, Option<Box<Expr>>, Pos),
+    Unary(UnOp, Box<Expr>, Pos),
+    Binary(BinOp, Box<Expr>, Box<Expr>, Pos),
+}
+
+impl Expr {
+    pub fn pos(&self) -> Pos {
+        match self {
+            Expr::Num(_, p)
+            | Expr::Var(_, p)
+            | Expr::Index(_, p, _)
+            | Expr::Dot(_, _, _, p)
+            | Expr::Unary(_, _, p)
+            | Expr::Binary(_, _, _, p) => *p,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub enum Init {
+    Scalar(Expr),
+    List(Vec<Expr>, Pos),
+}
+
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub name: String,
+    pub pos: Pos,
+    pub ty: Ty,
+    pub is_const: bool,
+    pub size: Option<Expr>,
+    pub init: Option<Init>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ChanDecl {
+    pub name: String,
+    pub pos: Pos,
+    /// Component types of a typed channel (`channel {byte,int} c[2]`).
+    pub types: Option<Vec<Ty>>,
+    /// Buffer size; `None` or 0 means rendezvous.
+    pub size: Option<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Sync {
+    pub chan: String,
+    pub pos: Pos,
+    pub send: bool,
+    /// Sent values, or (for a receive) the target lvalues.
+    pub args: Vec<Expr>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Effect {
+    pub lhs: Expr,
+    pub rhs: Expr,
+}
+
+#[derive(Clone, Debug)]
+pub struct Trans {
+    pub pos: Pos,
+    pub from: (String, Pos),
+    pub to: (String, Pos),
+    pub guards: Vec<Expr>,
+    pub sync: Option<Sync>,
+    pub effects: Vec<Effect>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Process {
+    pub name: String,
+    pub pos: Pos,
+    pub decls: Vec<VarDecl>,
+    pub chans: Vec<ChanDecl>,
+    pub states: Vec<(String, Pos)>,
+    pub init: Option<(String, Pos)>,
+    pub accept: Vec<(String, Pos)>,
+    pub commit: Vec<(String, Pos)>,
+    pub trans: Vec<Trans>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SystemKind {
+    Async,
+    Sync,
+}
+
+#[derive(Clone, Debug)]
+pub struct System {
+    pub decls: Vec<VarDecl>,
+    pub chans: Vec<ChanDecl>,
+    pub procs: Vec<Process>,
+    pub kind: SystemKind,
+    pub kind_pos: Pos,
+    pub property: Option<(String, Pos)>,
+}
+
+struct Parser<'a> {
+    toks: Vec<Token>,
+    i: usize,
+    file: &'a str,
+    /// Names declared by `process NAME` anywhere in the file: `P->x` is a
+    /// foreign variable, not an implication, when `P` is one of them.
+    procs: HashSet<String>,
+}
+
+type PResult<T> = Result<T, DveError>;
+
+fn describe(t: &Tok) -> String {
+    match t {
+        Tok::Ident(s) => format!("'{s}'"),
+        Tok::Num(n) => format!("number {n}"),
+        Tok::Sym(s) => format!("'{s}'"),
+        Tok::Eof => "end of file".into(),
+    }
+}
+
+/// Binary operator levels, lowest precedence first.
+const LEVELS: &[&[(&str, BinOp)]] = &[
+    &[("->", BinOp::Imply), ("imply", BinOp::Imply)],
+    &[("or", BinOp::Or), ("||", BinOp::Or)],
+    &[("and", BinOp::And), ("&&", BinOp::And)],
+    &[("|", BinOp::BitOr)],
+    &[("^", BinOp::BitXor)],
+    &[("&", BinOp::BitAnd)],
+    &[("==", BinOp::Eq), ("!=", BinOp::Ne)],
+    &[
+        ("<", BinOp::Lt),
+        ("<=", BinOp::Le),
+        (">", BinOp::Gt),
+        (">=", BinOp::Ge),
+    ],
+    &[("<<", BinOp::Shl), (">>", BinOp::Shr)],
+    &[("+", BinOp::Add), ("-", BinOp::Sub)],
+    &[("*", BinOp::Mul), ("/", BinOp::Div), ("%", BinOp::Mod)],
+];
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.i].tok
+    }
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.i + k).min(self.toks.len() - 1)].tok
+    }
+    fn pos(&self) -> Pos {
+        self.toks[self.i].pos
+    }
+    fn advance(&mut self) -> Token {
+        let t = self.toks[self.i].clone();
+        if self.i + 1 < self.toks.len() {
+            self.i += 1;
+        }
+        t
+    }
+    fn err<T>(&self, msg: impl AsRef<str>) -> PResult<T> {
+        let p = self.pos();
+        Err(DveError::at(
+            ErrorKind::Syntax,
+            self.file,
+            p.line,
+            p.col,
+            msg,
+        ))
+    }
+    fn is_sym(&self, s: &str) -> bool {
+        matches!(self.peek(), Tok::Sym(x) if *x == s)
+    }
+    fn is_kw(&self, s: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(x) if x == s)
+    }
+    fn eat_sym(&mut self, s: &str) -> bool {
+        if self.is_sym(s) {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_kw(&mut self, s: &str) -> bool {
+        if self.is_kw(s) {
+            self.advance();
+            true
+        } else {
+            false
+        }
+    }
+    fn expect_sym(&mut self, s: &str, what: &str) -> PResult<Pos> {
+        if self.is_sym(s) {
+            Ok(self.advance().pos)
+        } else {
+            self.err(format!(
+                "expected '{s}' {what}, found {}",
+                describe(self.peek())
+            ))
+        }
+    }
+    fn ident(&mut self, what: &str) -> PResult<(String, Pos)> {
+        match self.peek().clone() {
+            Tok::Ident(s) if !is_reserved(&s) => {
+                let p = self.advance().pos;
+                Ok((s, p))
+            }
+            t => self.err(format!("expected {what}, found {}", describe(&t))),
+        }
+    }
+    fn ident_list(&mut self, what: &str) -> PResult<Vec<(String, Pos)>> {
+        let mut v = vec![self.ident(what)?];
+        while self.eat_sym(",") {
+            v.push(self.ident(what)?);
+        }
+        Ok(v)
+    }
+
+    fn system(&mut self) -> PResult<System> {
+        let mut decls = Vec::new();
+        let mut chans = Vec::new();
+        let mut procs = Vec::new();
+        loop {
+            if self.is_kw("const") || self.is_kw("byte") || self.is_kw("int") {
+                self.var_decl(&mut decls)?;
+            } else if self.is_kw("channel") {
+                self.chan_decl(&mut chans)?;
+            } else if self.is_kw("process") {
+                procs.push(self.process()?);
+            } else if self.is_kw("system") {
+                break;
+            } else {
+                return self.err(format!(
+                    "expected a declaration, 'process' or 'system', found {}",
+                    describe(self.peek())
+                ));
+            }
+        }
+        self.advance(); // system
+        let kind_pos = self.pos();
+        let kind = if self.eat_kw("async") {
+            SystemKind::Async
+        } else if self.eat_kw("sync") {
+            SystemKind::Sync
+        } else {
+            return self.err(format!(
+                "expected 'async' or 'sync' after 'system', found {}",
+                describe(self.peek())
+            ));
+        };
+        let property = if self.eat_kw("property") {
+            Some(self.ident("a property process name")?)
+        } else {
+            None
+        };
+        self.expect_sym(";", "after the system declaration")?;
+        if *self.peek() != Tok::Eof {
+            return self.err(format!(
+                "expected end of file after the system declaration, found {}",
+                describe(self.peek())
+            ));
+        }
+        Ok(System {
+            decls,
+            chans,
+            procs,
+            kind,
+            kind_pos,
+            property,
+        })
+    }
+
+    fn ty(&mut self) -> PResult<Ty> {
+        if self.eat_kw("byte") {
+            Ok(Ty::Byte)
+        } else if self.eat_kw("int") {
+            Ok(Ty::Int)
+        } else {
+            self.err(format!(
+                "expected a type ('byte' or 'int'), found {}",
+                describe(self.peek())
+            ))
+        }
+    }
+
+    fn var_decl(&mut self, out: &mut Vec<VarDecl>) -> PResult<()> {
+        let is_const = self.eat_kw("const");
+        let ty = self.ty()?;
+        loop {
+            let (name, pos) = self.ident("a variable name")?;
+            let size = if self.eat_sym("[") {
+                let e = self.expr()?;
+                self.expect_sym("]", "to close the array size")?;
+                Some(e)
+            } else {
+                None
+            };
+            let init = if self.eat_sym("=") {
+                if self.is_sym("{") {
+                    let p = self.advance().pos;
+                    let mut items = vec![self.expr()?];
+                    while self.eat_sym(",") {
+                        items.push(self.expr()?);
+                    }
+                    self.expect_sym("}", "to close the initialiser list")?;
+                    Some(Init::List(items, p))
+                } else {
+                    Some(Init::Scalar(self.expr()?))
+                }
+            } else {
+                None
+            };
+            out.push(VarDecl {
+                name,
+                pos,
+                ty,
+                is_const,
+                size,
+                init,
+            });
+            if !self.eat_sym(",") {
+                break;
+            }
+        }
+        self.expect_sym(";", "after the variable declaration")?;
+        Ok(())
+    }
+
+    fn chan_decl(&mut self, out: &mut Vec<ChanDecl>) -> PResult<()> {
+        self.advance(); // channel
+        let types = if self.eat_sym("{") {
+            let mut v = vec![self.ty()?];
+            while self.eat_sym(",") {
+                v.push(self.ty()?);
+            }
+            self.expect_sym("}", "to close the channel type list")?;
+            Some(v)
+        } else {
+            None
+        };
+        loop {
+            let (name, pos) = self.ident("a channel name")?;
+            let size = if self.eat_sym("[") {
+                let e = self.expr()?;
+                self.expect_sym("]", "to close the channel buffer size")?;
+                Some(e)
+            } else {
+                None
+            };
+            out.push(ChanDecl {
+                name,
+                pos,
+                types: types.clone(),
+                size,
+            });
+            if !self.eat_sym(",") {
+                break;
+            }
+        }
+        self.expect_sym(";", "after the channel declaration")?;
+        Ok(())
+    }
+
+    fn process(&mut self) -> PResult<Process> {
+        self.advance(); // process
+        let (name, pos) = self.ident("a process name")?;
+        self.expect_sym("{", "to open the process body")?;
+        let mut p = Process {
+            name,
+            pos,
+            ..Process::default()
+        };
+        loop {
+            if self.eat_sym("}") {
+                break;
+            }
+            if self.is_kw("const") || self.is_kw("byte") || self.is_kw("int") {
+                self.var_decl(&mut p.decls)?;
+            } else if self.is_kw("channel") {
+                self.chan_decl(&mut p.chans)?;
+            } else if self.eat_kw("state") {
+                p.states.extend(self.ident_list("a state name")?);
+                self.expect_sym(";", "after the state list")?;
+            } else if self.is_kw("init") {
+                let at = self.advance().pos;
+                if p.init.is_some() {
+                    return Err(DveError::at(
+                        ErrorKind::Syntax,
+                        self.file,
+                        at.line,
+                        at.col,
+                        format!("process '{}' has two 'init' declarations", p.name),
+                    ));
+                }
+                p.init = Some(self.ident("the initial state name")?);
+                self.expect_sym(";", "after the initial state")?;
+            } else if self.eat_kw("accept") {
+                p.accept.extend(self.ident_list("a state name")?);
+                self.expect_sym(";", "after the accepting states")?;
+            } else if self.eat_kw("commit") {
+                p.commit.extend(self.ident_list("a state name")?);
+                self.expect_sym(";", "after the committed states")?;
+            } else if self.eat_kw("assert") {
+                // Parsed and ignored: `assert state : expr, ...;`
+                loop {
+                    self.ident("a state name")?;
+                    self.expect_sym(":", "after the asserted state")?;
+                    self.expr()?;
+                    if !self.eat_sym(",") {
+                        break;
+                    }
+                }
+                self.expect_sym(";", "after the assertions")?;
+            } else if self.eat_kw("trans") {
+                if self.is_sym(";") || self.is_sym("}") {
+                    self.eat_sym(";");
+                    continue;
+                }
+                loop {
+                    p.trans.push(self.transition()?);
+                    if !self.eat_sym(",") {
+                        break;
+                    }
+                }
+                self.expect_sym(";", "after the transition list")?;
+            } else if *self.peek() == Tok::Eof {
+                return self.err(format!(
+                    "unexpected end of file: missing '}}' to close process '{}'",
+                    p.name
+                ));
+            } else {
+                return self.err(format!(
+                    "expected a declaration, 'state', 'init', 'accept', 'commit', 'assert', \
+                     'trans' or '}}' in process '{}', found {}",
+                    p.name,
+                    describe(self.peek())
+                ));
+            }
+        }
+        Ok(p)
+    }
+
+    fn transition(&mut self) -> PResult<Trans> {
+        let pos = self.pos();
+        let from = self.ident("a source state")?;
+        self.expect_sym("->", "between the source and target states")?;
+        let to = self.ident("a target state")?;
+        self.expect_sym("{", "to open the transition body")?;
+        let mut t = Trans {
+            pos,
+            from,
+            to,
+            guards: Vec::new(),
+            sync: None,
+            effects: Vec::new(),
+        };
+        loop {
+            if self.eat_sym("}") {
+                break;
+            }
+            if self.eat_kw("guard") {
+                t.guards.push(self.expr()?);
+                self.expect_sym(";", "after the guard")?;
+            } else if self.is_kw("sync") {
+                let at = self.advance().pos;
+                if t.sync.is_some() {
+                    return Err(DveError::at(
+                        ErrorKind::Syntax,
+                        self.file,
+                        at.line,
+                        at.col,
+                        "a transition can have only one 'sync'",
+                    ));
+                }
+                let (chan, cpos) = self.ident("a channel name")?;
+                let send = if self.eat_sym("!") {
+                    true
+                } else if self.eat_sym("?") {
+                    false
+                } else {
+                    return self.err(format!(
+                        "expected '!' or '?' after channel '{chan}', found {}",
+                        describe(self.peek())
+                    ));
+                };
+                let mut args = Vec::new();
+                if !self.is_sym(";") {
+                    if self.is_sym("(") && self.paren_has_top_comma() {
+                        self.advance();
+                        args.push(self.expr()?);
+                        while self.eat_sym(",") {
+                            args.push(self.expr()?);
+                        }
+                        self.expect_sym(")", "to close the value tuple")?;
+                    } else {
+                        args.push(self.expr()?);
+                    }
+                }
+                self.expect_sym(";", "after the sync")?;
+                t.sync = Some(Sync {
+                    chan,
+                    pos: cpos,
+                    send,
+                    args,
+                });
+            } else if self.eat_kw("effect") {
+                loop {
+                    let lhs = self.expr()?;
+                    self.expect_sym("=", "in the assignment")?;
+                    let rhs = self.expr()?;
+                    t.effects.push(Effect { lhs, rhs });
+                    if !self.eat_sym(",") {
+                        break;
+                    }
+                }
+                self.expect_sym(";", "after the effects")?;
+            } else if *self.peek() == Tok::Eof {
+                return self.err("unexpected end of file: missing '}' to close the transition");
+            } else {
+                return self.err(format!(
+                    "expected 'guard', 'sync', 'effect' or '}}' in a transition, found {}",
+                    describe(self.peek())
+                ));
+            }
+        }
+        Ok(t)
+    }
+
+    /// At `(`: whether a `,` occurs at nesting depth 1 before the matching `)`.
+    fn paren_has_top_comma(&self) -> bool {
+        let mut depth = 0i32;
+        let mut k = self.i;
+        while k < self.toks.len() {
+            match &self.toks[k].tok {
+                Tok::Sym("(") | Tok::Sym("[") => depth += 1,
+                Tok::Sym(")") | Tok::Sym("]") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return false;
+                    }
+                }
+                Tok::Sym(",") if depth == 1 => return true,
+                Tok::Sym(";") | Tok::Eof => return false,
+                _ => {}
+            }
+            k += 1;
+        }
+        false
+    }
+
+    pub fn expr(&mut self) -> PResult<Expr> {
+        self.binary(0)
+    }
+
+    fn binop_at(&self, level: usize) -> Option<BinOp> {
+        let word = match self.peek() {
+            Tok::Sym(s) => *s,
+            Tok::Ident(s) => s.as_str(),
+            _ => return None,
+        };
+        LEVELS[level]
+            .iter()
+            .find(|(w, _)| *w == word)
+            .map(|(_, op)| *op)
+    }
+
+    fn binary(&mut self, level: usize) -> PResult<Expr> {
+        if level == LEVELS.len() {
+            return self.unary();
+        }
+        let mut lhs = self.binary(level + 1)?;
+        while let Some(op) = self.binop_at(level) {
+            let pos = self.advance().pos;
+            if op == BinOp::Imply {
+                // right associative
+                let rhs = self.binary(level)?;
+                return Ok(Expr::Binary(op, Box::new(lhs), Box::new(rhs), pos));
+            }
+            let rhs = self.binary(level + 1)?;
+            lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs), pos);
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        let pos = self.pos();
+        let op = if self.is_sym("-") {
+            Some(UnOp::Neg)
+        } else if self.is_sym("~") {
+            Some(UnOp::BitNot)
+        } else if self.is_sym("!") || self.is_kw("not") {
+            Some(UnOp::Not)
+        } else {
+            None
+        };
+        if let Some(op) = op {
+            self.advance();
+            let e = self.unary()?;
+            return Ok(Expr::Unary(op, Box::new(e), pos));
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        let pos = self.pos();
+        match self.peek().clone() {
+            Tok::Num(n) => {
+                self.advance();
+                Ok(Expr::Num(n, pos))
+            }
+            Tok::Sym("(") => {
+                self.advance();
+                let e = self.expr()?;
+                self.expect_sym(")", "to close the parenthesis")?;
+                Ok(e)
+            }
+            Tok::Ident(s) if s == "true" => {
+                self.advance();
+                Ok(Expr::Num(1, pos))
+            }
+            Tok::Ident(s) if s == "false" => {
+                self.advance();
+                Ok(Expr::Num(0, pos))
+            }
+            Tok::Ident(s) if !is_reserved(&s) => {
+                self.advance();
+                if self.eat_sym("[") {
+                    let idx = self.expr()?;
+                    self.expect_sym("]", "to close the array index")?;
+                    Ok(Expr::Index(s, pos, Box::new(idx)))
+                } else if (self.is_sym(".") || (self.is_sym("->") && self.procs.contains(&s)))
+                    && matches!(self.peek_at(1), Tok::Ident(_))
+                {
+                    self.advance();
+                    let (member, _) = match self.peek().clone() {
+                        Tok::Ident(m) => {
+                            let p = self.advance().pos;
+                            (m, p)
+                        }
+                        _ => unreachable!("checked by peek_at"),
+                    };
+                    let idx = if self.eat_sym("[") {
+                        let idx = self.expr()?;
+                        self.expect_sym("]", "to close the array index")?;
+                        Some(Box::new(idx))
+                    } else {
+                        None
+                    };
+                    Ok(Expr::Dot(s, member, idx, pos))
+                } else {
+                    Ok(Expr::Var(s, pos))
+                }
+            }
+            t => self.err(format!("expected an expression, found {}", describe(&t))),
+        }
+    }
+}
+
+/// Words that can never be names.
+fn is_reserved(s: &str) -> bool {
+    matches!(
+        s,
+        "process"
+            | "state"
+            | "init"
+            | "trans"
+            | "guard"
+            | "sync"
+            | "effect"
+            | "system"
+            | "async"
+            | "channel"
+            | "const"
+            | "byte"
+            | "int"
+            | "accept"
+            | "commit"
+            | "assert"
+            | "and"
+            | "or"
+            | "not"
+            | "imply"
+            | "true"
+            | "false"
+    )
+}
+
+/// Parses a whole DVE text.
+pub fn parse(text: &str, file: &str) -> Result<System, DveError> {
+    let toks = tokenize(text, file)?;
+    let procs = toks
+        .windows(2)
+        .filter_map(|w| match (&w[0].tok, &w[1].tok) {
+            (Tok::Ident(k), Tok::Ident(n)) if k == "process" => Some(n.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut p = Parser {
+        toks,
+        i: 0,
+        file,
+        procs,
+    };
+    p.system()
+}
