@@ -20,9 +20,10 @@ Standard library only.
 
 import argparse
 import csv
-import hashlib
 import os
 import sys
+
+from manifest import sha256_file, write_manifest
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The public mirror named in the shared dataset README. Not pinned to a
@@ -30,16 +31,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # column guards the content.
 MIRROR = ("https://raw.githubusercontent.com/plug-obp/beem-benchmark/HEAD/"
           "original-benchmark/{instance}.dve")
-COLUMNS = ["instance", "model", "formalism", "path", "source_url", "sha256",
-           "oracle_states", "oracle_transitions", "complete", "notes"]
 
-
-def sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def main():
@@ -78,11 +70,7 @@ def main():
                 "complete": complete,
                 "notes": notes,
             })
-    rows.sort(key=lambda r: r["instance"])
-    with open(args.out, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
+    write_manifest(args.out, rows)
     print(f"wrote {len(rows)} rows to {args.out}", file=sys.stderr)
     return 1 if errors else 0
 

@@ -38,7 +38,6 @@ Standard library only.
 """
 
 import argparse
-import csv
 import hashlib
 import os
 import sys
@@ -47,12 +46,12 @@ import xml.etree.ElementTree as ET
 from collections import deque
 from math import comb
 
+from manifest import write_manifest
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PNML_NS = "http://www.pnml.org/version-2009/grammar/pnml"
 PTNET = "http://www.pnml.org/version-2009/grammar/ptnet"
 SOURCE = "generated:scripts/gen-builtin.py"
-COLUMNS = ["instance", "model", "formalism", "path", "source_url", "sha256",
-           "oracle_states", "oracle_transitions", "complete", "notes"]
 BFS_NOTE = "naive BFS in gen-builtin.py"
 XCHECK = "; cross-checked by naive BFS in gen-builtin.py"
 
@@ -441,13 +440,8 @@ def main():
         if f.endswith(".pnml") and f not in keep:
             os.remove(os.path.join(out_dir, f))
             print(f"removed stale {f}")
-    rows.sort(key=lambda r: r["instance"])
     manifest = os.path.join(args.out, "builtin.csv")
-    with open(manifest + ".tmp", "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(manifest + ".tmp", manifest)
+    write_manifest(manifest, rows)
     print(f"wrote {len(rows)} nets to {out_dir} and {manifest}")
     return 0
 

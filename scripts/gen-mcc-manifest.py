@@ -18,23 +18,15 @@ Standard library only.
 
 import argparse
 import csv
-import hashlib
 import os
 import sys
+
+from manifest import sha256_file, write_manifest
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MIRROR = ("https://raw.githubusercontent.com/yanntm/pnmcc-models-2021/"
           "b11b1c53fe0f6f1bf5c709c4890a2d4676a118cd/INPUTS/{instance}.tgz")
-COLUMNS = ["instance", "model", "formalism", "path", "source_url", "sha256",
-           "oracle_states", "oracle_transitions", "complete", "notes"]
 
-
-def sha256_file(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def main():
@@ -79,14 +71,7 @@ def main():
         print(f"{errors} error(s); manifest not written", file=sys.stderr)
         return 1
 
-    rows.sort(key=lambda r: r["instance"])
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    tmp = args.out + ".tmp"
-    with open(tmp, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(tmp, args.out)
+    write_manifest(args.out, rows)
     print(f"wrote {len(rows)} rows to {args.out}")
     return 0
 
