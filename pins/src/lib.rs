@@ -14,6 +14,9 @@
 
 use std::fmt;
 
+mod source_error;
+pub use source_error::SourceError;
+
 /// The value of one slot of a state vector.
 pub type Value = u32;
 

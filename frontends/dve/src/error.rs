@@ -36,85 +36,9 @@ impl ErrorKind {
     }
 }
 
-/// An error while reading a DVE file. `Display` is always a single line:
-/// `FILE:LINE:COL: message` when the position is known, else `FILE: message`.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{file}{}: {message}", position_suffix(.position))]
-pub struct DveError {
-    kind: ErrorKind,
-    file: String,
-    position: Option<(u32, u32)>,
-    message: String,
-}
-
-fn position_suffix(position: &Option<(u32, u32)>) -> String {
-    match position {
-        Some((line, col)) => format!(":{line}:{col}"),
-        None => String::new(),
-    }
-}
-
-/// Escapes line breaks and other control characters so that the rendered
-/// error stays on one line whatever names or paths it quotes.
-fn one_line(s: &str) -> String {
-    if !s.chars().any(char::is_control) {
-        return s.to_owned();
-    }
-    s.chars()
-        .flat_map(|c| {
-            if c.is_control() {
-                c.escape_default().collect::<Vec<_>>()
-            } else {
-                vec![c]
-            }
-        })
-        .collect()
-}
-
-impl DveError {
-    /// An error with no known position.
-    pub fn new(kind: ErrorKind, file: &str, message: impl AsRef<str>) -> Self {
-        DveError {
-            kind,
-            file: one_line(file),
-            position: None,
-            message: one_line(message.as_ref()),
-        }
-    }
-
-    /// An error at `line`:`col` (both 1-based) of `file`.
-    pub fn at(kind: ErrorKind, file: &str, line: u32, col: u32, message: impl AsRef<str>) -> Self {
-        DveError {
-            position: Some((line, col)),
-            ..DveError::new(kind, file, message)
-        }
-    }
-
-    pub fn kind(&self) -> ErrorKind {
-        self.kind
-    }
-
-    /// The file label the error names (a path, or the label given to
-    /// [`crate::parse_str`]).
-    pub fn file(&self) -> &str {
-        &self.file
-    }
-
-    /// 1-based line, when known.
-    pub fn line(&self) -> Option<u32> {
-        self.position.map(|(l, _)| l)
-    }
-
-    /// 1-based column (in characters), when known.
-    pub fn column(&self) -> Option<u32> {
-        self.position.map(|(_, c)| c)
-    }
-
-    /// The message without the `FILE:LINE:COL: ` prefix.
-    pub fn message(&self) -> &str {
-        &self.message
-    }
-}
+/// An error while reading a DVE file (see [`pins::SourceError`]: one
+/// line, `FILE:LINE:COL: message` or `FILE: message`).
+pub type DveError = pins::SourceError<ErrorKind>;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,121 @@
+//! Errors in a model's source text, shared by every front-end: a kind (each
+//! front-end has its own enum), the file, an optional 1-based line and
+//! column, and a message, always displayed as ONE line:
+//! `FILE:LINE:COL: message`, or `FILE: message` when no position is known.
+//!
+//! Owns only the representation and its rendering; it must not know any
+//! formalism (front-ends define the kinds) nor errors found while exploring
+//! (those are [`crate::ModelError`]s).
+
+use std::fmt;
+
+/// An error while reading a model file, with a front-end-specific kind `K`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceError<K> {
+    kind: K,
+    file: String,
+    position: Option<(u32, u32)>,
+    message: String,
+}
+
+/// Escapes line breaks and other control characters so that the rendered
+/// error stays on one line whatever names or paths it quotes.
+fn one_line(s: &str) -> String {
+    if !s.chars().any(char::is_control) {
+        return s.to_owned();
+    }
+    s.chars()
+        .flat_map(|c| {
+            if c.is_control() {
+                c.escape_default().collect::<Vec<_>>()
+            } else {
+                vec![c]
+            }
+        })
+        .collect()
+}
+
+impl<K: Copy> SourceError<K> {
+    /// An error with no known position.
+    pub fn new(kind: K, file: &str, message: impl AsRef<str>) -> Self {
+        SourceError {
+            kind,
+            file: one_line(file),
+            position: None,
+            message: one_line(message.as_ref()),
+        }
+    }
+
+    /// An error at `line`:`col` (both 1-based) of `file`.
+    pub fn at(kind: K, file: &str, line: u32, col: u32, message: impl AsRef<str>) -> Self {
+        SourceError {
+            position: Some((line, col)),
+            ..SourceError::new(kind, file, message)
+        }
+    }
+
+    pub fn kind(&self) -> K {
+        self.kind
+    }
+
+    /// The file label the error names (a path, or the label given to a
+    /// front-end's `parse_str`).
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// 1-based line, when known.
+    pub fn line(&self) -> Option<u32> {
+        self.position.map(|(l, _)| l)
+    }
+
+    /// 1-based column (in characters), when known.
+    pub fn column(&self) -> Option<u32> {
+        self.position.map(|(_, c)| c)
+    }
+
+    /// The message without the `FILE:LINE:COL: ` prefix.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl<K> fmt::Display for SourceError<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.position {
+            Some((line, col)) => write!(f, "{}:{line}:{col}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl<K: fmt::Debug> std::error::Error for SourceError<K> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    enum Kind {
+        Syntax,
+    }
+
+    #[test]
+    fn display_with_and_without_position() {
+        let e = SourceError::at(Kind::Syntax, "m.x", 3, 7, "unknown name 'x'");
+        assert_eq!(e.to_string(), "m.x:3:7: unknown name 'x'");
+        assert_eq!(
+            (e.line(), e.column(), e.kind()),
+            (Some(3), Some(7), Kind::Syntax)
+        );
+        let e = SourceError::new(Kind::Syntax, "m.x", "cannot read");
+        assert_eq!(e.to_string(), "m.x: cannot read");
+        assert_eq!(e.message(), "cannot read");
+    }
+
+    #[test]
+    fn display_is_one_line_even_with_newlines_in_names() {
+        let e = SourceError::new(Kind::Syntax, "a\nb.x", "id 'x\ny'");
+        assert_eq!(e.to_string(), "a\\nb.x: id 'x\\ny'");
+    }
+}
