@@ -242,11 +242,17 @@ fn explore(args: ExploreArgs) -> anyhow::Result<i32> {
 
 fn print_explore(r: &schema::Row) {
     let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
-    let vs = |v: Option<u64>, o: Option<u64>| match (v, o) {
-        (Some(v), Some(o)) if v == o => format!("{v} (oracle {o}: match)"),
-        (Some(v), Some(o)) => format!("{v} (oracle {o}: MISMATCH)"),
-        (Some(v), None) => v.to_string(),
-        (None, _) => "-".into(),
+    let bound = if r.oracle_complete == Some(false) {
+        "lower bound "
+    } else {
+        ""
+    };
+    let vs = |v: Option<u64>, o: Option<u64>, agrees: Option<bool>| match (v, o, agrees) {
+        (Some(v), Some(o), Some(true)) => format!("{v} (oracle {bound}{o}: match)"),
+        (Some(v), Some(o), Some(false)) => format!("{v} (oracle {bound}{o}: MISMATCH)"),
+        (Some(v), Some(o), None) => format!("{v} so far (unfinished; oracle {bound}{o})"),
+        (Some(v), None, _) => v.to_string(),
+        (None, _, _) => "-".into(),
     };
     println!(
         "model        {} ({}, k={}, {} groups)",
@@ -265,8 +271,14 @@ fn print_explore(r: &schema::Row) {
             format!(": {}", r.message)
         }
     );
-    println!("states       {}", vs(r.states, r.oracle_states));
-    println!("transitions  {}", vs(r.transitions, r.oracle_transitions));
+    println!(
+        "states       {}",
+        vs(r.states, r.oracle_states, r.states_match)
+    );
+    println!(
+        "transitions  {}",
+        vs(r.transitions, r.oracle_transitions, r.transitions_match)
+    );
     if let (Some(t), Some(p)) = (r.time_s, r.parse_time_s) {
         println!(
             "time         {t:.3} s exploring ({} states/s), {p:.3} s parsing, {:.3} s wall",

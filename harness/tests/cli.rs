@@ -310,3 +310,58 @@ fn malformed_dve_names_file_line_and_column() {
     assert!(stderr.contains('y'), "unknown variable not named: {stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// Runs `explore --json` on a built-in model with extra arguments.
+fn explore_json(model: &str, extra: &[&str]) -> (bool, serde_json::Value) {
+    let file = workspace().join(format!("datasets/builtin/{model}.pnml"));
+    let out = statebench()
+        .arg("explore")
+        .arg(&file)
+        .arg("--json")
+        .args(extra)
+        .output()
+        .unwrap();
+    let row = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "no JSON row ({e}): {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (out.status.success(), row)
+}
+
+#[test]
+fn timeout_is_a_row_with_the_progress_made() {
+    // cycles-10-4 has 1,048,576 states: far more than 0.3 s of work in a test build.
+    let (ok, row) = explore_json("cycles-10-4", &["--timeout", "0.3"]);
+    assert!(!ok);
+    assert_eq!(row["status"], "timeout", "{row}");
+    assert!(
+        row["message"].as_str().unwrap().contains("timeout after"),
+        "{row}"
+    );
+    assert!(row["rss_peak_bytes"].as_u64().unwrap() > 0);
+    assert_eq!(row["states_match"], serde_json::Value::Null);
+}
+
+#[test]
+fn a_table_that_cannot_grow_within_the_memory_limit_is_table_full() {
+    // 0.2 GiB limit: the hash table may allocate 70% (143 MB), while
+    // cycles-10-4 needs 1,048,576 x (8 + 4 x 40) bytes = 168 MiB of entries
+    // in chunks plus a 16 MiB bucket array; the resident set stays below
+    // the limit, so the engine's own budget check is what stops the run.
+    let (ok, row) = explore_json("cycles-10-4", &["--mem-limit", "0.2"]);
+    assert!(!ok);
+    assert_eq!(row["status"], "table_full", "{row}");
+    assert!(
+        row["message"].as_str().unwrap().contains("memory budget"),
+        "{row}"
+    );
+    let states = row["states"].as_u64().unwrap();
+    assert!(states > 0 && states < 1_048_576, "{row}");
+    let alloc = row["engine_bytes_alloc"].as_u64().unwrap();
+    assert!(
+        alloc <= (0.2 * 0.7 * (1u64 << 30) as f64) as u64,
+        "allocated {alloc} bytes beyond the budget"
+    );
+}
