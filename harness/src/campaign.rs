@@ -416,6 +416,16 @@ fn engine_configs(
         if !engines_.iter().any(|e| e == engine) {
             bail!("--param {p}: engine '{engine}' is not among --engines");
         }
+        let key = kv.split('=').next().unwrap_or_default().trim();
+        if let Some(spec) = engines::find(engine) {
+            if !spec.params.iter().any(|(name, _)| *name == key) {
+                let names: Vec<_> = spec.params.iter().map(|(n, _)| *n).collect();
+                bail!(
+                    "--param {p}: engine {engine} has no parameter '{key}' (it has: {})",
+                    names.join(", ")
+                );
+            }
+        }
         out.entry(engine.to_string())
             .or_default()
             .push(kv.to_string());
@@ -436,6 +446,16 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
     }
     let configs = engine_configs(&args.engines, &args.params)?;
     let entries = select(&args.selection)?;
+    if entries.is_empty() {
+        let sel = &args.selection;
+        bail!(
+            "no model of suite(s) {} matches --models {:?}, --min-states {:?}, --max-states {:?} (see `statebench list`)",
+            sel.suite.join(", "),
+            sel.models.join(","),
+            sel.min_states,
+            sel.max_states
+        );
+    }
     let machine = Machine::detect();
     let mem_limit = match args.mem_limit {
         Some(g) => gib(g)?,

@@ -215,7 +215,15 @@ fn explore(args: ExploreArgs) -> anyhow::Result<i32> {
     let source = if args.file.is_file() {
         Ok(datasets::ModelSource::File(args.file.clone()))
     } else {
-        Err(format!("{}: no such file", args.file.display()))
+        Err(format!(
+            "{}: {}",
+            args.file.display(),
+            if args.file.exists() {
+                "not a regular file"
+            } else {
+                "no such file"
+            }
+        ))
     };
     let row = campaign::execute(
         &ctx,

@@ -281,6 +281,8 @@ fn bad_arguments_are_clear_errors() {
         &["run", "--engines", "nosuch"][..],
         &["run", "--suite", "nosuch"],
         &["run", "--max-states", "lots"],
+        &["run", "--models", "nosuch*"],
+        &["run", "--param", "hash-table.nosuch=1"],
     ] {
         let out = statebench().args(args).output().unwrap();
         assert!(!out.status.success(), "{args:?}");
