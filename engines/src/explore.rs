@@ -50,36 +50,46 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
     } = cfg;
     let start = Instant::now();
     let k = model.slot_count();
-    let mut queue = StateQueue::new(k);
     let mut transitions = 0u64;
     let mut levels = 0u64;
     let mut value_bits_or: Value = 0;
     let mut failure: Option<(RunStatus, String)> = None;
 
     let init = model.initial_state();
-    match set.find_or_insert(&init) {
+    // Side data the engine keeps per queued state (tree indices); the
+    // queue entry is the vector followed by it.
+    let side_words = set.side_words();
+    let mut queue = StateQueue::new(k + side_words);
+    let mut side = vec![0u32; side_words];
+    match set.find_or_insert_from(&init, None, &mut side) {
         Ok(_) => {
             value_bits_or = init.iter().fold(0, |acc, &v| acc | v);
-            queue.push(&init);
+            queue.push_parts(&init, &side);
         }
         Err(full) => failure = Some((RunStatus::TableFull, full.message)),
     }
 
-    let mut current = Vec::with_capacity(k);
+    let mut current = Vec::with_capacity(k + side_words);
     // States remaining in the current BFS level.
     let mut level_left = queue.len();
     let mut expanded = 0u64;
     while failure.is_none() && queue.pop_into(&mut current) {
         let mut insert_error = None;
-        let result = model.next_all(&current, &mut |_group, succ| {
+        let (cur_state, cur_side) = current.split_at(k);
+        let result = model.next_all(cur_state, &mut |_group, succ| {
             if insert_error.is_some() {
                 return;
             }
             transitions += 1;
-            match set.find_or_insert(succ) {
+            let inserted = if side_words == 0 {
+                set.find_or_insert(succ)
+            } else {
+                set.find_or_insert_from(succ, Some((cur_state, cur_side)), &mut side)
+            };
+            match inserted {
                 Ok(r) if r.is_new() => {
                     value_bits_or |= succ.iter().fold(0, |acc, &v| acc | v);
-                    queue.push(succ);
+                    queue.push_parts(succ, &side);
                 }
                 Ok(_) => {}
                 Err(full) => insert_error = Some(full.message),

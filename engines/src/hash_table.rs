@@ -335,3 +335,26 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod conformance_tests {
+    use super::*;
+    use crate::conformance::{check_adversarial, check_stream, streams};
+    use proptest::prelude::*;
+
+    fn make(k: usize) -> Box<dyn VisitedSet> {
+        Box::new(HashTable::new(k, HashTableConfig::default()).unwrap())
+    }
+
+    #[test]
+    fn adversarial_streams_behave_like_a_hash_set() {
+        check_adversarial(&make, u32::MAX);
+    }
+
+    proptest! {
+        #[test]
+        fn random_streams_behave_like_a_hash_set((k, stream) in streams(9, 4)) {
+            check_stream(make(k).as_mut(), &stream);
+        }
+    }
+}

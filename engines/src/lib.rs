@@ -7,13 +7,18 @@
 //! front-end, and it must not know about CSV, child processes or plots
 //! (that is the harness).
 
+pub mod budget;
+#[cfg(test)]
+pub(crate) mod conformance;
 pub mod explore;
 pub mod hash_table;
+pub mod index_table;
 pub mod registry;
 pub mod report;
 pub mod state_queue;
 pub mod visited;
 
+pub use budget::Budget;
 pub use explore::{explore, ExploreConfig, Progress};
 pub use registry::{create, find, EngineOptions, EngineSpec, ENGINES};
 pub use report::{RunReport, RunStatus};

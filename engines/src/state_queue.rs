@@ -27,6 +27,15 @@ impl StateQueue {
         self.len += 1;
     }
 
+    /// Pushes one entry given as two parts (a state vector and its side
+    /// data) whose lengths add up to the queue's entry length.
+    pub fn push_parts(&mut self, state: &[Value], side: &[u32]) {
+        debug_assert_eq!(state.len() + side.len(), self.k);
+        self.buf.extend_from_slice(state);
+        self.buf.extend_from_slice(side);
+        self.len += 1;
+    }
+
     /// Moves the oldest vector into `out`; false when empty.
     pub fn pop_into(&mut self, out: &mut Vec<Value>) -> bool {
         if self.len == 0 {

@@ -47,6 +47,28 @@ pub trait VisitedSet: Send {
     /// was created for.
     fn find_or_insert(&mut self, state: &[Value]) -> Result<Inserted, TableFull>;
 
+    /// Words of side data the explorer keeps with every queued state and
+    /// hands back when that state's successors are inserted (the tree
+    /// database's node indices, for incremental insertion). 0: none.
+    fn side_words(&self) -> usize {
+        0
+    }
+
+    /// Inserts `state` knowing where it came from: `pred` is the
+    /// predecessor's vector and side data (`None` for the initial state).
+    /// Writes this state's side data into `side` (length
+    /// [`side_words`](VisitedSet::side_words)), whether it was new or found.
+    /// Engines without side data ignore `pred` and `side`.
+    fn find_or_insert_from(
+        &mut self,
+        state: &[Value],
+        pred: Option<(&[Value], &[u32])>,
+        side: &mut [u32],
+    ) -> Result<Inserted, TableFull> {
+        let _ = (pred, side);
+        self.find_or_insert(state)
+    }
+
     /// Number of distinct states stored.
     fn len(&self) -> u64;
 
