@@ -797,11 +797,20 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
         .collect();
 
     let mut error_state = vec![0; c.slots.len()];
+    // DiVinE's error state puts the first process in state `n` (its number
+    // of states); see `DveModel::error_committed` for the committed flag
+    // DiVinE reads there.
+    let (mut error_pc, mut error_committed) = (None, false);
     if let Some(p0) = c.procs.first() {
-        error_state[p0.pc_slot as usize] = p0.state_names.len() as Value;
+        let n = p0.state_names.len() as Value;
+        error_state[p0.pc_slot as usize] = n;
+        error_pc = Some((p0.pc_slot, n));
+        error_committed = n % 2 == 0;
     }
     Ok(DveModel {
         error_state,
+        error_pc,
+        error_committed,
         policy: ErrorPolicy::default(),
         name: name.to_owned(),
         file: file.to_owned(),

@@ -57,34 +57,39 @@
 //!   (its guard evaluated with the bad operation giving 0 is still true, or
 //!   its effects or sync fail) leads to the single *error state* (all slots
 //!   0 but the first process's control state, set to its number of states),
-//!   which is then explored like any state (see the open discrepancy
-//!   below: DiVinE 2's generator does not expand it). This is the one exception to
+//!   which is then explored like any state, under one DiVinE quirk
+//!   described next. This is the one exception to
 //!   write sets: a successor that is the error state may differ from its
 //!   source outside the group's write set ([`DveModel::is_error_state`]
 //!   tells it apart). With [`ErrorPolicy::Fail`] the error is reported as a
 //!   [`pins::ModelError`] with `FILE:LINE:COL` and the transition instead.
 //!   Never a panic.
 //!
-//!   Known open discrepancy (not resolved; the rule above is kept because
-//!   it matches every complete BEEM instance up to 10^6 states, of which
-//!   only `anderson.1` reaches the error state). In DiVinE 2's sources
-//!   the error state is made by `dve_explicit_system_t::go_to_error` (all
-//!   bytes 0, the first process's state set to its state count, as here),
-//!   but DiVinE 2's generator wrapper (`LegacyCommon::Successors::empty`,
-//!   using `dve_explicit_system_t::is_erroneous`) gives erroneous states
-//!   *no* successors. BEEM's counts fit neither rule alone: `anderson.1`
-//!   (oracle 347,039) needs the error state and its successor expanded
-//!   (347,037 if terminal), `resistance.1` (oracle 8,183,469) needs it
-//!   terminal (8,183,492 if expanded). A candidate explanation, not
-//!   verified: `is_commited` tests `get_commited(lid)`, which admits
-//!   `lid == size` and so reads one flag past the first process's states
-//!   in the error state (uninitialised memory): when that byte happens to
-//!   be non-zero, only committed transitions may fire and the error state
-//!   is a deadlock. Also, DiVinE's `passed_through` treats a transition
+//!   The committed flag of the error state. In DiVinE 2's interpreter
+//!   (`dve_explicit_system_t`) the error state is made by `go_to_error`
+//!   (all bytes 0, the first process's state set to its state count, as
+//!   here) and expanded like any other state, but `is_commited` calls
+//!   `dve_process_t::get_commited(lid)`, whose bound check `lid <= size`
+//!   admits `lid == size`: in the error state it reads one flag past the
+//!   first process's committed-flag array, i.e. uninitialised heap memory.
+//!   When that byte is non-zero the error state counts as committed, only
+//!   transitions leaving committed states may fire, and it is usually a
+//!   deadlock. BEEM's counts show both outcomes: `anderson.1` (oracle
+//!   347,039) needs the error state expanded (347,037 if terminal), and
+//!   `resistance.1` (oracle 8,183,469) needs it committed (8,183,492 if
+//!   expanded). Of the 187 complete BEEM instances with at most 10^7
+//!   states these two are the only ones that reach the error state (found
+//!   with `examples/error_reach.rs`). We model the flag as set iff the
+//!   first process has an even number of states (`anderson`'s `P_0` has 5,
+//!   `resistance`'s `Measuring_0` has 4). That is a fit to this evidence,
+//!   not a derivation: the memory DiVinE reads is undefined, and a model
+//!   outside BEEM that reaches the error state may disagree with some
+//!   DiVinE build. Also, DiVinE's `passed_through` treats a transition
 //!   whose guard evaluation failed as enabled and erroneous whatever the
 //!   guard's value; here it is erroneous only if the guard, with the bad
-//!   operation giving 0, is still true (not seen to matter: the complete
-//!   BEEM instances up to 10^6 states all match with the rule above).
+//!   operation giving 0, is still true. Both lead to the same single error
+//!   state, so counts differ only if the error state is reachable in one
+//!   reading and not the other (not seen in BEEM).
 //! * Deadlock states simply have no successors (no self-loop is added).
 //!
 //! # State vector

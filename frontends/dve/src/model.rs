@@ -401,7 +401,10 @@ pub enum ErrorPolicy {
     /// the transition leads to the single *error state* (every slot 0,
     /// except the control state of the first process, set to that process's
     /// number of states, a value no state has). The error state is explored
-    /// like any other state. See [`DveModel::is_error_state`].
+    /// like any other state, except that it counts as committed when the
+    /// first process has an even number of states (DiVinE reads an
+    /// uninitialised flag there; see the crate documentation). See
+    /// [`DveModel::is_error_state`].
     #[default]
     ErrorState,
     /// Report the error as a [`ModelError`] naming `FILE:LINE:COL` and the
@@ -427,6 +430,17 @@ pub struct DveModel {
     pub(crate) committed: Vec<(u32, Vec<bool>)>,
     /// DiVinE's error state.
     pub(crate) error_state: Vec<Value>,
+    /// The first process's control-state slot and its value in the error
+    /// state (no other state has it).
+    pub(crate) error_pc: Option<(u32, Value)>,
+    /// Whether the error state counts as committed. DiVinE 2 decides this
+    /// by reading the first process's committed flag one past its array
+    /// (`dve_process_t::get_commited` admits `lid == size`), that is,
+    /// uninitialised memory. We model the flag as set iff the first process
+    /// has an even number of states: the one rule that reproduces BEEM's
+    /// counts for both instance families known to reach the error state
+    /// (see the crate documentation).
+    pub(crate) error_committed: bool,
     pub(crate) policy: ErrorPolicy,
 }
 
@@ -502,7 +516,9 @@ impl DveModel {
     /// Fires `group` from `s` into `out`; `Ok(false)` when the group is not
     /// enabled. Follows DiVinE 2's interpreter (`dve_explicit_system`).
     fn fire(&self, s: &[Value], group: usize, out: &mut Vec<Value>) -> Result<bool, ModelError> {
-        let committed = !self.committed.is_empty() && self.in_committed(s);
+        let committed = (!self.committed.is_empty() && self.in_committed(s))
+            || (self.error_committed
+                && self.error_pc.is_some_and(|(slot, n)| s[slot as usize] == n));
         let mut ctx = Ctx::new(&self.slots);
         match self.kinds[group] {
             GroupKind::Single(ti) => {
