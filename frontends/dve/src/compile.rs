@@ -13,7 +13,9 @@ use pins::{Slot, TransitionGroup, Value};
 
 use crate::error::{DveError, ErrorKind};
 use crate::lexer::Pos;
-use crate::model::{wrap, CSync, CTrans, Chan, Ctx, DveModel, ErrorPolicy, Ex, GroupKind, LVal};
+use crate::model::{
+    wrap, CSync, CTrans, Chan, Ctx, DveModel, ErrorPolicy, Ex, GroupKind, LVal, SyncSystem,
+};
 use crate::parse::{ChanDecl, Expr, Init, System, SystemKind, Ty, VarDecl};
 
 #[derive(Clone, Debug)]
@@ -479,15 +481,6 @@ fn sorted(mut v: Vec<usize>) -> Vec<usize> {
 /// Compiles a parsed system; `file` names the source in errors, `name` is
 /// the model instance name.
 pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveError> {
-    if sys.kind == SystemKind::Sync {
-        return Err(DveError::at(
-            ErrorKind::Unsupported,
-            file,
-            sys.kind_pos.line,
-            sys.kind_pos.col,
-            "'system sync' (synchronous composition) is not supported; only 'system async'",
-        ));
-    }
     if let Some((p, pos)) = &sys.property {
         return Err(DveError::at(
             ErrorKind::Unsupported,
@@ -730,7 +723,17 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
         }
     }
 
-    let committed_pcs: Vec<usize> = committed.iter().map(|(s, _)| *s as usize).collect();
+    // The error state counts as committed when the first process has an even
+    // number of states (see `DveModel::error_committed`); then whether any
+    // group is enabled depends on the first process's control state.
+    let error_committed = c
+        .procs
+        .first()
+        .is_some_and(|p0| p0.state_names.len() % 2 == 0);
+    let mut committed_pcs: Vec<usize> = committed.iter().map(|(s, _)| *s as usize).collect();
+    if error_committed {
+        committed_pcs.extend(c.procs.first().map(|p0| p0.pc_slot as usize));
+    }
     let side_deps = |t: &CTrans, read: &mut Vec<usize>, write: &mut Vec<usize>| {
         read.push(t.pc_slot as usize);
         write.push(t.pc_slot as usize);
@@ -769,7 +772,7 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
             e.reads(read);
         }
     };
-    let groups = kinds
+    let mut groups: Vec<TransitionGroup> = kinds
         .iter()
         .map(|k| {
             let (mut read, mut write) = (committed_pcs.clone(), Vec::new());
@@ -796,16 +799,29 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
         })
         .collect();
 
+    // A synchronous system replaces the groups by a single one.
+    let sync = if sys.kind == SystemKind::Sync {
+        let k = c.slots.len();
+        groups = vec![TransitionGroup {
+            label: "sync-step".into(),
+            read: (0..k).collect(),
+            write: (0..k).collect(),
+        }];
+        kinds = Vec::new();
+        Some(sync_system(&c, &trans))
+    } else {
+        None
+    };
+
     let mut error_state = vec![0; c.slots.len()];
     // DiVinE's error state puts the first process in state `n` (its number
     // of states); see `DveModel::error_committed` for the committed flag
     // DiVinE reads there.
-    let (mut error_pc, mut error_committed) = (None, false);
+    let mut error_pc = None;
     if let Some(p0) = c.procs.first() {
         let n = p0.state_names.len() as Value;
         error_state[p0.pc_slot as usize] = n;
         error_pc = Some((p0.pc_slot, n));
-        error_committed = n % 2 == 0;
     }
     Ok(DveModel {
         error_state,
@@ -822,5 +838,84 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
         trans,
         chans: c.chans,
         committed,
+        sync,
     })
+}
+
+/// The tables of a synchronous system: each process's transitions in
+/// DiVinE's order (`compute_successors_without_sync` visits the sync modes
+/// 0..=2, that is without sync, `!`, `?` on rendezvous channels, each in
+/// declaration order; buffered channels are modes 3 and 4 and never fire),
+/// each process's slot range, and for each transition the global variables
+/// its effects assign (DiVinE's `glob_mask`: the parser marks the global
+/// variable on the left of every effect; a receive's lvalues are not
+/// marked) with their slots.
+fn sync_system(c: &Compiler, trans: &[CTrans]) -> SyncSystem {
+    let k = c.slots.len();
+    let regions: Vec<_> = (0..c.procs.len())
+        .map(|p| {
+            let end = c.procs.get(p + 1).map_or(k, |q| q.pc_slot as usize);
+            c.procs[p].pc_slot as usize..end
+        })
+        .collect();
+    let rendezvous = |ch: usize| c.chans[ch].cap == 0;
+    let mode = |t: &CTrans| match t.sync {
+        CSync::None => Some(0),
+        CSync::Send { chan, .. } if rendezvous(chan) => Some(1),
+        CSync::Recv { chan, .. } if rendezvous(chan) => Some(2),
+        _ => None,
+    };
+    let order = (0..c.procs.len())
+        .map(|p| {
+            let mut ts: Vec<(u8, usize)> = trans
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.proc == p)
+                .filter_map(|(i, t)| mode(t).map(|m| (m, i)))
+                .collect();
+            ts.sort_unstable();
+            ts.into_iter().map(|(_, i)| i).collect()
+        })
+        .collect();
+    // Global variables (not constants) by first slot; they are the first
+    // slots of the state vector, in declaration order.
+    let mut globals: Vec<(u32, u32, &str)> = c
+        .globals
+        .iter()
+        .filter_map(|(name, sym)| match sym {
+            Sym::Var { base, len, .. } => Some((*base, len.unwrap_or(1), name.as_str())),
+            _ => None,
+        })
+        .collect();
+    globals.sort_unstable();
+    let words = globals.len().div_ceil(64);
+    let global_of = |slot: u32| globals.binary_search_by_key(&slot, |g| g.0).ok();
+    let (mut masks, mut glob_slots) = (Vec::new(), Vec::new());
+    for t in trans {
+        let mut mask = vec![0u64; words];
+        let mut slots = Vec::new();
+        for (lv, _) in &t.effects {
+            let base = match lv {
+                LVal::Var(slot, ..) => *slot,
+                LVal::Elem { base, .. } => *base,
+            };
+            if let Some(g) = global_of(base) {
+                if mask[g / 64] & (1 << (g % 64)) == 0 {
+                    mask[g / 64] |= 1 << (g % 64);
+                    let (b, len, _) = globals[g];
+                    slots.extend(b..b + len);
+                }
+            }
+        }
+        slots.sort_unstable();
+        masks.push(mask);
+        glob_slots.push(slots);
+    }
+    SyncSystem {
+        order,
+        regions,
+        masks,
+        glob_slots,
+        globals: globals.iter().map(|g| g.2.to_owned()).collect(),
+    }
 }

@@ -11,15 +11,16 @@
 //! size 0 or no size is a rendezvous), processes with `state`, `init`,
 //! `accept` (checked, otherwise ignored), `commit` and `trans` with `guard`,
 //! `sync c!e` / `c!(e1,e2)` / `c?lval` / `c?(l1,l2)` and `effect` lists,
-//! `assert` clauses (parsed and ignored), `system async;`, and the full
-//! expression language: `+ - * / %`, `& | ^ ~ << >>`, `and or not` (also
-//! `&& || !`), comparisons, `imply` / `->`, unary minus, array indexing,
-//! `P.s` (process `P` is in state `s`), `P.x` / `P->x` (local variable `x`
-//! of process `P`), `true` / `false`.
+//! `assert` clauses (parsed and ignored), `system async;` and `system sync;`
+//! (interleaving and synchronous composition), and the full expression
+//! language: `+ - * / %`, `& | ^ ~ << >>`, `and or not` (also `&& || !`),
+//! comparisons, `imply` / `->`, unary minus, array indexing, `P.s` (process
+//! `P` is in state `s`), `P.x` / `P->x` (local variable `x` of process `P`),
+//! `true` / `false`.
 //!
-//! Refused with [`ErrorKind::Unsupported`]: `system sync;` (synchronous
-//! composition), `system async property P;` (property automata),
-//! channels declared inside a process.
+//! Refused with [`ErrorKind::Unsupported`]: `system async property P;` and
+//! `system sync property P;` (property automata), channels declared inside
+//! a process.
 //!
 //! # Semantics (following DiVinE 2, which computed BEEM's state counts)
 //!
@@ -92,6 +93,51 @@
 //!   reading and not the other (not seen in BEEM).
 //! * Deadlock states simply have no successors (no self-loop is added).
 //!
+//! Everything above is the asynchronous (`system async`) semantics. A
+//! synchronous system (`system sync`) follows DiVinE 2's interpreter
+//! (`get_sync_succs_internal`, `compute_successors_without_sync`,
+//! `create_state_by_composition`, `not_in_glob_conflict` in
+//! `dve_explicit_system.cc`); no BEEM model is synchronous, so no oracle
+//! checks it:
+//!
+//! * Every process makes exactly one transition per step. For each process
+//!   in declaration order, the successor of each of its enabled transitions
+//!   is computed separately from the source state (control state, then the
+//!   effects in order). The transitions are tried without sync first, then
+//!   rendezvous sends, then rendezvous receives (DiVinE's sync-mode order),
+//!   each group in declaration order. If some process has no enabled
+//!   transition, the state is a deadlock (no successors), even if other
+//!   processes could move.
+//! * Channels only label transitions: a rendezvous send or receive fires on
+//!   its own, without a partner; sent values are not evaluated and
+//!   receiving lvalues are not assigned. A transition on a buffered channel
+//!   never fires (DiVinE only visits sync modes 0 to 2).
+//! * Committed states play no role.
+//! * Errors: a transition whose guard evaluation fails is enabled and
+//!   erroneous whatever the guard's value (DiVinE's `passed_through`; the
+//!   asynchronous semantics differs here, see above), and so is one whose
+//!   effects fail. Its successor is the error state.
+//! * The successors are all combinations of one successor per process,
+//!   process 0's choice varying fastest, then process 1's, and so on. Each
+//!   is a copy of the source state that takes each process's own slots
+//!   (control state and locals) from that process's successor, and the
+//!   global variables that process's transition assigns (whole arrays)
+//!   from the same successor. An erroneous transition thus contributes the
+//!   error state's values: its process's slots become 0 (the first
+//!   process's control state becomes its number of states, which makes the
+//!   combined state erroneous, see [`DveModel::is_error_state`], and a
+//!   deadlock), and the globals it assigns become 0; the other processes'
+//!   parts are kept. If the first process is not the one in error, the
+//!   combined state is an ordinary one: DiVinE loses the error.
+//! * Conflicts: if two transitions of a combination assign a common global
+//!   variable (by syntax: the variables on the left of their effects,
+//!   whatever the values or array elements), the combined successor is the
+//!   error state. With [`ErrorPolicy::Fail`] it is reported instead, naming
+//!   both transitions.
+//! * Erroneous states never have successors: the first process has no
+//!   transition from the error marker, so DiVinE's committed-flag quirk
+//!   above cannot matter.
+//!
 //! # State vector
 //!
 //! In this order: global variables in declaration order (one slot per
@@ -121,7 +167,20 @@
 //! as a whole and read as a whole (unassigned elements are copied). Buffered
 //! channel operations read and write the whole buffer. When the model has
 //! committed states, every group also reads the control state of every
-//! process that has committed states.
+//! process that has committed states; when the error state counts as
+//! committed (the first process has an even number of states, see above),
+//! every group also reads the first process's control state.
+//!
+//! A synchronous system has a single group, `sync-step`, whose read and
+//! write sets are every slot; [`pins::Model::next`] on it emits the
+//! successors in the combination order above. Groups per transition cannot
+//! express a step in which all processes move, and a group per combination
+//! of transitions is no better: their number is the product of the
+//! processes' transition counts, DiVinE computes all combinations of one
+//! state from shared per-process successors, and a combination's outcome
+//! may be the error state (every slot reset) or an error composition
+//! (a whole process zeroed), so its write set would be nearly everything
+//! anyway.
 //!
 //! This crate owns only DVE reading and DVE semantics; it must not know any
 //! storage engine nor the harness, and must not change the `pins` interface.
@@ -162,5 +221,7 @@ pub fn parse_str(text: &str, file_label: &str) -> Result<DveModel, DveError> {
     compile::compile(&sys, file_label, file_label)
 }
 
+#[cfg(test)]
+mod sync_tests;
 #[cfg(test)]
 mod tests;

@@ -392,6 +392,27 @@ pub(crate) enum GroupKind {
     Pair { recv: usize, send: usize },
 }
 
+/// The synchronous composition of a `system sync` model (DiVinE 2's
+/// `get_sync_succs_internal`; see the crate documentation).
+#[derive(Clone, Debug)]
+pub(crate) struct SyncSystem {
+    /// Per process: its transitions (indices into `DveModel::trans`) in the
+    /// order DiVinE tries them: without sync, then rendezvous sends, then
+    /// rendezvous receives, each in declaration order. Transitions on
+    /// buffered channels are absent: they never fire in a synchronous system.
+    pub order: Vec<Vec<usize>>,
+    /// Per process: its slots (control state, then locals), contiguous.
+    pub regions: Vec<std::ops::Range<usize>>,
+    /// Per transition: the global variables its effects assign (DiVinE's
+    /// `glob_mask`), a bit set over `globals` in words of 64 bits.
+    pub masks: Vec<Vec<u64>>,
+    /// Per transition: the slots of those variables (whole arrays), which
+    /// the composed successor takes from this transition's successor.
+    pub glob_slots: Vec<Vec<u32>>,
+    /// Global variable names (bit `i` of a mask is `globals[i]`).
+    pub globals: Vec<String>,
+}
+
 /// What happens when evaluating a transition meets a run-time error
 /// (division or modulo by zero, array index out of range, a value out of
 /// the range of the variable it is assigned to).
@@ -403,7 +424,10 @@ pub enum ErrorPolicy {
     /// number of states, a value no state has). The error state is explored
     /// like any other state, except that it counts as committed when the
     /// first process has an even number of states (DiVinE reads an
-    /// uninitialised flag there; see the crate documentation). See
+    /// uninitialised flag there; see the crate documentation). In a
+    /// synchronous system an erroneous transition is composed with the
+    /// other processes' moves instead, and erroneous states have no
+    /// successors (see the crate documentation). See
     /// [`DveModel::is_error_state`].
     #[default]
     ErrorState,
@@ -442,6 +466,9 @@ pub struct DveModel {
     /// (see the crate documentation).
     pub(crate) error_committed: bool,
     pub(crate) policy: ErrorPolicy,
+    /// `Some` for a `system sync` model: then there is a single group
+    /// (`sync-step`) and `kinds` is empty.
+    pub(crate) sync: Option<SyncSystem>,
 }
 
 impl DveModel {
@@ -465,9 +492,23 @@ impl DveModel {
         self.policy = policy;
     }
 
-    /// Whether `state` is DiVinE's error state (see [`ErrorPolicy`]).
+    /// Whether `state` is erroneous in DiVinE's sense (`is_erroneous`): the
+    /// first process's control state holds its number of states, a value no
+    /// transition sets. In an asynchronous system the only such state is
+    /// the error state (see [`ErrorPolicy`]). In a synchronous one a step
+    /// whose first-process transition fails also composes that marker with
+    /// the other processes' successors, so several erroneous states may be
+    /// reachable (all without successors; see the crate documentation).
     pub fn is_error_state(&self, state: &[Value]) -> bool {
-        state == self.error_state.as_slice()
+        state.len() == self.slots.len()
+            && self
+                .error_pc
+                .is_some_and(|(slot, n)| state[slot as usize] == n)
+    }
+
+    /// Whether the model is a synchronous system (`system sync`).
+    pub fn is_synchronous(&self) -> bool {
+        self.sync.is_some()
     }
 
     fn model_error(&self, t: &CTrans, e: EvalError) -> ModelError {
@@ -611,6 +652,150 @@ impl DveModel {
     }
 }
 
+impl DveModel {
+    /// One step of a synchronous system, following DiVinE 2's
+    /// `get_sync_succs_internal`: every process makes exactly one transition.
+    ///
+    /// First, for each process in order, the successor of each of its
+    /// enabled transitions (in `SyncSystem::order`) is computed separately
+    /// from `s`: control state and effects, or the error state if the guard
+    /// or an effect fails (a guard whose evaluation fails counts as enabled,
+    /// as in DiVinE's `passed_through`). A process without enabled
+    /// transition makes `s` a deadlock. Then every combination (process 0's
+    /// choice varying fastest) is composed (`create_state_by_composition`):
+    /// a copy of `s` that takes each process's region from that process's
+    /// successor, and the global variables the transition assigns from the
+    /// same successor. When two transitions of the combination assign a
+    /// common global variable (`not_in_glob_conflict`) the result is the
+    /// error state.
+    fn sync_step(
+        &self,
+        sy: &SyncSystem,
+        s: &[Value],
+        emit: &mut dyn FnMut(&[Value]),
+    ) -> Result<(), ModelError> {
+        let (n, k) = (sy.order.len(), s.len());
+        if n == 0 {
+            return Ok(());
+        }
+        // Successors of single transitions, `k` values each, and the
+        // transition that made each; `start[p]..start[p + 1]` are process p's.
+        let mut succs: Vec<Value> = Vec::new();
+        let mut fired: Vec<usize> = Vec::new();
+        let mut start = Vec::with_capacity(n + 1);
+        for order in &sy.order {
+            let first = fired.len();
+            start.push(first);
+            for &ti in order {
+                let t = &self.trans[ti];
+                if s[t.pc_slot as usize] != t.from {
+                    continue;
+                }
+                let mut ctx = Ctx::new(&self.slots);
+                let pass = t.guards.iter().all(|g| g.eval(s, &mut ctx) != 0);
+                if !pass && ctx.err.is_none() {
+                    continue;
+                }
+                let at = succs.len();
+                succs.extend_from_slice(s);
+                if ctx.err.is_none() {
+                    self.apply_effects(t, &mut succs[at..], &mut ctx);
+                }
+                if let Some(e) = ctx.err {
+                    if self.policy == ErrorPolicy::Fail {
+                        return Err(self.model_error(t, e));
+                    }
+                    succs[at..].copy_from_slice(&self.error_state);
+                }
+                fired.push(ti);
+            }
+            if fired.len() == first {
+                return Ok(());
+            }
+        }
+        start.push(fired.len());
+        let words = sy.masks.first().map_or(0, Vec::len);
+        let mut acc = vec![0u64; words];
+        let mut cur = vec![0usize; n];
+        let mut out = vec![0; k];
+        loop {
+            out.copy_from_slice(s);
+            acc.fill(0);
+            let mut conflict = None;
+            for (p, region) in sy.regions.iter().enumerate() {
+                let j = start[p] + cur[p];
+                let (ti, succ) = (fired[j], &succs[j * k..(j + 1) * k]);
+                out[region.clone()].copy_from_slice(&succ[region.clone()]);
+                for &g in &sy.glob_slots[ti] {
+                    out[g as usize] = succ[g as usize];
+                }
+                if conflict.is_none() {
+                    let mask = &sy.masks[ti];
+                    if mask.iter().zip(&acc).any(|(m, a)| m & a != 0) {
+                        conflict = Some(p);
+                    } else {
+                        acc.iter_mut().zip(mask).for_each(|(a, m)| *a |= m);
+                    }
+                }
+            }
+            if let Some(p) = conflict {
+                if self.policy == ErrorPolicy::Fail {
+                    let chosen: Vec<usize> = (0..=p).map(|q| fired[start[q] + cur[q]]).collect();
+                    return Err(self.conflict_error(sy, &chosen));
+                }
+                out.copy_from_slice(&self.error_state);
+            }
+            emit(&out);
+            // Next combination, the first process's choice varying fastest.
+            let mut i = 0;
+            while i + 1 < n && start[i] + cur[i] + 1 >= start[i + 1] {
+                cur[i] = 0;
+                i += 1;
+            }
+            cur[i] += 1;
+            if start[n - 1] + cur[n - 1] >= start[n] {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The error of a synchronous step whose last chosen transition assigns
+    /// a global variable that an earlier one assigns too.
+    #[cold]
+    fn conflict_error(&self, sy: &SyncSystem, chosen: &[usize]) -> ModelError {
+        let (&last, earlier) = chosen
+            .split_last()
+            .expect("a conflict needs two transitions");
+        let mask = &sy.masks[last];
+        let other = earlier
+            .iter()
+            .copied()
+            .find(|&o| sy.masks[o].iter().zip(mask).any(|(a, b)| a & b != 0))
+            .unwrap_or(last);
+        let common: Vec<&str> = sy
+            .globals
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| {
+                let bit = 1u64 << (i % 64);
+                mask[i / 64] & bit != 0 && sy.masks[other][i / 64] & bit != 0
+            })
+            .map(|(_, name)| name.as_str())
+            .collect();
+        let t = &self.trans[last];
+        ModelError::at(
+            format!("{}:{}:{}", self.file, t.pos.line, t.pos.col),
+            format!(
+                "transitions {} and {} both assign global variable{} '{}' in the same synchronous step",
+                self.trans[other].label,
+                t.label,
+                if common.len() > 1 { "s" } else { "" },
+                common.join("', '")
+            ),
+        )
+    }
+}
+
 impl pins::Model for DveModel {
     fn formalism(&self) -> &str {
         "dve"
@@ -649,11 +834,14 @@ impl pins::Model for DveModel {
                 self.slots.len()
             )));
         }
-        if group >= self.kinds.len() {
+        if group >= self.groups.len() {
             return Err(ModelError::new(format!(
                 "group {group} out of range ({} groups)",
-                self.kinds.len()
+                self.groups.len()
             )));
+        }
+        if let Some(sy) = &self.sync {
+            return self.sync_step(sy, state, emit);
         }
         let mut out = Vec::with_capacity(state.len());
         if self.fire(state, group, &mut out)? {
@@ -673,6 +861,9 @@ impl pins::Model for DveModel {
                 state.len(),
                 self.slots.len()
             )));
+        }
+        if let Some(sy) = &self.sync {
+            return self.sync_step(sy, state, &mut |t| emit(0, t));
         }
         let mut out = Vec::with_capacity(state.len());
         for g in 0..self.kinds.len() {

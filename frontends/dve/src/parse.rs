@@ -162,7 +162,6 @@ pub struct System {
     pub chans: Vec<ChanDecl>,
     pub procs: Vec<Process>,
     pub kind: SystemKind,
-    pub kind_pos: Pos,
     pub property: Option<(String, Pos)>,
 }
 
@@ -303,7 +302,6 @@ impl<'a> Parser<'a> {
             }
         }
         self.advance(); // system
-        let kind_pos = self.pos();
         let kind = if self.eat_kw("async") {
             SystemKind::Async
         } else if self.eat_kw("sync") {
@@ -331,7 +329,6 @@ impl<'a> Parser<'a> {
             chans,
             procs,
             kind,
-            kind_pos,
             property,
         })
     }

@@ -8,7 +8,7 @@ use pins::Model;
 use crate::{parse_str, DveModel, ErrorKind};
 
 /// All reachable states (BFS over `next_all`), or the first model error.
-fn reach(m: &DveModel) -> Result<HashSet<Vec<u32>>, pins::ModelError> {
+pub(crate) fn reach(m: &DveModel) -> Result<HashSet<Vec<u32>>, pins::ModelError> {
     let mut seen = HashSet::new();
     let mut queue = VecDeque::new();
     seen.insert(m.initial_state());
@@ -25,7 +25,7 @@ fn reach(m: &DveModel) -> Result<HashSet<Vec<u32>>, pins::ModelError> {
     Ok(seen)
 }
 
-fn count(text: &str) -> usize {
+pub(crate) fn count(text: &str) -> usize {
     let m = parse_str(text, "t.dve").unwrap_or_else(|e| panic!("{e}"));
     pins::validate(&m).unwrap();
     reach(&m).unwrap().len()
@@ -103,8 +103,8 @@ fn other_malformed_inputs_do_not_panic() {
         "byte x; byte x; system async;",
         "byte a[0]; system async;",
         "byte a = y; system async;",
-        "process P { state a; init a; } system sync;",
         "process P { state a; init a; } system async property P;",
+        "process P { state a; init a; } system sync property P;",
         "process P { state a; init a; trans a -> a { sync c?; }; } system async;",
         "process P { state a; init a; trans a -> a { effect Q.x = 1; }; } system async;",
         "byte x; process P { state a; init a; trans a -> a { guard Q.a; }; } system async;",
