@@ -7,8 +7,10 @@
 //! data area of fixed-size chunks (so growth never copies vectors), indexed
 //! by insertion order. The bucket array doubles when the load factor passes
 //! `max_load`; growth re-hashes the stored vectors. Every allocation is
-//! checked against the memory budget first: when the table cannot grow
-//! within it, [`TableFull`] is returned, never an abort.
+//! first reserved in a [`Budget`] (its own, of `mem_budget` bytes, or one
+//! shared with the other tables of an engine, see
+//! [`HashTable::with_budget`]): when the table cannot grow within it,
+//! [`TableFull`] is returned, never an abort.
 //!
 //! Accounting: `used` = states × (8-byte bucket + 4k-byte vector);
 //! `alloc` = bucket array + allocated chunks.
@@ -16,6 +18,7 @@
 //! This module owns only this storage scheme; it must not know the model
 //! (it sees only `&[u32]` vectors) nor the search order.
 
+use crate::budget::Budget;
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
 use xxhash_rust::xxh3::xxh3_64;
@@ -31,7 +34,8 @@ pub struct HashTableConfig {
     pub initial_buckets: usize,
     /// Maximal load factor before the bucket array doubles.
     pub max_load: f64,
-    /// Bytes the table may allocate in all.
+    /// Bytes the table may allocate in all (ignored by
+    /// [`HashTable::with_budget`], which uses the budget it is given).
     pub mem_budget: u64,
 }
 
@@ -49,6 +53,8 @@ impl Default for HashTableConfig {
 pub struct HashTable {
     k: usize,
     config: HashTableConfig,
+    /// Every byte of `alloc_bytes()` is reserved here.
+    budget: Budget,
     buckets: Vec<u64>,
     /// log2 of the bucket count.
     bits: u32,
@@ -61,7 +67,22 @@ pub struct HashTable {
 }
 
 impl HashTable {
+    /// A table of `k`-slot vectors with its own budget of
+    /// `config.mem_budget` bytes.
     pub fn new(k: usize, config: HashTableConfig) -> Result<Self, TableFull> {
+        let budget = Budget::new(config.mem_budget);
+        Self::with_budget(k, config, budget)
+    }
+
+    /// A table of `k`-slot vectors allocating from `budget`, which it may
+    /// share with other tables (an engine made of several tables);
+    /// `config.mem_budget` is ignored. Everything it reserved is released
+    /// when it is dropped.
+    pub fn with_budget(
+        k: usize,
+        config: HashTableConfig,
+        budget: Budget,
+    ) -> Result<Self, TableFull> {
         let buckets = config.initial_buckets.max(16).next_power_of_two();
         let per_chunk = (CHUNK_WORDS / k.max(1)).max(1);
         // Largest power of two not above `per_chunk`.
@@ -69,6 +90,7 @@ impl HashTable {
         let mut table = HashTable {
             k,
             config,
+            budget,
             buckets: Vec::new(),
             bits: buckets.trailing_zeros(),
             chunks: Vec::new(),
@@ -77,7 +99,7 @@ impl HashTable {
             grow_at: 0,
             probes: 0,
         };
-        table.check_budget(buckets as u64 * 8)?;
+        table.reserve(buckets as u64 * 8)?;
         table.buckets = vec![EMPTY; buckets];
         table.grow_at = table.threshold();
         Ok(table)
@@ -95,17 +117,13 @@ impl HashTable {
         self.buckets.len() as u64 * 8 + self.chunks.len() as u64 * self.chunk_words() as u64 * 4
     }
 
-    fn check_budget(&self, extra: u64) -> Result<(), TableFull> {
-        let need = self.alloc_bytes() + extra;
-        if need > self.config.mem_budget {
-            return Err(TableFull {
-                message: format!(
-                    "hash-table: {} states stored; growing to {need} bytes would exceed the memory budget of {} bytes",
-                    self.len, self.config.mem_budget
-                ),
-            });
-        }
-        Ok(())
+    /// Reserves `extra` bytes in the budget before allocating them.
+    fn reserve(&self, extra: u64) -> Result<(), TableFull> {
+        self.budget
+            .reserve(extra, "hash-table")
+            .map_err(|e| TableFull {
+                message: format!("{}; {} states stored", e.message, self.len),
+            })
     }
 
     fn hash(state: &[Value]) -> u64 {
@@ -156,10 +174,11 @@ impl HashTable {
                 message: "hash-table: bucket array at its addressing limit".into(),
             });
         }
-        self.check_budget(new_len as u64 * 8)?;
+        self.reserve(new_len as u64 * 8)?;
         let old = std::mem::replace(&mut self.buckets, vec![EMPTY; new_len]);
         self.bits += 1;
         let mask = new_len - 1;
+        let old_len = old.len();
         for entry in old.into_iter().filter(|&e| e != EMPTY) {
             let index = (entry & 0xffff_ffff) - 1;
             let mut pos = self.home(Self::hash(self.vector(index)));
@@ -168,6 +187,7 @@ impl HashTable {
             }
             self.buckets[pos] = entry;
         }
+        self.budget.release(old_len as u64 * 8);
         self.grow_at = self.threshold();
         Ok(())
     }
@@ -181,7 +201,7 @@ impl HashTable {
         }
         let chunk = (index >> self.chunk_shift) as usize;
         if chunk == self.chunks.len() {
-            self.check_budget(self.chunk_words() as u64 * 4)?;
+            self.reserve(self.chunk_words() as u64 * 4)?;
             self.chunks
                 .push(vec![0; self.chunk_words()].into_boxed_slice());
         }
@@ -189,6 +209,12 @@ impl HashTable {
         self.chunks[chunk][offset..offset + self.k].copy_from_slice(state);
         self.len += 1;
         Ok(index)
+    }
+}
+
+impl Drop for HashTable {
+    fn drop(&mut self) {
+        self.budget.release(self.alloc_bytes());
     }
 }
 
@@ -333,6 +359,32 @@ mod tests {
         for i in 0..inserted {
             assert!(!table.find_or_insert(&[i, 1, 2, 3]).unwrap().is_new());
         }
+    }
+
+    #[test]
+    fn shared_budget_is_reserved_exactly_and_released_on_drop() {
+        // Chunks are 4 MiB whatever k: room for one, not two.
+        let budget = Budget::new(6 << 20);
+        let config = HashTableConfig {
+            initial_buckets: 16,
+            ..Default::default()
+        };
+        let mut a = HashTable::with_budget(2, config.clone(), budget.clone()).unwrap();
+        let b = HashTable::with_budget(3, config, budget.clone()).unwrap();
+        for i in 0..1000u32 {
+            a.find_or_insert(&[i, i]).unwrap();
+        }
+        assert_eq!(
+            budget.reserved(),
+            a.memory().alloc + b.memory().alloc,
+            "every allocated byte is reserved, nothing more"
+        );
+        // A second chunk does not fit.
+        let mut c = HashTable::with_budget(4, HashTableConfig::default(), budget.clone()).unwrap();
+        let err = c.find_or_insert(&[1, 2, 3, 4]).unwrap_err();
+        assert!(err.message.contains("memory budget"), "{}", err.message);
+        drop((a, b, c));
+        assert_eq!(budget.reserved(), 0);
     }
 }
 

@@ -144,7 +144,27 @@ impl IndexTable {
 
     #[inline]
     fn hash(tuple: &[u32]) -> u64 {
-        xxh3_64(bytemuck::cast_slice(tuple))
+        match *tuple {
+            // Pairs (every tree node) and single words: one multiply-xorshift
+            // round of a 64-bit mixer instead of a byte-oriented hash.
+            [a, b] => mix64((a as u64) << 32 | b as u64),
+            [a] => mix64(a as u64),
+            _ => xxh3_64(bytemuck::cast_slice(tuple)),
+        }
+    }
+
+    /// Whether entry `index` holds `tuple` (word-wise for narrow tuples,
+    /// avoiding a `memcmp` call per probe).
+    #[inline]
+    fn entry_is(&self, index: u32, tuple: &[u32]) -> bool {
+        let (seg, off) = Self::locate(index as u64);
+        let w = self.width;
+        let stored = &self.segments[seg][off * w..off * w + w];
+        match (stored, tuple) {
+            ([a, b], [c, d]) => a == c && b == d,
+            ([a], [c]) => a == c,
+            _ => stored == tuple,
+        }
     }
 
     #[inline]
@@ -162,7 +182,7 @@ impl IndexTable {
             if b == 0 {
                 return Err(pos);
             }
-            if self.get(b - 1) == tuple {
+            if self.entry_is(b - 1, tuple) {
                 return Ok(b - 1);
             }
             self.probes += 1;
@@ -232,6 +252,18 @@ impl IndexTable {
         self.grow_at = (n as u64 * 3) / 4;
         Ok(())
     }
+}
+
+/// A 64-bit finaliser (murmur3's fmix64): a bijection with good avalanche,
+/// enough for the home bucket taken from its top bits.
+#[inline]
+fn mix64(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^= x >> 33;
+    x
 }
 
 impl Drop for IndexTable {

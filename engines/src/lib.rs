@@ -8,18 +8,23 @@
 //! (that is the harness).
 
 pub mod budget;
+pub mod cleary;
+pub mod collapse;
+pub mod compact_tree;
 #[cfg(test)]
 pub(crate) mod conformance;
 pub mod explore;
 pub mod hash_table;
 pub mod index_table;
+pub mod ptrie;
 pub mod registry;
 pub mod report;
 pub mod state_queue;
+pub mod tree;
 pub mod visited;
 
 pub use budget::Budget;
 pub use explore::{explore, ExploreConfig, Progress};
-pub use registry::{create, find, EngineOptions, EngineSpec, ENGINES};
+pub use registry::{build_visited_set, create, find, EngineOptions, EngineSpec, ENGINES};
 pub use report::{RunReport, RunStatus};
 pub use visited::{Inserted, MemoryUsage, TableFull, VisitedSet};

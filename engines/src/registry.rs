@@ -4,9 +4,15 @@
 //! Owns engine names, their parameters parsed from `key=value` strings, and
 //! dispatch to the right search. Must not know formalisms or the harness.
 
+use crate::budget::Budget;
+use crate::collapse::{Collapse, CollapseConfig, SlotPartition};
+use crate::compact_tree::{CompactTree, CompactTreeConfig};
 use crate::explore::{explore, ExploreConfig};
 use crate::hash_table::{HashTable, HashTableConfig};
+use crate::ptrie::{Encoding, PTrie, PTrieConfig};
 use crate::report::{RunReport, RunStatus};
+use crate::tree::{Tree, TreeConfig};
+use crate::visited::{TableFull, VisitedSet};
 use pins::Model;
 
 /// Everything an engine may be configured with.
@@ -49,31 +55,128 @@ pub struct EngineSpec {
     pub summary: &'static str,
     /// Parameter names with their meaning and default.
     pub params: &'static [(&'static str, &'static str)],
-    run: fn(&dyn Model, &EngineOptions, ExploreConfig<'_>) -> Result<RunReport, String>,
+    kind: EngineKind,
+}
+
+/// Constructor of an explicit engine's visited set.
+type BuildFn = fn(&dyn Model, &EngineOptions) -> Result<Box<dyn VisitedSet>, BuildError>;
+
+/// How an engine runs.
+#[derive(Clone, Copy)]
+enum EngineKind {
+    /// A visited set driven by the generic explorer: the constructor
+    /// checks the parameters (`Err(Invalid)`) and may already find the
+    /// budget too small (`Err(Full)`).
+    Explicit(BuildFn),
+    /// An engine with its own search (ComBack, decision diagrams).
+    #[allow(dead_code)]
+    Search(fn(&dyn Model, &EngineOptions, ExploreConfig<'_>) -> Result<RunReport, String>),
+}
+
+/// Why an explicit engine could not be built.
+pub enum BuildError {
+    /// Invalid parameters or an unsuitable model: an error of the request.
+    Invalid(String),
+    /// The budget cannot hold even the empty tables: a `table_full` run.
+    Full(TableFull),
+}
+
+impl From<String> for BuildError {
+    fn from(message: String) -> Self {
+        BuildError::Invalid(message)
+    }
+}
+
+impl From<TableFull> for BuildError {
+    fn from(full: TableFull) -> Self {
+        BuildError::Full(full)
+    }
+}
+
+impl EngineSpec {
+    /// Whether this engine is a visited set for the generic explorer.
+    pub fn is_explicit(&self) -> bool {
+        matches!(self.kind, EngineKind::Explicit(_))
+    }
 }
 
 /// Every engine statebench knows, in presentation order.
-pub const ENGINES: &[EngineSpec] = &[EngineSpec {
-    name: "hash-table",
-    summary: "open addressing over full vectors (LTSmin dbs-ll)",
-    params: &[
-        (
-            "max_load",
-            "load factor that doubles the bucket array (0.75)",
-        ),
-        (
+pub const ENGINES: &[EngineSpec] = &[
+    EngineSpec {
+        name: "hash-table",
+        summary: "open addressing over full vectors (LTSmin dbs-ll)",
+        params: &[
+            (
+                "max_load",
+                "load factor that doubles the bucket array (0.75)",
+            ),
+            (
+                "initial_buckets",
+                "initial bucket count, power of two (65536)",
+            ),
+        ],
+        kind: EngineKind::Explicit(build_hash_table),
+    },
+    EngineSpec {
+        name: "collapse",
+        summary:
+            "SPIN COLLAPSE: per-process component tables + table of index vectors (Holzmann 1997)",
+        params: &[(
             "initial_buckets",
-            "initial bucket count, power of two (65536)",
-        ),
-    ],
-    run: run_hash_table,
-}];
+            "initial bucket count of the main table, power of two (65536)",
+        )],
+        kind: EngineKind::Explicit(build_collapse),
+    },
+    EngineSpec {
+        name: "tree",
+        summary: "binary tree of tuple tables with incremental insertion (Laarman et al. 2011)",
+        params: &[
+            ("w", "index bits of node tables, 1..=32 (32)"),
+            ("incremental", "reuse the predecessor's node indices (true)"),
+            (
+                "initial_buckets",
+                "initial buckets of the root table; node tables get 1/64 (65536)",
+            ),
+        ],
+        kind: EngineKind::Explicit(build_tree),
+    },
+    EngineSpec {
+        name: "compact-tree",
+        summary: "tree with a Cleary compact root table (w, o, u)",
+        params: &[
+            ("w", "index bits of node tables, 1..=32 (30)"),
+            ("o", "overcommit: root buckets up to 2^(w+o) (2)"),
+            ("u", "bits of a slot value, 1..=32 (30)"),
+            (
+                "m",
+                "fixed log2 of root buckets, 4..=w+o (auto: grow within half the budget)",
+            ),
+            ("max_load", "load at which the root table is full (0.9)"),
+            ("incremental", "reuse the predecessor's node indices (true)"),
+        ],
+        kind: EngineKind::Explicit(build_compact_tree),
+    },
+    EngineSpec {
+        name: "trie",
+        summary: "PTrie prefix-sharing trie (Jensen, Larsen, Srba 2017)",
+        params: &[
+            (
+                "bucket_size",
+                "entries a bucket holds before it splits, 1..=65535 (128)",
+            ),
+            (
+                "encoding",
+                "slot bytes of the key: varint (prefix varint, 1-5 bytes), fixed4 (4 bytes) or packed (per-state bit width) (packed)",
+            ),
+        ],
+        kind: EngineKind::Explicit(build_trie),
+    },
+];
 
-fn run_hash_table(
+fn build_hash_table(
     model: &dyn Model,
     opts: &EngineOptions,
-    cfg: ExploreConfig<'_>,
-) -> Result<RunReport, String> {
+) -> Result<Box<dyn VisitedSet>, BuildError> {
     opts.reject_unknown("hash-table", &["max_load", "initial_buckets"])?;
     let config = HashTableConfig {
         initial_buckets: opts.get("initial_buckets", 1usize << 16)?,
@@ -84,27 +187,134 @@ fn run_hash_table(
         return Err(format!(
             "engine parameter max_load={}: must be in (0, 1)",
             config.max_load
-        ));
+        )
+        .into());
+    }
+    Ok(Box::new(HashTable::new(model.slot_count(), config)?))
+}
+
+/// The report of an engine that could not even be created within its
+/// budget: `table_full` before the first state.
+fn table_full_report(message: String) -> RunReport {
+    RunReport {
+        status: RunStatus::TableFull,
+        message,
+        states: 0,
+        transitions: 0,
+        levels: 0,
+        engine_bytes_used: 0,
+        engine_bytes_alloc: 0,
+        max_slot_bits: 0,
+        explore_time_s: 0.0,
+        engine_params: String::new(),
+        dd_final_nodes: None,
+        dd_peak_nodes: None,
+        counters: Vec::new(),
+    }
+}
+
+fn build_collapse(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn VisitedSet>, BuildError> {
+    opts.reject_unknown("collapse", &["initial_buckets"])?;
+    let config = CollapseConfig {
+        initial_buckets: opts.get("initial_buckets", 1usize << 16)?,
+        ..CollapseConfig::default()
+    };
+    let components = model.partition().into_iter().map(|c| c.slots).collect();
+    let partition = SlotPartition::new(model.slot_count(), components).map_err(|e| {
+        format!(
+            "collapse: invalid process partition of {}: {e}",
+            model.name()
+        )
+    })?;
+    Ok(Box::new(Collapse::new(
+        partition,
+        config,
+        Budget::new(opts.mem_budget),
+    )?))
+}
+
+fn build_tree(model: &dyn Model, opts: &EngineOptions) -> Result<Box<dyn VisitedSet>, BuildError> {
+    opts.reject_unknown("tree", &["w", "incremental", "initial_buckets"])?;
+    let d = TreeConfig::default();
+    let config = TreeConfig {
+        w: opts.get("w", d.w)?,
+        incremental: opts.get("incremental", d.incremental)?,
+        initial_buckets: opts.get("initial_buckets", d.initial_buckets)?,
+    };
+    if !(1..=32).contains(&config.w) {
+        return Err(format!("engine parameter w={}: must be in 1..=32", config.w).into());
     }
     let k = model.slot_count();
-    match HashTable::new(k, config) {
-        Ok(mut table) => Ok(explore(model, &mut table, cfg)),
-        Err(full) => Ok(RunReport {
-            status: RunStatus::TableFull,
-            message: full.message,
-            states: 0,
-            transitions: 0,
-            levels: 0,
-            engine_bytes_used: 0,
-            engine_bytes_alloc: 0,
-            max_slot_bits: 0,
-            explore_time_s: 0.0,
-            engine_params: String::new(),
-            dd_final_nodes: None,
-            dd_peak_nodes: None,
-            counters: Vec::new(),
-        }),
+    if k == 0 {
+        return Err(BuildError::Invalid("tree: the model has no slots".into()));
     }
+    Ok(Box::new(Tree::new(
+        k,
+        &config,
+        Budget::new(opts.mem_budget),
+    )?))
+}
+
+fn build_compact_tree(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn VisitedSet>, BuildError> {
+    opts.reject_unknown(
+        "compact-tree",
+        &["w", "o", "u", "m", "max_load", "incremental"],
+    )?;
+    let d = CompactTreeConfig::default();
+    let m = match opts.get("m", "auto".to_string())?.as_str() {
+        "auto" => None,
+        v => Some(
+            v.parse()
+                .map_err(|_| format!("engine parameter m={v}: not a valid value"))?,
+        ),
+    };
+    let config = CompactTreeConfig {
+        w: opts.get("w", d.w)?,
+        o: opts.get("o", d.o)?,
+        u: opts.get("u", d.u)?,
+        m,
+        max_load: opts.get("max_load", d.max_load)?,
+        incremental: opts.get("incremental", d.incremental)?,
+        ..d
+    };
+    config
+        .check()
+        .map_err(|e| format!("engine parameter {e}"))?;
+    let k = model.slot_count();
+    if k == 0 {
+        return Err(BuildError::Invalid(
+            "compact-tree: the model has no slots".into(),
+        ));
+    }
+    Ok(Box::new(CompactTree::new(
+        k,
+        &config,
+        Budget::new(opts.mem_budget),
+    )?))
+}
+
+fn build_trie(model: &dyn Model, opts: &EngineOptions) -> Result<Box<dyn VisitedSet>, BuildError> {
+    opts.reject_unknown("trie", &["bucket_size", "encoding"])?;
+    let config = PTrieConfig {
+        bucket_size: opts.get("bucket_size", crate::ptrie::DEFAULT_BUCKET_SIZE)?,
+        encoding: opts.get("encoding", Encoding::Packed)?,
+        mem_budget: opts.mem_budget,
+    };
+    if !(1..=crate::ptrie::MAX_BUCKET_SIZE).contains(&config.bucket_size) {
+        return Err(format!(
+            "engine parameter bucket_size={}: must be in 1..={}",
+            config.bucket_size,
+            crate::ptrie::MAX_BUCKET_SIZE
+        )
+        .into());
+    }
+    Ok(Box::new(PTrie::new(model.slot_count(), config)?))
 }
 
 /// Looks an engine up by name.
@@ -120,9 +330,40 @@ pub fn create(
     opts: &EngineOptions,
     cfg: ExploreConfig<'_>,
 ) -> Result<RunReport, String> {
-    let spec = find(name).ok_or_else(|| {
+    match lookup(name)?.kind {
+        EngineKind::Explicit(build) => match build(model, opts) {
+            Ok(mut set) => Ok(explore(model, set.as_mut(), cfg)),
+            Err(BuildError::Invalid(message)) => Err(message),
+            Err(BuildError::Full(full)) => Ok(table_full_report(full.message)),
+        },
+        EngineKind::Search(run) => run(model, opts, cfg),
+    }
+}
+
+fn lookup(name: &str) -> Result<&'static EngineSpec, String> {
+    find(name).ok_or_else(|| {
         let names: Vec<_> = ENGINES.iter().map(|e| e.name).collect();
         format!("unknown engine '{name}' (known: {})", names.join(", "))
-    })?;
-    (spec.run)(model, opts, cfg)
+    })
+}
+
+/// Builds the visited set of the explicit engine `name` for `model`
+/// (benchmarks and tests drive it directly). `Err` for an unknown engine,
+/// an engine with its own search, invalid parameters, or a budget that
+/// cannot hold the empty tables.
+pub fn build_visited_set(
+    name: &str,
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn VisitedSet>, String> {
+    match lookup(name)?.kind {
+        EngineKind::Explicit(build) => match build(model, opts) {
+            Ok(set) => Ok(set),
+            Err(BuildError::Invalid(message)) => Err(message),
+            Err(BuildError::Full(full)) => Err(full.message),
+        },
+        EngineKind::Search(_) => Err(format!(
+            "engine '{name}' runs its own search; it has no visited set to build"
+        )),
+    }
 }

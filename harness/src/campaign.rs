@@ -25,7 +25,7 @@ use std::time::{Duration, SystemTime};
 const ENGINE_SHARE: f64 = 0.7;
 
 /// Model selection, shared by `run` and `list`.
-#[derive(Clone, Debug, clap::Args)]
+#[derive(Clone, Debug, clap::Args, serde::Serialize, serde::Deserialize)]
 pub struct Selection {
     /// Suites to run, comma-separated (see `statebench list`).
     #[arg(long, value_delimiter = ',', default_value = "builtin")]
@@ -47,8 +47,9 @@ pub struct Selection {
 pub struct RunArgs {
     #[command(flatten)]
     pub selection: Selection,
-    /// Engines, comma-separated (see `statebench list`).
-    #[arg(long, value_delimiter = ',', default_value = "hash-table")]
+    /// Engines, comma-separated (see `statebench list`); `all` is every
+    /// registered engine.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
     pub engines: Vec<String>,
     /// Engine parameter, `ENGINE.key=value`; repeatable.
     #[arg(long = "param")]
@@ -384,6 +385,22 @@ fn campaign_csv(results: &Path, campaign: &str) -> PathBuf {
     results.join(campaign).join("runs.csv")
 }
 
+/// What a campaign was started with, stored beside its CSV
+/// (`campaign.json`) so that `--resume` continues the same plan whatever
+/// the command line of the resume says.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Settings {
+    selection: Selection,
+    engines: Vec<String>,
+    params: Vec<String>,
+    timeout: f64,
+    mem_limit: Option<f64>,
+}
+
+fn settings_path(results: &Path, campaign: &str) -> PathBuf {
+    results.join(campaign).join("campaign.json")
+}
+
 fn latest_campaign(results: &Path) -> anyhow::Result<String> {
     let mut best: Option<(SystemTime, String)> = None;
     for entry in std::fs::read_dir(results)
@@ -434,7 +451,46 @@ fn engine_configs(
 }
 
 /// `statebench run`. Returns the process exit code.
-pub fn run(args: RunArgs) -> anyhow::Result<i32> {
+pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
+    // A resumed campaign keeps the settings it was started with.
+    if args.resume {
+        let campaign = match &args.campaign {
+            Some(c) => c.clone(),
+            None => latest_campaign(&args.results)?,
+        };
+        let path = settings_path(&args.results, &campaign);
+        if path.exists() {
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("--resume: cannot read {}", path.display()))?;
+            let stored: Settings = serde_json::from_str(&text)
+                .with_context(|| format!("--resume: {} is not valid", path.display()))?;
+            args.selection = stored.selection;
+            args.engines = stored.engines;
+            args.params = stored.params;
+            args.timeout = stored.timeout;
+            args.mem_limit = stored.mem_limit;
+            eprintln!(
+                "resuming campaign {campaign} with its original settings (suites {}, engines {}, timeout {} s)",
+                args.selection.suite.join(","),
+                args.engines.join(","),
+                args.timeout
+            );
+        }
+        args.campaign = Some(campaign);
+    }
+    if args.engines.iter().any(|e| e == "all") {
+        let mut expanded = Vec::new();
+        for e in &args.engines {
+            if e == "all" {
+                expanded.extend(engines::ENGINES.iter().map(|s| s.name.to_owned()));
+            } else {
+                expanded.push(e.clone());
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        expanded.retain(|e| seen.insert(e.clone()));
+        args.engines = expanded;
+    }
     for e in &args.engines {
         if engines::find(e).is_none() {
             let names: Vec<_> = engines::ENGINES.iter().map(|s| s.name).collect();
@@ -483,6 +539,19 @@ pub fn run(args: RunArgs) -> anyhow::Result<i32> {
         Vec::new()
     };
     let done: HashSet<RunKey> = previous.iter().map(Row::key).collect();
+    let settings = settings_path(&args.results, &campaign);
+    if !settings.exists() {
+        std::fs::create_dir_all(settings.parent().expect("campaign directory"))?;
+        let stored = Settings {
+            selection: args.selection.clone(),
+            engines: args.engines.clone(),
+            params: args.params.clone(),
+            timeout: args.timeout,
+            mem_limit: args.mem_limit,
+        };
+        std::fs::write(&settings, serde_json::to_string_pretty(&stored)? + "\n")
+            .with_context(|| format!("cannot write {}", settings.display()))?;
+    }
 
     let mut plan = Vec::new();
     for entry in &entries {

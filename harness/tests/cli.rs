@@ -61,7 +61,25 @@ fn default_suite_matches_the_manifest_oracles() {
     );
     let rows = read_csv(&dir.path().join("t/runs.csv"));
     let oracles = builtin_oracles();
-    assert_eq!(rows.len(), oracles.len());
+    // The default is every registered engine on every built-in net, each
+    // pair exactly once.
+    assert_eq!(rows.len(), oracles.len() * engines::ENGINES.len());
+    let pairs: std::collections::HashSet<(String, String)> = rows
+        .iter()
+        .map(|r| (r["instance"].clone(), r["engine"].clone()))
+        .collect();
+    assert_eq!(
+        pairs.len(),
+        rows.len(),
+        "duplicated (instance, engine) rows"
+    );
+    for e in engines::ENGINES {
+        assert!(
+            rows.iter().any(|r| r["engine"] == e.name),
+            "no {} rows",
+            e.name
+        );
+    }
     for row in &rows {
         let (states, transitions) = &oracles[&row["instance"]];
         assert_eq!(row["status"], "ok", "{row:?}");
@@ -89,7 +107,14 @@ fn killed_campaign_resumes_without_lost_or_duplicated_rows() {
     let csv = dir.path().join("k/runs.csv");
     let total = builtin_oracles().len();
     let mut parent = statebench()
-        .args(["run", "--campaign", "k", "--results"])
+        .args([
+            "run",
+            "--engines",
+            "hash-table",
+            "--campaign",
+            "k",
+            "--results",
+        ])
         .arg(dir.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())

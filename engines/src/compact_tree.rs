@@ -1,0 +1,473 @@
+//! `compact-tree`: the tree database whose root table is a Cleary compact
+//! hash table (Laarman, van de Pol, Weber, the "compact tree" of LTSmin;
+//! Cleary 1984; van der Vegt and Laarman 2012).
+//!
+//! The tree shape, node tables and incremental insertion are those of
+//! [`crate::tree`] (a [`TreeDb`] with [`ClearyRoot`] as its root table).
+//! Node tables hold at most 2^w tuples, so a node index has `w` bits; a
+//! slot value must be below 2^u (checked at insertion: a wider value is a
+//! [`TableFull`] "slot i value v needs more than u=… bits", not a panic).
+//! The root tuple `(left, right)` becomes the key `left << bits(right) |
+//! right` of `K` bits, where a child has `w` bits if it is a node and `u`
+//! bits if it is a single slot: `K = 2w` for `k ≥ 4` as in the paper,
+//! `w + u` for `k = 3`, `2u` for `k = 2` and `u` for `k = 1` (root tuple
+//! `(value, 0)`). So no restriction `u ≤ w` is needed.
+//!
+//! The root table ([`ClearyTable`]) maps the key by a bijection to a
+//! **quotient** of `m` bits (the bucket) and a **remainder** of `K − m`
+//! bits, stored with Cleary's three administration bits: a root entry takes
+//! `K − m + 3` bits, i.e. `w − o + 3` at the paper's `m = w + o`. Look-ups
+//! are exact (no false positives). Size: with parameter `m` the table has
+//! fixed 2^m buckets (`m ≤ w + o`, capped at `K`). Without it (`m=auto`)
+//! the table starts at 2^min(16, m_max) buckets and doubles at load 0.75 up
+//! to 2^m_max, where `m_max` is the largest `m ≤ min(w + o, K)` whose table
+//! takes at most half the memory budget (the rest is for the node tables);
+//! so small models do not touch gigabytes. It is full at `max_load` of its
+//! largest size.
+//!
+//! Accounting: `used` = node tables (12 bytes per tuple) + ⌈states ×
+//! (K − m + 3) / 8⌉ bytes; `alloc` = node tables + the packed root array.
+//!
+//! It owns only the parameters and the root table adapter; it must not know
+//! models or front-ends.
+
+use crate::budget::Budget;
+use crate::cleary::{self, ClearyConfig, ClearyTable};
+use crate::tree::{root_children_are_slots, RootTable, TreeDb};
+use crate::visited::TableFull;
+
+/// Parameters of `compact-tree`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompactTreeConfig {
+    /// Index bits of node tables (1..=32).
+    pub w: u32,
+    /// Overcommit: the root table has up to 2^(w + o) buckets.
+    pub o: u32,
+    /// Bits of a slot value (1..=32).
+    pub u: u32,
+    /// Fixed log2 of the root buckets (4..=w + o); `None`: grow up to the
+    /// largest size within half the budget.
+    pub m: Option<u32>,
+    /// Load at which the (largest) root table is full, in (0, 1).
+    pub max_load: f64,
+    /// Reuse the predecessor's node indices (side data).
+    pub incremental: bool,
+    /// log2 of the initial root buckets when `m` is `None`.
+    pub initial_m: u32,
+    /// Initial buckets of every node table.
+    pub node_buckets: usize,
+}
+
+impl Default for CompactTreeConfig {
+    fn default() -> Self {
+        CompactTreeConfig {
+            w: 30,
+            o: 2,
+            u: 30,
+            m: None,
+            max_load: 0.9,
+            incremental: true,
+            initial_m: 16,
+            node_buckets: 1024,
+        }
+    }
+}
+
+impl CompactTreeConfig {
+    /// Why these parameters are invalid, if they are.
+    pub fn check(&self) -> Result<(), String> {
+        if !(1..=32).contains(&self.w) {
+            return Err(format!("w={}: must be in 1..=32", self.w));
+        }
+        if !(1..=32).contains(&self.u) {
+            return Err(format!("u={}: must be in 1..=32", self.u));
+        }
+        if self.o > self.w {
+            return Err(format!("o={}: must be at most w={}", self.o, self.w));
+        }
+        if let Some(m) = self.m {
+            if !(4..=self.w + self.o).contains(&m) || m > cleary::MAX_LOG2_BUCKETS {
+                return Err(format!(
+                    "m={m}: must be in 4..=w+o={} (and at most {})",
+                    self.w + self.o,
+                    cleary::MAX_LOG2_BUCKETS
+                ));
+            }
+        }
+        if !(self.max_load > 0.0 && self.max_load < 1.0) {
+            return Err(format!("max_load={}: must be in (0, 1)", self.max_load));
+        }
+        if self.initial_m < 4 {
+            return Err(format!("initial_m={}: must be at least 4", self.initial_m));
+        }
+        Ok(())
+    }
+
+    /// Bits of the left and right child of the root for vectors of length
+    /// `k` (a node: w, a slot: u; k = 1: (u, 0)).
+    pub fn root_child_bits(&self, k: usize) -> (u32, u32) {
+        let (l, r) = root_children_are_slots(k);
+        let bits = |slot: bool| if slot { self.u } else { self.w };
+        (bits(l), if k == 1 { 0 } else { bits(r) })
+    }
+
+    /// (initial, largest) log2 of the root buckets for vectors of length
+    /// `k` within `budget` bytes.
+    pub fn root_log2_buckets(&self, k: usize, budget: u64) -> (u32, u32) {
+        let (l, r) = self.root_child_bits(k);
+        let key_bits = l + r;
+        let cap = (self.w + self.o)
+            .min(key_bits)
+            .min(cleary::MAX_LOG2_BUCKETS);
+        let floor = key_bits.min(4);
+        match self.m {
+            Some(m) => (m.min(key_bits), m.min(key_bits)),
+            None => {
+                let max = (floor..=cap)
+                    .rev()
+                    .find(|&m| cleary::table_bytes(key_bits, m) <= budget / 2)
+                    .unwrap_or(floor);
+                (self.initial_m.clamp(floor, max), max)
+            }
+        }
+    }
+}
+
+/// The root table of `compact-tree`: a Cleary table of root keys.
+pub struct ClearyRoot {
+    table: ClearyTable,
+    right_bits: u32,
+    max_log2: u32,
+}
+
+impl ClearyRoot {
+    /// The Cleary table itself.
+    pub fn table(&self) -> &ClearyTable {
+        &self.table
+    }
+}
+
+impl RootTable for ClearyRoot {
+    #[inline]
+    fn find_or_insert(&mut self, left: u32, right: u32) -> Result<(u64, bool), TableFull> {
+        let key = (left as u64) << self.right_bits | right as u64;
+        Ok((key, self.table.find_or_insert(key)?))
+    }
+
+    fn len(&self) -> u64 {
+        self.table.len()
+    }
+
+    fn used_bits(&self) -> u64 {
+        self.table.used_bits()
+    }
+
+    fn alloc_bytes(&self) -> u64 {
+        self.table.alloc_bytes()
+    }
+
+    fn counters(&self, out: &mut Vec<(String, u64)>) {
+        let t = &self.table;
+        out.push(("root_log2_buckets".into(), t.log2_buckets() as u64));
+        out.push(("root_log2_buckets_max".into(), self.max_log2 as u64));
+        out.push(("root_entry_bits".into(), t.entry_bits() as u64));
+        out.push(("root_probes".into(), t.probes()));
+        out.push(("root_shifted".into(), t.shifted()));
+        out.push(("root_growths".into(), t.growths()));
+    }
+}
+
+/// The `compact-tree` engine.
+pub type CompactTree = TreeDb<ClearyRoot>;
+
+impl TreeDb<ClearyRoot> {
+    /// A compact tree for vectors of length `k ≥ 1`. Panics on parameters
+    /// [`CompactTreeConfig::check`] rejects; [`TableFull`] if even the
+    /// smallest tables do not fit the budget.
+    pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {
+        if let Err(e) = config.check() {
+            panic!("compact-tree: {e}");
+        }
+        let (lb, rb) = config.root_child_bits(k);
+        let (m0, m_max) = config.root_log2_buckets(k, budget.limit());
+        let table = ClearyTable::new(
+            "compact-tree root table",
+            ClearyConfig {
+                key_bits: lb + rb,
+                log2_buckets: m0,
+                max_log2_buckets: m_max,
+                max_load: config.max_load,
+            },
+            budget.clone(),
+        )?;
+        let root = ClearyRoot {
+            table,
+            right_bits: rb,
+            max_log2: m_max,
+        };
+        let params = format!(
+            "w={};o={};u={};m={};max_load={};incremental={}",
+            config.w,
+            config.o,
+            config.u,
+            config.m.map_or("auto".to_string(), |m| m.to_string()),
+            config.max_load,
+            config.incremental
+        );
+        TreeDb::build(
+            "compact-tree",
+            k,
+            root,
+            config.w,
+            config.u,
+            config.incremental,
+            config.node_buckets,
+            budget,
+            params,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::visited::VisitedSet;
+
+    fn small(w: u32, o: u32, u: u32, m: Option<u32>) -> CompactTreeConfig {
+        CompactTreeConfig {
+            w,
+            o,
+            u,
+            m,
+            initial_m: 4,
+            node_buckets: 16,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn root_key_width_follows_the_root_children() {
+        let c = CompactTreeConfig::default();
+        assert_eq!(c.root_child_bits(1), (30, 0));
+        assert_eq!(c.root_child_bits(2), (30, 30));
+        assert_eq!(c.root_child_bits(3), (30, 30));
+        let c = small(20, 2, 8, None);
+        assert_eq!(c.root_child_bits(1), (8, 0));
+        assert_eq!(c.root_child_bits(2), (8, 8));
+        assert_eq!(c.root_child_bits(3), (20, 8));
+        assert_eq!(c.root_child_bits(4), (20, 20));
+        assert_eq!(c.root_child_bits(9), (20, 20));
+    }
+
+    #[test]
+    fn root_size_comes_from_the_budget_and_is_capped_at_w_plus_o() {
+        let c = CompactTreeConfig::default();
+        // Unlimited: m_max = w + o = 32, a root entry of w − o + 3 = 31 bits.
+        assert_eq!(c.root_log2_buckets(10, u64::MAX), (16, 32));
+        // 1 GiB: the largest m with ⌈2^m (63 − m) / 8⌉ ≤ 512 MiB is 26.
+        assert_eq!(c.root_log2_buckets(10, 1 << 30), (16, 26));
+        assert!(cleary::table_bytes(60, 26) <= 1 << 29);
+        assert!(cleary::table_bytes(60, 27) > 1 << 29);
+        // k = 1: the key has u bits; m ≤ K.
+        assert_eq!(c.root_log2_buckets(1, u64::MAX), (16, 30));
+        let fixed = CompactTreeConfig {
+            m: Some(20),
+            ..c.clone()
+        };
+        assert_eq!(fixed.root_log2_buckets(10, 1 << 20), (20, 20));
+        assert_eq!(
+            small(3, 1, 2, Some(4)).root_log2_buckets(1, u64::MAX),
+            (2, 2)
+        );
+        assert!(small(3, 1, 2, Some(5)).check().is_err());
+        assert!(small(30, 2, 33, None).check().is_err());
+    }
+
+    #[test]
+    fn paper_parameters_give_w_minus_o_plus_3_bits_per_root_entry() {
+        let c = small(12, 2, 12, Some(14));
+        let mut t = CompactTree::new(5, &c, Budget::unlimited()).unwrap();
+        // 4000 tuples in node tables of at most 2^12.
+        for i in 0..4000u32 {
+            assert!(t
+                .find_or_insert(&[i % 64, i / 64, 1, i % 7, 2])
+                .unwrap()
+                .is_new());
+        }
+        let root = t.root().table();
+        assert_eq!(root.entry_bits(), 12 - 2 + 3);
+        assert_eq!(root.alloc_bytes(), (1u64 << 14) * 13 / 8);
+        let node_used: u64 = 12 * (4000 + 4000 + 7); // [0,2) [0,3) [3,5)
+        assert_eq!(t.memory().used, node_used + (4000u64 * 13).div_ceil(8));
+        assert_eq!(
+            t.params(),
+            "w=12;o=2;u=12;m=14;max_load=0.9;incremental=true"
+        );
+    }
+
+    #[test]
+    fn wide_values_index_width_and_full_root_give_table_full() {
+        let mut t = CompactTree::new(4, &small(8, 2, 6, Some(10)), Budget::unlimited()).unwrap();
+        assert!(t.find_or_insert(&[63, 0, 1, 2]).unwrap().is_new());
+        let e = t.find_or_insert(&[1, 64, 1, 2]).unwrap_err();
+        assert_eq!(
+            e.message,
+            "compact-tree: slot 1 value 64 needs more than u=6 bits"
+        );
+        let e = t.find_or_insert(&[1, 2, u32::MAX, 2]).unwrap_err();
+        assert!(
+            e.message.contains("slot 2 value 4294967295"),
+            "{}",
+            e.message
+        );
+        // w = 8: 256 tuples per node table.
+        let mut n = 0;
+        let e = loop {
+            match t.find_or_insert(&[n % 64, n / 64, 0, 0]) {
+                Ok(_) => n += 1,
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(n, 256);
+        assert!(e.message.contains("index width"), "{}", e.message);
+        // The root: 2^10 buckets at load 0.9 hold 921 states.
+        let mut t = CompactTree::new(4, &small(8, 2, 6, Some(10)), Budget::unlimited()).unwrap();
+        let mut n = 0u32;
+        let e = loop {
+            match t.find_or_insert(&[n % 32, 0, (n / 32) % 64, 0]) {
+                Ok(r) => assert!(r.is_new()),
+                Err(e) => break e,
+            }
+            n += 1;
+        };
+        assert_eq!(n, 921);
+        assert!(e.message.contains("maximal load"), "{}", e.message);
+        for i in 0..n {
+            assert!(!t
+                .find_or_insert(&[i % 32, 0, (i / 32) % 64, 0])
+                .unwrap()
+                .is_new());
+        }
+        // The budget: construction or growth refused, never an abort.
+        assert!(CompactTree::new(4, &small(8, 2, 6, Some(10)), Budget::new(100)).is_err());
+    }
+
+    #[test]
+    fn auto_size_grows_with_the_states() {
+        let c = CompactTreeConfig {
+            initial_m: 4,
+            node_buckets: 16,
+            ..Default::default()
+        };
+        let mut t = CompactTree::new(3, &c, Budget::new(1 << 30)).unwrap();
+        for i in 0..100_000u32 {
+            assert!(t
+                .find_or_insert(&[i % 300, i / 300, i % 11])
+                .unwrap()
+                .is_new());
+        }
+        let root = t.root().table();
+        // 100000 / 0.75 → 2^18 buckets; K = w + u = 60.
+        assert_eq!(root.log2_buckets(), 18);
+        assert_eq!(root.entry_bits(), 60 - 18 + 3);
+        assert_eq!(root.growths(), 14);
+        for i in 0..100_000u32 {
+            assert!(!t
+                .find_or_insert(&[i % 300, i / 300, i % 11])
+                .unwrap()
+                .is_new());
+        }
+    }
+}
+
+#[cfg(test)]
+mod conformance_tests {
+    use super::*;
+    use crate::conformance::{check_adversarial, check_stream, streams};
+    use crate::visited::VisitedSet;
+    use proptest::prelude::*;
+
+    fn make(k: usize, incremental: bool, m: Option<u32>) -> Box<dyn VisitedSet> {
+        Box::new(
+            CompactTree::new(
+                k,
+                &CompactTreeConfig {
+                    m,
+                    incremental,
+                    initial_m: 4,
+                    node_buckets: 16,
+                    ..Default::default()
+                },
+                Budget::unlimited(),
+            )
+            .unwrap(),
+        )
+    }
+
+    #[test]
+    fn adversarial_streams_behave_like_a_hash_set() {
+        check_adversarial(&|k| make(k, true, None), 1 << 30);
+        check_adversarial(&|k| make(k, false, Some(16)), 1 << 30);
+    }
+
+    #[test]
+    fn all_slots_equal_long_vectors() {
+        for k in [1usize, 2, 3, 5, 999, 1000] {
+            let mut set = make(k, true, None);
+            let stream: Vec<Vec<u32>> = (0..300u32)
+                .flat_map(|i| [vec![i; k], vec![i / 2; k], vec![(1 << 30) - 1 - i; k]])
+                .collect();
+            check_stream(set.as_mut(), &stream);
+        }
+    }
+
+    #[test]
+    fn small_w_and_u_at_the_top_of_their_range() {
+        // u = w = 5: root keys of 5 (k = 1) or 10 bits, values and node
+        // indices up to 31, 80% of the root keys.
+        for k in [1usize, 2, 3, 4] {
+            let c = CompactTreeConfig {
+                w: 5,
+                o: 5,
+                u: 5,
+                initial_m: 4,
+                node_buckets: 16,
+                ..Default::default()
+            };
+            let mut set = CompactTree::new(k, &c, Budget::unlimited()).unwrap();
+            let n = if k == 1 { 25 } else { 819 };
+            let stream: Vec<Vec<u32>> = (0..n)
+                .map(|i: u32| {
+                    let (a, b) = (i & 31, i >> 5);
+                    match k {
+                        1 => vec![a],
+                        2 => vec![a, b],
+                        3 => vec![a, 0, b],
+                        _ => vec![a, 0, b, 0],
+                    }
+                })
+                .collect();
+            check_stream(&mut set, &stream);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn random_streams_behave_like_a_hash_set(
+            (k, stream) in streams(9, 4),
+            inc in any::<bool>(),
+            fixed in any::<bool>(),
+        ) {
+            check_stream(make(k, inc, fixed.then_some(9)).as_mut(), &stream);
+        }
+
+        #[test]
+        fn wide_values_behave_like_a_hash_set((k, stream) in streams(7, 4), shift in 26u32..29) {
+            let stream: Vec<Vec<u32>> = stream
+                .into_iter()
+                .map(|v| v.into_iter().map(|x| (x << shift) | x).collect())
+                .collect();
+            check_stream(make(k, true, None).as_mut(), &stream);
+        }
+    }
+}
