@@ -17,13 +17,16 @@
 //! **quotient** of `m` bits (the bucket) and a **remainder** of `K − m`
 //! bits, stored with Cleary's three administration bits: a root entry takes
 //! `K − m + 3` bits, i.e. `w − o + 3` at the paper's `m = w + o`. Look-ups
-//! are exact (no false positives). Size: with parameter `m` the table has
-//! fixed 2^m buckets (`m ≤ w + o`, capped at `K`). Without it (`m=auto`)
-//! the table starts at 2^min(16, m_max) buckets and doubles at load 0.75 up
-//! to 2^m_max, where `m_max` is the largest `m ≤ min(w + o, K)` whose table
-//! takes at most half the memory budget (the rest is for the node tables);
-//! so small models do not touch gigabytes. It is full at `max_load` of its
-//! largest size.
+//! are exact (no false positives). Size: with parameter `m=N` the table has
+//! fixed 2^N buckets (`N ≤ w + o`, capped at `K`). With `m=budget` (the
+//! engine's default in the registry, as in the paper: the table size is
+//! chosen from the memory limit) it has 2^m_max buckets from the start,
+//! where `m_max` is the largest `m ≤ min(w + o, K)` whose table takes at
+//! most half the memory budget (the rest is for the node tables). With
+//! `m=auto` (the library default) the table starts at 2^min(16, m_max)
+//! buckets and doubles at load 0.75 up to 2^m_max, so small models do not
+//! touch gigabytes, at the price of wider entries while `m` is small
+//! (`K − m + 3` bits). It is full at `max_load` of its largest size.
 //!
 //! Accounting: `used` = node tables (12 bytes per tuple) + ⌈states ×
 //! (K − m + 3) / 8⌉ bytes; `alloc` = node tables + the packed root array.
@@ -45,9 +48,14 @@ pub struct CompactTreeConfig {
     pub o: u32,
     /// Bits of a slot value (1..=32).
     pub u: u32,
-    /// Fixed log2 of the root buckets (4..=w + o); `None`: grow up to the
-    /// largest size within half the budget.
+    /// Fixed log2 of the root buckets (4..=w + o); `None`: the largest size
+    /// within half the budget, from the start or by growing (`grow`).
     pub m: Option<u32>,
+    /// With `m = None`: start small and double up to the largest size
+    /// (`true`, parameter `m=auto`), or take the largest size from the start
+    /// (`false`, parameter `m=budget`, the paper's fixed table chosen from
+    /// the memory limit).
+    pub grow: bool,
     /// Load at which the (largest) root table is full, in (0, 1).
     pub max_load: f64,
     /// Reuse the predecessor's node indices (side data).
@@ -65,6 +73,7 @@ impl Default for CompactTreeConfig {
             o: 2,
             u: 30,
             m: None,
+            grow: true,
             max_load: 0.9,
             incremental: true,
             initial_m: 16,
@@ -127,7 +136,12 @@ impl CompactTreeConfig {
                     .rev()
                     .find(|&m| cleary::table_bytes(key_bits, m) <= budget / 2)
                     .unwrap_or(floor);
-                (self.initial_m.clamp(floor, max), max)
+                let initial = if self.grow {
+                    self.initial_m.clamp(floor, max)
+                } else {
+                    max
+                };
+                (initial, max)
             }
         }
     }
@@ -210,7 +224,11 @@ impl TreeDb<ClearyRoot> {
             config.w,
             config.o,
             config.u,
-            config.m.map_or("auto".to_string(), |m| m.to_string()),
+            match (config.m, config.grow) {
+                (Some(m), _) => m.to_string(),
+                (None, true) => "auto".to_string(),
+                (None, false) => "budget".to_string(),
+            },
             config.max_load,
             config.incremental
         );

@@ -149,7 +149,7 @@ pub const ENGINES: &[EngineSpec] = &[
             ("u", "bits of a slot value, 1..=32 (30)"),
             (
                 "m",
-                "fixed log2 of root buckets, 4..=w+o (auto: grow within half the budget)",
+                "log2 of root buckets, 4..=w+o; budget: the largest within half the memory budget, from the start; auto: grow up to it (budget)",
             ),
             ("max_load", "load at which the root table is full (0.9)"),
             ("incremental", "reuse the predecessor's node indices (true)"),
@@ -267,11 +267,15 @@ fn build_compact_tree(
         &["w", "o", "u", "m", "max_load", "incremental"],
     )?;
     let d = CompactTreeConfig::default();
-    let m = match opts.get("m", "auto".to_string())?.as_str() {
-        "auto" => None,
-        v => Some(
-            v.parse()
-                .map_err(|_| format!("engine parameter m={v}: not a valid value"))?,
+    let (m, grow) = match opts.get("m", "budget".to_string())?.as_str() {
+        "budget" => (None, false),
+        "auto" => (None, true),
+        v => (
+            Some(
+                v.parse()
+                    .map_err(|_| format!("engine parameter m={v}: not a valid value"))?,
+            ),
+            false,
         ),
     };
     let config = CompactTreeConfig {
@@ -279,6 +283,7 @@ fn build_compact_tree(
         o: opts.get("o", d.o)?,
         u: opts.get("u", d.u)?,
         m,
+        grow,
         max_load: opts.get("max_load", d.max_load)?,
         incremental: opts.get("incremental", d.incremental)?,
         ..d
