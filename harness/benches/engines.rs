@@ -24,6 +24,15 @@ use std::path::{Path, PathBuf};
 
 const STREAM_LEN: usize = 200_000;
 
+/// Every engine gets this budget (compact-tree sizes its root table from
+/// it, as in a campaign with a 2/0.7 GiB memory limit).
+fn options() -> EngineOptions {
+    EngineOptions {
+        mem_budget: 2 << 30,
+        params: Vec::new(),
+    }
+}
+
 /// A visited set that records every vector it is asked about.
 struct Recorder {
     inner: Box<dyn VisitedSet>,
@@ -80,8 +89,7 @@ fn record(name: &str, path: &Path) -> Option<Stream> {
     let model = load(path)?;
     let k = model.slot_count();
     let mut rec = Recorder {
-        inner: engines::build_visited_set("hash-table", model.as_ref(), &EngineOptions::default())
-            .ok()?,
+        inner: engines::build_visited_set("hash-table", model.as_ref(), &options()).ok()?,
         k,
         stream: Vec::new(),
         limit: STREAM_LEN,
@@ -136,7 +144,7 @@ fn engines_bench(c: &mut Criterion) {
         group.sample_size(10);
         for &engine in &engines {
             let make = || {
-                engines::build_visited_set(engine, s.model.as_ref(), &EngineOptions::default())
+                engines::build_visited_set(engine, s.model.as_ref(), &options())
                     .expect("engine builds")
             };
             group.bench_function(format!("{engine}/insert"), |b| {
