@@ -245,7 +245,7 @@ impl ClearyTable {
             rem_bits,
             entry_bits,
             entry_mask: low_mask(entry_bits),
-            words: zeroed_words((bytes / 8) as usize),
+            words: vec![0; (bytes / 8) as usize],
             len: 0,
             grow_at,
             capacity,
@@ -687,33 +687,6 @@ impl Drop for ClearyTable {
     fn drop(&mut self) {
         self.budget.release(self.reserved);
     }
-}
-
-/// A zeroed word array for the bucket entries. Large arrays (the paper's
-/// root table is sized from the memory limit, gigabytes) are advised to the
-/// kernel as transparent-huge-page candidates: Cleary look-ups touch one
-/// random place of the table each, and 2 MiB pages cut the TLB misses and
-/// the page faults of first touch (measured in the closing note of issue 4:
-/// `at.3` at m = 28 went from 12.3 s to the time given there).
-fn zeroed_words(n: usize) -> Vec<u64> {
-    let words = vec![0u64; n];
-    #[cfg(target_os = "linux")]
-    if n * 8 >= 1 << 26 {
-        // SAFETY: `madvise` only gives the kernel advice about a range of
-        // our own live allocation (pointer and length from `words`, which
-        // outlives the call); MADV_HUGEPAGE does not change the contents or
-        // the validity of the memory, and its failure is harmless (ignored).
-        unsafe {
-            let page = 4096usize;
-            let start = words.as_ptr() as usize;
-            let aligned = (start + page - 1) & !(page - 1);
-            let len = (start + n * 8).saturating_sub(aligned) & !(page - 1);
-            if len > 0 {
-                libc::madvise(aligned as *mut libc::c_void, len, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    words
 }
 
 #[cfg(test)]
