@@ -575,7 +575,7 @@ mod tests {
         }
     }
 
-    fn tree(k: usize, incremental: bool) -> Tree {
+    pub(super) fn tree(k: usize, incremental: bool) -> Tree {
         Tree::new(
             k,
             &TreeConfig {
@@ -735,18 +735,7 @@ mod conformance_tests {
     use proptest::prelude::*;
 
     fn make(k: usize, incremental: bool) -> Box<dyn VisitedSet> {
-        Box::new(
-            Tree::new(
-                k,
-                &TreeConfig {
-                    incremental,
-                    initial_buckets: 16,
-                    ..Default::default()
-                },
-                Budget::unlimited(),
-            )
-            .unwrap(),
-        )
+        Box::new(super::tests::tree(k, incremental))
     }
 
     #[test]
