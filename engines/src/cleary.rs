@@ -28,7 +28,7 @@
 //! Size: fixed 2^m buckets, or, when `max_log2_buckets > log2_buckets`, the
 //! table doubles (m + 1, one remainder bit moves into the quotient; every
 //! key is re-inserted from its reconstructed hash) when the load passes
-//! `min(0.75, max_load)`, while the memory budget allows. At `max_load` of
+//! `min(grow_load, max_load)`, while the memory budget allows. At `max_load` of
 //! the largest table (or when a bucket array at its maximal load cannot
 //! grow), insertion returns [`TableFull`]; it never aborts.
 //!
@@ -46,9 +46,6 @@ const OCCUPIED: u64 = 1;
 const VIRGIN: u64 = 2;
 const CHANGE: u64 = 4;
 const ADMIN_BITS: u32 = 3;
-
-/// Growth threshold, as a load factor (capped by `max_load`).
-const GROW_LOAD: f64 = 0.75;
 
 /// Largest log2 of the bucket count.
 pub const MAX_LOG2_BUCKETS: u32 = 40;
@@ -127,6 +124,11 @@ pub struct ClearyConfig {
     pub max_log2_buckets: u32,
     /// Load factor at which the largest table is full, in (0, 1).
     pub max_load: f64,
+    /// Load factor at which a table below its largest size doubles, in
+    /// (0, 1) (capped by `max_load`). A sparser table has a longer quotient,
+    /// hence shorter entries: each halving of the load saves one bit per
+    /// entry and doubles the allocated array.
+    pub grow_load: f64,
 }
 
 impl ClearyConfig {
@@ -153,6 +155,9 @@ impl ClearyConfig {
         }
         if !(c.max_load > 0.0 && c.max_load < 1.0) {
             return Err(format!("max_load {} not in (0, 1)", c.max_load));
+        }
+        if !(c.grow_load > 0.0 && c.grow_load < 1.0) {
+            return Err(format!("grow_load {} not in (0, 1)", c.grow_load));
         }
         Ok(())
     }
@@ -234,7 +239,7 @@ impl ClearyTable {
         let buckets = 1u64 << log2;
         let capacity = ((buckets as f64 * config.max_load) as u64).min(buckets - 1);
         let grow_at = if log2 < config.max_log2_buckets {
-            ((buckets as f64 * GROW_LOAD.min(config.max_load)) as u64).min(capacity)
+            ((buckets as f64 * config.grow_load.min(config.max_load)) as u64).min(capacity)
         } else {
             capacity
         };
@@ -626,6 +631,65 @@ impl ClearyTable {
         self.for_each_hash(|h| f(unmix(h, bits)));
     }
 
+    /// Key width `K`.
+    pub fn key_bits(&self) -> u32 {
+        self.config.key_bits
+    }
+
+    /// Whether one more key would take the table past its growth load
+    /// while the key width forbids more buckets (`m = K`): a caller that
+    /// can widen its keys should do so now ([`rekeyed`](Self::rekeyed)).
+    pub fn wants_wider_keys(&self) -> bool {
+        self.log2 == self.config.key_bits
+            && self.log2 < MAX_LOG2_BUCKETS
+            && (self.len + 1) as f64
+                > (1u64 << self.log2) as f64 * self.config.grow_load.min(self.config.max_load)
+    }
+
+    /// A table of shape `config` (2^`config.log2_buckets` buckets) holding
+    /// `f(key)` for every stored key; `f` must be injective and map into
+    /// `config.key_bits` bits (a wider key width: the remainder gains the
+    /// new bits). Counters carry over. [`TableFull`] if the budget cannot
+    /// hold both arrays during the copy or the new array cannot hold the
+    /// keys at its maximal load. Panics on an impossible shape.
+    pub fn rekeyed(
+        &self,
+        config: ClearyConfig,
+        f: impl Fn(u64) -> u64,
+    ) -> Result<ClearyTable, TableFull> {
+        if let Err(e) = config.check() {
+            panic!("ClearyTable: {e}");
+        }
+        let mut t = Self::with_log2(
+            self.name.clone(),
+            config,
+            config.log2_buckets,
+            self.budget.clone(),
+        )?;
+        if self.len > t.capacity {
+            return Err(TableFull {
+                message: format!(
+                    "{}: {} entries do not fit 2^{} buckets at the maximal load {}",
+                    self.name, self.len, t.log2, config.max_load
+                ),
+            });
+        }
+        let bits = self.config.key_bits;
+        self.for_each_hash(|h| {
+            let key = f(unmix(h, bits));
+            debug_assert_eq!(key & !low_mask(config.key_bits), 0);
+            let v = t
+                .locate(mix(key, config.key_bits))
+                .expect_err("f is injective");
+            t.insert_at(v);
+        });
+        debug_assert_eq!(t.len, self.len);
+        t.probes = self.probes;
+        t.shifted = self.shifted;
+        t.growths = self.growths;
+        Ok(t)
+    }
+
     /// Checks Cleary's invariants (tests): per cluster, virgin bits =
     /// groups, entries sorted, homes inside the cluster, one empty bucket.
     #[cfg(test)]
@@ -703,6 +767,7 @@ mod tests {
                 log2_buckets: log2,
                 max_log2_buckets: max_log2,
                 max_load,
+                grow_load: 0.75,
             },
             Budget::unlimited(),
         )
@@ -848,6 +913,39 @@ mod tests {
     }
 
     #[test]
+    fn rekeyed_tables_hold_the_mapped_keys() {
+        let mut t = table(12, 6, 12, 0.9);
+        let keys: Vec<u64> = (0..2000u64).map(|i| (i * 2654435761) & 0xfff).collect();
+        for &k in &keys {
+            t.find_or_insert(k).unwrap();
+        }
+        let shape = ClearyConfig {
+            key_bits: 20,
+            log2_buckets: t.log2_buckets(),
+            max_log2_buckets: 16,
+            max_load: 0.9,
+            grow_load: 0.75,
+        };
+        // Widen the upper 6 bits' field: (hi, lo) of (6, 6) bits -> (6, 14).
+        let widen = |k: u64| (k >> 6) << 14 | (k & 63);
+        let mut wide = t.rekeyed(shape, widen).unwrap();
+        wide.check_invariants();
+        assert_eq!(wide.len(), t.len());
+        assert_eq!(wide.entry_bits(), 20 - t.log2_buckets() + 3);
+        let mut got = Vec::new();
+        wide.for_each_key(|k| got.push(k));
+        got.sort_unstable();
+        let mut expect: Vec<u64> = keys.iter().map(|&k| widen(k)).collect();
+        expect.sort_unstable();
+        expect.dedup();
+        assert_eq!(got, expect);
+        for &k in &keys {
+            assert!(!wide.find_or_insert(widen(k)).unwrap());
+        }
+        assert!(wide.find_or_insert(1 << 19).unwrap());
+    }
+
+    #[test]
     fn budget_refusing_growth_fills_to_max_load_then_table_full() {
         let budget = Budget::new(table_bytes(30, 10) + 100);
         let mut t = ClearyTable::new(
@@ -857,6 +955,7 @@ mod tests {
                 log2_buckets: 10,
                 max_log2_buckets: 20,
                 max_load: 0.9,
+                grow_load: 0.75,
             },
             budget.clone(),
         )

@@ -18,15 +18,30 @@
 //! bits, stored with Cleary's three administration bits: a root entry takes
 //! `K − m + 3` bits, i.e. `w − o + 3` at the paper's `m = w + o`. Look-ups
 //! are exact (no false positives). Size: with parameter `m=N` the table has
-//! fixed 2^N buckets (`N ≤ w + o`, capped at `K`). With `m=budget` (the
-//! engine's default in the registry, as in the paper: the table size is
-//! chosen from the memory limit) it has 2^m_max buckets from the start,
-//! where `m_max` is the largest `m ≤ min(w + o, K)` whose table takes at
-//! most half the memory budget (the rest is for the node tables). With
-//! `m=auto` (the library default) the table starts at 2^min(16, m_max)
-//! buckets and doubles at load 0.75 up to 2^m_max, so small models do not
-//! touch gigabytes, at the price of wider entries while `m` is small
-//! (`K − m + 3` bits). It is full at `max_load` of its largest size.
+//! fixed 2^N buckets (`N ≤ w + o`, capped at `K`). With `m=budget` (as in
+//! the paper: the table size is chosen from the memory limit) it has
+//! 2^m_max buckets from the start, where `m_max` is the largest
+//! `m ≤ min(w + o, K)` whose table takes at most half the memory budget
+//! (the rest is for the node tables). With `m=auto` the table starts at
+//! 2^min(16, m_max) buckets and doubles at load `grow_load` (0.75) up to
+//! 2^m_max, so small models do not touch gigabytes, at the price of wider
+//! entries while `m` is small (`K − m + 3` bits). It is full at `max_load`
+//! of its largest size.
+//!
+//! **Adaptive root key** (`root_key=adaptive`, our extension, not in the
+//! paper): the paper fixes `K = 2w` although a node table of `n` tuples
+//! only hands out indices below `n`. An adaptive root keys its table by
+//! the children's *current* widths (8 bits each to start); when an index
+//! (or slot value) needs more bits, or when 2^K buckets could not take the
+//! next key at the growth load, every entry is re-stored with the wider
+//! key ([`ClearyTable::rekeyed`]; counter `root_rekeys`). The quotient
+//! still takes `m` of the `K` bits, so a root entry takes
+//! `K − m + 3` bits with `K` about `2·log2(node table size)` instead of
+//! `2w`. Still exact: the key is a bijective re-encoding of `(left, right)`.
+//!
+//! Which configuration is the registry's default, and what each measured,
+//! is in the registry and the README: `m=budget root_key=fixed` is the
+//! paper's; `m=auto root_key=adaptive` is the default.
 //!
 //! Accounting: `used` = node tables (12 bytes per tuple) + ⌈states ×
 //! (K − m + 3) / 8⌉ bytes; `alloc` = node tables + the packed root array.
@@ -58,6 +73,12 @@ pub struct CompactTreeConfig {
     pub grow: bool,
     /// Load at which the (largest) root table is full, in (0, 1).
     pub max_load: f64,
+    /// With `m=auto`: load at which the root table doubles, in (0, 1).
+    pub grow_load: f64,
+    /// Key the root table by the children's current index width, widening
+    /// (re-storing every root entry) as node tables grow, instead of the
+    /// fixed `2w` bits (`root_key=adaptive` / `fixed`).
+    pub adaptive_key: bool,
     /// Reuse the predecessor's node indices (side data).
     pub incremental: bool,
     /// log2 of the initial root buckets when `m` is `None`.
@@ -75,6 +96,8 @@ impl Default for CompactTreeConfig {
             m: None,
             grow: true,
             max_load: 0.9,
+            grow_load: 0.75,
+            adaptive_key: false,
             incremental: true,
             initial_m: 16,
             node_buckets: 1024,
@@ -106,6 +129,9 @@ impl CompactTreeConfig {
         if !(self.max_load > 0.0 && self.max_load < 1.0) {
             return Err(format!("max_load={}: must be in (0, 1)", self.max_load));
         }
+        if !(self.grow_load > 0.0 && self.grow_load < 1.0) {
+            return Err(format!("grow_load={}: must be in (0, 1)", self.grow_load));
+        }
         if self.initial_m < 4 {
             return Err(format!("initial_m={}: must be at least 4", self.initial_m));
         }
@@ -121,10 +147,15 @@ impl CompactTreeConfig {
     }
 
     /// (initial, largest) log2 of the root buckets for vectors of length
-    /// `k` within `budget` bytes.
+    /// `k` within `budget` bytes, for the full key width.
     pub fn root_log2_buckets(&self, k: usize, budget: u64) -> (u32, u32) {
         let (l, r) = self.root_child_bits(k);
-        let key_bits = l + r;
+        self.log2_range(l + r, budget)
+    }
+
+    /// (initial, largest) log2 of the root buckets for keys of `key_bits`
+    /// bits within `budget` bytes.
+    fn log2_range(&self, key_bits: u32, budget: u64) -> (u32, u32) {
         let cap = (self.w + self.o)
             .min(key_bits)
             .min(cleary::MAX_LOG2_BUCKETS);
@@ -147,11 +178,30 @@ impl CompactTreeConfig {
     }
 }
 
+/// Initial bits of each root child in an adaptive key.
+const INITIAL_CHILD_BITS: u32 = 8;
+
 /// The root table of `compact-tree`: a Cleary table of root keys.
 pub struct ClearyRoot {
     table: ClearyTable,
+    /// Current bits of the left and right child in the key.
+    left_bits: u32,
     right_bits: u32,
+    /// Their largest values (`w` for a node, `u` for a slot; 0 for the
+    /// missing right child of `k = 1`).
+    left_max: u32,
+    right_max: u32,
+    /// Widen the key as node indices grow (`root_key=adaptive`).
+    adaptive: bool,
+    config: CompactTreeConfig,
+    budget_limit: u64,
     max_log2: u32,
+    rekeys: u64,
+}
+
+/// Bits needed to write `v` (at least 1).
+fn bits_of(v: u32) -> u32 {
+    (32 - v.leading_zeros()).max(1)
 }
 
 impl ClearyRoot {
@@ -159,13 +209,63 @@ impl ClearyRoot {
     pub fn table(&self) -> &ClearyTable {
         &self.table
     }
+
+    #[inline]
+    fn key(&self, left: u32, right: u32) -> u64 {
+        (left as u64) << self.right_bits | right as u64
+    }
+
+    /// Re-stores every key with children of `left` and `right` bits.
+    fn widen(&mut self, left: u32, right: u32) -> Result<(), TableFull> {
+        let (old_right, grow) = (self.right_bits, self.config.grow);
+        let key_bits = left + right;
+        let (initial, max) = self.config.log2_range(key_bits, self.budget_limit);
+        let log2 = if grow {
+            self.table.log2_buckets().clamp(initial, max)
+        } else {
+            max
+        };
+        let shape = ClearyConfig {
+            key_bits,
+            log2_buckets: log2,
+            max_log2_buckets: max,
+            max_load: self.config.max_load,
+            grow_load: self.config.grow_load,
+        };
+        let mask = (1u64 << old_right) - 1;
+        self.table = self
+            .table
+            .rekeyed(shape, |key| (key >> old_right) << right | (key & mask))?;
+        (self.left_bits, self.right_bits, self.max_log2) = (left, right, max);
+        self.rekeys += 1;
+        Ok(())
+    }
 }
 
 impl RootTable for ClearyRoot {
     #[inline]
     fn find_or_insert(&mut self, left: u32, right: u32) -> Result<(u64, bool), TableFull> {
-        let key = (left as u64) << self.right_bits | right as u64;
-        Ok((key, self.table.find_or_insert(key)?))
+        if self.adaptive {
+            if left >> self.left_bits != 0 || right >> self.right_bits != 0 {
+                let l = self.left_bits.max(bits_of(left));
+                let r = self.right_bits.max(bits_of(right));
+                self.widen(l, r)?;
+            }
+            if self.table.wants_wider_keys() {
+                // 2^K buckets are too few for the keys to come: one more
+                // key bit, on the narrower side that may still widen.
+                let (l, r) = (self.left_bits, self.right_bits);
+                if r < self.right_max && (r < l || l >= self.left_max) {
+                    self.widen(l, r + 1)?;
+                } else if l < self.left_max {
+                    self.widen(l + 1, r)?;
+                }
+            }
+        }
+        // The reference does not depend on the current key width.
+        let reference = (left as u64) << 32 | right as u64;
+        let key = self.key(left, right);
+        Ok((reference, self.table.find_or_insert(key)?))
     }
 
     fn len(&self) -> u64 {
@@ -184,10 +284,12 @@ impl RootTable for ClearyRoot {
         let t = &self.table;
         out.push(("root_log2_buckets".into(), t.log2_buckets() as u64));
         out.push(("root_log2_buckets_max".into(), self.max_log2 as u64));
+        out.push(("root_key_bits".into(), t.key_bits() as u64));
         out.push(("root_entry_bits".into(), t.entry_bits() as u64));
         out.push(("root_probes".into(), t.probes()));
         out.push(("root_shifted".into(), t.shifted()));
         out.push(("root_growths".into(), t.growths()));
+        out.push(("root_rekeys".into(), self.rekeys));
     }
 }
 
@@ -202,8 +304,16 @@ impl TreeDb<ClearyRoot> {
         if let Err(e) = config.check() {
             panic!("compact-tree: {e}");
         }
-        let (lb, rb) = config.root_child_bits(k);
-        let (m0, m_max) = config.root_log2_buckets(k, budget.limit());
+        let (left_max, right_max) = config.root_child_bits(k);
+        let (lb, rb) = if config.adaptive_key {
+            (
+                left_max.min(INITIAL_CHILD_BITS),
+                right_max.min(INITIAL_CHILD_BITS),
+            )
+        } else {
+            (left_max, right_max)
+        };
+        let (m0, m_max) = config.log2_range(lb + rb, budget.limit());
         let table = ClearyTable::new(
             "compact-tree root table",
             ClearyConfig {
@@ -211,16 +321,24 @@ impl TreeDb<ClearyRoot> {
                 log2_buckets: m0,
                 max_log2_buckets: m_max,
                 max_load: config.max_load,
+                grow_load: config.grow_load,
             },
             budget.clone(),
         )?;
         let root = ClearyRoot {
             table,
+            left_bits: lb,
             right_bits: rb,
+            left_max,
+            right_max,
+            adaptive: config.adaptive_key,
+            config: config.clone(),
+            budget_limit: budget.limit(),
             max_log2: m_max,
+            rekeys: 0,
         };
         let params = format!(
-            "w={};o={};u={};m={};max_load={};incremental={}",
+            "w={};o={};u={};m={};root_key={};max_load={};grow_load={};incremental={}",
             config.w,
             config.o,
             config.u,
@@ -229,7 +347,13 @@ impl TreeDb<ClearyRoot> {
                 (None, true) => "auto".to_string(),
                 (None, false) => "budget".to_string(),
             },
+            if config.adaptive_key {
+                "adaptive"
+            } else {
+                "fixed"
+            },
             config.max_load,
+            config.grow_load,
             config.incremental
         );
         TreeDb::build(
@@ -319,7 +443,7 @@ mod tests {
         assert_eq!(t.memory().used, node_used + (4000u64 * 13).div_ceil(8));
         assert_eq!(
             t.params(),
-            "w=12;o=2;u=12;m=14;max_load=0.9;incremental=true"
+            "w=12;o=2;u=12;m=14;root_key=fixed;max_load=0.9;grow_load=0.75;incremental=true"
         );
     }
 
@@ -405,13 +529,14 @@ mod conformance_tests {
     use crate::visited::VisitedSet;
     use proptest::prelude::*;
 
-    fn make(k: usize, incremental: bool, m: Option<u32>) -> Box<dyn VisitedSet> {
+    fn make(k: usize, incremental: bool, m: Option<u32>, adaptive: bool) -> Box<dyn VisitedSet> {
         Box::new(
             CompactTree::new(
                 k,
                 &CompactTreeConfig {
                     m,
                     incremental,
+                    adaptive_key: adaptive,
                     initial_m: 4,
                     node_buckets: 16,
                     ..Default::default()
@@ -424,14 +549,19 @@ mod conformance_tests {
 
     #[test]
     fn adversarial_streams_behave_like_a_hash_set() {
-        check_adversarial(&|k| make(k, true, None), 1 << 30);
-        check_adversarial(&|k| make(k, false, Some(16)), 1 << 30);
+        for adaptive in [false, true] {
+            check_adversarial(&|k| make(k, true, None, adaptive), 1 << 30);
+            check_adversarial(&|k| make(k, false, Some(16), adaptive), 1 << 30);
+        }
     }
 
     #[test]
     fn all_slots_equal_long_vectors() {
-        for k in [1usize, 2, 3, 5, 999, 1000] {
-            let mut set = make(k, true, None);
+        for (k, adaptive) in [1usize, 2, 3, 5, 999, 1000]
+            .into_iter()
+            .flat_map(|k| [(k, false), (k, true)])
+        {
+            let mut set = make(k, true, None, adaptive);
             let stream: Vec<Vec<u32>> = (0..300u32)
                 .flat_map(|i| [vec![i; k], vec![i / 2; k], vec![(1 << 30) - 1 - i; k]])
                 .collect();
@@ -443,11 +573,15 @@ mod conformance_tests {
     fn small_w_and_u_at_the_top_of_their_range() {
         // u = w = 5: root keys of 5 (k = 1) or 10 bits, values and node
         // indices up to 31, 80% of the root keys.
-        for k in [1usize, 2, 3, 4] {
+        for (k, adaptive_key) in [1usize, 2, 3, 4]
+            .into_iter()
+            .flat_map(|k| [(k, false), (k, true)])
+        {
             let c = CompactTreeConfig {
                 w: 5,
                 o: 5,
                 u: 5,
+                adaptive_key,
                 initial_m: 4,
                 node_buckets: 16,
                 ..Default::default()
@@ -475,17 +609,64 @@ mod conformance_tests {
             (k, stream) in streams(9, 4),
             inc in any::<bool>(),
             fixed in any::<bool>(),
+            adaptive in any::<bool>(),
         ) {
-            check_stream(make(k, inc, fixed.then_some(9)).as_mut(), &stream);
+            check_stream(make(k, inc, fixed.then_some(9), adaptive).as_mut(), &stream);
         }
 
         #[test]
-        fn wide_values_behave_like_a_hash_set((k, stream) in streams(7, 4), shift in 26u32..29) {
+        fn wide_values_behave_like_a_hash_set(
+            (k, stream) in streams(7, 4),
+            shift in 26u32..29,
+            adaptive in any::<bool>(),
+        ) {
             let stream: Vec<Vec<u32>> = stream
                 .into_iter()
                 .map(|v| v.into_iter().map(|x| (x << shift) | x).collect())
                 .collect();
-            check_stream(make(k, true, None).as_mut(), &stream);
+            check_stream(make(k, true, None, adaptive).as_mut(), &stream);
         }
+    }
+
+    #[test]
+    fn adaptive_keys_widen_for_wide_children_and_for_too_few_buckets() {
+        // k = 2: the root children are the two slots. Every pair below
+        // 2^8 fits the initial 8 + 8 key bits, but 2^16 buckets cannot take
+        // 2^16 keys: the key widens before the table fills; then values
+        // of 9..=20 bits widen it again.
+        let mut set = CompactTree::new(
+            2,
+            &CompactTreeConfig {
+                adaptive_key: true,
+                initial_m: 4,
+                ..Default::default()
+            },
+            Budget::unlimited(),
+        )
+        .unwrap();
+        let mut stream: Vec<Vec<u32>> = (0..1u32 << 16).map(|i| vec![i >> 8, i & 255]).collect();
+        stream.extend((8..20).map(|b| vec![1 << b, 3]));
+        stream.extend((8..20).map(|b| vec![5, (1 << b) + 1]));
+        check_stream(&mut set, &stream);
+        let root = set.root();
+        assert!(root.table().key_bits() > 16 && root.table().key_bits() <= 40);
+        assert!(root.rekeys >= 2, "{} re-keyings", root.rekeys);
+        assert_eq!(
+            root.table().entry_bits(),
+            root.table().key_bits() - root.table().log2_buckets() + 3
+        );
+    }
+
+    #[test]
+    fn adaptive_keys_take_fewer_bits_than_fixed_ones() {
+        let stream: Vec<Vec<u32>> = (0..20_000u32)
+            .map(|i| vec![i % 97, i / 97, i % 5, 7, i % 11])
+            .collect();
+        let bits = |adaptive_key| {
+            let mut set = make(5, true, None, adaptive_key);
+            check_stream(set.as_mut(), &stream);
+            set.memory().used
+        };
+        assert!(bits(true) < bits(false));
     }
 }

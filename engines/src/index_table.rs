@@ -7,7 +7,11 @@
 //! never move, so a parent may store them; growth re-hashes only the small
 //! `u32` bucket array (each bucket holds index + 1, 0 = empty; linear
 //! probing from the top bits of an xxh3 hash), while the tuples stay in
-//! segments that double in size and are never copied.
+//! segments that double in size and are never copied. The bucket array
+//! doubles at load 1/2: every probe past the home bucket costs a cache miss
+//! on a tuple, and at load 1/2 an absent tuple is found after 2.5 buckets
+//! on average instead of 8.5 at load 3/4 (Knuth's linear-probing bounds),
+//! for 4 bytes of bucket per entry more in the allocation.
 //!
 //! Accounting: `used` = entries × (4·width bytes of tuple + 4-byte bucket);
 //! `alloc` = bucket array + allocated segments. Every allocation is first
@@ -70,7 +74,7 @@ impl IndexTable {
         };
         t.reserve(n as u64 * 4)?;
         t.buckets = vec![0; n];
-        t.grow_at = (n as u64 * 3) / 4;
+        t.grow_at = n as u64 / 2;
         Ok(t)
     }
 
@@ -249,7 +253,7 @@ impl IndexTable {
             self.buckets[pos] = b;
         }
         self.release(old.len() as u64 * 4);
-        self.grow_at = (n as u64 * 3) / 4;
+        self.grow_at = n as u64 / 2;
         Ok(())
     }
 }

@@ -148,3 +148,20 @@ fn hundred_million_vectors_no_false_positives() {
     };
     stress(100_000_000, &config, 1_000_003);
 }
+
+/// 10^6 vectors through the registry's default root: growing table
+/// (`m=auto`) and adaptive key, so the root is re-keyed and doubled many
+/// times while every answer is checked.
+#[test]
+fn million_vectors_adaptive_growing_root() {
+    let config = CompactTreeConfig {
+        w: 30,
+        o: 2,
+        u: 28,
+        m: None,
+        grow: true,
+        adaptive_key: true,
+        ..Default::default()
+    };
+    stress(1_000_000, &config, 10_007);
+}
