@@ -97,6 +97,9 @@ pub mod search;
 pub mod state_table;
 pub mod traversal;
 
+#[cfg(test)]
+mod tests;
+
 pub use search::explore;
 
 use crate::budget::Budget;
