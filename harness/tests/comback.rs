@@ -106,7 +106,10 @@ fn check(instance: &str, path: &Path, oracle: u64, tiny: bool) {
     let model = load(path);
     let want = run(model.as_ref(), "hash-table", &[]);
     assert_eq!(want.status, RunStatus::Ok, "{instance}: {}", want.message);
-    assert_eq!(want.states, oracle, "{instance}: hash-table against the oracle");
+    assert_eq!(
+        want.states, oracle,
+        "{instance}: hash-table against the oracle"
+    );
     for params in variants(tiny) {
         let got = run(model.as_ref(), "comback-ddd", &params);
         let what = format!("{instance} [{}]", got.engine_params);
@@ -131,7 +134,11 @@ fn shared() -> PathBuf {
 fn beem_instances_count_like_the_oracle_and_the_hash_table() {
     let small = instances("beem.csv", &shared(), 50, 600, 3);
     let larger = instances("beem.csv", &shared(), 601, 8_000, 3);
-    assert_eq!(small.len() + larger.len(), 6, "too few BEEM instances found");
+    assert_eq!(
+        small.len() + larger.len(),
+        6,
+        "too few BEEM instances found"
+    );
     for (name, path, oracle) in &small {
         check(name, path, *oracle, true);
     }

@@ -79,7 +79,11 @@ mod tests {
                 c.store(id, &[id, id * 2]);
                 for old in 0..=id {
                     let expect = (id - old) < size as u32;
-                    assert_eq!(c.get(old).is_some(), expect, "size {size} id {id} old {old}");
+                    assert_eq!(
+                        c.get(old).is_some(),
+                        expect,
+                        "size {size} id {id} old {old}"
+                    );
                     if let Some(v) = c.get(old) {
                         assert_eq!(v, [old, old * 2]);
                     }

@@ -183,7 +183,7 @@ mod tests {
         let mut c = Candidates::new(3, 100, Budget::unlimited()).unwrap();
         for round in 0..3u32 {
             for i in 0..100u32 {
-                c.insert(&[i, i % 7, round.min(0)], i % 5, i, round).unwrap();
+                c.insert(&[i, i % 7, 0], i % 5, i, round).unwrap();
             }
         }
         assert_eq!(c.len(), 100);

@@ -158,7 +158,13 @@ impl<'m> Search<'m> {
     }
 
     /// Stores a state known to be new; queues it for the next level.
-    fn store(&mut self, v: &[Value], signature: u32, pred: Option<u32>, event: u32) -> Result<u32, Stop> {
+    fn store(
+        &mut self,
+        v: &[Value],
+        signature: u32,
+        pred: Option<u32>,
+        event: u32,
+    ) -> Result<u32, Stop> {
         let id = self.edges.push(pred, event)?;
         self.table.insert(signature, id)?;
         self.cache.store(id, v);
@@ -365,7 +371,8 @@ impl<'m> Search<'m> {
         let mut mates = std::mem::take(&mut self.mates);
         targets.clear();
         for e in 0..self.candidates.len() {
-            self.table.mates(self.candidates.get(e).signature, &mut mates);
+            self.table
+                .mates(self.candidates.get(e).signature, &mut mates);
             grow_for(&mut targets, mates.len(), &self.budget, WHO)?;
             targets.extend_from_slice(&mates);
         }
@@ -375,14 +382,16 @@ impl<'m> Search<'m> {
             self.rec.mark(&mut self.edges, &self.cache, t)?;
         }
         let (candidates, counters) = (&mut self.candidates, &mut self.counters);
-        let traversal = self.rec.traverse(&mut self.edges, &self.cache, &mut |id, v| {
-            if targets.binary_search(&id).is_ok() {
-                counters.reconstructions += 1;
-                if let Some(e) = candidates.find(v) {
-                    candidates.set_matched(e, id);
+        let traversal = self
+            .rec
+            .traverse(&mut self.edges, &self.cache, &mut |id, v| {
+                if targets.binary_search(&id).is_ok() {
+                    counters.reconstructions += 1;
+                    if let Some(e) = candidates.find(v) {
+                        candidates.set_matched(e, id);
+                    }
                 }
-            }
-        });
+            });
         self.targets = targets;
         traversal?;
 
@@ -402,8 +411,7 @@ impl<'m> Search<'m> {
                 pairs.push((c.signature, e as u32));
                 // Rank among the new candidates of the same signature:
                 // added below, once they are sorted.
-                self.counters.basic_reconstructions +=
-                    stored + (c.answers - 1) * (stored + 1);
+                self.counters.basic_reconstructions += stored + (c.answers - 1) * (stored + 1);
             }
         }
         self.mates = mates;
@@ -445,13 +453,15 @@ impl<'m> Search<'m> {
         let mut batch = std::mem::take(&mut self.batch);
         batch.clear();
         let counters = &mut self.counters;
-        let traversal = self.rec.traverse(&mut self.edges, &self.cache, &mut |id, v| {
-            if (a..b).contains(&id) {
-                counters.queue_reconstructions += 1;
-                batch.push(id);
-                batch.extend_from_slice(v);
-            }
-        });
+        let traversal = self
+            .rec
+            .traverse(&mut self.edges, &self.cache, &mut |id, v| {
+                if (a..b).contains(&id) {
+                    counters.queue_reconstructions += 1;
+                    batch.push(id);
+                    batch.extend_from_slice(v);
+                }
+            });
         self.batch = batch;
         self.note_queue_bytes();
         traversal
@@ -511,10 +521,7 @@ impl<'m> Search<'m> {
             engine_params: self.config.params(),
             dd_final_nodes: None,
             dd_peak_nodes: None,
-            counters: counters
-                .iter()
-                .map(|(n, v)| (n.to_string(), *v))
-                .collect(),
+            counters: counters.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
         }
     }
 }

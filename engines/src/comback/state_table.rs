@@ -155,7 +155,9 @@ mod tests {
             let mut t = StateTable::new(bits, Budget::unlimited()).unwrap();
             // Few signature bits make every probe run long: fewer states.
             let n = if bits < 8 { 3_000u32 } else { 20_000 };
-            let sig = |i: u32| (i.wrapping_mul(2_654_435_761) >> (32 - bits)) & ((1u64 << bits) - 1) as u32;
+            let sig = |i: u32| {
+                (i.wrapping_mul(2_654_435_761) >> (32 - bits)) & ((1u64 << bits) - 1) as u32
+            };
             for i in 0..n {
                 t.insert(sig(i), i).unwrap();
             }

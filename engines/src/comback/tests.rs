@@ -204,7 +204,11 @@ fn tiny_signatures_collide_and_still_count_exactly() {
             ..ComBackConfig::default()
         },
     );
-    assert!(counter(&got, "candidate_new") > r.states / 2, "{:?}", got.counters);
+    assert!(
+        counter(&got, "candidate_new") > r.states / 2,
+        "{:?}",
+        got.counters
+    );
 }
 
 #[test]
