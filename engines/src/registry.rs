@@ -193,6 +193,10 @@ pub const ENGINES: &[EngineSpec] = &[
             ),
             ("batch", "states rebuilt together with id_queue (10000)"),
             ("signature_bits", "width of the hash signature, 1..=32 (32)"),
+            (
+                "level_sync",
+                "breadth-first level by level, candidates resolved at the end of every level (exact levels); false: Algorithm 4's single queue, candidates resolved only when the set is full or the queue empty (false)",
+            ),
         ],
         kind: EngineKind::Search(run_comback),
     },
@@ -227,6 +231,7 @@ fn run_comback(
             "id_queue",
             "batch",
             "signature_bits",
+            "level_sync",
         ],
     )?;
     let d = ComBackConfig::default();
@@ -237,6 +242,7 @@ fn run_comback(
         id_queue: opts.get("id_queue", d.id_queue)?,
         batch: get_count(opts, "batch", d.batch)?,
         signature_bits: opts.get("signature_bits", d.signature_bits)?,
+        level_sync: opts.get("level_sync", d.level_sync)?,
     };
     config
         .check()
@@ -277,7 +283,7 @@ fn table_full_report(message: String) -> RunReport {
         message,
         states: 0,
         transitions: 0,
-        levels: 0,
+        levels: Some(0),
         engine_bytes_used: 0,
         engine_bytes_alloc: 0,
         max_slot_bits: 0,

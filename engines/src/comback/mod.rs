@@ -14,7 +14,7 @@
 //! every stored state with the same signature is rebuilt by backtracking,
 //! in id order, until one equals it), or put in the [`candidates`] set
 //! (`delayed=true`, the default). Duplicate detection ([`traversal`]) runs
-//! when the candidate set is full or the current BFS level is exhausted:
+//! when the candidate set is full or the queue is empty:
 //! every stored state sharing a signature with a candidate gets its check
 //! bit set, and so do its ancestors; a depth-first traversal from the
 //! initial state along the back-edge tree's successor lists (only into
@@ -22,12 +22,24 @@
 //! whole group; a candidate equal to a rebuilt state is a duplicate, the
 //! others are new and stored.
 //!
-//! The search ([`search`]) is level-synchronous breadth-first: the "queue"
-//! of Algorithm 4 is the current BFS level, so the end of a level is where
-//! the queue runs empty and the candidates are flushed. Every state of
-//! level `d + 1` is therefore stored while level `d` is expanded: ids are
-//! assigned level by level, levels are exact (the same `levels` as the
-//! generic explorer), and back-edge paths are shortest paths.
+//! The search ([`search`]) follows Algorithm 4 by default: one FIFO queue
+//! holds every open state; a NEW state joins it at once, a MAYBE state
+//! waits in the candidate set, and the candidates found new by a duplicate
+//! detection join it then. Duplicate detection runs only when the set is
+//! full or the whole queue is empty, so a deep model costs a few
+//! traversals, not one per level. The order is then not breadth-first by
+//! levels (a delayed state is expanded after states of deeper levels), so
+//! the engine reports no level count (`levels` is empty in the CSV); the
+//! number of duplicate detections is the `candidate_flushes` counter. Since
+//! states are queued in the order they are stored, the queue is always the
+//! id range from the next state to expand up to the last stored state.
+//!
+//! `level_sync=true` is the level-synchronous variant: the queue is the
+//! current BFS level, and the candidates are also resolved at the end of
+//! every level, so every state of level `d + 1` is stored while level `d`
+//! is expanded: ids are assigned level by level, levels are exact (the
+//! same `levels` as the generic explorer) and back-edge paths are shortest
+//! paths, at the price of one traversal per level with a MAYBE answer.
 //!
 //! Variants (engine parameters):
 //! - `candidates` (10⁴): capacity of the candidate set (distinct vectors);
@@ -37,13 +49,14 @@
 //!   traversal start from a cached state instead of the initial state, and
 //!   a cached target is not rebuilt at all;
 //! - `id_queue` (false): the queue holds ids instead of full vectors. Since
-//!   a level's ids are consecutive, the queue is the id range of the
-//!   current level (no memory at all); its states are rebuilt `batch` at a
-//!   time by one grouped traversal (the same as duplicate detection's);
+//!   queued ids are consecutive, the queue is an id range (no memory at
+//!   all); its states are rebuilt `batch` at a time by one grouped
+//!   traversal (the same as duplicate detection's);
 //! - `batch` (10⁴): states rebuilt per grouped reconstruction (`id_queue`);
 //! - `signature_bits` (32, 1..=32): width of the hash signature. Fewer bits
 //!   only make collisions (and reconstructions) more frequent: a signature
-//!   occupies a 32-bit field of the state table whatever its width.
+//!   occupies a 32-bit field of the state table whatever its width;
+//! - `level_sync` (false): level by level (see above).
 //!
 //! Counters (the `counters` CSV column):
 //! - `maybe`: MAYBE answers (successors whose signature was stored);
@@ -114,6 +127,7 @@ pub struct ComBackConfig {
     pub id_queue: bool,
     pub batch: usize,
     pub signature_bits: u32,
+    pub level_sync: bool,
 }
 
 impl Default for ComBackConfig {
@@ -125,6 +139,7 @@ impl Default for ComBackConfig {
             id_queue: false,
             batch: 10_000,
             signature_bits: 32,
+            level_sync: false,
         }
     }
 }
@@ -150,13 +165,14 @@ impl ComBackConfig {
     /// `key=value;...` with every parameter.
     pub fn params(&self) -> String {
         format!(
-            "candidates={};delayed={};cache={};id_queue={};batch={};signature_bits={}",
+            "candidates={};delayed={};cache={};id_queue={};batch={};signature_bits={};level_sync={}",
             self.candidates,
             self.delayed,
             self.cache,
             self.id_queue,
             self.batch,
-            self.signature_bits
+            self.signature_bits,
+            self.level_sync
         )
     }
 }

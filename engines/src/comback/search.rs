@@ -1,4 +1,5 @@
-//! The ComBack search driver: level-synchronous breadth-first search with
+//! The ComBack search driver: Algorithm 4's single FIFO queue (or, with
+//! `level_sync`, level-synchronous breadth-first search) with
 //! NEW / MAYBE insertion, the basic method's backtracking or the delayed
 //! duplicate detection of Algorithm 4, and the queue of full vectors or of
 //! ids. Counts states and transitions exactly as the generic explorer does
@@ -94,7 +95,7 @@ fn report_of_failure(config: &ComBackConfig, stop: Stop, start: Instant) -> RunR
         message,
         states: 0,
         transitions: 0,
-        levels: 0,
+        levels: config.level_sync.then_some(0),
         engine_bytes_used: 0,
         engine_bytes_alloc: 0,
         max_slot_bits: 0,
@@ -198,62 +199,79 @@ impl<'m> Search<'m> {
                 }
             }
         };
-        let mut result = Ok(());
         let mut entry = Vec::with_capacity(self.k + 1);
-        // The current level is the id range [lo, hi) (ids are assigned
-        // level by level).
-        let mut lo = 0u32;
-        'levels: loop {
-            let hi = self.edges.len() as u32;
-            if self.config.id_queue {
-                let mut a = lo;
-                while a < hi {
-                    let b = hi.min(a.saturating_add(self.config.batch as u32));
-                    if let Err(e) = self.rebuild(a, b) {
-                        result = Err(e);
-                        break 'levels;
-                    }
-                    let batch = std::mem::take(&mut self.batch);
-                    let mut failed = None;
-                    for e in batch.chunks_exact(self.k + 1) {
-                        if let Err(err) = self.expand(e[0], &e[1..]) {
-                            failed = Some(err);
+        let level_sync = self.config.level_sync;
+        // With `id_queue`, ids are assigned in the order states are
+        // queued, so the queue is the id range [front, stored states);
+        // `end` is where the current level ends (`level_sync`).
+        let mut front = 0u32;
+        let mut end = 1u32;
+        // The full-vector queue is `current` followed by `next`: stored
+        // states join `next`; `current` is the level being expanded.
+        std::mem::swap(&mut self.current, &mut self.next);
+        let result = (|| -> Result<(), Stop> {
+            loop {
+                if self.config.id_queue {
+                    loop {
+                        let hi = if level_sync {
+                            end
+                        } else {
+                            self.edges.len() as u32
+                        };
+                        if front >= hi {
                             break;
                         }
+                        let b = hi.min(front.saturating_add(self.config.batch as u32));
+                        self.rebuild(front, b)?;
+                        let batch = std::mem::take(&mut self.batch);
+                        let mut outcome = Ok(());
+                        for e in batch.chunks_exact(self.k + 1) {
+                            outcome = self.expand(e[0], &e[1..]);
+                            if outcome.is_err() {
+                                break;
+                            }
+                            expanded += 1;
+                            let queued = self.edges.len() as u64 - e[0] as u64 - 1;
+                            report_progress(self, expanded, queued, false);
+                        }
+                        self.batch = batch;
+                        outcome?;
+                        front = b;
+                    }
+                } else {
+                    loop {
+                        if !self.current.pop_into(&mut entry) {
+                            if level_sync || self.next.is_empty() {
+                                break;
+                            }
+                            std::mem::swap(&mut self.current, &mut self.next);
+                            continue;
+                        }
+                        self.expand(entry[0], &entry[1..])?;
                         expanded += 1;
-                        report_progress(self, expanded, (hi - e[0]) as u64, false);
+                        let queued = (self.current.len() + self.next.len()) as u64;
+                        report_progress(self, expanded, queued, false);
                     }
-                    self.batch = batch;
-                    if let Some(err) = failed {
-                        result = Err(err);
-                        break 'levels;
-                    }
-                    a = b;
                 }
-            } else {
+                // The queue (level-synchronous: the current level) is
+                // empty: resolve the candidates; the new ones are queued.
+                self.flush()?;
+                if level_sync {
+                    self.levels += 1;
+                }
+                let stored = self.edges.len() as u32;
+                let queue_empty = if self.config.id_queue {
+                    front == stored
+                } else {
+                    self.next.is_empty()
+                };
+                if queue_empty {
+                    return Ok(());
+                }
+                end = stored;
                 std::mem::swap(&mut self.current, &mut self.next);
-                while self.current.pop_into(&mut entry) {
-                    if let Err(err) = self.expand(entry[0], &entry[1..]) {
-                        result = Err(err);
-                        break 'levels;
-                    }
-                    expanded += 1;
-                    let queued = (self.current.len() + self.next.len()) as u64;
-                    report_progress(self, expanded, queued, false);
-                }
             }
-            // The queue (the current level) is empty: resolve the
-            // candidates, whose new states belong to the next level.
-            if let Err(err) = self.flush() {
-                result = Err(err);
-                break;
-            }
-            self.levels += 1;
-            lo = hi;
-            if self.edges.len() as u32 == hi {
-                break;
-            }
-        }
+        })();
         report_progress(self, expanded.max(1), 0, true);
         result
     }
@@ -513,7 +531,7 @@ impl<'m> Search<'m> {
             message,
             states: self.edges.len() as u64,
             transitions: self.transitions,
-            levels: self.levels,
+            levels: self.config.level_sync.then_some(self.levels),
             engine_bytes_used: self.used_bytes(),
             engine_bytes_alloc: self.alloc_bytes(),
             max_slot_bits: Value::BITS - self.value_bits_or.leading_zeros(),

@@ -92,6 +92,58 @@ impl Model for Mixer {
     }
 }
 
+/// A deep model: slot 0 counts modulo `n` by steps of 1 and 2 (two
+/// groups), slot 1 flips (a third group). About `n / 2` BFS levels, each
+/// with duplicates (x + 1 + 1 = x + 2).
+struct Ring {
+    inner: Mixer,
+    n: u32,
+}
+
+impl Ring {
+    fn new(n: u32) -> Self {
+        Ring {
+            inner: Mixer::new(2, n, 3, 1),
+            n,
+        }
+    }
+}
+
+impl Model for Ring {
+    fn formalism(&self) -> &str {
+        "test"
+    }
+    fn name(&self) -> &str {
+        "ring"
+    }
+    fn slots(&self) -> &[Slot] {
+        self.inner.slots()
+    }
+    fn process_names(&self) -> &[String] {
+        &[]
+    }
+    fn initial_state(&self) -> Vec<Value> {
+        vec![0; 2]
+    }
+    fn groups(&self) -> &[TransitionGroup] {
+        self.inner.groups()
+    }
+    fn next(
+        &self,
+        state: &[Value],
+        group: usize,
+        emit: &mut dyn FnMut(&[Value]),
+    ) -> Result<(), ModelError> {
+        let mut s = state.to_vec();
+        match group {
+            0 | 1 => s[0] = (s[0] + group as u32 + 1) % self.n,
+            _ => s[1] ^= 1,
+        }
+        emit(&s);
+        Ok(())
+    }
+}
+
 fn reference(model: &dyn Model) -> RunReport {
     let mut set = HashTable::new(model.slot_count(), HashTableConfig::default()).unwrap();
     explore_generic(model, &mut set, ExploreConfig::default())
@@ -121,14 +173,21 @@ fn variants(signature_bits: &[u32]) -> Vec<ComBackConfig> {
                     for id_queue in [false, true] {
                         let batches: &[usize] = if id_queue { &[1, 3, 10_000] } else { &[10_000] };
                         for &batch in batches {
-                            out.push(ComBackConfig {
-                                candidates,
-                                delayed,
-                                cache,
-                                id_queue,
-                                batch,
-                                signature_bits,
-                            });
+                            // Level by level only without cache (the cache
+                            // does not depend on the search order): keeps
+                            // the tests' time down.
+                            let syncs: &[bool] = if cache == 0 { &[false, true] } else { &[false] };
+                            for &level_sync in syncs {
+                                out.push(ComBackConfig {
+                                    candidates,
+                                    delayed,
+                                    cache,
+                                    id_queue,
+                                    batch,
+                                    signature_bits,
+                                    level_sync,
+                                });
+                            }
                         }
                     }
                 }
@@ -147,7 +206,12 @@ fn check_model(model: &dyn Model, signature_bits: &[u32]) {
         assert_eq!(got.status, RunStatus::Ok, "{what}: {}", got.message);
         assert_eq!(got.states, want.states, "states, {what}");
         assert_eq!(got.transitions, want.transitions, "transitions, {what}");
-        assert_eq!(got.levels, want.levels, "levels, {what}");
+        if config.level_sync {
+            assert_eq!(got.levels, want.levels, "levels, {what}");
+        } else {
+            // Not a breadth-first order by levels: no level count.
+            assert_eq!(got.levels, None, "levels, {what}");
+        }
         assert_eq!(got.max_slot_bits, want.max_slot_bits, "{what}");
         assert!(got.engine_bytes_used <= got.engine_bytes_alloc, "{what}");
         if config.delayed {
@@ -187,6 +251,60 @@ fn every_variant_counts_like_the_hash_table() {
     let r = reference(&model);
     assert!(r.states > 500 && r.transitions > 3 * r.states, "{r:?}");
     check_model(&model, &[32]);
+}
+
+#[test]
+fn a_deep_model_counts_like_the_hash_table() {
+    let model = Ring::new(160);
+    let r = reference(&model);
+    assert_eq!(r.states, 320);
+    assert!(r.levels.unwrap() > 75, "{r:?}");
+    check_model(&model, &[32, 4]);
+}
+
+#[test]
+fn without_level_sync_duplicate_detection_waits_for_a_full_set_or_an_empty_queue() {
+    let model = Ring::new(300);
+    let levels = reference(&model).levels.unwrap();
+    let run_with = |level_sync, candidates| {
+        run(
+            &model,
+            &ComBackConfig {
+                level_sync,
+                candidates,
+                ..ComBackConfig::default()
+            },
+        )
+    };
+    // Level by level: one duplicate detection per level with a duplicate.
+    let synced = run_with(true, 10_000);
+    assert!(
+        counter(&synced, "candidate_flushes") + 2 >= levels,
+        "{levels} levels, {:?}",
+        synced.counters
+    );
+    // Algorithm 4: the queue of NEW states only runs empty once the NEW
+    // states are exhausted; with a set larger than the MAYBE answers,
+    // every duplicate detection runs on an empty queue, and each finds at
+    // least one new state but the last.
+    let free = run_with(false, 10_000);
+    let flushes = counter(&free, "candidate_flushes");
+    assert!(
+        flushes * 10 < levels,
+        "{levels} levels, {:?}",
+        free.counters
+    );
+    assert_eq!(counter(&free, "maybe"), counter(&synced, "maybe"));
+    // A set of capacity c runs a detection at least every c distinct
+    // candidates.
+    let small = run_with(false, 5);
+    assert!(
+        counter(&small, "candidate_flushes") * 5
+            >= counter(&small, "candidate_duplicates") + counter(&small, "candidate_new"),
+        "{:?}",
+        small.counters
+    );
+    assert_eq!((free.states, small.states), (600, 600));
 }
 
 #[test]
