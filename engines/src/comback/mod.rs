@@ -53,9 +53,9 @@
 //!   all); its states are rebuilt `batch` at a time by one grouped
 //!   traversal (the same as duplicate detection's);
 //! - `batch` (10⁴): states rebuilt per grouped reconstruction (`id_queue`);
-//! - `signature_bits` (32, 1..=32): width of the hash signature. Fewer bits
-//!   only make collisions (and reconstructions) more frequent: a signature
-//!   occupies a 32-bit field of the state table whatever its width;
+//! - `signature_bits` (32, 1..=32): width of the hash signature, its real
+//!   width in the packed state table: fewer bits save memory and make
+//!   collisions (and reconstructions) more frequent;
 //! - `level_sync` (false): level by level (see above).
 //!
 //! Counters (the `counters` CSV column):
@@ -91,14 +91,19 @@
 //! Memory accounting (`engine_bytes_used` / `engine_bytes_alloc`): every
 //! allocation of the state table, back-edge table, candidate set, cache and
 //! traversal stacks is reserved in the engine's [`Budget`] first (a table
-//! that cannot grow ends the run as `table_full`). `used` counts, per
-//! stored state, its 8-byte state-table entry (signature, id) and its
-//! 16-byte back-edge record (predecessor, event, first child, next
-//! sibling: 4 bytes each) plus its check bit (bytes of the bit array up to
-//! the last state), and the occupied parts of the candidate set
-//! (`4k + 24` bytes per entry + its 4-byte index bucket), of the cache
-//! (`4k` bytes per cached state) and of the traversal stacks; `alloc` is the
-//! capacity of all of them.
+//! that cannot grow ends the run as `table_full`). The two tables are
+//! packed at their real bit widths ([`packed`]). `used` counts, per stored
+//! state, its state-table pair (`signature_bits + b` bits, 2^b buckets, at
+//! most 3/4 full), its back-edge record (predecessor, first child and next
+//! sibling in `⌈log2(n + 1)⌉` bits each for `n` states, the event in the
+//! bits of the largest event: group bits plus successor-index bits) and its
+//! check bit, each array rounded up to whole bytes once; plus the occupied
+//! parts of the candidate set (`4k + 24` bytes per entry + its 4-byte index
+//! bucket), of the cache (`4k` bytes per cached state) and of the traversal
+//! stacks. So for 10⁶ states, 32-bit signatures and 8-bit events, a state
+//! takes 32 + 21 + 3 × 20 + 8 + 1 = 122 bits (98 with 8-bit signatures).
+//! `alloc` is the capacity of all of them (the state table's empty buckets
+//! included).
 //!
 //! This module owns the engine; it knows models only through
 //! [`pins::Model`] and must not know formalisms, the harness or CSV.
@@ -106,6 +111,7 @@
 pub mod back_edges;
 pub mod cache;
 pub mod candidates;
+pub mod packed;
 pub mod search;
 pub mod state_table;
 pub mod traversal;

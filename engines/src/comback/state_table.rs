@@ -1,30 +1,36 @@
 //! ComBack's state table: the multiset of (hash signature, state id) pairs.
 //!
-//! Layout: open addressing over `u64` buckets, each empty (0) or
-//! `signature << 32 | (id + 1)`; linear probing from a home bucket that
-//! depends on the signature only (so that every stored state with a
-//! signature lies in the probe run of that signature, however few bits it
-//! has). Several ids may share a signature: that is a hash collision, which
-//! ComBack resolves by reconstruction. The bucket array doubles past a load
-//! of 3/4; every allocation is reserved in the engine's [`Budget`] first.
+//! Layout: open addressing over 2^b buckets packed at their real width
+//! ([`PackedVec`]): each bucket is empty (0) or `signature << b | (id + 1)`,
+//! `signature_bits + b` bits. The id field has `b` bits because the table
+//! holds every stored state and stays at most 3/4 full, so `id + 1` is at
+//! most the number of states, below 2^b; it widens with the table. Linear
+//! probing from a home bucket that depends on the signature only (so that
+//! every stored state with a signature lies in the probe run of that
+//! signature, however few bits it has). Several ids may share a signature:
+//! that is a hash collision, which ComBack resolves by reconstruction. The
+//! bucket array doubles past a load of 3/4; every allocation is reserved in
+//! the engine's [`Budget`] first.
 //!
-//! Accounting: `used` = 8 bytes per stored pair; `alloc` = the bucket array.
+//! Accounting: `used` = `signature_bits + b` bits per stored pair (rounded
+//! up to whole bytes once for the table); `alloc` = the packed bucket array.
 //!
 //! Owns only the pairs; it must not know vectors, events or the search.
 
+use super::packed::PackedVec;
 use crate::budget::Budget;
 use crate::visited::TableFull;
 use pins::Value;
 use xxhash_rust::xxh3::xxh3_64;
 
-const EMPTY: u64 = 0;
-const INITIAL_BUCKETS: usize = 1 << 12;
+const WHO: &str = "comback state table";
+const INITIAL_BITS: u32 = 12;
 
 /// Signature → ids multiset; see the module documentation.
 pub struct StateTable {
     signature_bits: u32,
-    buckets: Vec<u64>,
-    /// log2 of the bucket count.
+    buckets: PackedVec,
+    /// log2 of the bucket count: the width of the id field.
     bits: u32,
     len: u64,
     budget: Budget,
@@ -34,11 +40,15 @@ impl StateTable {
     /// An empty table of `signature_bits`-bit signatures (1..=32).
     pub fn new(signature_bits: u32, budget: Budget) -> Result<Self, TableFull> {
         assert!((1..=32).contains(&signature_bits));
-        budget.reserve(INITIAL_BUCKETS as u64 * 8, "comback state table")?;
         Ok(StateTable {
             signature_bits,
-            buckets: vec![EMPTY; INITIAL_BUCKETS],
-            bits: INITIAL_BUCKETS.trailing_zeros(),
+            buckets: PackedVec::zeroed(
+                signature_bits + INITIAL_BITS,
+                1 << INITIAL_BITS,
+                budget.clone(),
+                WHO,
+            )?,
+            bits: INITIAL_BITS,
             len: 0,
             budget,
         })
@@ -56,18 +66,25 @@ impl StateTable {
     }
 
     fn mask(&self) -> usize {
-        self.buckets.len() - 1
+        (1usize << self.bits) - 1
+    }
+
+    fn split(&self, bucket: u64) -> (u32, u32) {
+        (
+            (bucket >> self.bits) as u32,
+            (bucket & ((1u64 << self.bits) - 1)) as u32,
+        )
     }
 
     /// Whether some stored state has `signature`.
     pub fn contains(&self, signature: u32) -> bool {
         let mut i = self.home(signature);
         loop {
-            let b = self.buckets[i];
-            if b == EMPTY {
+            let b = self.buckets.get(i);
+            if b == 0 {
                 return false;
             }
-            if (b >> 32) as u32 == signature {
+            if self.split(b).0 == signature {
                 return true;
             }
             i = (i + 1) & self.mask();
@@ -80,50 +97,72 @@ impl StateTable {
         out.clear();
         let mut i = self.home(signature);
         loop {
-            let b = self.buckets[i];
-            if b == EMPTY {
+            let b = self.buckets.get(i);
+            if b == 0 {
                 break;
             }
-            if (b >> 32) as u32 == signature {
-                out.push((b as u32) - 1);
+            let (s, id1) = self.split(b);
+            if s == signature {
+                out.push(id1 - 1);
             }
             i = (i + 1) & self.mask();
         }
         out.sort_unstable();
     }
 
-    /// Stores the pair (`signature`, `id`); `id` < 2^32 − 1.
+    /// Stores the pair (`signature`, `id`); `id` must be the number of
+    /// pairs stored before (ids are given in order).
     pub fn insert(&mut self, signature: u32, id: u32) -> Result<(), TableFull> {
-        debug_assert!(id < u32::MAX);
-        if (self.len + 1) * 4 > self.buckets.len() as u64 * 3 {
+        debug_assert_eq!(id as u64, self.len);
+        if (self.len + 1) * 4 > (1u64 << self.bits) * 3 {
             self.grow()?;
         }
-        self.place(((signature as u64) << 32) | (id as u64 + 1));
+        self.place(signature, id + 1);
         self.len += 1;
         Ok(())
     }
 
-    fn place(&mut self, entry: u64) {
-        let mut i = self.home((entry >> 32) as u32);
-        while self.buckets[i] != EMPTY {
+    fn place(&mut self, signature: u32, id1: u32) {
+        let mut i = self.home(signature);
+        while self.buckets.get(i) != 0 {
             i = (i + 1) & self.mask();
         }
-        self.buckets[i] = entry;
+        let entry = ((signature as u64) << self.bits) | id1 as u64;
+        self.buckets
+            .set(i, entry)
+            .expect("an entry fits its bucket");
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
-        let n = self.buckets.len() * 2;
-        self.budget
-            .reserve(n as u64 * 8, "comback state table")
-            .map_err(|e| TableFull {
-                message: format!("{}; {} states stored", e.message, self.len),
-            })?;
-        let old = std::mem::replace(&mut self.buckets, vec![EMPTY; n]);
-        self.bits += 1;
-        for e in old.iter().copied().filter(|&e| e != EMPTY) {
-            self.place(e);
+        if self.bits >= 32 {
+            return Err(TableFull {
+                message: format!(
+                    "comback: {} states, the limit of 32-bit state ids",
+                    self.len
+                ),
+            });
         }
-        self.budget.release(old.len() as u64 * 8);
+        let bits = self.bits + 1;
+        let wider = PackedVec::zeroed(
+            self.signature_bits + bits,
+            1 << bits,
+            self.budget.clone(),
+            WHO,
+        )
+        .map_err(|e| TableFull {
+            message: format!("{}; {} states stored", e.message, self.len),
+        })?;
+        let old = std::mem::replace(&mut self.buckets, wider);
+        let old_bits = std::mem::replace(&mut self.bits, bits);
+        for i in 0..old.len() {
+            let b = old.get(i);
+            if b != 0 {
+                self.place(
+                    (b >> old_bits) as u32,
+                    (b & ((1u64 << old_bits) - 1)) as u32,
+                );
+            }
+        }
         Ok(())
     }
 
@@ -136,12 +175,17 @@ impl StateTable {
         self.len == 0
     }
 
+    /// Bits of one pair: the signature and the id field.
+    pub fn entry_bits(&self) -> u32 {
+        self.signature_bits + self.bits
+    }
+
     pub fn used_bytes(&self) -> u64 {
-        self.len * 8
+        (self.len * self.entry_bits() as u64).div_ceil(8)
     }
 
     pub fn alloc_bytes(&self) -> u64 {
-        self.buckets.len() as u64 * 8
+        self.buckets.alloc_bytes()
     }
 }
 
@@ -178,8 +222,28 @@ mod tests {
     }
 
     #[test]
+    fn a_pair_takes_the_signature_and_id_widths() {
+        let n = 100_000u32;
+        let table = |bits: u32| {
+            let mut t = StateTable::new(bits, Budget::unlimited()).unwrap();
+            for i in 0..n {
+                t.insert(i.wrapping_mul(2_654_435_761) >> (32 - bits), i)
+                    .unwrap();
+            }
+            t
+        };
+        let (wide, narrow) = (table(32), table(8));
+        // 100 000 states at most 3/4 of the buckets: 2^18 buckets, an
+        // 18-bit id field.
+        assert_eq!((wide.entry_bits(), narrow.entry_bits()), (32 + 18, 8 + 18));
+        assert_eq!(wide.used_bytes(), (n as u64 * 50).div_ceil(8));
+        assert_eq!(narrow.used_bytes(), (n as u64 * 26).div_ceil(8));
+        assert_eq!(narrow.alloc_bytes(), (1u64 << 18) * 26 / 8);
+    }
+
+    #[test]
     fn growth_past_the_budget_is_table_full() {
-        let mut t = StateTable::new(32, Budget::new(INITIAL_BUCKETS as u64 * 8 * 2)).unwrap();
+        let mut t = StateTable::new(32, Budget::new((1 << INITIAL_BITS) * 8 * 2)).unwrap();
         let r = (0..1_000_000u32).try_for_each(|i| t.insert(i, i));
         assert!(r.unwrap_err().message.contains("comback state table"));
     }

@@ -400,21 +400,31 @@ fn the_delay_groups_reconstructions() {
 
 #[test]
 fn accounting_is_exact() {
-    let model = Mixer::new(3, 12, 5, 3);
-    for cache in [0u64, 50] {
+    // Ring: 3 groups (2 group bits), one successor each (index 0): every
+    // event is below 3, and group 2 is taken, so events take 2 bits.
+    let model = Ring::new(160);
+    for (signature_bits, cache) in [(32u64, 0u64), (8, 0), (32, 50)] {
         let r = run(
             &model,
             &ComBackConfig {
+                signature_bits: signature_bits as u32,
                 cache: cache as usize,
                 ..ComBackConfig::default()
             },
         );
         let n = r.states;
-        // State table entry, back-edge record, check bits, cached vectors;
-        // the candidate set is empty at the end.
-        let expect = n * 8 + n * 16 + n.div_ceil(64) * 8 + n.min(cache) * 3 * 4;
-        assert_eq!(r.engine_bytes_used, expect, "cache {cache}");
-        assert!(r.engine_bytes_alloc >= r.engine_bytes_used);
+        assert_eq!(n, 320);
+        // State table: 2^12 buckets (the initial size, n <= 3/4 of it),
+        // each pair a signature and a 12-bit id field.
+        let table = (n * (signature_bits + 12)).div_ceil(8);
+        // Back-edges: predecessor, first child, next sibling as id + 1 in
+        // 9 bits (320 < 2^9), the 2-bit event, the check bit.
+        let edges = 3 * (n * 9).div_ceil(8) + (n * 2).div_ceil(8) + n.div_ceil(8);
+        // Cached vectors (2 slots); the candidate set is empty at the end.
+        let expect = table + edges + n.min(cache) * 2 * 4;
+        let what = format!("signature_bits {signature_bits} cache {cache}");
+        assert_eq!(r.engine_bytes_used, expect, "{what}");
+        assert!(r.engine_bytes_alloc >= r.engine_bytes_used, "{what}");
     }
 }
 
