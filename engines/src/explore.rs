@@ -125,7 +125,7 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
         message,
         states: set.len(),
         transitions,
-        levels,
+        levels: Some(levels),
         engine_bytes_used: memory.used,
         engine_bytes_alloc: memory.alloc,
         max_slot_bits: Value::BITS - value_bits_or.leading_zeros(),
@@ -229,7 +229,7 @@ mod tests {
         assert_eq!(r.status, RunStatus::Ok);
         assert_eq!(r.states, 125);
         assert_eq!(r.transitions, 375);
-        assert_eq!(r.levels, 3 * 4 + 1);
+        assert_eq!(r.levels, Some(3 * 4 + 1));
         assert_eq!(r.max_slot_bits, 3); // largest value 4
         assert_eq!(calls, 125 / 10 + 1);
     }

@@ -10,6 +10,7 @@
 pub mod budget;
 pub mod cleary;
 pub mod collapse;
+pub mod comback;
 pub mod compact_tree;
 #[cfg(test)]
 pub(crate) mod conformance;

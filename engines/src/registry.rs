@@ -6,6 +6,7 @@
 
 use crate::budget::Budget;
 use crate::collapse::{Collapse, CollapseConfig, SlotPartition};
+use crate::comback::ComBackConfig;
 use crate::compact_tree::{CompactTree, CompactTreeConfig};
 use crate::explore::{explore, ExploreConfig};
 use crate::hash_table::{HashTable, HashTableConfig};
@@ -69,7 +70,6 @@ enum EngineKind {
     /// budget too small (`Err(Full)`).
     Explicit(BuildFn),
     /// An engine with its own search (ComBack, decision diagrams).
-    #[allow(dead_code)]
     Search(fn(&dyn Model, &EngineOptions, ExploreConfig<'_>) -> Result<RunReport, String>),
 }
 
@@ -179,7 +179,89 @@ pub const ENGINES: &[EngineSpec] = &[
         ],
         kind: EngineKind::Explicit(build_trie),
     },
+    EngineSpec {
+        name: "comback-ddd",
+        summary: "ComBack: hash signatures + back-edges, states rebuilt to compare; delayed duplicate detection (Evangelista et al.)",
+        params: &[
+            (
+                "candidates",
+                "capacity of the candidate set, distinct vectors (10000; 1e4 accepted)",
+            ),
+            (
+                "delayed",
+                "delayed duplicate detection; false: the basic ComBack method (true)",
+            ),
+            (
+                "cache",
+                "full vectors of the most recently stored states kept to shorten reconstructions, 0 = off (0)",
+            ),
+            (
+                "id_queue",
+                "queue of state ids, rebuilt batch by batch, instead of full vectors (false)",
+            ),
+            ("batch", "states rebuilt together with id_queue (10000)"),
+            ("signature_bits", "width of the hash signature, 1..=32 (32)"),
+            (
+                "level_sync",
+                "breadth-first level by level, candidates resolved at the end of every level (exact levels); false: Algorithm 4's single queue, candidates resolved only when the set is full or the queue empty (false)",
+            ),
+        ],
+        kind: EngineKind::Search(run_comback),
+    },
 ];
+
+/// A count parameter: an integer, also written like `1e4`.
+fn get_count(opts: &EngineOptions, key: &str, default: usize) -> Result<usize, String> {
+    let text = opts.get(key, default.to_string())?;
+    let bad = || format!("engine parameter {key}={text}: not a whole number");
+    if let Ok(n) = text.parse::<usize>() {
+        return Ok(n);
+    }
+    let x: f64 = text.parse().map_err(|_| bad())?;
+    if x >= 0.0 && x.fract() == 0.0 && x <= u32::MAX as f64 {
+        Ok(x as usize)
+    } else {
+        Err(bad())
+    }
+}
+
+fn run_comback(
+    model: &dyn Model,
+    opts: &EngineOptions,
+    cfg: ExploreConfig<'_>,
+) -> Result<RunReport, String> {
+    opts.reject_unknown(
+        "comback-ddd",
+        &[
+            "candidates",
+            "delayed",
+            "cache",
+            "id_queue",
+            "batch",
+            "signature_bits",
+            "level_sync",
+        ],
+    )?;
+    let d = ComBackConfig::default();
+    let config = ComBackConfig {
+        candidates: get_count(opts, "candidates", d.candidates)?,
+        delayed: opts.get("delayed", d.delayed)?,
+        cache: get_count(opts, "cache", d.cache)?,
+        id_queue: opts.get("id_queue", d.id_queue)?,
+        batch: get_count(opts, "batch", d.batch)?,
+        signature_bits: opts.get("signature_bits", d.signature_bits)?,
+        level_sync: opts.get("level_sync", d.level_sync)?,
+    };
+    config
+        .check()
+        .map_err(|e| format!("engine parameter {e}"))?;
+    Ok(crate::comback::explore(
+        model,
+        &config,
+        Budget::new(opts.mem_budget),
+        cfg,
+    ))
+}
 
 fn build_hash_table(
     model: &dyn Model,
@@ -209,7 +291,7 @@ fn table_full_report(message: String) -> RunReport {
         message,
         states: 0,
         transitions: 0,
-        levels: 0,
+        levels: Some(0),
         engine_bytes_used: 0,
         engine_bytes_alloc: 0,
         max_slot_bits: 0,

@@ -27,8 +27,9 @@ pub struct RunReport {
     pub states: u64,
     /// Successors generated (edges counted with multiplicity per event).
     pub transitions: u64,
-    /// BFS levels completed.
-    pub levels: u64,
+    /// BFS levels completed; `None` when the search order is not
+    /// level by level (the number is unknown).
+    pub levels: Option<u64>,
     pub engine_bytes_used: u64,
     pub engine_bytes_alloc: u64,
     /// Bits of the largest value any slot of any stored state took (`u`).

@@ -312,7 +312,7 @@ pub fn execute(
                 row.message = one_line(&r.message);
                 row.states = Some(r.states);
                 row.transitions = Some(r.transitions);
-                row.levels = Some(r.levels);
+                row.levels = r.levels;
                 row.time_s = Some(r.explore_time_s);
                 row.engine_bytes_used = Some(r.engine_bytes_used);
                 row.engine_bytes_alloc = Some(r.engine_bytes_alloc);
