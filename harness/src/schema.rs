@@ -178,6 +178,125 @@ pub fn read_rows(path: &Path) -> anyhow::Result<Vec<Row>> {
     Ok(rows)
 }
 
+/// What [`read_rows_tolerant`] read: the rows, and what it had to work around.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub rows: Vec<Row>,
+    /// Schema columns the file does not have (an older schema): their
+    /// values are empty in every row.
+    pub missing_columns: Vec<String>,
+    /// Columns of the file this schema does not know (a newer schema): ignored.
+    pub unknown_columns: Vec<String>,
+    /// Human-readable notes (a dropped partial last line, derived figures recomputed).
+    pub notes: Vec<String>,
+}
+
+/// Reads a campaign CSV for display (plots, report), accepting older and
+/// newer schemas: columns are matched by name, a missing optional column is
+/// empty in every row, unknown columns are ignored, derived figures absent
+/// from the file are recomputed ([`Row::derive`]), and a last line cut short
+/// by a killed writer (no line end: the writer ends every row with one) is
+/// skipped. Never modifies the file. A row that cannot
+/// be read is an error naming `file:line` (and the missing columns, if any).
+pub fn read_rows_tolerant(path: &Path) -> anyhow::Result<Loaded> {
+    let text = std::fs::read(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let mut loaded = Loaded::default();
+    if text.iter().all(u8::is_ascii_whitespace) {
+        loaded.notes.push(format!("{} is empty", path.display()));
+        return Ok(loaded);
+    }
+    let cut_short = !text.ends_with(b"\n");
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(text.as_slice());
+    let file_headers: Vec<String> = reader
+        .headers()
+        .map_err(|e| anyhow::anyhow!("{}:1: {e}", path.display()))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let schema: Vec<String> = header_line().split(',').map(str::to_string).collect();
+    let position: Vec<Option<usize>> = schema
+        .iter()
+        .map(|c| file_headers.iter().position(|h| h == c))
+        .collect();
+    loaded.missing_columns = schema
+        .iter()
+        .zip(&position)
+        .filter(|(_, p)| p.is_none())
+        .map(|(c, _)| c.clone())
+        .collect();
+    loaded.unknown_columns = file_headers
+        .iter()
+        .filter(|h| !schema.contains(h))
+        .cloned()
+        .collect();
+    if loaded.missing_columns.len() == schema.len() {
+        anyhow::bail!(
+            "{}:1: no column of the statebench schema (is this a campaign's runs.csv?)",
+            path.display()
+        );
+    }
+    const DERIVED: [&str; 6] = [
+        "states_match",
+        "transitions_match",
+        "bits_per_state",
+        "bits_per_state_alloc",
+        "states_per_s",
+        "lower_bound_bits",
+    ];
+    let rederive = DERIVED
+        .iter()
+        .any(|d| loaded.missing_columns.iter().any(|m| m == d));
+    let schema_record = csv::StringRecord::from(schema.clone());
+    let mut records = reader.records().peekable();
+    while let Some(record) = records.next() {
+        let last = records.peek().is_none();
+        let record = record.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let line = record.position().map_or(0, |p| p.line());
+        if last && cut_short {
+            loaded.notes.push(format!(
+                "{}:{line}: skipped a last line cut short (a run that was killed while writing)",
+                path.display()
+            ));
+            break;
+        }
+        if record.len() != file_headers.len() {
+            anyhow::bail!(
+                "{}:{line}: {} fields where the header has {}",
+                path.display(),
+                record.len(),
+                file_headers.len()
+            );
+        }
+        let full: csv::StringRecord = position
+            .iter()
+            .map(|p| p.map_or("", |i| &record[i]))
+            .collect();
+        let mut row: Row = full.deserialize(Some(&schema_record)).map_err(|e| {
+            let missing = if loaded.missing_columns.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (this CSV lacks the columns {}: an older schema?)",
+                    loaded.missing_columns.join(", ")
+                )
+            };
+            anyhow::anyhow!("{}:{line}: {e}{missing}", path.display())
+        })?;
+        if rederive {
+            row.derive();
+        }
+        loaded.rows.push(row);
+    }
+    if rederive {
+        loaded.notes.push(
+            "derived columns absent from the file were recomputed from the measured ones".into(),
+        );
+    }
+    Ok(loaded)
+}
+
 fn truncate_partial_line(path: &Path) -> io::Result<()> {
     let mut file = OpenOptions::new().read(true).write(true).open(path)?;
     let len = file.metadata()?.len();
