@@ -483,6 +483,72 @@ mod tests {
     }
 
     #[test]
+    fn tolerant_reader_fills_older_schemas_and_never_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.csv");
+        let mut row = Row::example();
+        row.states = Some(1000);
+        row.engine_bytes_used = Some(4000);
+        row.max_slot_bits = Some(3);
+        row.k = Some(8);
+        row.derive();
+        let full = {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.serialize(&row).unwrap();
+            String::from_utf8(w.into_inner().unwrap()).unwrap()
+        };
+        // Drop two columns, one of them derived, as an older statebench would.
+        let mut reader = csv::Reader::from_reader(full.as_bytes());
+        let headers = reader.headers().unwrap().clone();
+        let record = reader.records().next().unwrap().unwrap();
+        let keep: Vec<usize> = (0..headers.len())
+            .filter(|&i| !["oracle_complete", "bits_per_state"].contains(&&headers[i]))
+            .collect();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(keep.iter().map(|&i| &headers[i])).unwrap();
+        w.write_record(keep.iter().map(|&i| &record[i])).unwrap();
+        let mut text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        text.push_str("c,2026-01-01,abc"); // a writer killed half-way
+        std::fs::write(&path, &text).unwrap();
+
+        let loaded = read_rows_tolerant(&path).unwrap();
+        assert_eq!(
+            loaded.missing_columns,
+            vec!["oracle_complete", "bits_per_state"]
+        );
+        assert_eq!(loaded.rows.len(), 1);
+        let mut expected = row.clone();
+        expected.oracle_complete = None;
+        assert_eq!(loaded.rows[0], expected, "bits per state recomputed");
+        assert!(
+            loaded.notes.iter().any(|n| n.contains("cut short")),
+            "{:?}",
+            loaded.notes
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text,
+            "the file is left alone"
+        );
+
+        // A missing column that has no empty value is an error naming the line.
+        std::fs::write(&path, "instance,engine\nx,hash-table\n").unwrap();
+        let err = read_rows_tolerant(&path).unwrap_err().to_string();
+        assert!(err.contains("runs.csv:2"), "{err}");
+        assert!(err.contains("lacks the columns"), "{err}");
+        // Nothing of the schema at all.
+        std::fs::write(&path, "a,b\n1,2\n").unwrap();
+        let err = read_rows_tolerant(&path).unwrap_err().to_string();
+        assert!(err.contains("no column of the statebench schema"), "{err}");
+        // Empty and header-only files are empty campaigns.
+        std::fs::write(&path, "").unwrap();
+        assert!(read_rows_tolerant(&path).unwrap().rows.is_empty());
+        std::fs::write(&path, header_line() + "\n").unwrap();
+        let loaded = read_rows_tolerant(&path).unwrap();
+        assert!(loaded.rows.is_empty() && loaded.missing_columns.is_empty());
+    }
+
+    #[test]
     fn foreign_schema_is_a_clear_error() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("old.csv");

@@ -72,9 +72,10 @@ fn span(values: &[f64], scale: Scale) -> Span {
     let min = finite.iter().copied().fold(f64::INFINITY, f64::min);
     let max = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     if scale == Scale::Auto && min > 0.0 && max / min >= 30.0 {
-        // Decades, widened a hair so that rounding keeps their ticks.
-        let lo = 10f64.powf(min.log10().floor()) * (1.0 - 1e-9);
-        let hi = 10f64.powf(max.log10().ceil()) * (1.0 + 1e-9);
+        // Whole decades with the data off the edges, widened a hair so
+        // that rounding keeps their ticks.
+        let lo = 10f64.powf((min.log10() - 0.02).floor()) * (1.0 - 1e-9);
+        let hi = 10f64.powf((max.log10() + 0.02).ceil()) * (1.0 + 1e-9);
         return Span { lo, hi, log: true };
     }
     let lo = if min >= 0.0 {
@@ -122,12 +123,21 @@ fn spans(figure: &Figure) -> (Span, Span) {
     (span(&xs, figure.x.scale), span(&ys, figure.y.scale))
 }
 
+/// A tick label of an axis: none between the integers of an integer axis.
+fn axis_tick(axis: &super::Axis, v: f64) -> String {
+    if axis.integers && v.fract() != 0.0 {
+        String::new()
+    } else {
+        tick(v)
+    }
+}
+
 /// Tick labels: plain for ordinary magnitudes, `2e6` style otherwise.
 fn tick(v: f64) -> String {
     let a = v.abs();
     if a == 0.0 {
         "0".into()
-    } else if !(1e-2..1e5).contains(&a) {
+    } else if !(1e-2..1e4).contains(&a) {
         let e = a.log10().floor();
         let m = v / 10f64.powf(e);
         let m = format!("{m:.1}");
@@ -333,15 +343,21 @@ where
         .configure_mesh()
         .x_desc(figure.x.label.as_str())
         .y_desc(figure.y.label.as_str())
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
+        .x_label_formatter(&|v| axis_tick(&figure.x, *v))
+        .y_label_formatter(&|v| axis_tick(&figure.y, *v))
         .label_style(("sans-serif", 12))
         .axis_desc_style(("sans-serif", 14))
         .light_line_style(RGBColor(240, 240, 240))
         .bold_line_style(RGBColor(215, 215, 215))
         .draw()
         .map_err(e)?;
-    for r in &panel.references {
+    // An empty panel shows its note alone.
+    let references = if panel.points() == 0 {
+        &[][..]
+    } else {
+        &panel.references[..]
+    };
+    for r in references {
         let mut dashed = |points: Vec<(f64, f64)>| {
             chart
                 .draw_series(DashedLineSeries::new(
@@ -442,6 +458,11 @@ mod tests {
         assert!(s.log);
         assert!((s.lo - 1.0).abs() < 1e-6 && s.lo <= 1.0, "{s:?}");
         assert!((s.hi - 1000.0).abs() < 1e-3 && s.hi >= 1000.0, "{s:?}");
+        let s = span(&[100.0, 250.0, 1e4], Scale::Auto);
+        assert!(
+            s.lo < 100.0 / 2.0 && s.hi > 1e4 * 2.0,
+            "data at a decade is not on the edge: {s:?}"
+        );
         assert!(!span(&[3.0, 250.0], Scale::Linear).log);
         assert!(!span(&[3.0, 80.0], Scale::Auto).log);
         assert!(
@@ -459,6 +480,10 @@ mod tests {
         assert_eq!(tick(1e6), "1e6");
         assert_eq!(tick(2.5e6), "2.5e6");
         assert_eq!(tick(1e-3), "1e-3");
+        assert_eq!(tick(1e4), "1e4");
+        let threads = super::super::Axis::new("threads", Scale::Linear).integers();
+        assert_eq!(axis_tick(&threads, 2.5), "");
+        assert_eq!(axis_tick(&threads, 2.0), "2");
     }
 
     #[test]

@@ -96,6 +96,8 @@ pub struct Axis {
     /// Quantity and unit, e.g. "time (s)".
     pub label: String,
     pub scale: Scale,
+    /// Label only whole numbers (counts such as threads).
+    pub integers: bool,
 }
 
 impl Axis {
@@ -103,7 +105,13 @@ impl Axis {
         Axis {
             label: label.into(),
             scale,
+            integers: false,
         }
+    }
+
+    fn integers(mut self) -> Axis {
+        self.integers = true;
+        self
     }
 }
 

@@ -88,7 +88,7 @@ pub fn figure(input: &Input) -> Figure {
             speedup = time(1 thread) / time(t threads) of the same instance, colour by formalism; the dashed \
             diagonal is linear speedup."
             .into(),
-        x: Axis::new("threads", Scale::Linear),
+        x: Axis::new("threads", Scale::Linear).integers(),
         y: Axis::new("speedup", Scale::Linear),
         square: false,
         panels,

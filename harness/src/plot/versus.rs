@@ -108,7 +108,7 @@ fn figure(input: &Input, metric: &Metric) -> Figure {
                 let note = series.is_empty().then(|| {
                     let rows: Vec<&Row> = input.rows.iter().filter(|r| variant(r) == v).collect();
                     let why = no_points_note(input, &rows, &[metric.column]);
-                    format!("no instance finished by both {v} and {ct} ({why})")
+                    format!("no instance finished by both {v} and {ct}: {why}")
                 });
                 panels.push(Panel {
                     title: format!("{v} against {ct}"),

