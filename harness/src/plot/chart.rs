@@ -18,7 +18,7 @@ use std::path::Path;
 
 const PANEL_W: u32 = 520;
 const PANEL_H: u32 = 420;
-const TITLE_H: u32 = 68;
+const TITLE_H: u32 = 80;
 const GREY: RGBColor = RGBColor(110, 110, 110);
 const REFERENCE: RGBColor = RGBColor(60, 60, 60);
 
@@ -162,13 +162,13 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, figure: &Figure) -> R
         .draw(&Text::new(
             figure.title.clone(),
             (w as i32 / 2, 10),
-            ("sans-serif", 22)
+            ("sans-serif", 26)
                 .into_font()
                 .color(&BLACK)
                 .pos(Pos::new(HPos::Center, VPos::Top)),
         ))
         .map_err(e)?;
-    let (_, legend_area) = title.split_vertically(38);
+    let (_, legend_area) = title.split_vertically(44);
     draw_legend(&legend_area, &legend(figure))?;
     let (x, y) = spans(figure);
     let cells = body.split_evenly(grid(figure));
@@ -250,7 +250,7 @@ fn draw_legend<DB: DrawingBackend>(
     entries: &[(Swatch, String)],
 ) -> Result<(), String> {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-    let font = ("sans-serif", 13).into_font();
+    let font = ("sans-serif", 16).into_font();
     let measure = TextStyle::from(font.clone());
     let (w, _) = area.dim_in_pixel();
     let widths: Vec<i32> = entries
@@ -275,7 +275,7 @@ fn draw_legend<DB: DrawingBackend>(
     for (n, line) in lines.iter().enumerate() {
         let total: i32 = line.iter().map(|&i| widths[i]).sum();
         let mut x = (w as i32 - total) / 2;
-        let y = 8 + 16 * n as i32;
+        let y = 10 + 20 * n as i32;
         for &i in line {
             let (swatch, label) = &entries[i];
             match swatch {
@@ -333,26 +333,42 @@ where
 {
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let mut chart = ChartBuilder::on(area)
-        .caption(&panel.title, ("sans-serif", 16))
+        .caption(&panel.title, ("sans-serif", 19))
         .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(64)
+        .x_label_area_size(50)
+        .y_label_area_size(72)
         .build_cartesian_2d(x_spec, y_spec)
         .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_desc(figure.x.label.as_str())
+    let empty = panel.points() == 0;
+    let mut mesh = chart.configure_mesh();
+    if empty {
+        // Ranges of nothing: no ticks to misread.
+        mesh.disable_mesh().x_labels(0).y_labels(0);
+    }
+    mesh.x_desc(figure.x.label.as_str())
         .y_desc(figure.y.label.as_str())
-        .x_label_formatter(&|v| axis_tick(&figure.x, *v))
-        .y_label_formatter(&|v| axis_tick(&figure.y, *v))
-        .label_style(("sans-serif", 12))
-        .axis_desc_style(("sans-serif", 14))
+        .x_label_formatter(&|v| {
+            if empty {
+                String::new()
+            } else {
+                axis_tick(&figure.x, *v)
+            }
+        })
+        .y_label_formatter(&|v| {
+            if empty {
+                String::new()
+            } else {
+                axis_tick(&figure.y, *v)
+            }
+        })
+        .label_style(("sans-serif", 15))
+        .axis_desc_style(("sans-serif", 16))
         .light_line_style(RGBColor(240, 240, 240))
         .bold_line_style(RGBColor(215, 215, 215))
         .draw()
         .map_err(e)?;
     // An empty panel shows its note alone.
-    let references = if panel.points() == 0 {
+    let references = if empty {
         &[][..]
     } else {
         &panel.references[..]
@@ -412,17 +428,17 @@ where
             )
             .map_err(e)?;
     }
-    if panel.points() == 0 {
+    if empty {
         let note = panel.note.as_deref().unwrap_or("no data");
         let plot = chart.plotting_area().strip_coord_spec();
         let (w, h) = plot.dim_in_pixel();
-        let lines = wrap(note, 46);
-        let top = h as i32 / 2 - 9 * lines.len() as i32;
+        let lines = wrap(note, 42);
+        let top = h as i32 / 2 - 10 * lines.len() as i32;
         for (i, line) in lines.iter().enumerate() {
             plot.draw(&Text::new(
                 line.clone(),
-                (w as i32 / 2, top + 18 * i as i32),
-                ("sans-serif", 14)
+                (w as i32 / 2, top + 20 * i as i32),
+                ("sans-serif", 16)
                     .into_font()
                     .color(&GREY)
                     .pos(Pos::new(HPos::Center, VPos::Top)),

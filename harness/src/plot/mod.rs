@@ -189,7 +189,10 @@ impl Figure {
         let mut text = self.caption.clone();
         for p in &self.panels {
             if let (0, Some(note)) = (p.points(), &p.note) {
-                text.push_str(&format!(" {}: {note}.", p.title));
+                text.push_str(&format!(
+                    " Empty panel \u{201c}{}\u{201d}: {note}.",
+                    p.title
+                ));
             }
         }
         text

@@ -86,8 +86,7 @@ pub fn figures(input: &Input) -> Vec<Figure> {
 fn figure(input: &Input, metric: &Metric) -> Figure {
     let mut panels = Vec::new();
     let reference = reference_variant(&input.rows);
-    let caption;
-    match &reference {
+    let caption = match &reference {
         None => {
             let note = if input.rows.is_empty() {
                 no_points_note(input, &[], &[metric.column])
@@ -95,7 +94,7 @@ fn figure(input: &Input, metric: &Metric) -> Figure {
                 "no compact-tree row in this campaign: nothing to compare against".into()
             };
             panels.push(Panel::empty("all engines", note));
-            caption = format!("{}.", metric.title);
+            format!("{}.", metric.title)
         }
         Some(ct) => {
             let base = values(&input.rows, ct, metric);
@@ -125,14 +124,14 @@ fn figure(input: &Input, metric: &Metric) -> Figure {
                     format!("{ct} is the only engine of this campaign"),
                 ));
             }
-            caption = format!(
+            format!(
                 "{}: one point per instance both finished (single thread, median over repetitions), \
                  {ct} on x, the engine on y, colour by formalism; above the dashed diagonal the engine \
                  takes more than {ct}.",
                 metric.title
-            );
+            )
         }
-    }
+    };
     let ct = reference.as_deref().unwrap_or("compact-tree");
     Figure {
         name: metric.name.into(),

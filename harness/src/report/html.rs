@@ -34,6 +34,8 @@ table.sortable th { cursor: pointer; user-select: none; }
 th[data-dir="asc"]::after { content: " \25B2"; } th[data-dir="desc"]::after { content: " \25BC"; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 table.facts th { position: static; width: 12em; }
+.wide { overflow-x: auto; max-width: 100%; }
+table.summary th { white-space: normal; vertical-align: bottom; min-width: 4em; }
 tr.failed td { background: #fff4e5; } tr.attention td { background: #fde2e2; }
 .notes li { color: #8a4b00; }
 figure { margin: 1.2em 0 2em 0; } figure svg { max-width: 100%; height: auto; border: 1px solid #eee; }
@@ -80,6 +82,24 @@ if (q) {
   });
 }
 "#;
+
+/// Columns shown first in the table of every run.
+const LEADING: [&str; 14] = [
+    "suite",
+    "instance",
+    "engine",
+    "engine_config",
+    "threads",
+    "status",
+    "states",
+    "transitions",
+    "states_match",
+    "transitions_match",
+    "time_s",
+    "bits_per_state",
+    "rss_peak_bytes",
+    "message",
+];
 
 fn num_cell(out: &mut String, text: &str, sort_value: Option<f64>) {
     match sort_value {
@@ -142,7 +162,7 @@ pub fn render(page: &Page) -> String {
         o.push_str(
             "<p class=muted>Finished = status ok. Bits per state, time (exploration, seconds) and memory \
              (peak resident set of the run's process, MiB) over finished runs; geo-mean = geometric mean. \
-             Click a header to sort.</p>\n<table class=sortable><thead><tr><th>engine</th><th>formalism</th>\
+             Click a header to sort.</p>\n<div class=wide><table class=\"sortable summary\"><thead><tr><th>engine</th><th>formalism</th>\
              <th>runs</th><th>finished</th><th>oracle mismatches</th><th>median bits/state</th>\
              <th>geo-mean bits/state</th><th>median time (s)</th><th>geo-mean time (s)</th>\
              <th>total time (s)</th><th>median peak RSS (MiB)</th><th>max peak RSS (MiB)</th>\
@@ -167,7 +187,7 @@ pub fn render(page: &Page) -> String {
             num_cell(&mut o, &mib(l.rss_max), l.rss_max);
             let _ = writeln!(o, "<td>{}</td></tr>", esc(&failures_text(&l.failures)));
         }
-        o.push_str("</tbody></table>\n");
+        o.push_str("</tbody></table></div>\n");
     }
     if !page.attention.is_empty() {
         let _ = writeln!(
@@ -252,7 +272,15 @@ pub fn render(page: &Page) -> String {
         page.rows.len()
     );
     o.push_str("<div id=rows><table id=runs class=sortable><thead><tr>");
-    let shown: Vec<usize> = (0..columns.len())
+    // What a reader looks for first, then the rest in schema order.
+    let first: Vec<usize> = LEADING
+        .iter()
+        .filter_map(|name| columns.iter().position(|c| c == name))
+        .collect();
+    let shown: Vec<usize> = first
+        .iter()
+        .copied()
+        .chain((0..columns.len()).filter(|c| !first.contains(c)))
         .filter(|c| !constant.contains(c))
         .collect();
     for &c in &shown {

@@ -130,7 +130,7 @@ pub fn failures_text(failures: &BTreeMap<Status, usize>) -> String {
 pub fn fmt(v: Option<f64>) -> String {
     match v {
         None => "-".into(),
-        Some(v) if v == 0.0 => "0".into(),
+        Some(0.0) => "0".into(),
         Some(v) => {
             let digits = (2 - v.abs().log10().floor() as i32).max(0) as usize;
             format!("{v:.digits$}")
