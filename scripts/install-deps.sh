@@ -7,17 +7,29 @@ need=()
 for tool in cargo python3 curl sha256sum tar; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
-if [ "${#need[@]}" -gt 0 ]; then
-  missing_pkgs=()
-  for tool in "${need[@]}"; do
-    case "$tool" in
-      cargo) echo "install-deps: a Rust toolchain (cargo) is required: see https://rustup.rs" >&2; exit 1 ;;
-      python3) missing_pkgs+=(python3) ;;
-      curl) missing_pkgs+=(curl) ;;
-      sha256sum) missing_pkgs+=(coreutils) ;;
-      tar) missing_pkgs+=(tar) ;;
-    esac
-  done
+missing_pkgs=()
+for tool in "${need[@]}"; do
+  case "$tool" in
+    cargo) echo "install-deps: a Rust toolchain (cargo) is required: see https://rustup.rs" >&2; exit 1 ;;
+    python3) missing_pkgs+=(python3) ;;
+    curl) missing_pkgs+=(curl) ;;
+    sha256sum) missing_pkgs+=(coreutils) ;;
+    tar) missing_pkgs+=(tar) ;;
+  esac
+done
+# The font of the figures' text: `statebench plot`/`report` read a TrueType
+# file at run time (harness/src/plot/font.rs lists where it looks;
+# STATEBENCH_FONT overrides). Debian: fonts-dejavu-core.
+font_found=no
+for font in "${STATEBENCH_FONT:-}" /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
+  /usr/share/fonts/dejavu/DejaVuSans.ttf /usr/share/fonts/TTF/DejaVuSans.ttf \
+  /usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf \
+  /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf \
+  /System/Library/Fonts/Supplemental/Arial.ttf /Library/Fonts/Arial.ttf; do
+  if [ -n "$font" ] && [ -f "$font" ]; then font_found=yes; break; fi
+done
+[ "$font_found" = yes ] || missing_pkgs+=(fonts-dejavu-core)
+if [ "${#missing_pkgs[@]}" -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     apt-get update -qq && apt-get install -y -qq "${missing_pkgs[@]}"
   else

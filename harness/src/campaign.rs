@@ -1,7 +1,8 @@
 //! `statebench run`: a campaign is the product of selected model instances
 //! and engines, each run in its own child process, one CSV row per run
 //! appended and flushed as it finishes, `--resume` skipping rows already
-//! present, a live progress display, and a summary at the end.
+//! present, a live progress display, and a summary and the report
+//! (`report`) at the end.
 //!
 //! Owns model selection, the plan, the turning of a child's outcome into a
 //! [`Row`], and the campaign directory. The CSV columns themselves live in
@@ -70,6 +71,10 @@ pub struct RunArgs {
     /// campaign under RESULTS when --campaign is not given).
     #[arg(long)]
     pub resume: bool,
+    /// Do not write the campaign's report (report.html, report.md and
+    /// figures/ beside runs.csv) at the end.
+    #[arg(long)]
+    pub no_report: bool,
 }
 
 /// Parses counts like `1e7`, `250000`, `2.5e6`.
@@ -622,5 +627,18 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         .collect();
     println!("{}", summary::table(&campaign_rows));
     println!("rows: {}", csv_path.display());
+    if !args.no_report {
+        // The rows are the campaign's product: a report that cannot be
+        // written is a warning, not a failed campaign.
+        match crate::report::write(&csv_path, None) {
+            Ok(written) => {
+                println!("report: {}", written.html.display());
+                if let Some(e) = written.figures_error {
+                    eprintln!("warning: the report has no figures: {e}");
+                }
+            }
+            Err(e) => eprintln!("warning: no report written: {e:#}"),
+        }
+    }
     Ok(summary::exit_code(&campaign_rows))
 }

@@ -1,6 +1,6 @@
 //! `statebench`: the command line. Dispatches to `run` (campaigns), `list`
-//! (suites, models, engines), `explore` (one model) and the hidden `child`
-//! (one isolated run). Owns argument parsing and human output of `list` and
+//! (suites, models, engines), `explore` (one model), `plot` and `report`
+//! (a campaign's figures and page) and the hidden `child` (one isolated run). Owns argument parsing and human output of `list` and
 //! `explore`; the work itself lives in the modules below.
 
 mod campaign;
@@ -9,6 +9,8 @@ mod datasets;
 mod isolate;
 mod machine;
 mod models;
+mod plot;
+mod report;
 mod schema;
 mod summary;
 
@@ -42,6 +44,10 @@ enum Cmd {
     },
     /// Explore one model file (formalism by extension) and print its figures.
     Explore(ExploreArgs),
+    /// Draw a campaign's figures (SVG and PNG) from its runs.csv.
+    Plot(plot::PlotArgs),
+    /// Write a campaign's report: report.html (self-contained) and report.md, with the figures.
+    Report(report::ReportArgs),
     /// One isolated run (used by `run` and `explore`).
     #[command(hide = true)]
     Child(child::ChildArgs),
@@ -74,14 +80,16 @@ fn main() {
     let cli = Cli::parse();
     let code = match cli.command {
         Cmd::Child(args) => child::main(args),
-        Cmd::Run(args) => report(campaign::run(args)),
-        Cmd::List { selection, brief } => report(list(&selection, brief).map(|_| 0)),
-        Cmd::Explore(args) => report(explore(args)),
+        Cmd::Run(args) => exit_code(campaign::run(args)),
+        Cmd::List { selection, brief } => exit_code(list(&selection, brief).map(|_| 0)),
+        Cmd::Explore(args) => exit_code(explore(args)),
+        Cmd::Plot(args) => exit_code(plot::command(args)),
+        Cmd::Report(args) => exit_code(report::command(args)),
     };
     std::process::exit(code);
 }
 
-fn report(result: anyhow::Result<i32>) -> i32 {
+fn exit_code(result: anyhow::Result<i32>) -> i32 {
     match result {
         Ok(code) => code,
         Err(e) => {

@@ -178,6 +178,125 @@ pub fn read_rows(path: &Path) -> anyhow::Result<Vec<Row>> {
     Ok(rows)
 }
 
+/// What [`read_rows_tolerant`] read: the rows, and what it had to work around.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    pub rows: Vec<Row>,
+    /// Schema columns the file does not have (an older schema): their
+    /// values are empty in every row.
+    pub missing_columns: Vec<String>,
+    /// Columns of the file this schema does not know (a newer schema): ignored.
+    pub unknown_columns: Vec<String>,
+    /// Human-readable notes (a dropped partial last line, derived figures recomputed).
+    pub notes: Vec<String>,
+}
+
+/// Reads a campaign CSV for display (plots, report), accepting older and
+/// newer schemas: columns are matched by name, a missing optional column is
+/// empty in every row, unknown columns are ignored, derived figures absent
+/// from the file are recomputed ([`Row::derive`]), and a last line cut short
+/// by a killed writer (no line end: the writer ends every row with one) is
+/// skipped. Never modifies the file. A row that cannot
+/// be read is an error naming `file:line` (and the missing columns, if any).
+pub fn read_rows_tolerant(path: &Path) -> anyhow::Result<Loaded> {
+    let text = std::fs::read(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let mut loaded = Loaded::default();
+    if text.iter().all(u8::is_ascii_whitespace) {
+        loaded.notes.push(format!("{} is empty", path.display()));
+        return Ok(loaded);
+    }
+    let cut_short = !text.ends_with(b"\n");
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(text.as_slice());
+    let file_headers: Vec<String> = reader
+        .headers()
+        .map_err(|e| anyhow::anyhow!("{}:1: {e}", path.display()))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let schema: Vec<String> = header_line().split(',').map(str::to_string).collect();
+    let position: Vec<Option<usize>> = schema
+        .iter()
+        .map(|c| file_headers.iter().position(|h| h == c))
+        .collect();
+    loaded.missing_columns = schema
+        .iter()
+        .zip(&position)
+        .filter(|(_, p)| p.is_none())
+        .map(|(c, _)| c.clone())
+        .collect();
+    loaded.unknown_columns = file_headers
+        .iter()
+        .filter(|h| !schema.contains(h))
+        .cloned()
+        .collect();
+    if loaded.missing_columns.len() == schema.len() {
+        anyhow::bail!(
+            "{}:1: no column of the statebench schema (is this a campaign's runs.csv?)",
+            path.display()
+        );
+    }
+    const DERIVED: [&str; 6] = [
+        "states_match",
+        "transitions_match",
+        "bits_per_state",
+        "bits_per_state_alloc",
+        "states_per_s",
+        "lower_bound_bits",
+    ];
+    let rederive = DERIVED
+        .iter()
+        .any(|d| loaded.missing_columns.iter().any(|m| m == d));
+    let schema_record = csv::StringRecord::from(schema.clone());
+    let mut records = reader.records().peekable();
+    while let Some(record) = records.next() {
+        let last = records.peek().is_none();
+        let record = record.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let line = record.position().map_or(0, |p| p.line());
+        if last && cut_short {
+            loaded.notes.push(format!(
+                "{}:{line}: skipped a last line cut short (a run that was killed while writing)",
+                path.display()
+            ));
+            break;
+        }
+        if record.len() != file_headers.len() {
+            anyhow::bail!(
+                "{}:{line}: {} fields where the header has {}",
+                path.display(),
+                record.len(),
+                file_headers.len()
+            );
+        }
+        let full: csv::StringRecord = position
+            .iter()
+            .map(|p| p.map_or("", |i| &record[i]))
+            .collect();
+        let mut row: Row = full.deserialize(Some(&schema_record)).map_err(|e| {
+            let missing = if loaded.missing_columns.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (this CSV lacks the columns {}: an older schema?)",
+                    loaded.missing_columns.join(", ")
+                )
+            };
+            anyhow::anyhow!("{}:{line}: {e}{missing}", path.display())
+        })?;
+        if rederive {
+            row.derive();
+        }
+        loaded.rows.push(row);
+    }
+    if rederive {
+        loaded.notes.push(
+            "derived columns absent from the file were recomputed from the measured ones".into(),
+        );
+    }
+    Ok(loaded)
+}
+
 fn truncate_partial_line(path: &Path) -> io::Result<()> {
     let mut file = OpenOptions::new().read(true).write(true).open(path)?;
     let len = file.metadata()?.len();
@@ -361,6 +480,72 @@ mod tests {
             .write(&Row::example())
             .unwrap();
         assert_eq!(read_rows(&path).unwrap().len(), 3);
+    }
+
+    #[test]
+    fn tolerant_reader_fills_older_schemas_and_never_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("runs.csv");
+        let mut row = Row::example();
+        row.states = Some(1000);
+        row.engine_bytes_used = Some(4000);
+        row.max_slot_bits = Some(3);
+        row.k = Some(8);
+        row.derive();
+        let full = {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.serialize(&row).unwrap();
+            String::from_utf8(w.into_inner().unwrap()).unwrap()
+        };
+        // Drop two columns, one of them derived, as an older statebench would.
+        let mut reader = csv::Reader::from_reader(full.as_bytes());
+        let headers = reader.headers().unwrap().clone();
+        let record = reader.records().next().unwrap().unwrap();
+        let keep: Vec<usize> = (0..headers.len())
+            .filter(|&i| !["oracle_complete", "bits_per_state"].contains(&&headers[i]))
+            .collect();
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(keep.iter().map(|&i| &headers[i])).unwrap();
+        w.write_record(keep.iter().map(|&i| &record[i])).unwrap();
+        let mut text = String::from_utf8(w.into_inner().unwrap()).unwrap();
+        text.push_str("c,2026-01-01,abc"); // a writer killed half-way
+        std::fs::write(&path, &text).unwrap();
+
+        let loaded = read_rows_tolerant(&path).unwrap();
+        assert_eq!(
+            loaded.missing_columns,
+            vec!["oracle_complete", "bits_per_state"]
+        );
+        assert_eq!(loaded.rows.len(), 1);
+        let mut expected = row.clone();
+        expected.oracle_complete = None;
+        assert_eq!(loaded.rows[0], expected, "bits per state recomputed");
+        assert!(
+            loaded.notes.iter().any(|n| n.contains("cut short")),
+            "{:?}",
+            loaded.notes
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            text,
+            "the file is left alone"
+        );
+
+        // A missing column that has no empty value is an error naming the line.
+        std::fs::write(&path, "instance,engine\nx,hash-table\n").unwrap();
+        let err = read_rows_tolerant(&path).unwrap_err().to_string();
+        assert!(err.contains("runs.csv:2"), "{err}");
+        assert!(err.contains("lacks the columns"), "{err}");
+        // Nothing of the schema at all.
+        std::fs::write(&path, "a,b\n1,2\n").unwrap();
+        let err = read_rows_tolerant(&path).unwrap_err().to_string();
+        assert!(err.contains("no column of the statebench schema"), "{err}");
+        // Empty and header-only files are empty campaigns.
+        std::fs::write(&path, "").unwrap();
+        assert!(read_rows_tolerant(&path).unwrap().rows.is_empty());
+        std::fs::write(&path, header_line() + "\n").unwrap();
+        let loaded = read_rows_tolerant(&path).unwrap();
+        assert!(loaded.rows.is_empty() && loaded.missing_columns.is_empty());
     }
 
     #[test]

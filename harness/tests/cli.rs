@@ -93,6 +93,15 @@ fn default_suite_matches_the_manifest_oracles() {
         stdout.contains("builtin  hash-table"),
         "no summary table:\n{stdout}"
     );
+    // The campaign ends with its report.
+    for f in [
+        "report.html",
+        "report.md",
+        "figures/figures.json",
+        "figures/solved.png",
+    ] {
+        assert!(dir.path().join("t").join(f).is_file(), "run wrote no {f}");
+    }
 }
 
 fn data_rows(csv: &Path) -> usize {
@@ -190,6 +199,26 @@ fn starting_an_existing_campaign_without_resume_is_refused() {
             .unwrap()
     };
     assert!(run().status.success());
+    assert!(dir.path().join("c/report.html").is_file());
+    let quiet = statebench()
+        .args([
+            "run",
+            "--models",
+            "token-ring-4-3",
+            "--campaign",
+            "d",
+            "--no-report",
+            "--results",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(quiet.status.success());
+    assert!(dir.path().join("d/runs.csv").is_file());
+    assert!(
+        !dir.path().join("d/report.html").exists(),
+        "--no-report wrote a report"
+    );
     let second = run();
     assert!(!second.status.success());
     assert!(String::from_utf8_lossy(&second.stderr).contains("--resume"));
