@@ -9,7 +9,7 @@ use engines::symbolic::reachable_vectors;
 use engines::EngineOptions;
 use pins::{Model, Value};
 use std::collections::{HashSet, VecDeque};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Small instances: (suite, instance). Chosen for covering DVE globals,
 /// arrays and channels, and nets with unsafe places (token counts > 1).
@@ -56,7 +56,7 @@ fn manifest(suite: &str, instance: &str) -> (PathBuf, u64) {
     panic!("{instance} not in datasets/{suite}.csv")
 }
 
-fn load(path: &PathBuf) -> Box<dyn Model> {
+fn load(path: &Path) -> Box<dyn Model> {
     match path.extension().and_then(|e| e.to_str()) {
         Some("pnml") => Box::new(pnml::parse_file(path).unwrap()),
         Some("dve") => Box::new(dve::parse_file(path).unwrap()),
