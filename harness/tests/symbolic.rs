@@ -17,6 +17,7 @@ const CASES: &[(&str, &str)] = &[
     ("beem", "phils.1"),
     ("beem", "pouring.1"),
     ("beem", "fischer.1"),
+    ("mcc", "LamportFastMutEx-PT-2"),
     ("beem", "bakery.2"),
     ("beem", "telephony.1"),
     ("mcc", "ResAllocation-PT-R003C003"),
@@ -132,7 +133,9 @@ fn decoded_visited_sets_equal_the_explicit_state_sets() {
 
 #[test]
 fn reports_match_the_oracle_and_account_nodes() {
-    for &(suite, instance) in &CASES[..4] {
+    // LamportFastMutEx-PT-2 (within the first five) once made the BDD count
+    // overflow on a factor for the empty set.
+    for &(suite, instance) in &CASES[..5] {
         let (path, oracle) = manifest(suite, instance);
         let model = load(&path);
         for engine in ["bdd", "mdd"] {

@@ -132,6 +132,9 @@ impl Bdd {
                 let cl = level_of(&child).min(below.len() as u32 - 1) as usize;
                 let skipped = below[level as usize + 1] - below[cl];
                 let c = rec(&child, below, memo)?;
+                if c == 0 {
+                    continue; // the empty set: no factor for the skipped levels
+                }
                 total = total.checked_add(c.checked_mul(1u128.checked_shl(skipped)?)?)?;
             }
             memo.insert(id, total);
@@ -139,6 +142,9 @@ impl Bdd {
         }
         let root = level_of(f).min(n as u32) as usize;
         let c = rec(f, &below, &mut memo)?;
+        if c == 0 {
+            return Some(0);
+        }
         c.checked_mul(1u128.checked_shl(below[0] - below[root])?)
     }
 }
