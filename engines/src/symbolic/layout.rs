@@ -145,6 +145,6 @@ mod tests {
         let m = Layout::for_initial(Encoding::OneHot, &[0, 5]);
         assert_eq!(m.width, vec![2, 16]);
         assert!(m.fits(0, 1) && !m.fits(0, 2));
-        assert_eq!(m.var_roles()[2 + 16], (1, 0, true));
+        assert_eq!(m.var_roles()[4 + 16], (1, 0, true));
     }
 }

@@ -33,6 +33,7 @@ mod diagram;
 mod layout;
 mod learn;
 mod mdd;
+mod order;
 mod search;
 
 pub use diagram::Diagram;
@@ -61,12 +62,14 @@ pub struct SymbolicConfig {
     pub interleaved: bool,
     /// Inner-node capacity of the manager.
     pub node_capacity: usize,
+    /// Slots reordered by FORCE (true) or in the model's order.
+    pub force_order: bool,
 }
 
 impl SymbolicConfig {
     /// Parses `strategy`, `threads` and (bdd only) `order`.
     pub fn from_options(engine: &str, opts: &EngineOptions) -> Result<Self, String> {
-        let mut known = vec!["strategy", "threads"];
+        let mut known = vec!["strategy", "threads", "slot_order"];
         if engine == "bdd" {
             known.push("order");
         }
@@ -77,6 +80,15 @@ impl SymbolicConfig {
             v => {
                 return Err(format!(
                     "engine parameter order={v}: must be interleaved or blocked"
+                ))
+            }
+        };
+        let force_order = match opts.get("slot_order", "force".to_string())?.as_str() {
+            "force" => true,
+            "model" => false,
+            v => {
+                return Err(format!(
+                    "engine parameter slot_order={v}: must be force or model"
                 ))
             }
         };
@@ -96,6 +108,7 @@ impl SymbolicConfig {
             threads,
             interleaved,
             node_capacity,
+            force_order,
         })
     }
 
@@ -105,7 +118,11 @@ impl SymbolicConfig {
             Strategy::Chaining => "chaining",
             Strategy::Saturation => "saturation",
         };
-        let mut s = format!("strategy={strategy};threads={}", self.threads);
+        let mut s = format!(
+            "strategy={strategy};threads={};slot_order={}",
+            self.threads,
+            if self.force_order { "force" } else { "model" }
+        );
         if let Encoding::Binary { interleaved } = encoding {
             s += if interleaved {
                 ";order=interleaved"
@@ -179,6 +196,8 @@ fn decode<D: Diagram>(
     encoding: Encoding,
     make: impl Fn(Layout, &[GroupShape]) -> Result<D, diagram::OutOfNodes>,
 ) -> Result<Vec<Vec<Value>>, String> {
+    let permuted = slot_order(model, config);
+    let model: &dyn Model = &permuted;
     let shapes = shapes(model);
     let mut layout = Layout::for_initial(encoding, &model.initial_state());
     loop {
@@ -189,9 +208,9 @@ fn decode<D: Diagram>(
             Ok(()) => {
                 let all: Vec<usize> = (0..model.slot_count()).collect();
                 let mut out = Vec::new();
-                search
-                    .d
-                    .for_each_vector(&search.visited, &all, &mut |v| out.push(v.to_vec()));
+                search.d.for_each_vector(&search.visited, &all, &mut |v| {
+                    out.push(permuted.to_inner(v))
+                });
                 return Ok(out);
             }
             Err(Stop::Widen { slot, value }) => layout = layout.widened(slot, value),
@@ -199,6 +218,18 @@ fn decode<D: Diagram>(
             Err(Stop::Full) => return Err("node table full".into()),
         }
     }
+}
+
+/// `model` seen through the configured slot order.
+fn slot_order<'m>(model: &'m dyn Model, config: &SymbolicConfig) -> order::Permuted<'m> {
+    let k = model.slot_count();
+    let order = if config.force_order {
+        let sets: Vec<Vec<usize>> = shapes(model).into_iter().map(|g| g.proj).collect();
+        order::force(k, &sets, 50)
+    } else {
+        (0..k).collect()
+    };
+    order::Permuted::new(model, order)
 }
 
 /// The group shapes of `model`: read ∪ write and write slots.
@@ -226,6 +257,8 @@ fn run<D: Diagram>(
     make: impl Fn(Layout, &[GroupShape]) -> Result<D, diagram::OutOfNodes>,
 ) -> RunReport {
     let start = Instant::now();
+    let permuted = slot_order(model, config);
+    let model: &dyn Model = &permuted;
     let shapes = shapes(model);
     let mut layout = Layout::for_initial(encoding, &model.initial_state());
     let mut reencodings = 0u64;
