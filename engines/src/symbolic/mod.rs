@@ -27,6 +27,32 @@
 //! `dd_final_nodes × 16` and `engine_bytes_alloc` `dd_peak_nodes × 16`:
 //! an oxidd index-manager node is 16 bytes (reference count, level, two
 //! 32-bit child indices), unique-table and apply-cache memory excluded.
+//!
+//! Choices and the measurements behind them (saturation, one thread;
+//! final / peak nodes, seconds; measured while other jobs shared the
+//! machine, so times are indicative):
+//! - Slot order: FORCE against the model's order, `mdd`:
+//!   Philosophers-PT-000010 294 / 951 in 1.0 s against 356,360 / 398,869
+//!   in 55.7 s; FMS-PT-00005 446 / 1,445 (1.7 s) against 1,143 / 2,199
+//!   (2.5 s); bakery.3 2,189 / 5,964 against 4,487 / 8,781;
+//!   leader_filters.2 3,701 / 10,839 against 5,055 / 12,694. Hence
+//!   `slot_order=force` by default.
+//! - BDD current/next order: the visited set uses current variables only,
+//!   so its size does not depend on it (bakery.3 3,906, FMS-PT-00005 667,
+//!   adding.1 1,955 final nodes either way); peaks differ by a few percent
+//!   either way (bakery.3 11,406 interleaved / 11,382 blocked, FMS 2,159 /
+//!   2,303, adding.1 8,398 / 8,188) and interleaved was faster on all three
+//!   (1.51 / 1.83 s, 0.87 / 1.08 s, 0.38 / 0.45 s): renaming next → current
+//!   moves each variable by one level. Hence `order=interleaved` by default.
+//! - MDD encoding: the one-hot ZBDD was chosen because its nodes are in
+//!   one-to-one correspondence with an LDD's (one node per present value
+//!   of a slot under a given prefix), which is what LTSmin's `ldd` backend
+//!   and the Compact Tree paper's MDD figures count, and because absent
+//!   values cost nothing, so domains can be generous. The other candidate,
+//!   a ZBDD over the binary encoding, has no such correspondence (a value
+//!   becomes a bit pattern with zero-suppressed bits) and was not built;
+//!   the binary BDD is the `bdd` engine. Final nodes one-hot / binary:
+//!   bakery.3 2,189 / 3,906, FMS-PT-00005 446 / 667.
 
 mod bdd;
 mod diagram;
