@@ -178,6 +178,10 @@ pub const ENGINES: &[EngineSpec] = &[
             ("strategy", "bfs, chaining or saturation (saturation)"),
             ("threads", "oxidd worker threads (1)"),
             (
+                "slot_order",
+                "force (FORCE heuristic on the groups' read/write sets) or model (force)",
+            ),
+            (
                 "order",
                 "interleaved (x x' per bit) or blocked (a slot's x bits, then its x' bits) (interleaved)",
             ),
@@ -190,6 +194,10 @@ pub const ENGINES: &[EngineSpec] = &[
         params: &[
             ("strategy", "bfs, chaining or saturation (saturation)"),
             ("threads", "oxidd worker threads (1)"),
+            (
+                "slot_order",
+                "force (FORCE heuristic on the groups' read/write sets) or model (force)",
+            ),
         ],
         kind: EngineKind::Search(crate::symbolic::run_mdd),
     },
