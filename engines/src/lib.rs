@@ -21,6 +21,7 @@ pub mod ptrie;
 pub mod registry;
 pub mod report;
 pub mod state_queue;
+pub mod symbolic;
 pub mod tree;
 pub mod visited;
 

@@ -26,7 +26,7 @@ pub struct EngineOptions {
 }
 
 impl EngineOptions {
-    fn get<T: std::str::FromStr>(&self, key: &str, default: T) -> Result<T, String> {
+    pub(crate) fn get<T: std::str::FromStr>(&self, key: &str, default: T) -> Result<T, String> {
         match self.params.iter().rev().find(|(k, _)| k == key) {
             None => Ok(default),
             Some((_, v)) => v
@@ -35,7 +35,7 @@ impl EngineOptions {
         }
     }
 
-    fn reject_unknown(&self, engine: &str, known: &[&str]) -> Result<(), String> {
+    pub(crate) fn reject_unknown(&self, engine: &str, known: &[&str]) -> Result<(), String> {
         match self
             .params
             .iter()
@@ -207,6 +207,36 @@ pub const ENGINES: &[EngineSpec] = &[
             ),
         ],
         kind: EngineKind::Search(run_comback),
+    },
+    EngineSpec {
+        name: "bdd",
+        summary: "symbolic reachability, slots in binary over oxidd BDDs, relations learned per group",
+        params: &[
+            ("strategy", "bfs, chaining or saturation (saturation)"),
+            ("threads", "oxidd worker threads (1)"),
+            (
+                "slot_order",
+                "force (FORCE heuristic on the groups' read/write sets) or model (force)",
+            ),
+            (
+                "order",
+                "interleaved (x x' per bit) or blocked (a slot's x bits, then its x' bits) (interleaved)",
+            ),
+        ],
+        kind: EngineKind::Search(crate::symbolic::run_bdd),
+    },
+    EngineSpec {
+        name: "mdd",
+        summary: "symbolic reachability, slots one-hot over an oxidd ZBDD (LDD-shaped), relations learned per group",
+        params: &[
+            ("strategy", "bfs, chaining or saturation (saturation)"),
+            ("threads", "oxidd worker threads (1)"),
+            (
+                "slot_order",
+                "force (FORCE heuristic on the groups' read/write sets) or model (force)",
+            ),
+        ],
+        kind: EngineKind::Search(crate::symbolic::run_mdd),
     },
 ];
 

@@ -1,0 +1,372 @@
+//! The `mdd` encoding: multi-valued slots as a ZBDD over one-hot value
+//! variables (oxidd has no MDD). Slot `i` owns one variable per value, in
+//! increasing order, current block then next block (see [`super::layout`]);
+//! a state sets exactly one variable per slot and the ZBDD suppresses all
+//! others. A slot's nodes then form a chain following the 0-edges, one
+//! node per value present, each 1-edge leading to the next slot: exactly a
+//! list decision diagram (LTSmin's LDD, node = value, down, right), so the
+//! node counts are those of an LDD/MDD with sparse edges.
+//!
+//! Projection, relational product and pair counting are recursions over
+//! those chains written here (oxidd's ZBDDs offer set operations but no
+//! quantification or renaming); union and difference are oxidd's.
+//!
+//! Owns the ZBDD manager of one search attempt and every set in it. Must
+//! not know models, strategies or learning.
+
+use super::diagram::{is_true_terminal, shared_inner_nodes, top, DdResult, Diagram, GroupShape};
+use super::layout::Layout;
+use oxidd::zbdd::{ZBDDFunction, ZBDDManagerRef};
+use oxidd::{BooleanFunction, BooleanVecSet, ManagerRef, NodeID};
+use pins::Value;
+use std::collections::HashMap;
+
+pub struct Mdd {
+    _manager: ZBDDManagerRef,
+    layout: Layout,
+    /// Variable → (slot, value, is next).
+    roles: Vec<(usize, u32, bool)>,
+    empty: ZBDDFunction,
+    base: ZBDDFunction,
+    shapes: Vec<GroupShape>,
+}
+
+/// A slot's entries: (value, rest of the vector).
+type Chain = Vec<(Value, ZBDDFunction)>;
+
+impl Mdd {
+    pub fn new(
+        layout: Layout,
+        shapes: &[GroupShape],
+        capacity: usize,
+        threads: u32,
+    ) -> DdResult<Mdd> {
+        let manager =
+            oxidd::zbdd::new_manager(capacity, (capacity / 8).clamp(1 << 12, 1 << 22), threads);
+        let (empty, base) = manager.with_manager_exclusive(|m| {
+            oxidd::Manager::add_vars(m, layout.vars);
+            (ZBDDFunction::empty(m), ZBDDFunction::base(m))
+        });
+        Ok(Mdd {
+            _manager: manager,
+            roles: layout.var_roles(),
+            layout,
+            empty,
+            base,
+            shapes: shapes.to_vec(),
+        })
+    }
+
+    /// The entries of `f` for slot `slot` (current or next block).
+    fn chain(&self, f: &ZBDDFunction, slot: usize, next: bool) -> Chain {
+        let mut out = Vec::new();
+        let mut f = f.clone();
+        while let (_, Some(level)) = top(&f) {
+            let (s, v, n) = self.roles[level as usize];
+            if s != slot || n != next {
+                break;
+            }
+            let (hi, lo) = f.cofactors().expect("inner node");
+            out.push((v, hi));
+            f = lo;
+        }
+        out
+    }
+
+    /// The set with entries `chain` (values increasing) at slot `slot`.
+    fn build(&self, chain: Chain, slot: usize, next: bool) -> DdResult<ZBDDFunction> {
+        let vars = if next {
+            &self.layout.next[slot]
+        } else {
+            &self.layout.cur[slot]
+        };
+        let mut acc = self.empty.clone();
+        for (v, child) in chain.into_iter().rev() {
+            if self.is_empty(&child) {
+                continue;
+            }
+            let hi = child.change(vars[v as usize])?;
+            acc = hi.union(&acc)?;
+        }
+        Ok(acc)
+    }
+
+    /// Sorted-merge union of chains by value.
+    fn merge_into(&self, acc: &mut Chain, v: Value, f: ZBDDFunction) -> DdResult<()> {
+        match acc.binary_search_by_key(&v, |e| e.0) {
+            Ok(k) => acc[k].1 = acc[k].1.union(&f)?,
+            Err(k) => acc.insert(k, (v, f)),
+        }
+        Ok(())
+    }
+
+    fn image_rec(
+        &self,
+        s: &ZBDDFunction,
+        r: &ZBDDFunction,
+        slot: usize,
+        g: &GroupShape,
+        memo: &mut HashMap<(NodeID, NodeID, usize), ZBDDFunction>,
+    ) -> DdResult<ZBDDFunction> {
+        if self.is_empty(s) || self.is_empty(r) {
+            return Ok(self.empty.clone());
+        }
+        if slot == self.layout.width.len() {
+            return Ok(s.clone());
+        }
+        if g.proj.last().is_none_or(|&l| slot > l) {
+            // Past the group's slots: the rest is unchanged.
+            return Ok(s.clone());
+        }
+        let key = (top(s).0, top(r).0, slot);
+        if let Some(f) = memo.get(&key) {
+            return Ok(f.clone());
+        }
+        let mut out: Chain = Vec::new();
+        let sc = self.chain(s, slot, false);
+        if g.proj.binary_search(&slot).is_err() {
+            for (v, sv) in sc {
+                let f = self.image_rec(&sv, r, slot + 1, g, memo)?;
+                out.push((v, f));
+            }
+        } else {
+            let rc = self.chain(r, slot, false);
+            let writes = g.write.binary_search(&slot).is_ok();
+            let mut k = 0;
+            for (v, sv) in sc {
+                while k < rc.len() && rc[k].0 < v {
+                    k += 1;
+                }
+                if k == rc.len() || rc[k].0 != v {
+                    continue;
+                }
+                if writes {
+                    for (w, rw) in self.chain(&rc[k].1, slot, true) {
+                        let f = self.image_rec(&sv, &rw, slot + 1, g, memo)?;
+                        self.merge_into(&mut out, w, f)?;
+                    }
+                } else {
+                    let f = self.image_rec(&sv, &rc[k].1, slot + 1, g, memo)?;
+                    out.push((v, f));
+                }
+            }
+        }
+        let f = self.build(out, slot, false)?;
+        memo.insert(key, f.clone());
+        Ok(f)
+    }
+
+    fn count_pairs_rec(
+        &self,
+        s: &ZBDDFunction,
+        r: &ZBDDFunction,
+        slot: usize,
+        g: &GroupShape,
+        memo: &mut HashMap<(NodeID, NodeID, usize), Option<u128>>,
+        states: &mut HashMap<NodeID, Option<u128>>,
+    ) -> Option<u128> {
+        if self.is_empty(s) || self.is_empty(r) {
+            return Some(0);
+        }
+        if g.proj.last().is_none_or(|&l| slot > l) {
+            return self.count_rec(s, states);
+        }
+        let key = (top(s).0, top(r).0, slot);
+        if let Some(c) = memo.get(&key) {
+            return *c;
+        }
+        let sc = self.chain(s, slot, false);
+        let mut total = Some(0u128);
+        let add = |total: &mut Option<u128>, c: Option<u128>| {
+            *total = total.and_then(|t| t.checked_add(c?));
+        };
+        if g.proj.binary_search(&slot).is_err() {
+            for (_, sv) in sc {
+                add(
+                    &mut total,
+                    self.count_pairs_rec(&sv, r, slot + 1, g, memo, states),
+                );
+            }
+        } else {
+            let rc = self.chain(r, slot, false);
+            let writes = g.write.binary_search(&slot).is_ok();
+            for (v, sv) in sc {
+                let Ok(k) = rc.binary_search_by_key(&v, |e| e.0) else {
+                    continue;
+                };
+                if writes {
+                    for (_, rw) in self.chain(&rc[k].1, slot, true) {
+                        add(
+                            &mut total,
+                            self.count_pairs_rec(&sv, &rw, slot + 1, g, memo, states),
+                        );
+                    }
+                } else {
+                    add(
+                        &mut total,
+                        self.count_pairs_rec(&sv, &rc[k].1, slot + 1, g, memo, states),
+                    );
+                }
+            }
+        }
+        memo.insert(key, total);
+        total
+    }
+
+    /// Paths to the base terminal: the number of vectors.
+    fn count_rec(
+        &self,
+        f: &ZBDDFunction,
+        memo: &mut HashMap<NodeID, Option<u128>>,
+    ) -> Option<u128> {
+        let (id, level) = top(f);
+        if level.is_none() {
+            return Some(u128::from(is_true_terminal(f)));
+        }
+        if let Some(c) = memo.get(&id) {
+            return *c;
+        }
+        let (hi, lo) = f.cofactors().expect("inner node");
+        let c = self
+            .count_rec(&hi, memo)
+            .and_then(|h| h.checked_add(self.count_rec(&lo, memo)?));
+        memo.insert(id, c);
+        c
+    }
+
+    fn project_rec(
+        &self,
+        f: &ZBDDFunction,
+        keep: &[bool],
+        memo: &mut HashMap<NodeID, ZBDDFunction>,
+    ) -> DdResult<ZBDDFunction> {
+        let (id, level) = top(f);
+        let Some(level) = level else {
+            return Ok(f.clone());
+        };
+        if let Some(p) = memo.get(&id) {
+            return Ok(p.clone());
+        }
+        let (hi, lo) = f.cofactors().expect("inner node");
+        let (hi, lo) = (
+            self.project_rec(&hi, keep, memo)?,
+            self.project_rec(&lo, keep, memo)?,
+        );
+        let p = if keep[self.roles[level as usize].0] {
+            hi.change(level)?.union(&lo)?
+        } else {
+            hi.union(&lo)?
+        };
+        memo.insert(id, p.clone());
+        Ok(p)
+    }
+}
+
+impl Diagram for Mdd {
+    type Set = ZBDDFunction;
+
+    fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    fn empty(&self) -> ZBDDFunction {
+        self.empty.clone()
+    }
+
+    fn union(&self, a: &ZBDDFunction, b: &ZBDDFunction) -> DdResult<ZBDDFunction> {
+        Ok(a.union(b)?)
+    }
+
+    fn minus(&self, a: &ZBDDFunction, b: &ZBDDFunction) -> DdResult<ZBDDFunction> {
+        Ok(a.diff(b)?)
+    }
+
+    fn is_empty(&self, a: &ZBDDFunction) -> bool {
+        !a.satisfiable()
+    }
+
+    fn state(&self, v: &[Value]) -> DdResult<ZBDDFunction> {
+        let mut f = self.base.clone();
+        for (i, &x) in v.iter().enumerate().rev() {
+            f = f.change(self.layout.cur[i][x as usize])?;
+        }
+        Ok(f)
+    }
+
+    fn project(&self, s: &ZBDDFunction, slots: &[usize]) -> DdResult<ZBDDFunction> {
+        let mut keep = vec![false; self.layout.width.len()];
+        for &i in slots {
+            keep[i] = true;
+        }
+        self.project_rec(s, &keep, &mut HashMap::new())
+    }
+
+    fn for_each_vector(&self, s: &ZBDDFunction, slots: &[usize], f: &mut dyn FnMut(&[Value])) {
+        fn rec(
+            d: &Mdd,
+            s: &ZBDDFunction,
+            slots: &[usize],
+            k: usize,
+            values: &mut Vec<Value>,
+            f: &mut dyn FnMut(&[Value]),
+        ) {
+            if k == slots.len() {
+                if is_true_terminal(s) {
+                    f(values);
+                }
+                return;
+            }
+            for (v, child) in d.chain(s, slots[k], false) {
+                values[k] = v;
+                rec(d, &child, slots, k + 1, values, f);
+            }
+        }
+        let mut values = vec![0; slots.len()];
+        rec(self, s, slots, 0, &mut values, f);
+    }
+
+    fn pair(&self, g: &GroupShape, cur: &[Value], next: &[Value]) -> DdResult<ZBDDFunction> {
+        let mut vars: Vec<u32> = Vec::with_capacity(cur.len() + next.len());
+        vars.extend(
+            g.proj
+                .iter()
+                .zip(cur)
+                .map(|(&i, &x)| self.layout.cur[i][x as usize]),
+        );
+        vars.extend(
+            g.write
+                .iter()
+                .zip(next)
+                .map(|(&i, &x)| self.layout.next[i][x as usize]),
+        );
+        vars.sort_unstable();
+        let mut f = self.base.clone();
+        for v in vars.into_iter().rev() {
+            f = f.change(v)?;
+        }
+        Ok(f)
+    }
+
+    fn image(&self, s: &ZBDDFunction, rel: &ZBDDFunction, g: usize) -> DdResult<ZBDDFunction> {
+        let shape = &self.shapes[g];
+        self.image_rec(s, rel, 0, shape, &mut HashMap::new())
+    }
+
+    fn count_states(&self, s: &ZBDDFunction) -> Option<u128> {
+        self.count_rec(s, &mut HashMap::new())
+    }
+
+    fn count_pairs(
+        &self,
+        s: &ZBDDFunction,
+        rel: &ZBDDFunction,
+        g: usize,
+    ) -> DdResult<Option<u128>> {
+        let shape = &self.shapes[g];
+        Ok(self.count_pairs_rec(s, rel, 0, shape, &mut HashMap::new(), &mut HashMap::new()))
+    }
+
+    fn shared_nodes(&self, roots: &[&ZBDDFunction]) -> u64 {
+        shared_inner_nodes(roots)
+    }
+}
