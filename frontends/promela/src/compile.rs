@@ -99,6 +99,14 @@ pub struct Tr {
     /// Local variables (indices into the proctype's locals) reset to 0 after
     /// the step: SPIN's dataflow optimisation (see `dead_variables`).
     pub dead: Vec<usize>,
+    /// Statements merged into this step (SPIN's statement merging, see
+    /// `merge_statements`), executed after it in order; `to` is then the
+    /// location after the last one.
+    pub chain: Vec<usize>,
+    /// Inside an `atomic` (for merging: global statements may merge there).
+    pub in_atomic: bool,
+    /// The statement carries a label (never merged).
+    pub labeled: bool,
 }
 
 /// Locations and transitions of one proctype (or one `d_step` body).
@@ -111,6 +119,8 @@ pub struct Automaton {
     pub start: usize,
     /// The location after the last statement (d_step: its exit), if reached.
     pub end: Option<usize>,
+    /// Locations that are `if`/`do` states (never part of a merge chain).
+    pub branch: Vec<bool>,
 }
 
 #[derive(Clone, Debug)]
@@ -139,7 +149,12 @@ pub enum GroupKind {
     Step { ptype: usize, tr: usize },
     /// Rendezvous: send `str` of a `sptype` process with receive `rtr` of
     /// an `rptype` process.
-    Rendezvous { sptype: usize, str: usize, rptype: usize, rtr: usize },
+    Rendezvous {
+        sptype: usize,
+        str: usize,
+        rptype: usize,
+        rtr: usize,
+    },
 }
 
 pub fn type_bits(ty: BaseType) -> u32 {
@@ -188,7 +203,9 @@ impl Cx<'_> {
                     "+" => a + b,
                     "-" => a - b,
                     "*" => a * b,
-                    "/" | "%" if b == 0 => return self.err(ErrorKind::Semantic, e.pos, "division by zero"),
+                    "/" | "%" if b == 0 => {
+                        return self.err(ErrorKind::Semantic, e.pos, "division by zero")
+                    }
                     "/" => a / b,
                     "%" => a % b,
                     "<<" => a << (b & 63),
@@ -206,7 +223,13 @@ impl Cx<'_> {
                     _ => (a != 0 || b != 0) as i64,
                 }
             }
-            _ => return self.err(ErrorKind::Unsupported, e.pos, "expected a constant expression"),
+            _ => {
+                return self.err(
+                    ErrorKind::Unsupported,
+                    e.pos,
+                    "expected a constant expression",
+                )
+            }
         })
     }
 
@@ -289,8 +312,12 @@ fn collect_reads(proc: &str, locals: &HashSet<String>, stmts: &[Stmt], out: &mut
                     }
                 }
             }
-            StmtKind::If(o) | StmtKind::Do(o) => o.iter().for_each(|s| collect_reads(proc, locals, s, out)),
-            StmtKind::Atomic(b) | StmtKind::DStep(b) | StmtKind::Block(b) => collect_reads(proc, locals, b, out),
+            StmtKind::If(o) | StmtKind::Do(o) => {
+                o.iter().for_each(|s| collect_reads(proc, locals, s, out))
+            }
+            StmtKind::Atomic(b) | StmtKind::DStep(b) | StmtKind::Block(b) => {
+                collect_reads(proc, locals, b, out)
+            }
             StmtKind::Labeled(_, s) => collect_reads(proc, locals, std::slice::from_ref(s), out),
             StmtKind::Decl(d) => {
                 if let Some(e) = &d.init {
@@ -317,9 +344,22 @@ fn local_decls(stmts: &[Stmt], out: &mut Vec<VarDecl>) {
 /// Control-flow graph nodes before jump elimination.
 #[derive(Clone, Debug)]
 enum Node {
-    Stmt { act: Act, next: usize, atom: bool, pos: Pos },
-    Branch { opts: Vec<usize>, pos: Pos },
-    Jump { to: JumpTo, atom: bool, pos: Pos },
+    Stmt {
+        act: Act,
+        next: usize,
+        atom: bool,
+        in_atomic: bool,
+        pos: Pos,
+    },
+    Branch {
+        opts: Vec<usize>,
+        pos: Pos,
+    },
+    Jump {
+        to: JumpTo,
+        atom: bool,
+        pos: Pos,
+    },
     End,
     Placeholder,
 }
@@ -347,79 +387,154 @@ impl Builder<'_, '_> {
 
     fn var(&self, e: &Expr) -> R<VarRef> {
         let ExprKind::Var(n, idx) = &e.kind else {
-            return self.cx.err(ErrorKind::Semantic, e.pos, "expected a variable");
+            return self
+                .cx
+                .err(ErrorKind::Semantic, e.pos, "expected a variable");
         };
         let (place, v) = if let Some(&i) = self.locals.get(n) {
             (Place::Local(i), &self.local_vars[i])
         } else if let Some(&i) = self.cx.gnames.get(n) {
             (Place::Global(i), &self.cx.globals[i])
         } else if self.cx.mtypes.contains_key(n) || self.cx.cnames.contains_key(n) {
-            return self.cx.err(ErrorKind::Semantic, e.pos, format!("'{n}' is not a variable"));
+            return self.cx.err(
+                ErrorKind::Semantic,
+                e.pos,
+                format!("'{n}' is not a variable"),
+            );
         } else {
-            return self.cx.err(ErrorKind::Semantic, e.pos, format!("unknown variable '{n}'"));
+            return self.cx.err(
+                ErrorKind::Semantic,
+                e.pos,
+                format!("unknown variable '{n}'"),
+            );
         };
         if v.ty == BaseType::Chan {
-            return self.cx.err(ErrorKind::Unsupported, e.pos, "channel variables are only supported as global channel names");
+            return self.cx.err(
+                ErrorKind::Unsupported,
+                e.pos,
+                "channel variables are only supported as global channel names",
+            );
         }
         if v.is_array != idx.is_some() {
-            let msg = if v.is_array { "array used without index" } else { "index on a scalar" };
-            return self.cx.err(ErrorKind::Semantic, e.pos, format!("{msg}: '{n}'"));
+            let msg = if v.is_array {
+                "array used without index"
+            } else {
+                "index on a scalar"
+            };
+            return self
+                .cx
+                .err(ErrorKind::Semantic, e.pos, format!("{msg}: '{n}'"));
         }
         let idx = match idx {
             Some(i) => Some(Box::new(self.expr(i)?)),
             None => None,
         };
-        Ok(VarRef { place, idx, pos: e.pos })
+        Ok(VarRef {
+            place,
+            idx,
+            pos: e.pos,
+        })
     }
 
     fn chan(&self, e: &Expr) -> R<ChanRef> {
         let ExprKind::Var(n, idx) = &e.kind else {
-            return self.cx.err(ErrorKind::Unsupported, e.pos, "expected a channel name");
+            return self
+                .cx
+                .err(ErrorKind::Unsupported, e.pos, "expected a channel name");
         };
         if self.locals.contains_key(n) {
-            return self.cx.err(ErrorKind::Unsupported, e.pos, "local channels and channel parameters are not supported");
+            return self.cx.err(
+                ErrorKind::Unsupported,
+                e.pos,
+                "local channels and channel parameters are not supported",
+            );
         }
         let Some(&(base, len)) = self.cx.cnames.get(n) else {
-            return self.cx.err(ErrorKind::Semantic, e.pos, format!("unknown channel '{n}'"));
+            return self
+                .cx
+                .err(ErrorKind::Semantic, e.pos, format!("unknown channel '{n}'"));
         };
         let idx = match idx {
             Some(i) => Some(Box::new(self.expr(i)?)),
-            None if len > 1 => return self.cx.err(ErrorKind::Semantic, e.pos, "channel array used without index"),
+            None if len > 1 => {
+                return self.cx.err(
+                    ErrorKind::Semantic,
+                    e.pos,
+                    "channel array used without index",
+                )
+            }
             None => None,
         };
-        Ok(ChanRef { base, len, idx, pos: e.pos })
+        Ok(ChanRef {
+            base,
+            len,
+            idx,
+            pos: e.pos,
+        })
     }
 
     fn expr(&self, e: &Expr) -> R<CExpr> {
         Ok(match &e.kind {
             ExprKind::Num(n) => CExpr::Const(*n as i32),
-            ExprKind::Var(n, None) if self.cx.mtypes.contains_key(n) && !self.locals.contains_key(n) => {
+            ExprKind::Var(n, None)
+                if self.cx.mtypes.contains_key(n) && !self.locals.contains_key(n) =>
+            {
                 CExpr::Const(self.cx.mtypes[n])
             }
             ExprKind::Var(..) => CExpr::Var(self.var(e)?),
             ExprKind::Unary(op, a) => CExpr::Unary(op, Box::new(self.expr(a)?)),
-            ExprKind::Binary(op, a, b) => CExpr::Binary(op, Box::new(self.expr(a)?), Box::new(self.expr(b)?), e.pos),
-            ExprKind::Cond(a, b, c) => CExpr::Cond(Box::new(self.expr(a)?), Box::new(self.expr(b)?), Box::new(self.expr(c)?)),
+            ExprKind::Binary(op, a, b) => {
+                CExpr::Binary(op, Box::new(self.expr(a)?), Box::new(self.expr(b)?), e.pos)
+            }
+            ExprKind::Cond(a, b, c) => CExpr::Cond(
+                Box::new(self.expr(a)?),
+                Box::new(self.expr(b)?),
+                Box::new(self.expr(c)?),
+            ),
             ExprKind::ChanFn(f, c) => CExpr::ChanFn(f, self.chan(c)?),
             ExprKind::Pid => CExpr::Pid,
             ExprKind::NrPr => CExpr::NrPr,
-            ExprKind::Timeout => return self.cx.err(ErrorKind::Unsupported, e.pos, "'timeout' is not supported"),
-            ExprKind::Run(..) => return self.cx.err(ErrorKind::Unsupported, e.pos, "'run' is supported only as a statement"),
+            ExprKind::Timeout => {
+                return self
+                    .cx
+                    .err(ErrorKind::Unsupported, e.pos, "'timeout' is not supported")
+            }
+            ExprKind::Run(..) => {
+                return self.cx.err(
+                    ErrorKind::Unsupported,
+                    e.pos,
+                    "'run' is supported only as a statement",
+                )
+            }
         })
     }
 
     fn run(&self, pos: Pos, name: &str, args: &[Expr]) -> R<Act> {
         let Some(&p) = self.cx.pnames.get(name) else {
-            return self.cx.err(ErrorKind::Semantic, pos, format!("unknown proctype '{name}'"));
+            return self.cx.err(
+                ErrorKind::Semantic,
+                pos,
+                format!("unknown proctype '{name}'"),
+            );
         };
         let args = args.iter().map(|a| self.expr(a)).collect::<R<Vec<_>>>()?;
         Ok(Act::Run(p, args))
     }
 
     /// Builds `stmts` followed by `next`; returns the entry node.
-    fn seq(&mut self, stmts: &[Stmt], next: usize, brk: Option<usize>, atom: bool, last_latom: bool) -> R<usize> {
+    fn seq(
+        &mut self,
+        stmts: &[Stmt],
+        next: usize,
+        brk: Option<usize>,
+        atom: bool,
+        last_latom: bool,
+    ) -> R<usize> {
         let mut cur = next;
-        let n = stmts.iter().filter(|s| !matches!(s.kind, StmtKind::Decl(_))).count();
+        let n = stmts
+            .iter()
+            .filter(|s| !matches!(s.kind, StmtKind::Decl(_)))
+            .count();
         let mut k = n;
         for s in stmts.iter().rev() {
             if matches!(s.kind, StmtKind::Decl(_)) {
@@ -431,12 +546,30 @@ impl Builder<'_, '_> {
         Ok(cur)
     }
 
-    fn stmt(&mut self, s: &Stmt, next: usize, brk: Option<usize>, atom: bool, is_last: bool) -> R<usize> {
+    fn stmt(
+        &mut self,
+        s: &Stmt,
+        next: usize,
+        brk: Option<usize>,
+        atom: bool,
+        is_last: bool,
+    ) -> R<usize> {
         // inside atomic, every statement keeps control except the last one
         let a = atom && !is_last;
-        let simple = |b: &mut Self, act: Act| Ok(b.add(Node::Stmt { act, next, atom: a, pos: s.pos }));
+        let simple = |b: &mut Self, act: Act| {
+            Ok(b.add(Node::Stmt {
+                act,
+                next,
+                atom: a,
+                in_atomic: atom,
+                pos: s.pos,
+            }))
+        };
         match &s.kind {
-            StmtKind::Expr(Expr { kind: ExprKind::Run(n, args), .. }) => {
+            StmtKind::Expr(Expr {
+                kind: ExprKind::Run(n, args),
+                ..
+            }) => {
                 let act = self.run(s.pos, n, args)?;
                 simple(self, act)
             }
@@ -466,7 +599,10 @@ impl Builder<'_, '_> {
                         RecvArg::Any => CRecv::Any,
                         RecvArg::Match(e) => CRecv::Match(self.expr(e)?),
                         RecvArg::Var(e) => match &e.kind {
-                            ExprKind::Var(n, None) if self.cx.mtypes.contains_key(n) && !self.locals.contains_key(n) => {
+                            ExprKind::Var(n, None)
+                                if self.cx.mtypes.contains_key(n)
+                                    && !self.locals.contains_key(n) =>
+                            {
                                 CRecv::Match(CExpr::Const(self.cx.mtypes[n]))
                             }
                             _ => CRecv::Var(self.var(e)?),
@@ -487,7 +623,10 @@ impl Builder<'_, '_> {
                 for o in opts {
                     entries.push(self.seq(o, next, brk, atom, false)?);
                 }
-                Ok(self.add(Node::Branch { opts: entries, pos: s.pos }))
+                Ok(self.add(Node::Branch {
+                    opts: entries,
+                    pos: s.pos,
+                }))
             }
             StmtKind::Do(opts) => {
                 let me = self.add(Node::Placeholder);
@@ -495,19 +634,26 @@ impl Builder<'_, '_> {
                 for o in opts {
                     entries.push(self.seq(o, me, Some(next), atom, false)?);
                 }
-                self.nodes[me] = Node::Branch { opts: entries, pos: s.pos };
+                self.nodes[me] = Node::Branch {
+                    opts: entries,
+                    pos: s.pos,
+                };
                 Ok(me)
             }
             StmtKind::Block(b) => self.seq(b, next, brk, atom, is_last),
             StmtKind::Atomic(b) => {
                 if b.is_empty() {
-                    return self.cx.err(ErrorKind::Syntax, s.pos, "empty atomic sequence");
+                    return self
+                        .cx
+                        .err(ErrorKind::Syntax, s.pos, "empty atomic sequence");
                 }
                 self.seq(b, next, brk, true, !atom || is_last)
             }
             StmtKind::DStep(b) => {
                 if b.is_empty() {
-                    return self.cx.err(ErrorKind::Syntax, s.pos, "empty d_step sequence");
+                    return self
+                        .cx
+                        .err(ErrorKind::Syntax, s.pos, "empty d_step sequence");
                 }
                 let mut sub = Builder {
                     cx: self.cx,
@@ -522,15 +668,29 @@ impl Builder<'_, '_> {
                 let auto = sub.automaton(entry, s.pos)?;
                 simple(self, Act::DStep(Box::new(auto)))
             }
-            StmtKind::Goto(l) => Ok(self.add(Node::Jump { to: JumpTo::Label(l.clone()), atom: a, pos: s.pos })),
+            StmtKind::Goto(l) => Ok(self.add(Node::Jump {
+                to: JumpTo::Label(l.clone()),
+                atom: a,
+                pos: s.pos,
+            })),
             StmtKind::Break => match brk {
-                Some(b) => Ok(self.add(Node::Jump { to: JumpTo::Node(b), atom: a, pos: s.pos })),
-                None => self.cx.err(ErrorKind::Semantic, s.pos, "'break' outside a do loop"),
+                Some(b) => Ok(self.add(Node::Jump {
+                    to: JumpTo::Node(b),
+                    atom: a,
+                    pos: s.pos,
+                })),
+                None => self
+                    .cx
+                    .err(ErrorKind::Semantic, s.pos, "'break' outside a do loop"),
             },
             StmtKind::Labeled(l, inner) => {
                 let e = self.stmt(inner, next, brk, atom, is_last)?;
                 if self.labels.insert(l.clone(), e).is_some() {
-                    return self.cx.err(ErrorKind::Semantic, s.pos, format!("label '{l}' declared twice"));
+                    return self.cx.err(
+                        ErrorKind::Semantic,
+                        s.pos,
+                        format!("label '{l}' declared twice"),
+                    );
                 }
                 Ok(e)
             }
@@ -541,7 +701,14 @@ impl Builder<'_, '_> {
     fn check_arity(&self, pos: Pos, c: &ChanRef, n: usize) -> R<()> {
         let want = self.cx.chans[c.base].fields.len();
         if n != want {
-            return self.cx.err(ErrorKind::Semantic, pos, format!("channel '{}' has {want} field(s), got {n}", self.cx.chans[c.base].name));
+            return self.cx.err(
+                ErrorKind::Semantic,
+                pos,
+                format!(
+                    "channel '{}' has {want} field(s), got {n}",
+                    self.cx.chans[c.base].name
+                ),
+            );
         }
         Ok(())
     }
@@ -555,40 +722,64 @@ impl Builder<'_, '_> {
                         JumpTo::Node(t) => *t,
                         JumpTo::Label(l) => match self.labels.get(l) {
                             Some(&t) => t,
-                            None => return self.cx.err(ErrorKind::Semantic, *jp, format!("unknown label '{l}' (or a jump out of a d_step)")),
+                            None => {
+                                return self.cx.err(
+                                    ErrorKind::Semantic,
+                                    *jp,
+                                    format!("unknown label '{l}' (or a jump out of a d_step)"),
+                                )
+                            }
                         },
                     }
                 }
                 _ => return Ok(n),
             }
         }
-        self.cx.err(ErrorKind::Semantic, pos, "goto loop without statements")
+        self.cx
+            .err(ErrorKind::Semantic, pos, "goto loop without statements")
     }
 
     /// Transitions leaving the control state of node `n`: (act, next node,
     /// atom, pos). A jump heading an option is a step of its own (as in
     /// SPIN, where it is only eliminated when it follows a statement).
-    fn expand(&self, n: usize, out: &mut Vec<(Act, usize, bool, Pos)>, depth: usize) -> R<()> {
+    fn expand(
+        &self,
+        n: usize,
+        out: &mut Vec<(Act, usize, bool, Pos, usize)>,
+        depth: usize,
+    ) -> R<()> {
         match &self.nodes[n] {
-            Node::Stmt { act, next, atom, pos } => out.push((act.clone(), *next, *atom, *pos)),
+            Node::Stmt {
+                act,
+                next,
+                atom,
+                pos,
+                ..
+            } => out.push((act.clone(), *next, *atom, *pos, n)),
             Node::Branch { opts, pos } => {
                 if depth > 64 {
-                    return self.cx.err(ErrorKind::Unsupported, *pos, "if/do nested too deeply");
+                    return self
+                        .cx
+                        .err(ErrorKind::Unsupported, *pos, "if/do nested too deeply");
                 }
                 let mut elses = Vec::new();
                 for &o in opts {
                     match &self.nodes[o] {
-                        Node::Jump { atom, pos, .. } => out.push((Act::Skip, o, *atom, *pos)),
-                        Node::Stmt { act: Act::Else, .. } => self.expand(o, &mut elses, depth + 1)?,
+                        Node::Jump { atom, pos, .. } => out.push((Act::Skip, o, *atom, *pos, o)),
+                        Node::Stmt { act: Act::Else, .. } => {
+                            self.expand(o, &mut elses, depth + 1)?
+                        }
                         _ => self.expand(o, out, depth + 1)?,
                     }
                 }
                 if elses.len() > 1 {
-                    return self.cx.err(ErrorKind::Semantic, *pos, "more than one 'else'");
+                    return self
+                        .cx
+                        .err(ErrorKind::Semantic, *pos, "more than one 'else'");
                 }
                 out.extend(elses);
             }
-            Node::End => out.push((Act::End, n, false, Pos::default())),
+            Node::End => out.push((Act::End, n, false, Pos::default(), n)),
             Node::Jump { .. } | Node::Placeholder => unreachable!("resolved before expansion"),
         }
         Ok(())
@@ -608,7 +799,14 @@ impl Builder<'_, '_> {
             let mut ts = Vec::new();
             self.expand(n, &mut ts, 0)?;
             let mut here = Vec::new();
-            for (act, next, atom, tpos) in ts {
+            auto.branch
+                .push(matches!(self.nodes[n], Node::Branch { .. }));
+            for (act, next, atom, tpos, node) in ts {
+                let in_atomic = match &self.nodes[node] {
+                    Node::Stmt { in_atomic, .. } => *in_atomic,
+                    _ => atom,
+                };
+                let labeled = self.labels.values().any(|&l| l == node);
                 let to = if matches!(act, Act::End) {
                     i
                 } else {
@@ -618,13 +816,26 @@ impl Builder<'_, '_> {
                         order.len() - 1
                     })
                 };
-                auto.trans.push(Tr { from: i, to, act, atom, pos: tpos, dead: Vec::new() });
+                auto.trans.push(Tr {
+                    from: i,
+                    to,
+                    act,
+                    atom,
+                    pos: tpos,
+                    dead: Vec::new(),
+                    chain: Vec::new(),
+                    in_atomic,
+                    labeled,
+                });
                 here.push(auto.trans.len() - 1);
             }
             auto.locs.push(here);
             i += 1;
         }
-        if let Some(e) = order.iter().position(|&n| matches!(self.nodes[n], Node::End)) {
+        if let Some(e) = order
+            .iter()
+            .position(|&n| matches!(self.nodes[n], Node::End))
+        {
             auto.end = Some(e);
         }
         Ok(auto)
@@ -647,16 +858,28 @@ pub fn compile(spec: &Spec, file: &str, name: &str) -> R<PromelaModel> {
     let n = spec.mtypes.len();
     for (i, (pos, m)) in spec.mtypes.iter().enumerate() {
         if cx.mtypes.insert(m.clone(), (n - i) as i32).is_some() {
-            return cx.err(ErrorKind::Semantic, *pos, format!("mtype '{m}' declared twice"));
+            return cx.err(
+                ErrorKind::Semantic,
+                *pos,
+                format!("mtype '{m}' declared twice"),
+            );
         }
     }
     for (i, p) in spec.procs.iter().enumerate() {
         if cx.pnames.insert(p.name.clone(), i).is_some() {
-            return cx.err(ErrorKind::Semantic, p.pos, format!("proctype '{}' declared twice", p.name));
+            return cx.err(
+                ErrorKind::Semantic,
+                p.pos,
+                format!("proctype '{}' declared twice", p.name),
+            );
         }
     }
     if spec.procs.iter().filter(|p| p.is_init).count() > 1 {
-        return Err(PromelaError::new(ErrorKind::Semantic, file, "more than one init"));
+        return Err(PromelaError::new(
+            ErrorKind::Semantic,
+            file,
+            "more than one init",
+        ));
     }
     // which names are read anywhere
     let mut proc_locals: Vec<Vec<VarDecl>> = Vec::new();
@@ -667,43 +890,82 @@ pub fn compile(spec: &Spec, file: &str, name: &str) -> R<PromelaModel> {
         collect_reads(&p.name, &names, &p.body, &mut cx.read);
         for d in &ds {
             if let Some(e) = &d.init {
-                collect_reads(&p.name, &names, &[Stmt { pos: d.pos, kind: StmtKind::Expr(e.clone()) }], &mut cx.read);
+                collect_reads(
+                    &p.name,
+                    &names,
+                    &[Stmt {
+                        pos: d.pos,
+                        kind: StmtKind::Expr(e.clone()),
+                    }],
+                    &mut cx.read,
+                );
             }
         }
         proc_locals.push(ds);
     }
     for d in &spec.globals {
         if let Some(e) = &d.init {
-            collect_reads("", &HashSet::new(), &[Stmt { pos: d.pos, kind: StmtKind::Expr(e.clone()) }], &mut cx.read);
+            collect_reads(
+                "",
+                &HashSet::new(),
+                &[Stmt {
+                    pos: d.pos,
+                    kind: StmtKind::Expr(e.clone()),
+                }],
+                &mut cx.read,
+            );
         }
     }
     // globals and channels
     let mut slots: Vec<Slot> = Vec::new();
     let mut init: Vec<u32> = Vec::new();
     for d in &spec.globals {
-        if cx.gnames.contains_key(&d.name) || cx.cnames.contains_key(&d.name) || cx.mtypes.contains_key(&d.name) {
-            return cx.err(ErrorKind::Semantic, d.pos, format!("'{}' declared twice", d.name));
+        if cx.gnames.contains_key(&d.name)
+            || cx.cnames.contains_key(&d.name)
+            || cx.mtypes.contains_key(&d.name)
+        {
+            return cx.err(
+                ErrorKind::Semantic,
+                d.pos,
+                format!("'{}' declared twice", d.name),
+            );
         }
         let len = cx.array_len(d)?;
         if d.ty == BaseType::Chan {
             let Some(ci) = &d.chan else {
-                return cx.err(ErrorKind::Unsupported, d.pos, "uninitialised channel variables are not supported");
+                return cx.err(
+                    ErrorKind::Unsupported,
+                    d.pos,
+                    "uninitialised channel variables are not supported",
+                );
             };
             let cap = cx.const_eval(&ci.capacity)?;
             if !(0..=MAX_CAPACITY).contains(&cap) {
-                return cx.err(ErrorKind::Limit, ci.capacity.pos, format!("channel capacity {cap} is outside 0..={MAX_CAPACITY}"));
+                return cx.err(
+                    ErrorKind::Limit,
+                    ci.capacity.pos,
+                    format!("channel capacity {cap} is outside 0..={MAX_CAPACITY}"),
+                );
             }
             cx.cnames.insert(d.name.clone(), (cx.chans.len(), len));
             for k in 0..len {
                 cx.chans.push(Chan {
-                    name: if len > 1 { format!("{}[{k}]", d.name) } else { d.name.clone() },
+                    name: if len > 1 {
+                        format!("{}[{k}]", d.name)
+                    } else {
+                        d.name.clone()
+                    },
                     cap: cap as usize,
                     fields: ci.fields.clone(),
                     slot: None,
                 });
             }
             if cx.chans.len() > MAX_CHANNELS {
-                return cx.err(ErrorKind::Limit, d.pos, format!("more than {MAX_CHANNELS} channels"));
+                return cx.err(
+                    ErrorKind::Limit,
+                    d.pos,
+                    format!("more than {MAX_CHANNELS} channels"),
+                );
             }
             continue;
         }
@@ -722,7 +984,11 @@ pub fn compile(spec: &Spec, file: &str, name: &str) -> R<PromelaModel> {
         if visible {
             for k in 0..len {
                 slots.push(Slot {
-                    name: if v.is_array { format!("{}[{k}]", d.name) } else { d.name.clone() },
+                    name: if v.is_array {
+                        format!("{}[{k}]", d.name)
+                    } else {
+                        d.name.clone()
+                    },
                     process: None,
                     bits: type_bits(d.ty),
                 });
@@ -735,11 +1001,19 @@ pub fn compile(spec: &Spec, file: &str, name: &str) -> R<PromelaModel> {
     for c in cx.chans.iter_mut() {
         if c.cap > 0 {
             c.slot = Some(slots.len());
-            slots.push(Slot { name: format!("{}.len", c.name), process: None, bits: bits_for(c.cap + 1) });
+            slots.push(Slot {
+                name: format!("{}.len", c.name),
+                process: None,
+                bits: bits_for(c.cap + 1),
+            });
             init.push(0);
             for k in 0..c.cap {
                 for (f, ty) in c.fields.iter().enumerate() {
-                    slots.push(Slot { name: format!("{}[{k}].{f}", c.name), process: None, bits: type_bits(*ty) });
+                    slots.push(Slot {
+                        name: format!("{}[{k}].{f}", c.name),
+                        process: None,
+                        bits: type_bits(*ty),
+                    });
                     init.push(0);
                 }
             }
@@ -753,20 +1027,41 @@ pub fn compile(spec: &Spec, file: &str, name: &str) -> R<PromelaModel> {
         let mut at = 0;
         for d in &proc_locals[pi] {
             if names.contains_key(&d.name) {
-                return cx.err(ErrorKind::Semantic, d.pos, format!("local '{}' declared twice", d.name));
+                return cx.err(
+                    ErrorKind::Semantic,
+                    d.pos,
+                    format!("local '{}' declared twice", d.name),
+                );
             }
             if d.ty == BaseType::Chan {
-                return cx.err(ErrorKind::Unsupported, d.pos, "local channels and channel parameters are not supported");
+                return cx.err(
+                    ErrorKind::Unsupported,
+                    d.pos,
+                    "local channels and channel parameters are not supported",
+                );
             }
             let len = cx.array_len(d)?;
             let visible = !d.hidden && cx.read.contains(&format!("{}::{}", p.name, d.name));
             names.insert(d.name.clone(), vars.len());
-            vars.push(Var { name: d.name.clone(), ty: d.ty, len, at: visible.then_some(at), is_array: d.size.is_some() });
+            vars.push(Var {
+                name: d.name.clone(),
+                ty: d.ty,
+                len,
+                at: visible.then_some(at),
+                is_array: d.size.is_some(),
+            });
             if visible {
                 at += len;
             }
         }
-        let b = Builder { cx: &cx, proc: pi, locals: &names, local_vars: &vars, nodes: Vec::new(), labels: HashMap::new() };
+        let b = Builder {
+            cx: &cx,
+            proc: pi,
+            locals: &names,
+            local_vars: &vars,
+            nodes: Vec::new(),
+            labels: HashMap::new(),
+        };
         let mut inits = Vec::new();
         for d in &proc_locals[pi] {
             inits.push(match &d.init {
@@ -780,6 +1075,8 @@ pub fn compile(spec: &Spec, file: &str, name: &str) -> R<PromelaModel> {
         let mut auto = b.automaton(entry, p.pos)?;
         let _ = b.proc;
         dead_variables(&mut auto, &vars);
+        let rendezvous = cx.chans.iter().any(|c| c.cap == 0);
+        merge_statements(&mut auto, rendezvous);
         ptypes.push(ProcType {
             name: p.name.clone(),
             auto,
@@ -797,7 +1094,11 @@ pub fn compile(spec: &Spec, file: &str, name: &str) -> R<PromelaModel> {
             (None, _) => 0,
         };
         if !(0..=MAX_PROCESSES as i64).contains(&n) {
-            return cx.err(ErrorKind::Limit, p.pos, format!("active [{n}] exceeds the limit of {MAX_PROCESSES} processes"));
+            return cx.err(
+                ErrorKind::Limit,
+                p.pos,
+                format!("active [{n}] exceeds the limit of {MAX_PROCESSES} processes"),
+            );
         }
         initial.extend(std::iter::repeat(pi).take(n as usize));
     }
@@ -828,11 +1129,18 @@ fn process_hosts(ptypes: &[ProcType], initial: &[usize], file: &str) -> R<Vec<BT
             _ => false,
         })
     }
-    let relevant: Vec<bool> = ptypes.iter().map(|p| has_run(&p.auto) || p.auto.end.is_some()).collect();
+    // processes that create others are followed location by location;
+    // the others only matter by dying, which they may do whenever youngest
+    let relevant: Vec<bool> = ptypes.iter().map(|p| has_run(&p.auto)).collect();
+    let can_end: Vec<bool> = ptypes.iter().map(|p| p.auto.end.is_some()).collect();
     let start = |t: usize| relevant[t].then_some(ptypes[t].auto.start);
     let s0: Vec<(usize, Option<usize>)> = initial.iter().map(|&t| (t, start(t))).collect();
     if s0.len() > MAX_PROCESSES {
-        return Err(PromelaError::new(ErrorKind::Limit, file, format!("more than {MAX_PROCESSES} processes")));
+        return Err(PromelaError::new(
+            ErrorKind::Limit,
+            file,
+            format!("more than {MAX_PROCESSES} processes"),
+        ));
     }
     let mut seen = HashSet::new();
     let mut stack = vec![s0.clone()];
@@ -845,6 +1153,15 @@ fn process_hosts(ptypes: &[ProcType], initial: &[usize], file: &str) -> R<Vec<BT
                 hosts.push(BTreeSet::new());
             }
             hosts[i].insert(*t);
+        }
+        if let Some(&(t, None)) = s.last() {
+            if can_end[t] {
+                let mut n = s.clone();
+                n.pop();
+                if seen.insert(n.clone()) {
+                    stack.push(n);
+                }
+            }
         }
         for (i, &(t, loc)) in s.iter().enumerate() {
             let Some(loc) = loc else { continue };
@@ -888,7 +1205,9 @@ fn process_hosts(ptypes: &[ProcType], initial: &[usize], file: &str) -> R<Vec<BT
                         file,
                         tr.pos.line,
                         tr.pos.col,
-                        format!("process creation may exceed the limit of {MAX_PROCESSES} processes"),
+                        format!(
+                            "process creation may exceed the limit of {MAX_PROCESSES} processes"
+                        ),
                     ));
                 }
                 if seen.insert(n.clone()) {
@@ -941,7 +1260,12 @@ pub fn groups_of(ptypes: &[ProcType], chans: &[Chan]) -> Vec<GroupKind> {
                                 _ => true,
                             });
                     if same {
-                        out.push(GroupKind::Rendezvous { sptype: sp, str: st, rptype: rp, rtr: rt });
+                        out.push(GroupKind::Rendezvous {
+                            sptype: sp,
+                            str: st,
+                            rptype: rp,
+                            rtr: rt,
+                        });
                     }
                 }
             }
@@ -961,13 +1285,24 @@ pub fn group_sets(m: &PromelaModel, g: &GroupKind) -> TransitionGroup {
     let (label, sides) = match g {
         GroupKind::Step { ptype, tr } => {
             let t = &m.ptypes[*ptype].auto.trans[*tr];
-            (format!("{}.{}->{}", m.ptypes[*ptype].name, t.from, t.to), vec![(*ptype, *tr)])
+            (
+                format!("{}.{}->{}", m.ptypes[*ptype].name, t.from, t.to),
+                vec![(*ptype, *tr)],
+            )
         }
-        GroupKind::Rendezvous { sptype, str, rptype, rtr } => {
+        GroupKind::Rendezvous {
+            sptype,
+            str,
+            rptype,
+            rtr,
+        } => {
             let s = &m.ptypes[*sptype].auto.trans[*str];
             let r = &m.ptypes[*rptype].auto.trans[*rtr];
             (
-                format!("{}.{}->{}!{}.{}->{}", m.ptypes[*sptype].name, s.from, s.to, m.ptypes[*rptype].name, r.from, r.to),
+                format!(
+                    "{}.{}->{}!{}.{}->{}",
+                    m.ptypes[*sptype].name, s.from, s.to, m.ptypes[*rptype].name, r.from, r.to
+                ),
                 vec![(*sptype, *str), (*rptype, *rtr)],
             )
         }
@@ -988,6 +1323,9 @@ pub fn group_sets(m: &PromelaModel, g: &GroupKind) -> TransitionGroup {
             }
             let tr = &auto.trans[k];
             all |= m.touch(p, &tr.act, &mut read, &mut write);
+            for &c in &tr.chain {
+                all |= m.touch(p, &auto.trans[c].act, &mut read, &mut write);
+            }
             if tr.atom {
                 for &n in &auto.locs[tr.to] {
                     todo.push(n);
@@ -997,9 +1335,17 @@ pub fn group_sets(m: &PromelaModel, g: &GroupKind) -> TransitionGroup {
     }
     if all {
         let k = m.slots.len();
-        return TransitionGroup { label, read: (0..k).collect(), write: (0..k).collect() };
+        return TransitionGroup {
+            label,
+            read: (0..k).collect(),
+            write: (0..k).collect(),
+        };
     }
-    TransitionGroup { label, read: read.into_iter().collect(), write: write.into_iter().collect() }
+    TransitionGroup {
+        label,
+        read: read.into_iter().collect(),
+        write: write.into_iter().collect(),
+    }
 }
 
 /// Scalar locals an action reads (`reads`) and writes, as SPIN's dataflow
@@ -1079,6 +1425,10 @@ fn uses(act: &Act, reads: &mut HashSet<usize>, writes: &mut HashSet<usize>) {
     }
 }
 
+/// Locations already visited by a `dead_at` search (automaton address,
+/// location).
+type Seen = HashSet<(usize, usize)>;
+
 /// Whether local `u` is dead at location `loc`: on every path, written
 /// before read (SPIN's `FSM_DFS`: the end of the process and cycles count
 /// as dead; a statement that both reads and writes reads first; d_step
@@ -1088,8 +1438,8 @@ fn dead_at(
     auto: &Automaton,
     loc: usize,
     u: usize,
-    seen: &mut HashSet<(usize, usize)>,
-    after: &mut dyn FnMut(&mut HashSet<(usize, usize)>) -> bool,
+    seen: &mut Seen,
+    after: &mut dyn FnMut(&mut Seen) -> bool,
 ) -> bool {
     if auto.end == Some(loc) {
         return after(seen);
@@ -1101,7 +1451,9 @@ fn dead_at(
         let tr = &auto.trans[k];
         if let Act::DStep(d) = &tr.act {
             let to = tr.to;
-            if !dead_at(d, d.start, u, seen, &mut |seen| dead_at(auto, to, u, seen, after)) {
+            if !dead_at(d, d.start, u, seen, &mut |seen| {
+                dead_at(auto, to, u, seen, after)
+            }) {
                 return false;
             }
             continue;
@@ -1126,7 +1478,9 @@ fn dead_at(
 /// is a condition or receive reading it, or writes it (unless by `= 0`).
 /// Steps inside `d_step` get no reset (SPIN emits none there).
 fn dead_variables(auto: &mut Automaton, vars: &[Var]) {
-    let candidates: Vec<usize> = (0..vars.len()).filter(|&i| vars[i].at.is_some() && !vars[i].is_array).collect();
+    let candidates: Vec<usize> = (0..vars.len())
+        .filter(|&i| vars[i].at.is_some() && !vars[i].is_array)
+        .collect();
     let mut resets = Vec::new();
     for (k, tr) in auto.trans.iter().enumerate() {
         let (mut r, mut w) = (HashSet::new(), HashSet::new());
@@ -1145,5 +1499,101 @@ fn dead_variables(auto: &mut Automaton, vars: &[Var]) {
     }
     for (k, u) in resets {
         auto.trans[k].dead.push(u);
+    }
+}
+
+/// Whether an action touches global data (variables, channels, process
+/// creation, `_nr_pr`).
+fn touches_global(act: &Act) -> bool {
+    fn e(x: &CExpr) -> bool {
+        match x {
+            CExpr::Var(v) => {
+                matches!(v.place, Place::Global(_)) || v.idx.as_ref().is_some_and(|i| e(i))
+            }
+            CExpr::Unary(_, a) => e(a),
+            CExpr::Binary(_, a, b, _) => e(a) || e(b),
+            CExpr::Cond(a, b, c) => e(a) || e(b) || e(c),
+            CExpr::ChanFn(..) | CExpr::NrPr => true,
+            CExpr::Const(_) | CExpr::Pid => false,
+        }
+    }
+    let v =
+        |r: &VarRef| matches!(r.place, Place::Global(_)) || r.idx.as_ref().is_some_and(|i| e(i));
+    match act {
+        Act::Cond(x) | Act::Assert(x) => e(x),
+        Act::Assign(r, x) => v(r) || e(x),
+        Act::Incr(r, _) => v(r),
+        Act::Skip | Act::Else => false,
+        _ => true,
+    }
+}
+
+/// SPIN's statement merging (on by default, `spin -o3` turns it off;
+/// `FSM_MERGER` in SPIN's `pangen5.c`). A statement is *eligible* when it is
+/// an assignment, increment or assertion, carries no label, and touches no
+/// global data unless inside `atomic`. An eligible statement executes, in
+/// the same step, the chain of eligible statements that follow it through
+/// locations with a single outgoing statement (not `if`/`do` states). A
+/// condition, receive, or (when the model has no rendezvous channel) send
+/// that is local or inside `atomic` also executes the chain of the
+/// eligible statement that follows it. Intermediate locations of a chain
+/// are never stored.
+fn merge_statements(auto: &mut Automaton, rendezvous: bool) {
+    let eligible = |tr: &Tr| {
+        matches!(tr.act, Act::Assign(..) | Act::Incr(..) | Act::Assert(_))
+            && !tr.labeled
+            && (tr.in_atomic || !touches_global(&tr.act))
+    };
+    let next_of = |auto: &Automaton, k: usize| {
+        let to = auto.trans[k].to;
+        match auto.locs[to].as_slice() {
+            [j] if !auto.branch[to] && eligible(&auto.trans[*j]) => Some(*j),
+            _ => None,
+        }
+    };
+    let chain_after = |auto: &Automaton, k: usize| {
+        let mut out: Vec<usize> = Vec::new();
+        let mut cur = k;
+        while let Some(j) = next_of(auto, cur) {
+            if j == k || out.contains(&j) {
+                break;
+            }
+            out.push(j);
+            cur = j;
+        }
+        out
+    };
+    let mut updates = Vec::new();
+    for k in 0..auto.trans.len() {
+        let tr = &auto.trans[k];
+        let chain = if eligible(tr) {
+            chain_after(auto, k)
+        } else {
+            let start = match &tr.act {
+                Act::Cond(_) | Act::Recv(..) => true,
+                Act::Send(..) => !rendezvous,
+                _ => false,
+            };
+            let local = tr.in_atomic || !touches_global(&tr.act);
+            match next_of(auto, k) {
+                Some(j) if start && local && !matches!(tr.act, Act::Skip) => {
+                    let mut c = vec![j];
+                    c.extend(chain_after(auto, j));
+                    c
+                }
+                _ => Vec::new(),
+            }
+        };
+        if !chain.is_empty() {
+            updates.push((k, chain));
+        }
+    }
+    for (k, chain) in updates {
+        let last = *chain.last().unwrap_or(&k);
+        let (to, atom) = (auto.trans[last].to, auto.trans[last].atom);
+        let tr = &mut auto.trans[k];
+        tr.to = to;
+        tr.atom = atom;
+        tr.chain = chain;
     }
 }

@@ -22,9 +22,9 @@ pub struct Token {
 }
 
 const PUNCT: [&str; 43] = [
-    "::", "->", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "++", "--", "??", "?<", "!!",
-    ";", ",", ":", "(", ")", "[", "]", "{", "}", "=", "<", ">", "+", "-", "*", "/", "%", "&",
-    "|", "^", "~", "!", "?", ".", "@", "'", "$", "#",
+    "::", "->", "==", "!=", "<=", ">=", "&&", "||", "<<", ">>", "++", "--", "??", "?<", "!!", ";",
+    ",", ":", "(", ")", "[", "]", "{", "}", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^",
+    "~", "!", "?", ".", "@", "'", "$", "#",
 ];
 
 pub fn lex(text: &str, file: &str) -> Result<Vec<Token>, PromelaError> {
@@ -133,15 +133,13 @@ pub fn lex(text: &str, file: &str) -> Result<Vec<Token>, PromelaError> {
         let rest: String = chars[i..chars.len().min(i + 2)].iter().collect();
         let p = PUNCT.iter().find(|p| rest.starts_with(**p));
         match p {
-            Some(&"#") => {
-                return Err(PromelaError::at(
-                    ErrorKind::Unsupported,
-                    file,
-                    l0,
-                    c0,
-                    "preprocessor directives (#define, #include, ...) are not supported; run cpp first",
-                ))
-            }
+            Some(&"#") => return Err(PromelaError::at(
+                ErrorKind::Unsupported,
+                file,
+                l0,
+                c0,
+                "preprocessor directives (#define, #include, ...) are not supported; run cpp first",
+            )),
             Some(p) => {
                 adv(&mut i, &mut line, &mut col, p.len());
                 out.push(Token {

@@ -5,8 +5,8 @@
 //! automata and groups are built by `compile`.
 
 use crate::compile::{
-    group_sets, groups_of, type_bits, Act, Automaton, CExpr, CRecv, Chan, ChanRef, GroupKind, Place, ProcType, Tr,
-    Var, VarRef,
+    group_sets, groups_of, type_bits, Act, Automaton, CExpr, CRecv, Chan, ChanRef, GroupKind,
+    Place, ProcType, Tr, Var, VarRef,
 };
 use crate::parse::{BaseType, Pos};
 use pins::{Model, ModelError, Slot, TransitionGroup, Value};
@@ -84,11 +84,23 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
     let mut process_names = Vec::new();
     let tbits = (usize::BITS - p.ptypes.len().leading_zeros()).max(1);
     for (pid, h) in p.hosts.iter().enumerate() {
-        let nl = h.iter().map(|&t| p.ptypes[t].nlocal_slots).max().unwrap_or(0);
-        let nlocs = h.iter().map(|&t| p.ptypes[t].auto.locs.len()).max().unwrap_or(1);
+        let nl = h
+            .iter()
+            .map(|&t| p.ptypes[t].nlocal_slots)
+            .max()
+            .unwrap_or(0);
+        let nlocs = h
+            .iter()
+            .map(|&t| p.ptypes[t].auto.locs.len())
+            .max()
+            .unwrap_or(1);
         let pname = if h.len() == 1 {
             let t = *h.iter().next().unwrap_or(&0);
-            let same = p.hosts.iter().filter(|o| o.len() == 1 && o.contains(&t)).count();
+            let same = p
+                .hosts
+                .iter()
+                .filter(|o| o.len() == 1 && o.contains(&t))
+                .count();
             if same > 1 {
                 format!("{}[{pid}]", p.ptypes[t].name)
             } else {
@@ -99,7 +111,11 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
         };
         proc_base.push(slots.len());
         proc_len.push(2 + nl);
-        slots.push(Slot { name: format!("{pname}._t"), process: Some(pid), bits: tbits });
+        slots.push(Slot {
+            name: format!("{pname}._t"),
+            process: Some(pid),
+            bits: tbits,
+        });
         slots.push(Slot {
             name: format!("{pname}.pc"),
             process: Some(pid),
@@ -114,13 +130,21 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
                 for (v, _) in &t.locals {
                     if let Some(at) = v.at {
                         if (at..at + v.len).contains(&k) {
-                            nm = if v.is_array { format!("{pname}.{}[{}]", v.name, k - at) } else { format!("{pname}.{}", v.name) };
+                            nm = if v.is_array {
+                                format!("{pname}.{}[{}]", v.name, k - at)
+                            } else {
+                                format!("{pname}.{}", v.name)
+                            };
                             bits = type_bits(v.ty);
                         }
                     }
                 }
             }
-            slots.push(Slot { name: nm, process: Some(pid), bits });
+            slots.push(Slot {
+                name: nm,
+                process: Some(pid),
+                bits,
+            });
         }
         init.extend(std::iter::repeat(0).take(2 + nl));
         process_names.push(pname);
@@ -146,7 +170,12 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
     for (g, k) in kinds.iter().enumerate() {
         match *k {
             GroupKind::Step { ptype, tr } => m.step_group.insert((ptype, tr), g),
-            GroupKind::Rendezvous { sptype, str, rptype, rtr } => m.rv_group.insert((sptype, str, rptype, rtr), g),
+            GroupKind::Rendezvous {
+                sptype,
+                str,
+                rptype,
+                rtr,
+            } => m.rv_group.insert((sptype, str, rptype, rtr), g),
         };
     }
     m.groups = kinds.iter().map(|k| group_sets(&m, k)).collect();
@@ -154,7 +183,9 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
     // the initial processes, created in declaration order
     let mut st = m.init.clone();
     for &t in &p.initial {
-        m.create(&mut st, t, &[]).map_err(|e| crate::PromelaError::new(crate::ErrorKind::Semantic, &m.file, e.to_string()))?;
+        m.create(&mut st, t, &[]).map_err(|e| {
+            crate::PromelaError::new(crate::ErrorKind::Semantic, &m.file, e.to_string())
+        })?;
     }
     m.init = st;
     Ok(m)
@@ -173,14 +204,18 @@ impl PromelaModel {
     }
 
     fn nr_pr(&self, st: &[u32]) -> usize {
-        (0..self.proc_base.len()).take_while(|&p| st[self.proc_base[p]] != 0).count()
+        (0..self.proc_base.len())
+            .take_while(|&p| st[self.proc_base[p]] != 0)
+            .count()
     }
 
     fn var<'a>(&'a self, st: &[u32], pid: usize, v: &VarRef) -> Res<(&'a Var, Option<usize>)> {
         let var = match v.place {
             Place::Global(i) => &self.globals[i],
             Place::Local(i) => {
-                let t = self.ptype_of(st, pid).ok_or_else(|| ModelError::new("no process"))?;
+                let t = self
+                    .ptype_of(st, pid)
+                    .ok_or_else(|| ModelError::new("no process"))?;
                 &self.ptypes[t].locals[i].0
             }
         };
@@ -188,7 +223,10 @@ impl PromelaModel {
             Some(e) => {
                 let i = self.eval(st, pid, e)?;
                 if i < 0 || i as usize >= var.len {
-                    return Err(ModelError::at(self.loc(v.pos), format!("index {i} out of range for '{}[{}]'", var.name, var.len)));
+                    return Err(ModelError::at(
+                        self.loc(v.pos),
+                        format!("index {i} out of range for '{}[{}]'", var.name, var.len),
+                    ));
                 }
                 i as usize
             }
@@ -207,7 +245,10 @@ impl PromelaModel {
             Some(e) => {
                 let i = self.eval(st, pid, e)?;
                 if i < 0 || i as usize >= c.len {
-                    return Err(ModelError::at(self.loc(c.pos), format!("channel index {i} out of range")));
+                    return Err(ModelError::at(
+                        self.loc(c.pos),
+                        format!("channel index {i} out of range"),
+                    ));
                 }
                 Ok(c.base + i as usize)
             }
@@ -244,7 +285,9 @@ impl PromelaModel {
                     "+" => x.wrapping_add(y),
                     "-" => x.wrapping_sub(y),
                     "*" => x.wrapping_mul(y),
-                    "/" | "%" if y == 0 => return Err(ModelError::at(self.loc(*pos), "division by zero")),
+                    "/" | "%" if y == 0 => {
+                        return Err(ModelError::at(self.loc(*pos), "division by zero"))
+                    }
                     "/" => x.wrapping_div(y),
                     "%" => x.wrapping_rem(y),
                     "<<" => x.wrapping_shl(y as u32),
@@ -296,7 +339,10 @@ impl PromelaModel {
     fn create(&self, st: &mut [u32], t: usize, args: &[i32]) -> Res<usize> {
         let pid = self.nr_pr(st);
         if pid >= self.proc_base.len() || !self.hosts[pid].contains(&t) {
-            return Err(ModelError::new(format!("process slot {pid} cannot hold a new '{}' (creation analysis)", self.ptypes[t].name)));
+            return Err(ModelError::new(format!(
+                "process slot {pid} cannot hold a new '{}' (creation analysis)",
+                self.ptypes[t].name
+            )));
         }
         let pt = &self.ptypes[t];
         let b = self.proc_base[pid];
@@ -325,12 +371,27 @@ impl PromelaModel {
         if tr.dead.is_empty() {
             return;
         }
-        let Some(t) = self.ptype_of(st, pid) else { return };
+        let Some(t) = self.ptype_of(st, pid) else {
+            return;
+        };
         for &u in &tr.dead {
             if let Some(at) = self.ptypes[t].locals[u].0.at {
                 st[self.proc_base[pid] + 2 + at] = 0;
             }
         }
+    }
+
+    /// Executes the statements merged into `tr` (never blocking: SPIN only
+    /// merges assignments and assertions).
+    fn run_chain(&self, st: &mut Vec<u32>, pid: usize, auto: &Automaton, tr: &Tr) -> Res<()> {
+        for &c in &tr.chain {
+            let m = &auto.trans[c];
+            if !self.exec(st, pid, &m.act, m.pos)? {
+                return Err(ModelError::at(self.loc(m.pos), "merged statement blocked"));
+            }
+            self.reset_dead(st, pid, m);
+        }
+        Ok(())
     }
 
     fn is_rv(&self, c: &ChanRef) -> bool {
@@ -363,12 +424,17 @@ impl PromelaModel {
             }
             Act::Send(c, args) => {
                 let ch = &self.chans[self.chan_id(st, pid, c)?];
-                let s = ch.slot.ok_or_else(|| ModelError::at(self.loc(pos), "rendezvous inside d_step"))?;
+                let s = ch
+                    .slot
+                    .ok_or_else(|| ModelError::at(self.loc(pos), "rendezvous inside d_step"))?;
                 let n = st[s] as usize;
                 if n == ch.cap {
                     return Ok(false);
                 }
-                let vals = args.iter().map(|a| self.eval(st, pid, a)).collect::<Res<Vec<_>>>()?;
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(st, pid, a))
+                    .collect::<Res<Vec<_>>>()?;
                 let w = ch.fields.len();
                 for (f, v) in vals.into_iter().enumerate() {
                     st[s + 1 + n * w + f] = truncate(ch.fields[f], v);
@@ -378,7 +444,9 @@ impl PromelaModel {
             }
             Act::Recv(c, args) => {
                 let ch = &self.chans[self.chan_id(st, pid, c)?];
-                let s = ch.slot.ok_or_else(|| ModelError::at(self.loc(pos), "rendezvous inside d_step"))?;
+                let s = ch
+                    .slot
+                    .ok_or_else(|| ModelError::at(self.loc(pos), "rendezvous inside d_step"))?;
                 let n = st[s] as usize;
                 if n == 0 {
                     return Ok(false);
@@ -410,7 +478,10 @@ impl PromelaModel {
                 if self.nr_pr(st) >= self.proc_base.len() {
                     return Err(ModelError::at(self.loc(pos), "too many processes"));
                 }
-                let vals = args.iter().map(|a| self.eval(st, pid, a)).collect::<Res<Vec<_>>>()?;
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(st, pid, a))
+                    .collect::<Res<Vec<_>>>()?;
                 self.create(st, *t, &vals)?;
                 Ok(true)
             }
@@ -455,7 +526,12 @@ impl PromelaModel {
             match moved {
                 Some(to) => loc = to,
                 None if steps == 0 => return Ok(false),
-                None => return Err(ModelError::at(self.loc(pos), "d_step blocks after its first statement")),
+                None => {
+                    return Err(ModelError::at(
+                        self.loc(pos),
+                        "d_step blocks after its first statement",
+                    ))
+                }
             }
             steps += 1;
             if steps > MAX_CHAIN {
@@ -476,7 +552,9 @@ impl PromelaModel {
             }
             Act::Recv(c, _) if self.is_rv(c) => {
                 for q in 0..self.proc_base.len() {
-                    let Some(qt) = self.ptype_of(st, q) else { break };
+                    let Some(qt) = self.ptype_of(st, q) else {
+                        break;
+                    };
                     if q == pid {
                         continue;
                     }
@@ -514,12 +592,16 @@ impl PromelaModel {
         only: Option<(usize, usize)>,
         found: &mut dyn FnMut(Step),
     ) -> Res<()> {
-        let Act::Send(sc, args) = &tr.act else { return Ok(()) };
+        let Act::Send(sc, args) = &tr.act else {
+            return Ok(());
+        };
         let cid = self.chan_id(st, pid, sc)?;
         let sptype = self.ptype_of(st, pid).unwrap_or(0);
         let mut vals: Option<Vec<i32>> = None;
         for q in 0..self.proc_base.len() {
-            let Some(qt) = self.ptype_of(st, q) else { break };
+            let Some(qt) = self.ptype_of(st, q) else {
+                break;
+            };
             if q == pid || only.is_some_and(|(p, _)| p != q) {
                 continue;
             }
@@ -530,15 +612,26 @@ impl PromelaModel {
                     continue;
                 }
                 let r = &auto.trans[k];
-                let Act::Recv(rc, rargs) = &r.act else { continue };
+                let Act::Recv(rc, rargs) = &r.act else {
+                    continue;
+                };
                 if self.chan_id(st, q, rc)? != cid {
                     continue;
                 }
                 if vals.is_none() {
-                    vals = Some(args.iter().map(|a| self.eval(st, pid, a)).collect::<Res<Vec<_>>>()?);
+                    vals = Some(
+                        args.iter()
+                            .map(|a| self.eval(st, pid, a))
+                            .collect::<Res<Vec<_>>>()?,
+                    );
                 }
                 let ch = &self.chans[cid];
-                let vs: Vec<i32> = vals.as_ref().map_or(Vec::new(), |v| v.iter().zip(&ch.fields).map(|(&x, &f)| load(f, truncate(f, x))).collect());
+                let vs: Vec<i32> = vals.as_ref().map_or(Vec::new(), |v| {
+                    v.iter()
+                        .zip(&ch.fields)
+                        .map(|(&x, &f)| load(f, truncate(f, x)))
+                        .collect()
+                });
                 let mut ok = true;
                 for (a, &v) in rargs.iter().zip(&vs) {
                     if let CRecv::Match(e) = a {
@@ -561,7 +654,12 @@ impl PromelaModel {
                 n[qb + 1] = r.to as u32;
                 self.reset_dead(&mut n, pid, tr);
                 self.reset_dead(&mut n, q, r);
-                let g = self.rv_group.get(&(sptype, t, qt, k)).copied().unwrap_or(usize::MAX);
+                self.run_chain(&mut n, q, auto, r)?;
+                let g = self
+                    .rv_group
+                    .get(&(sptype, t, qt, k))
+                    .copied()
+                    .unwrap_or(usize::MAX);
                 found((g, n, q, r.atom));
             }
         }
@@ -570,8 +668,16 @@ impl PromelaModel {
 
     /// One-step successors by process `pid` (as sender for rendezvous),
     /// restricted to group `only` if given.
-    fn steps_of(&self, st: &[u32], pid: usize, only: Option<usize>, out: &mut Vec<Step>) -> Res<()> {
-        let Some(t) = self.ptype_of(st, pid) else { return Ok(()) };
+    fn steps_of(
+        &self,
+        st: &[u32],
+        pid: usize,
+        only: Option<usize>,
+        out: &mut Vec<Step>,
+    ) -> Res<()> {
+        let Some(t) = self.ptype_of(st, pid) else {
+            return Ok(());
+        };
         let auto = &self.ptypes[t].auto;
         let here = &auto.locs[st[self.proc_base[pid] + 1] as usize];
         for &k in here {
@@ -615,6 +721,7 @@ impl PromelaModel {
                 if !matches!(tr.act, Act::End) {
                     n[self.proc_base[pid] + 1] = tr.to as u32;
                     self.reset_dead(&mut n, pid, tr);
+                    self.run_chain(&mut n, pid, auto, tr)?;
                 }
                 let g = self.step_group.get(&(t, k)).copied().unwrap_or(usize::MAX);
                 out.push((g, n, pid, tr.atom));
@@ -625,13 +732,23 @@ impl PromelaModel {
 
     /// Follows an atomic sequence: while process `pid` keeps control and can
     /// move, its steps are taken without emitting the intermediate states.
-    fn settle(&self, s: Vec<u32>, pid: usize, atom: bool, depth: usize, emit: &mut dyn FnMut(&[u32])) -> Res<()> {
+    fn settle(
+        &self,
+        s: Vec<u32>,
+        pid: usize,
+        atom: bool,
+        depth: usize,
+        emit: &mut dyn FnMut(&[u32]),
+    ) -> Res<()> {
         if !atom {
             emit(&s);
             return Ok(());
         }
         if depth > MAX_CHAIN {
-            return Err(ModelError::new(format!("{}: atomic sequence does not terminate", self.file)));
+            return Err(ModelError::new(format!(
+                "{}: atomic sequence does not terminate",
+                self.file
+            )));
         }
         let mut next = Vec::new();
         self.steps_of(&s, pid, None, &mut next)?;
@@ -647,7 +764,8 @@ impl PromelaModel {
     /// Whether the state vector slot layout gives process slot `pid` to a
     /// process of proctype `t` in `state` (for tests and diagnostics).
     pub fn process_type(&self, state: &[Value], pid: usize) -> Option<&str> {
-        self.ptype_of(state, pid).map(|t| self.ptypes[t].name.as_str())
+        self.ptype_of(state, pid)
+            .map(|t| self.ptypes[t].name.as_str())
     }
 }
 
@@ -749,7 +867,11 @@ impl PromelaModel {
             }
             CExpr::Unary(_, a) => self.expr_reads(p, a, read),
             CExpr::Binary(_, a, b, _) => self.expr_reads(p, a, read) | self.expr_reads(p, b, read),
-            CExpr::Cond(a, b, c) => self.expr_reads(p, a, read) | self.expr_reads(p, b, read) | self.expr_reads(p, c, read),
+            CExpr::Cond(a, b, c) => {
+                self.expr_reads(p, a, read)
+                    | self.expr_reads(p, b, read)
+                    | self.expr_reads(p, c, read)
+            }
             CExpr::ChanFn(_, c) => {
                 self.chan_slots(c, read);
                 c.idx.as_ref().is_some_and(|i| self.expr_reads(p, i, read))
@@ -759,7 +881,13 @@ impl PromelaModel {
 
     /// Adds the slots `act` of a `p` process may read and write; true when
     /// it may touch anything (process creation and deletion).
-    pub(crate) fn touch(&self, p: usize, act: &Act, read: &mut BTreeSet<usize>, write: &mut BTreeSet<usize>) -> bool {
+    pub(crate) fn touch(
+        &self,
+        p: usize,
+        act: &Act,
+        read: &mut BTreeSet<usize>,
+        write: &mut BTreeSet<usize>,
+    ) -> bool {
         self.proc_slots(p, read);
         self.proc_slots(p, write);
         let mut all = false;

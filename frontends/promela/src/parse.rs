@@ -229,7 +229,10 @@ impl Parser<'_> {
             }
             match self.peek().clone() {
                 Tok::Eof => break,
-                Tok::Ident(w) if w == "mtype" && (self.peek_at(1) == &Tok::P("=") || self.peek_at(1) == &Tok::P("{")) => {
+                Tok::Ident(w)
+                    if w == "mtype"
+                        && (self.peek_at(1) == &Tok::P("=") || self.peek_at(1) == &Tok::P("{")) =>
+                {
                     self.i += 1;
                     self.eat("=");
                     self.expect("{")?;
@@ -254,7 +257,10 @@ impl Parser<'_> {
                 _ => {
                     return self.err(
                         ErrorKind::Syntax,
-                        format!("expected a declaration or proctype, found {}", self.describe()),
+                        format!(
+                            "expected a declaration or proctype, found {}",
+                            self.describe()
+                        ),
                     )
                 }
             }
@@ -399,7 +405,10 @@ impl Parser<'_> {
                     self.expect("}")?;
                     chan = Some(ChanInit { capacity, fields });
                 } else if self.is("{") {
-                    return self.err(ErrorKind::Unsupported, "array initialiser lists are not supported");
+                    return self.err(
+                        ErrorKind::Unsupported,
+                        "array initialiser lists are not supported",
+                    );
                 } else {
                     init = Some(self.expr()?);
                 }
@@ -428,7 +437,11 @@ impl Parser<'_> {
     }
 
     fn at_seq_end(&self) -> bool {
-        self.is("}") || self.is("::") || self.is_word("fi") || self.is_word("od") || self.peek() == &Tok::Eof
+        self.is("}")
+            || self.is("::")
+            || self.is_word("fi")
+            || self.is_word("od")
+            || self.peek() == &Tok::Eof
     }
 
     fn sequence(&mut self) -> R<Vec<Stmt>> {
@@ -438,7 +451,11 @@ impl Parser<'_> {
             let s = self.step()?;
             let needs_sep = !matches!(
                 s.kind,
-                StmtKind::If(_) | StmtKind::Do(_) | StmtKind::Atomic(_) | StmtKind::DStep(_) | StmtKind::Block(_)
+                StmtKind::If(_)
+                    | StmtKind::Do(_)
+                    | StmtKind::Atomic(_)
+                    | StmtKind::DStep(_)
+                    | StmtKind::Block(_)
             ) && !matches!(&s.kind, StmtKind::Labeled(_, b) if matches!(b.kind, StmtKind::If(_) | StmtKind::Do(_) | StmtKind::Atomic(_) | StmtKind::DStep(_) | StmtKind::Block(_)));
             out.push(s);
             let mut sep = false;
@@ -458,18 +475,30 @@ impl Parser<'_> {
     fn options(&mut self, close: &str) -> R<Vec<Vec<Stmt>>> {
         let mut opts = Vec::new();
         if !self.is("::") {
-            return self.err(ErrorKind::Syntax, format!("expected '::', found {}", self.describe()));
+            return self.err(
+                ErrorKind::Syntax,
+                format!("expected '::', found {}", self.describe()),
+            );
         }
         while self.eat("::") {
             let p = self.pos();
             let s = self.sequence()?;
             if s.is_empty() {
-                return Err(PromelaError::at(ErrorKind::Syntax, self.file, p.line, p.col, "empty option"));
+                return Err(PromelaError::at(
+                    ErrorKind::Syntax,
+                    self.file,
+                    p.line,
+                    p.col,
+                    "empty option",
+                ));
             }
             opts.push(s);
         }
         if !self.is_word(close) {
-            return self.err(ErrorKind::Syntax, format!("expected '{close}', found {}", self.describe()));
+            return self.err(
+                ErrorKind::Syntax,
+                format!("expected '{close}', found {}", self.describe()),
+            );
         }
         self.i += 1;
         Ok(opts)
@@ -535,14 +564,26 @@ impl Parser<'_> {
                 "hidden" | "local" | "show" => {
                     let mut d = self.decl()?;
                     if d.len() != 1 {
-                        return Err(PromelaError::at(ErrorKind::Unsupported, self.file, pos.line, pos.col, "declare one local variable per declaration"));
+                        return Err(PromelaError::at(
+                            ErrorKind::Unsupported,
+                            self.file,
+                            pos.line,
+                            pos.col,
+                            "declare one local variable per declaration",
+                        ));
                     }
                     StmtKind::Decl(d.remove(0))
                 }
                 _ if type_of(&w).is_some() && matches!(self.peek_at(1), Tok::Ident(_)) => {
                     let mut d = self.decl()?;
                     if d.len() != 1 {
-                        return Err(PromelaError::at(ErrorKind::Unsupported, self.file, pos.line, pos.col, "declare one local variable per declaration"));
+                        return Err(PromelaError::at(
+                            ErrorKind::Unsupported,
+                            self.file,
+                            pos.line,
+                            pos.col,
+                            "declare one local variable per declaration",
+                        ));
                     }
                     StmtKind::Decl(d.remove(0))
                 }
@@ -571,8 +612,15 @@ impl Parser<'_> {
         if self.eat("--") {
             return Ok(StmtKind::Incr(e, -1));
         }
-        if self.is("??") || self.is("?<") || self.is("!!") || (self.is("?") && self.peek_at(1) == &Tok::P("[")) {
-            return self.err(ErrorKind::Unsupported, "random receive (??), sorted send (!!), polling (?[ ]) and ?< > are not supported");
+        if self.is("??")
+            || self.is("?<")
+            || self.is("!!")
+            || (self.is("?") && self.peek_at(1) == &Tok::P("["))
+        {
+            return self.err(
+                ErrorKind::Unsupported,
+                "random receive (??), sorted send (!!), polling (?[ ]) and ?< > are not supported",
+            );
         }
         if self.eat("!") {
             let args = self.arg_list(|p| p.expr())?;
@@ -603,14 +651,30 @@ impl Parser<'_> {
     }
 
     fn arg_list<T>(&mut self, mut one: impl FnMut(&mut Self) -> R<T>) -> R<Vec<T>> {
-        let paren = self.is("(") && {
-            // `c!(a,b)` vs `c!(a+1)`: both parse as a parenthesised list.
-            true
-        };
-        let mut out = Vec::new();
-        if paren {
+        // `c!(a,b)` is a parenthesised list, `c!(a+1)%3` an expression:
+        // try the list first and fall back when more of an expression follows
+        if self.is("(") {
+            let save = self.i;
             self.i += 1;
+            let mut out = Vec::new();
+            let ok = loop {
+                match one(self) {
+                    Ok(v) => out.push(v),
+                    Err(_) => break false,
+                }
+                if self.eat(",") {
+                    continue;
+                }
+                break self.eat(")");
+            };
+            if ok && (self.is(";") || self.is("->") || self.at_seq_end() || self.is_word("unless"))
+            {
+                return Ok(out);
+            }
+            self.i = save;
         }
+        let paren = false;
+        let mut out = Vec::new();
         loop {
             out.push(one(self)?);
             if self.eat(",") {
@@ -735,8 +799,15 @@ impl Parser<'_> {
                         self.expect(")")?;
                         ExprKind::Run(name, args)
                     }
-                    "enabled" | "pc_value" | "np_" | "_last" | "_priority" | "get_priority" | "set_priority" | "eval" => {
-                        return Err(PromelaError::at(ErrorKind::Unsupported, self.file, pos.line, pos.col, format!("'{w}' is not supported")));
+                    "enabled" | "pc_value" | "np_" | "_last" | "_priority" | "get_priority"
+                    | "set_priority" | "eval" => {
+                        return Err(PromelaError::at(
+                            ErrorKind::Unsupported,
+                            self.file,
+                            pos.line,
+                            pos.col,
+                            format!("'{w}' is not supported"),
+                        ));
                     }
                     _ => {
                         let idx = if self.eat("[") {
@@ -746,8 +817,11 @@ impl Parser<'_> {
                         } else {
                             None
                         };
-                        if self.is(".") || self.is("@") || (self.is(":") && matches!(self.peek_at(1), Tok::Ident(_)) && false) {
-                            return self.err(ErrorKind::Unsupported, "structure fields and remote references are not supported");
+                        if self.is(".") || self.is("@") {
+                            return self.err(
+                                ErrorKind::Unsupported,
+                                "structure fields and remote references are not supported",
+                            );
                         }
                         ExprKind::Var(w, idx)
                     }
