@@ -64,6 +64,12 @@ fn from_dve(result: Result<dve::DveModel, dve::DveError>) -> Result<Box<dyn Mode
     loaded(result, |e| e.kind() == dve::ErrorKind::Unsupported)
 }
 
+fn from_promela(
+    result: Result<promela::PromelaModel, promela::PromelaError>,
+) -> Result<Box<dyn Model>, LoadError> {
+    loaded(result, |e| e.kind() == promela::ErrorKind::Unsupported)
+}
+
 /// Loads the model named by `source`.
 pub fn load(source: &ModelSource) -> Result<Box<dyn Model>, LoadError> {
     let label = match source {
@@ -87,11 +93,19 @@ pub fn load(source: &ModelSource) -> Result<Box<dyn Model>, LoadError> {
             }
             ModelSource::File(path) => from_dve(dve::parse_file(path)),
         },
+        Some("promela") => match source {
+            ModelSource::Embedded { label } => {
+                let text = embedded_text(label)
+                    .ok_or_else(|| LoadError::Model(format!("{label}: no such built-in model")))?;
+                from_promela(promela::parse_str(text, label))
+            }
+            ModelSource::File(path) => from_promela(promela::parse_file(path)),
+        },
         Some(other) => Err(LoadError::Unsupported(format!(
             "{label}: the {other} front-end is not implemented yet"
         ))),
         None => Err(LoadError::Unsupported(format!(
-            "{label}: unknown model file extension (known: .pnml, .dve)"
+            "{label}: unknown model file extension (known: .pnml, .dve, .pm/.pml/.prom)"
         ))),
     }
 }

@@ -1,0 +1,846 @@
+//! Promela syntax tree and its recursive-descent parser. Owns only the
+//! grammar (what the text says), not its meaning: names are resolved,
+//! types checked and automata built in `compile`.
+
+use crate::error::{ErrorKind, PromelaError};
+use crate::lexer::{lex, Tok, Token};
+
+/// A source position (1-based line and column).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    pub line: u32,
+    pub col: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaseType {
+    Bit,
+    Bool,
+    Byte,
+    Short,
+    Int,
+    Unsigned(u32),
+    Mtype,
+    Pid,
+    Chan,
+}
+
+#[derive(Clone, Debug)]
+pub struct ChanInit {
+    pub capacity: Expr,
+    pub fields: Vec<BaseType>,
+}
+
+#[derive(Clone, Debug)]
+pub struct VarDecl {
+    pub pos: Pos,
+    pub ty: BaseType,
+    pub name: String,
+    pub size: Option<Expr>,
+    pub init: Option<Expr>,
+    pub chan: Option<ChanInit>,
+    pub hidden: bool,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Num(i64),
+    /// A name with an optional index (variable, array element, mtype
+    /// constant, channel).
+    Var(String, Option<Box<Expr>>),
+    Unary(&'static str, Box<Expr>),
+    Binary(&'static str, Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `len`, `empty`, `nempty`, `full`, `nfull` applied to a channel.
+    ChanFn(&'static str, Box<Expr>),
+    Pid,
+    NrPr,
+    Timeout,
+    Run(String, Vec<Expr>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub pos: Pos,
+    pub kind: ExprKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum RecvArg {
+    /// A variable (or array element) receiving the field.
+    Var(Expr),
+    /// A constant the field must equal (`c?0`, `c?eval(x)`).
+    Match(Expr),
+    /// `_`: any value, not stored.
+    Any,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Expr(Expr),
+    Assign(Expr, Expr),
+    Incr(Expr, i32),
+    Send(Expr, Vec<Expr>),
+    Recv(Expr, Vec<RecvArg>),
+    If(Vec<Vec<Stmt>>),
+    Do(Vec<Vec<Stmt>>),
+    Atomic(Vec<Stmt>),
+    DStep(Vec<Stmt>),
+    Block(Vec<Stmt>),
+    Goto(String),
+    Break,
+    Skip,
+    Else,
+    Assert(Expr),
+    Labeled(String, Box<Stmt>),
+    Decl(VarDecl),
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub pos: Pos,
+    pub kind: StmtKind,
+}
+
+#[derive(Clone, Debug)]
+pub struct Proctype {
+    pub pos: Pos,
+    pub name: String,
+    /// Number of instances started in the initial state (`active [N]`);
+    /// 1 for `init`.
+    pub active: Option<Expr>,
+    pub params: Vec<VarDecl>,
+    pub body: Vec<Stmt>,
+    pub is_init: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Spec {
+    pub globals: Vec<VarDecl>,
+    pub mtypes: Vec<(Pos, String)>,
+    pub procs: Vec<Proctype>,
+}
+
+struct Parser<'a> {
+    toks: Vec<Token>,
+    i: usize,
+    file: &'a str,
+}
+
+type R<T> = Result<T, PromelaError>;
+
+fn type_of(s: &str) -> Option<BaseType> {
+    Some(match s {
+        "bit" => BaseType::Bit,
+        "bool" => BaseType::Bool,
+        "byte" => BaseType::Byte,
+        "short" => BaseType::Short,
+        "int" => BaseType::Int,
+        "unsigned" => BaseType::Unsigned(0),
+        "mtype" => BaseType::Mtype,
+        "pid" => BaseType::Pid,
+        "chan" => BaseType::Chan,
+        _ => return None,
+    })
+}
+
+const UNSUPPORTED_WORDS: [&str; 16] = [
+    "never", "trace", "notrace", "ltl", "typedef", "inline", "unless", "c_code", "c_expr",
+    "c_decl", "c_state", "c_track", "select", "for", "priority", "provided",
+];
+
+impl Parser<'_> {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.i].tok
+    }
+    fn peek_at(&self, k: usize) -> &Tok {
+        &self.toks[(self.i + k).min(self.toks.len() - 1)].tok
+    }
+    fn pos(&self) -> Pos {
+        let t = &self.toks[self.i];
+        Pos {
+            line: t.line,
+            col: t.col,
+        }
+    }
+    fn err<T>(&self, kind: ErrorKind, msg: impl AsRef<str>) -> R<T> {
+        let p = self.pos();
+        Err(PromelaError::at(kind, self.file, p.line, p.col, msg))
+    }
+    fn describe(&self) -> String {
+        match self.peek() {
+            Tok::Ident(s) => format!("'{s}'"),
+            Tok::Num(n) => format!("'{n}'"),
+            Tok::Str => "a string".into(),
+            Tok::P(p) => format!("'{p}'"),
+            Tok::Eof => "end of file".into(),
+        }
+    }
+    fn is(&self, p: &str) -> bool {
+        matches!(self.peek(), Tok::P(q) if *q == p)
+    }
+    fn is_word(&self, w: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(s) if s == w)
+    }
+    fn eat(&mut self, p: &str) -> bool {
+        if self.is(p) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+    fn expect(&mut self, p: &str) -> R<()> {
+        if self.eat(p) {
+            Ok(())
+        } else {
+            self.err(
+                ErrorKind::Syntax,
+                format!("expected '{p}', found {}", self.describe()),
+            )
+        }
+    }
+    fn ident(&mut self) -> R<String> {
+        match self.peek().clone() {
+            Tok::Ident(s) => {
+                self.i += 1;
+                Ok(s)
+            }
+            _ => self.err(
+                ErrorKind::Syntax,
+                format!("expected a name, found {}", self.describe()),
+            ),
+        }
+    }
+    fn check_unsupported(&self) -> R<()> {
+        if let Tok::Ident(s) = self.peek() {
+            if UNSUPPORTED_WORDS.contains(&s.as_str()) {
+                return self.err(ErrorKind::Unsupported, format!("'{s}' is not supported"));
+            }
+        }
+        Ok(())
+    }
+
+    fn spec(&mut self) -> R<Spec> {
+        let mut spec = Spec::default();
+        loop {
+            if self.eat(";") {
+                continue;
+            }
+            match self.peek().clone() {
+                Tok::Eof => break,
+                Tok::Ident(w)
+                    if w == "mtype"
+                        && (self.peek_at(1) == &Tok::P("=") || self.peek_at(1) == &Tok::P("{")) =>
+                {
+                    self.i += 1;
+                    self.eat("=");
+                    self.expect("{")?;
+                    loop {
+                        let p = self.pos();
+                        let n = self.ident()?;
+                        spec.mtypes.push((p, n));
+                        if !self.eat(",") {
+                            break;
+                        }
+                    }
+                    self.expect("}")?;
+                }
+                Tok::Ident(w) if w == "proctype" || w == "active" || w == "init" => {
+                    spec.procs.push(self.proctype()?);
+                }
+                Tok::Ident(_) => {
+                    self.check_unsupported()?;
+                    let decls = self.decl()?;
+                    spec.globals.extend(decls);
+                }
+                _ => {
+                    return self.err(
+                        ErrorKind::Syntax,
+                        format!(
+                            "expected a declaration or proctype, found {}",
+                            self.describe()
+                        ),
+                    )
+                }
+            }
+        }
+        Ok(spec)
+    }
+
+    fn proctype(&mut self) -> R<Proctype> {
+        let pos = self.pos();
+        if self.is_word("init") {
+            self.i += 1;
+            self.check_unsupported()?;
+            let body = self.block()?;
+            return Ok(Proctype {
+                pos,
+                name: "init".into(),
+                active: None,
+                params: vec![],
+                body,
+                is_init: true,
+            });
+        }
+        let mut active = None;
+        if self.is_word("active") {
+            self.i += 1;
+            if self.eat("[") {
+                active = Some(self.expr()?);
+                self.expect("]")?;
+            } else {
+                active = Some(Expr {
+                    pos,
+                    kind: ExprKind::Num(1),
+                });
+            }
+        }
+        if !self.is_word("proctype") {
+            return self.err(
+                ErrorKind::Syntax,
+                format!("expected 'proctype', found {}", self.describe()),
+            );
+        }
+        self.i += 1;
+        let name = self.ident()?;
+        self.expect("(")?;
+        let mut params = Vec::new();
+        while !self.is(")") {
+            params.extend(self.decl()?);
+            if !self.eat(";") && !self.is(")") {
+                self.expect(",")?;
+            }
+        }
+        self.expect(")")?;
+        self.check_unsupported()?;
+        let body = self.block()?;
+        Ok(Proctype {
+            pos,
+            name,
+            active,
+            params,
+            body,
+            is_init: false,
+        })
+    }
+
+    /// A declaration `[hidden] type name[[N]] [= init] {, name ...}`.
+    fn decl(&mut self) -> R<Vec<VarDecl>> {
+        let mut hidden = false;
+        while self.is_word("hidden") || self.is_word("local") || self.is_word("show") {
+            hidden |= self.is_word("hidden");
+            self.i += 1;
+        }
+        let tpos = self.pos();
+        let tname = self.ident()?;
+        let Some(ty) = type_of(&tname) else {
+            return Err(PromelaError::at(
+                ErrorKind::Syntax,
+                self.file,
+                tpos.line,
+                tpos.col,
+                format!("expected a type, found '{tname}'"),
+            ));
+        };
+        let mut out = Vec::new();
+        loop {
+            let pos = self.pos();
+            let name = self.ident()?;
+            let mut ty = ty;
+            if ty == BaseType::Unsigned(0) {
+                self.expect(":")?;
+                let w = self.expr()?;
+                match w.kind {
+                    ExprKind::Num(n) if (1..=32).contains(&n) => ty = BaseType::Unsigned(n as u32),
+                    _ => {
+                        return Err(PromelaError::at(
+                            ErrorKind::Semantic,
+                            self.file,
+                            w.pos.line,
+                            w.pos.col,
+                            "unsigned width must be a number from 1 to 32",
+                        ))
+                    }
+                }
+            }
+            let size = if self.eat("[") {
+                let e = self.expr()?;
+                self.expect("]")?;
+                Some(e)
+            } else {
+                None
+            };
+            let (mut init, mut chan) = (None, None);
+            if self.eat("=") {
+                if ty == BaseType::Chan {
+                    self.expect("[")?;
+                    let capacity = self.expr()?;
+                    self.expect("]")?;
+                    if !self.is_word("of") {
+                        return self.err(ErrorKind::Syntax, "expected 'of'");
+                    }
+                    self.i += 1;
+                    self.expect("{")?;
+                    let mut fields = Vec::new();
+                    loop {
+                        let p = self.pos();
+                        let t = self.ident()?;
+                        match type_of(&t) {
+                            Some(BaseType::Unsigned(_)) | None => {
+                                return Err(PromelaError::at(
+                                    ErrorKind::Unsupported,
+                                    self.file,
+                                    p.line,
+                                    p.col,
+                                    format!("channel field type '{t}' is not supported"),
+                                ))
+                            }
+                            Some(t) => fields.push(t),
+                        }
+                        if !self.eat(",") {
+                            break;
+                        }
+                    }
+                    self.expect("}")?;
+                    chan = Some(ChanInit { capacity, fields });
+                } else if self.is("{") {
+                    return self.err(
+                        ErrorKind::Unsupported,
+                        "array initialiser lists are not supported",
+                    );
+                } else {
+                    init = Some(self.expr()?);
+                }
+            }
+            out.push(VarDecl {
+                pos,
+                ty,
+                name,
+                size,
+                init,
+                chan,
+                hidden,
+            });
+            if !self.eat(",") {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    fn block(&mut self) -> R<Vec<Stmt>> {
+        self.expect("{")?;
+        let s = self.sequence()?;
+        self.expect("}")?;
+        Ok(s)
+    }
+
+    fn at_seq_end(&self) -> bool {
+        self.is("}")
+            || self.is("::")
+            || self.is_word("fi")
+            || self.is_word("od")
+            || self.peek() == &Tok::Eof
+    }
+
+    fn sequence(&mut self) -> R<Vec<Stmt>> {
+        let mut out = Vec::new();
+        while self.eat(";") || self.eat("->") {}
+        while !self.at_seq_end() {
+            let s = self.step()?;
+            let needs_sep = !matches!(
+                s.kind,
+                StmtKind::If(_)
+                    | StmtKind::Do(_)
+                    | StmtKind::Atomic(_)
+                    | StmtKind::DStep(_)
+                    | StmtKind::Block(_)
+            ) && !matches!(&s.kind, StmtKind::Labeled(_, b) if matches!(b.kind, StmtKind::If(_) | StmtKind::Do(_) | StmtKind::Atomic(_) | StmtKind::DStep(_) | StmtKind::Block(_)));
+            out.push(s);
+            let mut sep = false;
+            while self.eat(";") || self.eat("->") {
+                sep = true;
+            }
+            if !sep && needs_sep && !self.at_seq_end() {
+                return self.err(
+                    ErrorKind::Syntax,
+                    format!("expected ';' or '->', found {}", self.describe()),
+                );
+            }
+        }
+        Ok(out)
+    }
+
+    fn options(&mut self, close: &str) -> R<Vec<Vec<Stmt>>> {
+        let mut opts = Vec::new();
+        if !self.is("::") {
+            return self.err(
+                ErrorKind::Syntax,
+                format!("expected '::', found {}", self.describe()),
+            );
+        }
+        while self.eat("::") {
+            let p = self.pos();
+            let s = self.sequence()?;
+            if s.is_empty() {
+                return Err(PromelaError::at(
+                    ErrorKind::Syntax,
+                    self.file,
+                    p.line,
+                    p.col,
+                    "empty option",
+                ));
+            }
+            opts.push(s);
+        }
+        if !self.is_word(close) {
+            return self.err(
+                ErrorKind::Syntax,
+                format!("expected '{close}', found {}", self.describe()),
+            );
+        }
+        self.i += 1;
+        Ok(opts)
+    }
+
+    fn step(&mut self) -> R<Stmt> {
+        let pos = self.pos();
+        self.check_unsupported()?;
+        let kind = match self.peek().clone() {
+            Tok::P("{") => StmtKind::Block(self.block()?),
+            Tok::Ident(w) => match w.as_str() {
+                "if" => {
+                    self.i += 1;
+                    StmtKind::If(self.options("fi")?)
+                }
+                "do" => {
+                    self.i += 1;
+                    StmtKind::Do(self.options("od")?)
+                }
+                "atomic" => {
+                    self.i += 1;
+                    StmtKind::Atomic(self.block()?)
+                }
+                "d_step" => {
+                    self.i += 1;
+                    StmtKind::DStep(self.block()?)
+                }
+                "goto" => {
+                    self.i += 1;
+                    StmtKind::Goto(self.ident()?)
+                }
+                "break" => {
+                    self.i += 1;
+                    StmtKind::Break
+                }
+                "skip" => {
+                    self.i += 1;
+                    StmtKind::Skip
+                }
+                "else" => {
+                    self.i += 1;
+                    StmtKind::Else
+                }
+                "assert" => {
+                    self.i += 1;
+                    StmtKind::Assert(self.expr()?)
+                }
+                "printf" | "printm" => {
+                    self.i += 1;
+                    self.expect("(")?;
+                    let mut depth = 1;
+                    while depth > 0 {
+                        match self.peek() {
+                            Tok::P("(") => depth += 1,
+                            Tok::P(")") => depth -= 1,
+                            Tok::Eof => return self.err(ErrorKind::Syntax, "unterminated printf"),
+                            _ => {}
+                        }
+                        self.i += 1;
+                    }
+                    StmtKind::Skip
+                }
+                "hidden" | "local" | "show" => {
+                    let mut d = self.decl()?;
+                    if d.len() != 1 {
+                        return Err(PromelaError::at(
+                            ErrorKind::Unsupported,
+                            self.file,
+                            pos.line,
+                            pos.col,
+                            "declare one local variable per declaration",
+                        ));
+                    }
+                    StmtKind::Decl(d.remove(0))
+                }
+                _ if type_of(&w).is_some() && matches!(self.peek_at(1), Tok::Ident(_)) => {
+                    let mut d = self.decl()?;
+                    if d.len() != 1 {
+                        return Err(PromelaError::at(
+                            ErrorKind::Unsupported,
+                            self.file,
+                            pos.line,
+                            pos.col,
+                            "declare one local variable per declaration",
+                        ));
+                    }
+                    StmtKind::Decl(d.remove(0))
+                }
+                _ if self.peek_at(1) == &Tok::P(":") => {
+                    self.i += 2;
+                    let inner = self.step()?;
+                    StmtKind::Labeled(w, Box::new(inner))
+                }
+                _ => self.simple()?,
+            },
+            _ => self.simple()?,
+        };
+        Ok(Stmt { pos, kind })
+    }
+
+    /// Assignment, increment, send, receive or expression statement.
+    fn simple(&mut self) -> R<StmtKind> {
+        let e = self.expr()?;
+        if self.eat("=") {
+            let r = self.expr()?;
+            return Ok(StmtKind::Assign(e, r));
+        }
+        if self.eat("++") {
+            return Ok(StmtKind::Incr(e, 1));
+        }
+        if self.eat("--") {
+            return Ok(StmtKind::Incr(e, -1));
+        }
+        if self.is("??")
+            || self.is("?<")
+            || self.is("!!")
+            || (self.is("?") && self.peek_at(1) == &Tok::P("["))
+        {
+            return self.err(
+                ErrorKind::Unsupported,
+                "random receive (??), sorted send (!!), polling (?[ ]) and ?< > are not supported",
+            );
+        }
+        if self.eat("!") {
+            let args = self.arg_list(|p| p.expr())?;
+            return Ok(StmtKind::Send(e, args));
+        }
+        if self.eat("?") {
+            let args = self.arg_list(|p| {
+                if p.is_word("_") {
+                    p.i += 1;
+                    return Ok(RecvArg::Any);
+                }
+                if p.is_word("eval") {
+                    p.i += 1;
+                    p.expect("(")?;
+                    let e = p.expr()?;
+                    p.expect(")")?;
+                    return Ok(RecvArg::Match(e));
+                }
+                let e = p.unary()?;
+                Ok(match e.kind {
+                    ExprKind::Var(..) => RecvArg::Var(e),
+                    _ => RecvArg::Match(e),
+                })
+            })?;
+            return Ok(StmtKind::Recv(e, args));
+        }
+        Ok(StmtKind::Expr(e))
+    }
+
+    fn arg_list<T>(&mut self, mut one: impl FnMut(&mut Self) -> R<T>) -> R<Vec<T>> {
+        // `c!(a,b)` is a parenthesised list, `c!(a+1)%3` an expression:
+        // try the list first and fall back when more of an expression follows
+        if self.is("(") {
+            let save = self.i;
+            self.i += 1;
+            let mut out = Vec::new();
+            let ok = loop {
+                match one(self) {
+                    Ok(v) => out.push(v),
+                    Err(_) => break false,
+                }
+                if self.eat(",") {
+                    continue;
+                }
+                break self.eat(")");
+            };
+            if ok && (self.is(";") || self.is("->") || self.at_seq_end() || self.is_word("unless"))
+            {
+                return Ok(out);
+            }
+            self.i = save;
+        }
+        let paren = false;
+        let mut out = Vec::new();
+        loop {
+            out.push(one(self)?);
+            if self.eat(",") {
+                continue;
+            }
+            if self.is("(") {
+                // `c!a(b)`: SPIN's alternative field notation.
+                self.i += 1;
+                out.push(one(self)?);
+                self.expect(")")?;
+            }
+            break;
+        }
+        if paren {
+            self.expect(")")?;
+        }
+        Ok(out)
+    }
+
+    fn expr(&mut self) -> R<Expr> {
+        self.binary(0)
+    }
+
+    fn binary(&mut self, level: usize) -> R<Expr> {
+        const LEVELS: [&[&str]; 10] = [
+            &["||"],
+            &["&&"],
+            &["|"],
+            &["^"],
+            &["&"],
+            &["==", "!="],
+            &["<", "<=", ">", ">="],
+            &["<<", ">>"],
+            &["+", "-"],
+            &["*", "/", "%"],
+        ];
+        if level == LEVELS.len() {
+            return self.unary();
+        }
+        let mut l = self.binary(level + 1)?;
+        loop {
+            let op = match self.peek() {
+                Tok::P(p) if LEVELS[level].contains(p) => *p,
+                _ => return Ok(l),
+            };
+            let pos = self.pos();
+            self.i += 1;
+            let r = self.binary(level + 1)?;
+            l = Expr {
+                pos,
+                kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
+            };
+        }
+    }
+
+    fn unary(&mut self) -> R<Expr> {
+        let pos = self.pos();
+        for op in ["!", "~", "-"] {
+            if self.eat(op) {
+                let e = self.unary()?;
+                return Ok(Expr {
+                    pos,
+                    kind: ExprKind::Unary(op, Box::new(e)),
+                });
+            }
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> R<Expr> {
+        let pos = self.pos();
+        let kind = match self.peek().clone() {
+            Tok::Num(n) => {
+                self.i += 1;
+                ExprKind::Num(n)
+            }
+            Tok::P("(") => {
+                self.i += 1;
+                let e = self.expr()?;
+                if self.eat("->") {
+                    let a = self.expr()?;
+                    self.expect(":")?;
+                    let b = self.expr()?;
+                    self.expect(")")?;
+                    ExprKind::Cond(Box::new(e), Box::new(a), Box::new(b))
+                } else {
+                    self.expect(")")?;
+                    return Ok(e);
+                }
+            }
+            Tok::Ident(w) => {
+                self.i += 1;
+                match w.as_str() {
+                    "true" => ExprKind::Num(1),
+                    "false" => ExprKind::Num(0),
+                    "_pid" => ExprKind::Pid,
+                    "_nr_pr" => ExprKind::NrPr,
+                    "timeout" => ExprKind::Timeout,
+                    "len" | "empty" | "nempty" | "full" | "nfull" => {
+                        let f = match w.as_str() {
+                            "len" => "len",
+                            "empty" => "empty",
+                            "nempty" => "nempty",
+                            "full" => "full",
+                            _ => "nfull",
+                        };
+                        self.expect("(")?;
+                        let c = self.expr()?;
+                        self.expect(")")?;
+                        ExprKind::ChanFn(f, Box::new(c))
+                    }
+                    "run" => {
+                        let name = self.ident()?;
+                        self.expect("(")?;
+                        let mut args = Vec::new();
+                        while !self.is(")") {
+                            args.push(self.expr()?);
+                            if !self.eat(",") {
+                                break;
+                            }
+                        }
+                        self.expect(")")?;
+                        ExprKind::Run(name, args)
+                    }
+                    "enabled" | "pc_value" | "np_" | "_last" | "_priority" | "get_priority"
+                    | "set_priority" | "eval" => {
+                        return Err(PromelaError::at(
+                            ErrorKind::Unsupported,
+                            self.file,
+                            pos.line,
+                            pos.col,
+                            format!("'{w}' is not supported"),
+                        ));
+                    }
+                    _ => {
+                        let idx = if self.eat("[") {
+                            let e = self.expr()?;
+                            self.expect("]")?;
+                            Some(Box::new(e))
+                        } else {
+                            None
+                        };
+                        if self.is(".") || self.is("@") {
+                            return self.err(
+                                ErrorKind::Unsupported,
+                                "structure fields and remote references are not supported",
+                            );
+                        }
+                        ExprKind::Var(w, idx)
+                    }
+                }
+            }
+            _ => {
+                return self.err(
+                    ErrorKind::Syntax,
+                    format!("expected an expression, found {}", self.describe()),
+                )
+            }
+        };
+        Ok(Expr { pos, kind })
+    }
+}
+
+/// Parses a whole Promela specification.
+pub fn parse(text: &str, file: &str) -> Result<Spec, PromelaError> {
+    let toks = lex(text, file)?;
+    let mut p = Parser { toks, i: 0, file };
+    p.spec()
+}
