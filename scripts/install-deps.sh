@@ -4,7 +4,9 @@
 set -euo pipefail
 
 need=()
-for tool in cargo python3 curl sha256sum tar; do
+# spin and gcc: the SPIN peer engines (spin -a generates a C verifier, gcc
+# compiles it) and scripts/spin-oracle.py.
+for tool in cargo python3 curl sha256sum tar spin gcc; do
   command -v "$tool" >/dev/null 2>&1 || need+=("$tool")
 done
 missing_pkgs=()
@@ -15,6 +17,8 @@ for tool in "${need[@]}"; do
     curl) missing_pkgs+=(curl) ;;
     sha256sum) missing_pkgs+=(coreutils) ;;
     tar) missing_pkgs+=(tar) ;;
+    spin) missing_pkgs+=(spin) ;;
+    gcc) missing_pkgs+=(gcc libc6-dev) ;;
   esac
 done
 # The font of the figures' text: `statebench plot`/`report` read a TrueType

@@ -18,13 +18,14 @@ def sha256_file(path):
     return h.hexdigest()
 
 
-def write_manifest(path, rows):
-    """Writes rows (dicts with COLUMNS keys) sorted by instance, atomically."""
+def write_manifest(path, rows, columns=COLUMNS):
+    """Writes rows (dicts with `columns` keys; a manifest may add columns
+    after COLUMNS) sorted by instance, atomically."""
     rows = sorted(rows, key=lambda r: r["instance"])
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     tmp = path + ".tmp"
     with open(tmp, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS, lineterminator="\n")
+        w = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
     os.replace(tmp, path)

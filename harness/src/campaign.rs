@@ -49,7 +49,7 @@ pub struct RunArgs {
     #[command(flatten)]
     pub selection: Selection,
     /// Engines, comma-separated (see `statebench list`); `all` is every
-    /// registered engine.
+    /// statebench engine (not the peers such as `spin`: name them).
     #[arg(long, value_delimiter = ',', default_value = "all")]
     pub engines: Vec<String>,
     /// Engine parameter, `ENGINE.key=value`; repeatable.
@@ -260,6 +260,15 @@ pub fn execute(
             return row;
         }
     };
+    if let Some(peer) = crate::peers::find(&run.engine) {
+        let path = std::env::var_os("PATH");
+        crate::peers::execute(peer, ctx, run, source, path.as_deref(), &mut row);
+        if row.status == Status::Ok && run.threads == 1 {
+            row.speedup = Some(1.0);
+        }
+        row.derive();
+        return row;
+    }
     let exe = match std::env::current_exe() {
         Ok(exe) => exe,
         Err(e) => {
@@ -424,6 +433,16 @@ fn latest_campaign(results: &Path) -> anyhow::Result<String> {
         .ok_or_else(|| anyhow::anyhow!("--resume: no campaign under {}", results.display()))
 }
 
+/// Every engine name `--engines` accepts: statebench's, then the peers.
+pub fn known_engines() -> String {
+    let names: Vec<_> = engines::ENGINES
+        .iter()
+        .map(|s| s.name)
+        .chain(crate::peers::PEERS.iter().map(|p| p.name))
+        .collect();
+    names.join(", ")
+}
+
 /// Parses `--param ENGINE.key=value` into per-engine `key=value;...` strings.
 fn engine_configs(
     engines_: &[String],
@@ -439,9 +458,12 @@ fn engine_configs(
             bail!("--param {p}: engine '{engine}' is not among --engines");
         }
         let key = kv.split('=').next().unwrap_or_default().trim();
-        if let Some(spec) = engines::find(engine) {
-            if !spec.params.iter().any(|(name, _)| *name == key) {
-                let names: Vec<_> = spec.params.iter().map(|(n, _)| *n).collect();
+        let known = engines::find(engine)
+            .map(|s| s.params)
+            .or_else(|| crate::peers::find(engine).map(|p| p.params));
+        if let Some(params) = known {
+            if !params.iter().any(|(name, _)| *name == key) {
+                let names: Vec<_> = params.iter().map(|(n, _)| *n).collect();
                 bail!(
                     "--param {p}: engine {engine} has no parameter '{key}' (it has: {})",
                     names.join(", ")
@@ -497,9 +519,8 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         args.engines = expanded;
     }
     for e in &args.engines {
-        if engines::find(e).is_none() {
-            let names: Vec<_> = engines::ENGINES.iter().map(|s| s.name).collect();
-            bail!("unknown engine '{e}' (known: {})", names.join(", "));
+        if engines::find(e).is_none() && crate::peers::find(e).is_none() {
+            bail!("unknown engine '{e}' (known: {})", known_engines());
         }
     }
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {

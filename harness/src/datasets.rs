@@ -30,6 +30,11 @@ const MANIFESTS: &[(&str, &str, &str)] = &[
         "Model Checking Contest 2021 P/T nets with at most 1e9 states",
         include_str!("../../datasets/mcc.csv"),
     ),
+    (
+        "beem-promela",
+        "BEEM's Promela translations; oracle: SPIN 6.5.2's states stored (-DSAFETY -DNOREDUCE)",
+        include_str!("../../datasets/promela.csv"),
+    ),
 ];
 
 /// One model instance of a manifest.
@@ -48,8 +53,8 @@ pub struct Entry {
     pub oracle_transitions: Option<u64>,
     /// `yes` when the oracle count is exact, `no` when only a lower bound.
     pub complete: String,
-    /// How the oracle was obtained and other remarks (shown by scripts).
-    #[allow(dead_code)]
+    /// How the oracle was obtained and other remarks, `key=value;...`
+    /// (the SPIN peers read their hints from here).
     pub notes: String,
 }
 

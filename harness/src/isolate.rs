@@ -4,8 +4,9 @@
 //! Owns spawning, limit enforcement (the parent polls the child's RSS and
 //! kills it with SIGKILL past the limit or the timeout), reaping with
 //! `wait4` for `ru_maxrss`, and the line protocol by which a child reports
-//! (one JSON [`ChildMessage`] per stdout line). Must not know models,
-//! engines or CSV. Linux only (reads `/proc`).
+//! (one JSON [`ChildMessage`] per stdout line; other lines are kept as
+//! text, for peers such as SPIN's verifier that print their own report).
+//! Must not know models, engines or CSV. Linux only (reads `/proc`).
 
 use serde::{Deserialize, Serialize};
 use std::io::{BufRead, BufReader, Read};
@@ -62,7 +63,12 @@ pub struct ChildOutcome {
     pub messages: Vec<ChildMessage>,
     /// The last lines the child wrote to stderr.
     pub stderr_tail: String,
+    /// The last [`TEXT_LINES`] stdout lines that were not protocol messages.
+    pub stdout_text: String,
 }
+
+/// How many non-protocol stdout lines a [`ChildOutcome`] keeps.
+pub const TEXT_LINES: usize = 1000;
 
 const POLL: Duration = Duration::from_millis(20);
 
@@ -86,14 +92,24 @@ pub fn run(
 
     let (tx, rx) = mpsc::channel();
     let reader = std::thread::spawn(move || {
+        let mut text = std::collections::VecDeque::new();
         for line in BufReader::new(stdout).lines() {
             let Ok(line) = line else { break };
-            if let Ok(msg) = serde_json::from_str::<ChildMessage>(&line) {
-                if tx.send(msg).is_err() {
-                    break;
+            match serde_json::from_str::<ChildMessage>(&line) {
+                Ok(msg) => {
+                    if tx.send(msg).is_err() {
+                        break;
+                    }
+                }
+                Err(_) => {
+                    if text.len() == TEXT_LINES {
+                        text.pop_front();
+                    }
+                    text.push_back(line);
                 }
             }
         }
+        Vec::from(text).join("\n")
     });
     let err_reader = std::thread::spawn(move || {
         let mut buf = Vec::new();
@@ -126,7 +142,7 @@ pub fn run(
         }
         std::thread::sleep(POLL);
     };
-    let _ = reader.join();
+    let stdout_text = reader.join().unwrap_or_default();
     while let Ok(msg) = rx.try_recv() {
         on_message(&msg);
         messages.push(msg);
@@ -144,6 +160,7 @@ pub fn run(
         wall_time_s: start.elapsed().as_secs_f64(),
         messages,
         stderr_tail,
+        stdout_text,
     })
 }
 
@@ -202,6 +219,22 @@ fn page_size() -> u64 {
     }
 }
 
+/// Makes a command's process receive SIGKILL when this process dies, for
+/// children that cannot call [`die_with_parent`] themselves (a peer's
+/// verifier binary), so that killing a campaign leaves no orphan.
+pub fn kill_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the forked child before exec, where only
+    // async-signal-safe calls are allowed: prctl is a plain system call; it
+    // allocates nothing and touches no memory.
+    unsafe {
+        command.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
+            Ok(())
+        });
+    }
+}
+
 /// Called first thing in a child: dies with the parent, so that killing a
 /// campaign never leaves an orphan exploring.
 pub fn die_with_parent() {
@@ -250,6 +283,7 @@ mod tests {
         ));
         assert!(matches!(out.messages[1], ChildMessage::Failed { .. }));
         assert_eq!(out.stderr_tail, "oops");
+        assert_eq!(out.stdout_text, "not json");
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod datasets;
 mod isolate;
 mod machine;
 mod models;
+mod peers;
 mod plot;
 mod report;
 mod schema;
@@ -55,7 +56,7 @@ enum Cmd {
 
 #[derive(clap::Args)]
 struct ExploreArgs {
-    /// Model file (.pnml).
+    /// Model file (.pnml, .dve, or .pm for the SPIN peers).
     file: PathBuf,
     #[arg(long, default_value = "hash-table")]
     engine: String,
@@ -103,7 +104,7 @@ fn list(selection: &Selection, brief: bool) -> anyhow::Result<()> {
     println!("suites:");
     for s in datasets::suites() {
         println!(
-            "  {:<10} {:>4} models  {}",
+            "  {:<12} {:>4} models  {}",
             s.name,
             s.entries.len(),
             s.description
@@ -114,6 +115,14 @@ fn list(selection: &Selection, brief: bool) -> anyhow::Result<()> {
         println!("  {:<12} {}", e.name, e.summary);
         for (p, meaning) in e.params {
             println!("  {:<12}   {p}: {meaning}", "");
+        }
+    }
+    println!("\npeer engines (other model checkers, run as external programs; not in `all`):");
+    for p in peers::PEERS {
+        let lossy = if p.lossy { " [lossy]" } else { "" };
+        println!("  {:<13} {}{lossy}", p.name, p.summary);
+        for (name, meaning) in p.params {
+            println!("  {:<13}   {name}: {meaning}", "");
         }
     }
     if brief {
@@ -191,12 +200,11 @@ fn entry_for_file(file: &std::path::Path) -> datasets::Entry {
 }
 
 fn explore(args: ExploreArgs) -> anyhow::Result<i32> {
-    if engines::find(&args.engine).is_none() {
-        let names: Vec<_> = engines::ENGINES.iter().map(|s| s.name).collect();
+    if engines::find(&args.engine).is_none() && peers::find(&args.engine).is_none() {
         anyhow::bail!(
             "unknown engine '{}' (known: {})",
             args.engine,
-            names.join(", ")
+            campaign::known_engines()
         );
     }
     let machine = machine::Machine::detect();

@@ -1,0 +1,119 @@
+//! Peer engines: other model checkers' own state storage, measured by the
+//! harness next to statebench's engines on the same models, with the same
+//! limits and the same CSV columns. A peer is an external program (SPIN's
+//! generated verifier), run as a child process under `isolate`'s limits, so
+//! peers live here and never in the `engines` crate, which must not run
+//! processes.
+//!
+//! Owns the peer registry (names, summaries, parameters) and the dispatch
+//! of a planned run to its peer. Must not define CSV columns (`schema`).
+
+pub mod spin;
+mod spin_report;
+
+use crate::campaign::{Planned, RunContext};
+use crate::datasets::ModelSource;
+use crate::models::formalism_of;
+use crate::schema::{Row, Status};
+use spin::Storage;
+
+/// A registered peer engine.
+pub struct PeerSpec {
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// Parameter names with their meaning and default.
+    pub params: &'static [(&'static str, &'static str)],
+    /// May report fewer states than there are (an approximate storage).
+    pub lossy: bool,
+    storage: Storage,
+}
+
+const DEPTH: (&str, &str) = (
+    "depth",
+    "pan -m: DFS stack bound (default: twice the manifest's SPIN depth, else 1e7; x10 and rerun when cut)",
+);
+const W: (&str, &str) = (
+    "w",
+    "pan -w: 2^w hash slots (default: the oracle count rounded up to a power of two, else 24)",
+);
+
+/// Every peer engine. Not part of `--engines all` (they need spin and gcc).
+pub const PEERS: &[PeerSpec] = &[
+    PeerSpec {
+        name: "spin",
+        summary: "SPIN 6 verifier, default storage: hash table of byte-compressed vectors (gcc -O2 -DSAFETY -DNOREDUCE -DMEMLIM)",
+        params: &[DEPTH, W],
+        lossy: false,
+        storage: Storage::Plain,
+    },
+    PeerSpec {
+        name: "spin-collapse",
+        summary: "SPIN 6 verifier with -DCOLLAPSE: component tables, the state as a tuple of indices",
+        params: &[DEPTH, W],
+        lossy: false,
+        storage: Storage::Collapse,
+    },
+    PeerSpec {
+        name: "spin-ma",
+        summary: "SPIN 6 verifier with -DMA=N: minimised automaton over N-byte state vectors",
+        params: &[
+            DEPTH,
+            (
+                "ma",
+                "-DMA=N (default: the manifest's SPIN state-vector size, else 64; raised when pan asks)",
+            ),
+        ],
+        lossy: false,
+        storage: Storage::MinimisedAutomaton,
+    },
+    PeerSpec {
+        name: "spin-hc",
+        summary: "SPIN 6 verifier with -DHC: hash compaction, LOSSY (may miss states)",
+        params: &[DEPTH, W],
+        lossy: true,
+        storage: Storage::HashCompact,
+    },
+];
+
+/// The peer of this name.
+pub fn find(name: &str) -> Option<&'static PeerSpec> {
+    PEERS.iter().find(|p| p.name == name)
+}
+
+/// Runs `run` with `peer` on `source` and fills `row` (figures, status,
+/// message); `path` is the environment's `PATH`, where the tools are found.
+pub fn execute(
+    peer: &PeerSpec,
+    ctx: &RunContext,
+    run: &Planned,
+    source: &ModelSource,
+    path: Option<&std::ffi::OsStr>,
+    row: &mut Row,
+) {
+    let unsupported = |row: &mut Row, message: String| {
+        row.status = Status::Unsupported;
+        row.message = message;
+    };
+    let file = match source {
+        ModelSource::File(p) if formalism_of(&p.display().to_string()) == Some("promela") => p,
+        other => {
+            return unsupported(
+                row,
+                format!(
+                    "{}: {} runs Promela models (.pm, .pml, .prom) only",
+                    other.to_arg(),
+                    peer.name
+                ),
+            )
+        }
+    };
+    let params = match crate::child::parse_params(&run.engine_config) {
+        Ok(p) => p,
+        Err(e) => return unsupported(row, e),
+    };
+    let tools = match spin::Toolchain::find(path) {
+        Ok(t) => t,
+        Err(e) => return unsupported(row, format!("{}: {e}", peer.name)),
+    };
+    spin::execute(peer.storage, &tools, ctx, run, &params, file, row);
+}
