@@ -57,7 +57,7 @@ pub const MARGIN: u64 = 1024;
 /// Small under loom, so that the modelled table has 16 buckets.
 #[cfg(loom)]
 pub const MARGIN: u64 = 8;
-/// Tuple words per data chunk (about).
+/// Tuple words per data chunk (at most; smaller for a small table).
 const CHUNK_WORDS: usize = 1 << 20;
 
 /// The lock-free tuple table; see the module documentation.
@@ -99,7 +99,11 @@ impl SharedTable {
         assert!(width > 0, "SharedTable: zero-width tuples");
         assert!(max_load > 0.0 && max_load < 1.0);
         let n = initial_buckets.max(2 * MARGIN as usize).next_power_of_two();
-        let per_chunk = (CHUNK_WORDS / width).max(1);
+        // Chunks no larger than the first threshold needs, so that a tree
+        // of many small node tables does not allocate megabytes each.
+        let per_chunk = (CHUNK_WORDS / width)
+            .max(1)
+            .min((n / 2 + MARGIN as usize).next_power_of_two());
         let mut t = SharedTable {
             name: name.into(),
             width,
