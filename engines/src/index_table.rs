@@ -261,7 +261,7 @@ impl IndexTable {
 /// A 64-bit finaliser (murmur3's fmix64): a bijection with good avalanche,
 /// enough for the home bucket taken from its top bits.
 #[inline]
-fn mix64(mut x: u64) -> u64 {
+pub(crate) fn mix64(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
     x ^= x >> 33;

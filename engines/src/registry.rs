@@ -8,10 +8,14 @@ use crate::budget::Budget;
 use crate::collapse::{Collapse, CollapseConfig, SlotPartition};
 use crate::comback::ComBackConfig;
 use crate::compact_tree::{CompactTree, CompactTreeConfig};
+use crate::concurrent::ConcurrentVisitedSet;
 use crate::explore::{explore, ExploreConfig};
 use crate::hash_table::{HashTable, HashTableConfig};
+use crate::parallel::explore_parallel;
 use crate::ptrie::{Encoding, PTrie, PTrieConfig};
 use crate::report::{RunReport, RunStatus};
+use crate::shared_table::SharedHashTable;
+use crate::shared_tree::SharedTree;
 use crate::tree::{Tree, TreeConfig};
 use crate::visited::{TableFull, VisitedSet};
 use pins::Model;
@@ -23,6 +27,8 @@ pub struct EngineOptions {
     pub mem_budget: u64,
     /// Engine parameters as `(key, value)`, e.g. `("max_load", "0.8")`.
     pub params: Vec<(String, String)>,
+    /// Worker threads of the search (0 and 1: the sequential explorer).
+    pub threads: usize,
 }
 
 impl EngineOptions {
@@ -293,10 +299,27 @@ fn run_comback(
     ))
 }
 
-fn build_hash_table(
-    model: &dyn Model,
-    opts: &EngineOptions,
-) -> Result<Box<dyn VisitedSet>, BuildError> {
+/// Constructor of an explicit engine's concurrent visited set.
+type ConcurrentBuildFn =
+    fn(&dyn Model, &EngineOptions) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError>;
+
+/// The concurrent form of an explicit engine, for runs with more than one
+/// thread; `None`: the engine runs sequentially only. (Kept apart from
+/// [`ENGINES`] so that registering a sequential engine stays one line.)
+fn concurrent_builder(name: &str) -> Option<ConcurrentBuildFn> {
+    match name {
+        "hash-table" => Some(build_shared_hash_table),
+        "tree" => Some(build_shared_tree),
+        _ => None,
+    }
+}
+
+/// Whether engine `name` can run with more than one thread.
+pub fn supports_threads(name: &str) -> bool {
+    concurrent_builder(name).is_some()
+}
+
+fn hash_table_config(opts: &EngineOptions) -> Result<HashTableConfig, BuildError> {
     opts.reject_unknown("hash-table", &["max_load", "initial_buckets"])?;
     let config = HashTableConfig {
         initial_buckets: opts.get("initial_buckets", 1usize << 16)?,
@@ -310,7 +333,23 @@ fn build_hash_table(
         )
         .into());
     }
+    Ok(config)
+}
+
+fn build_hash_table(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn VisitedSet>, BuildError> {
+    let config = hash_table_config(opts)?;
     Ok(Box::new(HashTable::new(model.slot_count(), config)?))
+}
+
+fn build_shared_hash_table(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
+    let config = hash_table_config(opts)?;
+    Ok(Box::new(SharedHashTable::new(model.slot_count(), config)?))
 }
 
 /// The report of an engine that could not even be created within its
@@ -356,7 +395,7 @@ fn build_collapse(
     )?))
 }
 
-fn build_tree(model: &dyn Model, opts: &EngineOptions) -> Result<Box<dyn VisitedSet>, BuildError> {
+fn tree_config(model: &dyn Model, opts: &EngineOptions) -> Result<TreeConfig, BuildError> {
     opts.reject_unknown("tree", &["w", "incremental", "initial_buckets"])?;
     let d = TreeConfig::default();
     let config = TreeConfig {
@@ -371,8 +410,25 @@ fn build_tree(model: &dyn Model, opts: &EngineOptions) -> Result<Box<dyn Visited
     if k == 0 {
         return Err(BuildError::Invalid("tree: the model has no slots".into()));
     }
+    Ok(config)
+}
+
+fn build_tree(model: &dyn Model, opts: &EngineOptions) -> Result<Box<dyn VisitedSet>, BuildError> {
+    let config = tree_config(model, opts)?;
     Ok(Box::new(Tree::new(
-        k,
+        model.slot_count(),
+        &config,
+        Budget::new(opts.mem_budget),
+    )?))
+}
+
+fn build_shared_tree(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
+    let config = tree_config(model, opts)?;
+    Ok(Box::new(SharedTree::new(
+        model.slot_count(),
         &config,
         Budget::new(opts.mem_budget),
     )?))
@@ -477,7 +533,21 @@ pub fn create(
     opts: &EngineOptions,
     cfg: ExploreConfig<'_>,
 ) -> Result<RunReport, String> {
-    match lookup(name)?.kind {
+    let spec = lookup(name)?;
+    if opts.threads > 1 {
+        let Some(build) = concurrent_builder(name) else {
+            return Err(format!(
+                "engine {name} runs with one thread only (--threads {} unsupported)",
+                opts.threads
+            ));
+        };
+        return match build(model, opts) {
+            Ok(set) => Ok(explore_parallel(model, set, opts.threads, cfg)),
+            Err(BuildError::Invalid(message)) => Err(message),
+            Err(BuildError::Full(full)) => Ok(table_full_report(full.message)),
+        };
+    }
+    match spec.kind {
         EngineKind::Explicit(build) => match build(model, opts) {
             Ok(mut set) => Ok(explore(model, set.as_mut(), cfg)),
             Err(BuildError::Invalid(message)) => Err(message),
@@ -492,6 +562,25 @@ fn lookup(name: &str) -> Result<&'static EngineSpec, String> {
         let names: Vec<_> = ENGINES.iter().map(|e| e.name).collect();
         format!("unknown engine '{name}' (known: {})", names.join(", "))
     })
+}
+
+/// Builds the concurrent visited set of engine `name` for `model` (tests
+/// and benchmarks drive it with [`explore_parallel`] directly). `Err` for
+/// an engine without a concurrent form, invalid parameters, or a budget
+/// that cannot hold the empty tables.
+pub fn build_concurrent_set(
+    name: &str,
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn ConcurrentVisitedSet>, String> {
+    lookup(name)?;
+    let build =
+        concurrent_builder(name).ok_or_else(|| format!("engine {name} has no concurrent form"))?;
+    match build(model, opts) {
+        Ok(set) => Ok(set),
+        Err(BuildError::Invalid(message)) => Err(message),
+        Err(BuildError::Full(full)) => Err(full.message),
+    }
 }
 
 /// Builds the visited set of the explicit engine `name` for `model`

@@ -48,7 +48,7 @@ use pins::Value;
 
 /// One side of a node's tuple.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Child {
+pub(crate) enum Child {
     /// A single slot: its value stands in the tuple.
     Slot(usize),
     /// A node (by number): its index stands in the tuple.
@@ -56,13 +56,13 @@ enum Child {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct Node {
-    left: Child,
-    right: Child,
+pub(crate) struct Node {
+    pub(crate) left: Child,
+    pub(crate) right: Child,
 }
 
 /// Builds the nodes over `[lo, hi)` in post-order into `nodes`.
-fn build(lo: usize, hi: usize, nodes: &mut Vec<Node>) -> Child {
+pub(crate) fn build(lo: usize, hi: usize, nodes: &mut Vec<Node>) -> Child {
     let n = hi - lo;
     if n == 1 {
         return Child::Slot(lo);

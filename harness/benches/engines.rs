@@ -30,6 +30,7 @@ fn options() -> EngineOptions {
     EngineOptions {
         mem_budget: 2 << 30,
         params: Vec::new(),
+        threads: 1,
     }
 }
 

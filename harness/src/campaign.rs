@@ -75,6 +75,27 @@ pub struct RunArgs {
     /// figures/ beside runs.csv) at the end.
     #[arg(long)]
     pub no_report: bool,
+    /// Worker threads, comma-separated: one run (row) per count, e.g.
+    /// `1,2,4`. An engine without a concurrent form reports `unsupported`
+    /// for counts above 1.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    pub threads: Vec<u32>,
+    /// Thread counts 1, 2, 4, ... up to the machine's cores (and the core
+    /// count itself); overrides --threads.
+    #[arg(long)]
+    pub scaling: bool,
+}
+
+/// The thread counts of `--scaling` on a machine with `cores` cores.
+pub fn scaling_threads(cores: u32) -> Vec<u32> {
+    let cores = cores.max(1);
+    let mut out: Vec<u32> = std::iter::successors(Some(1u32), |&t| t.checked_mul(2))
+        .take_while(|&t| t <= cores)
+        .collect();
+    if out.last() != Some(&cores) {
+        out.push(cores);
+    }
+    out
 }
 
 /// Parses counts like `1e7`, `250000`, `2.5e6`.
@@ -285,7 +306,9 @@ pub fn execute(
         .arg("--params")
         .arg(&run.engine_config)
         .arg("--mem-budget")
-        .arg(((ctx.limits.mem_limit_bytes as f64 * ENGINE_SHARE) as u64).to_string());
+        .arg(((ctx.limits.mem_limit_bytes as f64 * ENGINE_SHARE) as u64).to_string())
+        .arg("--threads")
+        .arg(run.threads.to_string());
     let outcome = match isolate::run(cmd, ctx.limits, |msg| {
         if let ChildMessage::Progress { states, .. } = msg {
             on_progress(*states)
@@ -394,6 +417,29 @@ pub fn execute(
     row
 }
 
+/// The row's speedup: exploration time of the 1-thread row of the same
+/// model, engine, configuration and repetition (`baselines`, keyed by
+/// [`RunKey`] with `threads = 1`) over its own. `None` unless both ran ok.
+pub fn speedup(row: &Row, baselines: &HashMap<RunKey, f64>) -> Option<f64> {
+    if row.status != Status::Ok {
+        return None;
+    }
+    let mut key = row.key();
+    key.threads = 1;
+    let base = *baselines.get(&key)?;
+    let own = row.time_s?;
+    (own > 0.0 && base > 0.0).then(|| base / own)
+}
+
+/// Records `row` as a baseline if it is an ok 1-thread row.
+fn note_baseline(row: &Row, baselines: &mut HashMap<RunKey, f64>) {
+    if row.threads == 1 && row.status == Status::Ok {
+        if let Some(t) = row.time_s {
+            baselines.insert(row.key(), t);
+        }
+    }
+}
+
 /// The campaign's CSV path, creating nothing.
 fn campaign_csv(results: &Path, campaign: &str) -> PathBuf {
     results.join(campaign).join("runs.csv")
@@ -409,6 +455,12 @@ struct Settings {
     params: Vec<String>,
     timeout: f64,
     mem_limit: Option<f64>,
+    #[serde(default = "one_thread")]
+    threads: Vec<u32>,
+}
+
+fn one_thread() -> Vec<u32> {
+    vec![1]
 }
 
 fn settings_path(results: &Path, campaign: &str) -> PathBuf {
@@ -496,6 +548,8 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             args.params = stored.params;
             args.timeout = stored.timeout;
             args.mem_limit = stored.mem_limit;
+            args.threads = stored.threads;
+            args.scaling = false;
             eprintln!(
                 "resuming campaign {campaign} with its original settings (suites {}, engines {}, timeout {} s)",
                 args.selection.suite.join(","),
@@ -539,6 +593,14 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         );
     }
     let machine = Machine::detect();
+    if args.scaling {
+        args.threads = scaling_threads(machine.cores);
+    }
+    if args.threads.is_empty() || args.threads.contains(&0) {
+        bail!("--threads must list positive thread counts");
+    }
+    let mut seen_threads = HashSet::new();
+    args.threads.retain(|t| seen_threads.insert(*t));
     let mem_limit = match args.mem_limit {
         Some(g) => gib(g)?,
         None => default_mem_limit(&machine),
@@ -574,6 +636,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             params: args.params.clone(),
             timeout: args.timeout,
             mem_limit: args.mem_limit,
+            threads: args.threads.clone(),
         };
         std::fs::write(&settings, serde_json::to_string_pretty(&stored)? + "\n")
             .with_context(|| format!("cannot write {}", settings.display()))?;
@@ -582,21 +645,24 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     let mut plan = Vec::new();
     for entry in &entries {
         for engine in &args.engines {
-            plan.push(Planned {
-                entry: entry.clone(),
-                engine: engine.clone(),
-                engine_config: configs.get(engine).cloned().unwrap_or_default(),
-                threads: 1,
-                repetition: 0,
-            });
+            for &threads in &args.threads {
+                plan.push(Planned {
+                    entry: entry.clone(),
+                    engine: engine.clone(),
+                    engine_config: configs.get(engine).cloned().unwrap_or_default(),
+                    threads,
+                    repetition: 0,
+                });
+            }
         }
     }
     let todo: Vec<&Planned> = plan.iter().filter(|p| !done.contains(&p.key())).collect();
     eprintln!(
-        "campaign {campaign}: {} runs ({} models x {} engines), {} already done; timeout {} s, memory limit {:.1} GiB; CSV {}",
+        "campaign {campaign}: {} runs ({} models x {} engines x threads {:?}), {} already done; timeout {} s, memory limit {:.1} GiB; CSV {}",
         plan.len(),
         entries.len(),
         args.engines.len(),
+        args.threads,
         plan.len() - todo.len(),
         args.timeout,
         mem_limit as f64 / (1u64 << 30) as f64,
@@ -619,6 +685,10 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     );
     let mut sources: HashMap<String, Result<ModelSource, String>> = HashMap::new();
     let mut new_rows = Vec::new();
+    let mut baselines: HashMap<RunKey, f64> = HashMap::new();
+    for row in &previous {
+        note_baseline(row, &mut baselines);
+    }
     for (i, run) in todo.iter().enumerate() {
         let source = sources
             .entry(format!("{}/{}", run.entry.suite, run.entry.instance))
@@ -626,14 +696,21 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
                 datasets::resolve(&run.entry)
                     .and_then(|s| datasets::verify(&run.entry, &s).map(|_| s))
             });
-        let label = format!("{} / {}", run.entry.instance, run.engine);
+        let label = format!(
+            "{} / {} / {} thread(s)",
+            run.entry.instance, run.engine, run.threads
+        );
         bar.set_message(label.clone());
-        let row = execute(
+        let mut row = execute(
             &ctx,
             run,
             source.as_ref().map_err(String::as_str),
             |states| bar.set_message(format!("{label}: {states} states")),
         );
+        if run.threads > 1 {
+            row.speedup = speedup(&row, &baselines);
+        }
+        note_baseline(&row, &mut baselines);
         writer.write(&row)?;
         bar.inc(1);
         bar.suspend(|| eprintln!("[{}/{}] {}", i + 1, todo.len(), summary::run_line(&row)));

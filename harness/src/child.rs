@@ -24,6 +24,9 @@ pub struct ChildArgs {
     /// Bytes the engine's tables may allocate.
     #[arg(long)]
     pub mem_budget: u64,
+    /// Worker threads of the search.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 fn say(msg: &ChildMessage) {
@@ -87,6 +90,7 @@ pub fn main(args: ChildArgs) -> i32 {
     let opts = EngineOptions {
         mem_budget: args.mem_budget,
         params,
+        threads: args.threads,
     };
     let cfg = ExploreConfig {
         progress: Some(&mut progress),

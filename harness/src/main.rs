@@ -69,6 +69,9 @@ struct ExploreArgs {
     /// Memory limit, GiB (default: 16 or 80% of RAM, the smaller).
     #[arg(long)]
     mem_limit: Option<f64>,
+    /// Worker threads of the search.
+    #[arg(long, default_value_t = 1)]
+    threads: u32,
     /// Print the run's CSV fields as one JSON object.
     #[arg(long)]
     json: bool,
@@ -217,7 +220,7 @@ fn explore(args: ExploreArgs) -> anyhow::Result<i32> {
         entry,
         engine: args.engine.clone(),
         engine_config: args.params.join(";"),
-        threads: 1,
+        threads: args.threads.max(1),
         repetition: 0,
     };
     let ctx = RunContext {

@@ -421,3 +421,49 @@ fn a_table_that_cannot_grow_within_the_memory_limit_is_table_full() {
         "allocated {alloc} bytes beyond the budget"
     );
 }
+
+/// `--threads 1,2`: one row per thread count; every engine with a
+/// concurrent form finds exactly the 1-thread (and oracle) counts with 2
+/// threads and gets a speedup, every other engine reports `unsupported`.
+#[test]
+fn two_threads_give_the_one_thread_counts_or_unsupported() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = statebench()
+        .args(["run", "--threads", "1,2", "--campaign", "t", "--results"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "run failed:\n{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = read_csv(&dir.path().join("t/runs.csv"));
+    let oracles = builtin_oracles();
+    assert_eq!(rows.len(), 2 * oracles.len() * engines::ENGINES.len());
+    let one: HashMap<(String, String), &HashMap<String, String>> = rows
+        .iter()
+        .filter(|r| r["threads"] == "1")
+        .map(|r| ((r["instance"].clone(), r["engine"].clone()), r))
+        .collect();
+    let mut parallel_ok = 0;
+    for row in rows.iter().filter(|r| r["threads"] == "2") {
+        let base = one[&(row["instance"].clone(), row["engine"].clone())];
+        if engines::supports_threads(&row["engine"]) {
+            assert_eq!(row["status"], "ok", "{row:?}");
+            assert_eq!(row["states"], base["states"], "{row:?}");
+            assert_eq!(row["transitions"], base["transitions"], "{row:?}");
+            assert_eq!(&row["states"], &oracles[&row["instance"]].0);
+            let s: f64 = row["speedup"].parse().expect("a speedup");
+            assert!(s > 0.0 && s.is_finite());
+            parallel_ok += 1;
+        } else {
+            assert_eq!(row["status"], "unsupported", "{row:?}");
+        }
+    }
+    assert!(
+        parallel_ok >= 2 * oracles.len(),
+        "hash-table and tree at least"
+    );
+}

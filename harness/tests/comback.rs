@@ -72,6 +72,7 @@ fn instances(
 fn run(model: &dyn Model, engine: &str, params: &[(&str, String)]) -> RunReport {
     let opts = EngineOptions {
         mem_budget: 1 << 30,
+        threads: 1,
         params: params
             .iter()
             .map(|(k, v)| (k.to_string(), v.clone()))

@@ -85,6 +85,7 @@ fn explicit(model: &dyn Model) -> HashSet<Vec<Value>> {
 fn options(params: &[(&str, &str)]) -> EngineOptions {
     EngineOptions {
         mem_budget: 1 << 30,
+        threads: 1,
         params: params
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))

@@ -1100,7 +1100,7 @@ pub fn compile(spec: &Spec, file: &str, name: &str) -> R<PromelaModel> {
                 format!("active [{n}] exceeds the limit of {MAX_PROCESSES} processes"),
             );
         }
-        initial.extend(std::iter::repeat(pi).take(n as usize));
+        initial.extend(std::iter::repeat_n(pi, n as usize));
     }
     let hosts = process_hosts(&ptypes, &initial, file)?;
     crate::model::build(crate::model::Parts {

@@ -146,7 +146,7 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
                 bits,
             });
         }
-        init.extend(std::iter::repeat(0).take(2 + nl));
+        init.extend(std::iter::repeat_n(0, 2 + nl));
         process_names.push(pname);
     }
     let kinds = groups_of(&p.ptypes, &p.chans);

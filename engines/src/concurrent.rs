@@ -1,0 +1,80 @@
+//! The visited-set abstraction of the multi-threaded explorer: a set that
+//! many threads query and extend at once through a shared reference.
+//!
+//! Owns only the trait and its error type; the concurrent tables live in
+//! their own modules (`shared_hash_table`, `shared_index_table`,
+//! `shared_tree`, `sharded`) and the search that drives them in
+//! `parallel`. It must not know models or the search order.
+//!
+//! Growth protocol. Insertions take `&self` and never block on a global
+//! lock; a table that wants to grow (its load passed its threshold)
+//! answers [`InsertError::Grow`] instead of inserting. The explorer then
+//! stops the world: it takes the set exclusively (every other worker
+//! finishes its current batch and waits), calls
+//! [`grow`](ConcurrentVisitedSet::grow), and retries the insertion. `grow`
+//! must be idempotent (another worker may have grown the table in between:
+//! it then does nothing).
+
+use crate::visited::{Inserted, MemoryUsage, TableFull};
+use pins::Value;
+
+/// Why a concurrent insertion did not complete.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InsertError {
+    /// No room within the budget or the addressing limits: the search stops.
+    Full(TableFull),
+    /// The table wants to grow before inserting: call `grow` with exclusive
+    /// access and retry.
+    Grow,
+}
+
+impl From<TableFull> for InsertError {
+    fn from(full: TableFull) -> Self {
+        InsertError::Full(full)
+    }
+}
+
+/// A set of state vectors of fixed length `k` shared by many threads.
+pub trait ConcurrentVisitedSet: Send + Sync {
+    /// Words of side data kept with every queued state (as
+    /// [`crate::VisitedSet::side_words`]).
+    fn side_words(&self) -> usize {
+        0
+    }
+
+    /// Inserts `state` if absent (as
+    /// [`crate::VisitedSet::find_or_insert_from`]); `scratch` is a buffer
+    /// owned by the calling thread that the set may use freely. Exactly one
+    /// of any number of concurrent insertions of the same absent vector
+    /// answers `New`.
+    fn find_or_insert_from(
+        &self,
+        state: &[Value],
+        pred: Option<(&[Value], &[u32])>,
+        side: &mut [u32],
+        scratch: &mut Vec<u32>,
+    ) -> Result<Inserted, InsertError>;
+
+    /// Grows whatever table asked for it (see the module documentation);
+    /// nothing when no table needs to grow any more.
+    fn grow(&mut self) -> Result<(), TableFull>;
+
+    /// Number of distinct states stored (exact once no insertion runs).
+    fn len(&self) -> u64;
+
+    /// Whether no state is stored.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Current exact memory accounting (exact once no insertion runs).
+    fn memory(&self) -> MemoryUsage;
+
+    /// The effective parameters, as [`crate::VisitedSet::params`].
+    fn params(&self) -> String;
+
+    /// Engine-specific counters worth reporting.
+    fn counters(&self) -> Vec<(String, u64)> {
+        Vec::new()
+    }
+}

@@ -1,0 +1,596 @@
+//! A lock-free open-addressing table of fixed-width `u32` tuples with
+//! dense, stable indices, shared by many threads (the concurrent form of
+//! `hash_table` and `index_table`), and the concurrent `hash-table` engine
+//! built on it ([`SharedHashTable`]).
+//!
+//! Protocol (after LTSmin's `dbs-ll`, Laarman, van de Pol, Weber 2010,
+//! "Boosting multi-core reachability performance with shared hash
+//! tables"). A bucket is one 64-bit word: 0 when empty, else
+//! `memo << 32 | low`, where `memo` is the low half of the tuple's 64-bit
+//! hash (the home bucket comes from the top bits) and `low` is either
+//! `index + 1` (the tuple is stored at `index` in the data area) or
+//! [`BUSY`] (a thread is writing it). To insert, a thread probes linearly
+//! from the home bucket; at an empty bucket it claims it with one CAS
+//! `0 → memo|BUSY`, takes the next dense index with one `fetch_add`, writes
+//! the tuple into the data area and publishes `memo|index+1` with a release
+//! store. A thread meeting a busy bucket with its own memo waits for the
+//! publication (the writer is a few stores away), then compares the
+//! tuples. A bucket changes only `0 → busy → published`, so two threads
+//! inserting the same tuple meet at the same bucket (the first empty one on
+//! their common probe sequence): exactly one claims it, the other finds the
+//! tuple there. No lock, no lost or duplicated entry. The data area is a
+//! list of chunks of atomic words (plain loads and stores on x86), so the
+//! module has no `unsafe`.
+//!
+//! Growth (see [`crate::concurrent`]): a thread that would claim a bucket
+//! while the table holds `grow_at` tuples answers [`InsertError::Grow`];
+//! the explorer stops the world and calls [`SharedTable::grow`], which
+//! doubles the bucket array, re-hashes the stored tuples, and extends the
+//! data area to cover the next threshold plus [`MARGIN`] indices (threads
+//! that passed the threshold check together may each insert one more
+//! tuple). Data chunks are therefore allocated only under exclusive
+//! access, never on the insertion path.
+//!
+//! Accounting: `used` = entries × (8-byte bucket + 4·width bytes);
+//! `alloc` = bucket array + data chunks, every byte reserved in the
+//! [`Budget`] first (a refused reservation is [`TableFull`]).
+//!
+//! It owns only this table; it must not know states, models or the search.
+
+use crate::budget::Budget;
+use crate::concurrent::{ConcurrentVisitedSet, InsertError};
+use crate::hash_table::HashTableConfig;
+use crate::index_table::mix64;
+use crate::sync::{spin, zeroed_u32, zeroed_u64, AtomicBool, AtomicU32, AtomicU64, Ordering};
+use crate::visited::{Inserted, MemoryUsage, TableFull};
+use pins::Value;
+use xxhash_rust::xxh3::xxh3_64;
+
+const EMPTY: u64 = 0;
+/// Low half of a claimed bucket whose tuple is being written.
+pub const BUSY: u64 = 0xffff_ffff;
+const LOW: u64 = 0xffff_ffff;
+/// Indices the data area covers beyond the growth threshold: an upper
+/// bound on the threads that may pass the threshold check together.
+#[cfg(not(loom))]
+pub const MARGIN: u64 = 1024;
+/// Small under loom, so that the modelled table has 16 buckets.
+#[cfg(loom)]
+pub const MARGIN: u64 = 8;
+/// Tuple words per data chunk (at most; smaller for a small table).
+const CHUNK_WORDS: usize = 1 << 20;
+
+/// The lock-free tuple table; see the module documentation.
+pub struct SharedTable {
+    name: String,
+    width: usize,
+    max_load: f64,
+    budget: Budget,
+    buckets: Box<[AtomicU64]>,
+    bits: u32,
+    chunks: Vec<Box<[AtomicU32]>>,
+    chunk_shift: u32,
+    /// Tuples stored (= the next index).
+    len: AtomicU64,
+    /// At most this many tuples (at most 2^32 − 2).
+    max_entries: u64,
+    /// Changed only under exclusive access.
+    grow_at: u64,
+    /// Indices the data chunks cover.
+    capacity: u64,
+    /// Set when an insertion failed after claiming a bucket (the search
+    /// stops; waiters on that bucket give up).
+    failed: AtomicBool,
+    reserved: u64,
+}
+
+impl SharedTable {
+    /// A table of `width`-word tuples with at least `initial_buckets`
+    /// buckets (a power of two, at least 2 × [`MARGIN`]) that doubles at
+    /// load `max_load` and holds at most `max_entries` tuples.
+    pub fn new(
+        name: impl Into<String>,
+        width: usize,
+        initial_buckets: usize,
+        max_load: f64,
+        max_entries: u64,
+        budget: Budget,
+    ) -> Result<Self, TableFull> {
+        assert!(width > 0, "SharedTable: zero-width tuples");
+        assert!(max_load > 0.0 && max_load < 1.0);
+        let n = initial_buckets.max(2 * MARGIN as usize).next_power_of_two();
+        // Chunks no larger than the first threshold needs, so that a tree
+        // of many small node tables does not allocate megabytes each.
+        let per_chunk = (CHUNK_WORDS / width)
+            .max(1)
+            .min((n / 2 + MARGIN as usize).next_power_of_two());
+        let mut t = SharedTable {
+            name: name.into(),
+            width,
+            max_load,
+            budget,
+            buckets: Box::new([]),
+            bits: n.trailing_zeros(),
+            chunks: Vec::new(),
+            chunk_shift: usize::BITS - 1 - per_chunk.leading_zeros(),
+            len: AtomicU64::new(0),
+            max_entries: max_entries.min(u32::MAX as u64 - 2),
+            grow_at: 0,
+            capacity: 0,
+            failed: AtomicBool::new(false),
+            reserved: 0,
+        };
+        let grow_at = t.threshold(n);
+        t.reserve(n as u64 * 8 + t.chunk_bytes_to_cover(grow_at + MARGIN))?;
+        t.buckets = zeroed_u64(n);
+        t.cover(grow_at + MARGIN);
+        t.grow_at = grow_at;
+        Ok(t)
+    }
+
+    fn threshold(&self, buckets: usize) -> u64 {
+        ((buckets as f64 * self.max_load) as u64).min(buckets as u64 - MARGIN)
+    }
+
+    fn chunk_words(&self) -> usize {
+        (1usize << self.chunk_shift) * self.width
+    }
+
+    /// Bytes of the chunks still to allocate for indices below `upto`.
+    fn chunk_bytes_to_cover(&self, upto: u64) -> u64 {
+        let per = 1u64 << self.chunk_shift;
+        let want = upto.div_ceil(per);
+        want.saturating_sub(self.chunks.len() as u64) * self.chunk_words() as u64 * 4
+    }
+
+    /// Allocates (already reserved) chunks for indices below `upto`.
+    fn cover(&mut self, upto: u64) {
+        let per = 1u64 << self.chunk_shift;
+        while (self.chunks.len() as u64) * per < upto {
+            self.chunks.push(zeroed_u32(self.chunk_words()));
+        }
+        self.capacity = self.chunks.len() as u64 * per;
+    }
+
+    fn reserve(&mut self, bytes: u64) -> Result<(), TableFull> {
+        self.budget
+            .reserve(bytes, &self.name)
+            .map_err(|e| TableFull {
+                message: format!("{}; {} entries stored", e.message, self.len()),
+            })?;
+        self.reserved += bytes;
+        Ok(())
+    }
+
+    /// Tuple width in words.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Tuples stored.
+    pub fn len(&self) -> u64 {
+        self.len.load(Ordering::Relaxed)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Buckets in the bucket array.
+    pub fn buckets(&self) -> u64 {
+        self.buckets.len() as u64
+    }
+
+    /// Bytes of occupied entries (bucket + tuple).
+    pub fn used_bytes(&self) -> u64 {
+        self.len() * (8 + 4 * self.width as u64)
+    }
+
+    /// Bytes allocated.
+    pub fn alloc_bytes(&self) -> u64 {
+        self.reserved
+    }
+
+    #[inline]
+    fn hash(tuple: &[u32]) -> u64 {
+        match *tuple {
+            [a, b] => mix64((a as u64) << 32 | b as u64),
+            [a] => mix64(a as u64),
+            _ => xxh3_64(bytemuck::cast_slice(tuple)),
+        }
+    }
+
+    #[inline]
+    fn slot(&self, index: u64) -> &[AtomicU32] {
+        let chunk = (index >> self.chunk_shift) as usize;
+        let offset = (index as usize & ((1 << self.chunk_shift) - 1)) * self.width;
+        &self.chunks[chunk][offset..offset + self.width]
+    }
+
+    #[inline]
+    fn holds(&self, index: u64, tuple: &[u32]) -> bool {
+        self.slot(index)
+            .iter()
+            .zip(tuple)
+            .all(|(a, &v)| a.load(Ordering::Relaxed) == v)
+    }
+
+    /// Copies the tuple with index `index` (below `len()`) into `out`.
+    pub fn get_into(&self, index: u32, out: &mut [u32]) {
+        for (o, a) in out.iter_mut().zip(self.slot(index as u64)) {
+            *o = a.load(Ordering::Relaxed);
+        }
+    }
+
+    #[inline]
+    fn home(&self, hash: u64) -> usize {
+        (hash >> (64 - self.bits)) as usize
+    }
+
+    #[cold]
+    fn failure(&self, what: &str) -> InsertError {
+        InsertError::Full(TableFull {
+            message: format!("{}: {what}", self.name),
+        })
+    }
+
+    /// The index of `tuple`, inserting it if absent; the flag tells whether
+    /// this call inserted it.
+    pub fn find_or_insert(&self, tuple: &[u32]) -> Result<(u32, bool), InsertError> {
+        debug_assert_eq!(tuple.len(), self.width);
+        let hash = Self::hash(tuple);
+        let memo = hash << 32;
+        let mask = self.buckets.len() - 1;
+        let mut pos = self.home(hash);
+        for _ in 0..self.buckets.len() {
+            let bucket = &self.buckets[pos];
+            let mut b = bucket.load(Ordering::Acquire);
+            if b == EMPTY {
+                let len = self.len.load(Ordering::Relaxed);
+                if len >= self.max_entries {
+                    return Err(self.failure(&format!(
+                        "{} entries, the limit of its index width",
+                        self.max_entries
+                    )));
+                }
+                if len >= self.grow_at {
+                    return Err(InsertError::Grow);
+                }
+                match bucket.compare_exchange(
+                    EMPTY,
+                    memo | BUSY,
+                    Ordering::AcqRel,
+                    Ordering::Acquire,
+                ) {
+                    Ok(_) => {
+                        let index = self.len.fetch_add(1, Ordering::Relaxed);
+                        if index >= self.capacity {
+                            // More than MARGIN threads passed the check.
+                            self.failed.store(true, Ordering::Release);
+                            return Err(self.failure("more concurrent insertions than its margin"));
+                        }
+                        for (a, &v) in self.slot(index).iter().zip(tuple) {
+                            a.store(v, Ordering::Relaxed);
+                        }
+                        bucket.store(memo | (index + 1), Ordering::Release);
+                        return Ok((index as u32, true));
+                    }
+                    Err(actual) => b = actual,
+                }
+            }
+            if b & !LOW == memo {
+                while b & LOW == BUSY {
+                    if self.failed.load(Ordering::Acquire) {
+                        return Err(self.failure("an insertion failed"));
+                    }
+                    spin();
+                    b = bucket.load(Ordering::Acquire);
+                }
+                let index = (b & LOW) - 1;
+                if self.holds(index, tuple) {
+                    return Ok((index as u32, false));
+                }
+            }
+            pos = (pos + 1) & mask;
+        }
+        // Every bucket probed: only possible past the threshold.
+        Err(InsertError::Grow)
+    }
+
+    /// Doubles the bucket array if the table reached its threshold (no-op
+    /// otherwise); exclusive access, so no insertion runs meanwhile.
+    pub fn grow(&mut self) -> Result<(), TableFull> {
+        if self.len() < self.grow_at {
+            return Ok(());
+        }
+        if self.bits >= 40 {
+            return Err(TableFull {
+                message: format!("{}: bucket array at its addressing limit", self.name),
+            });
+        }
+        let n = self.buckets.len() * 2;
+        let grow_at = self.threshold(n);
+        let old_bytes = self.buckets.len() as u64 * 8;
+        self.reserve(n as u64 * 8 + self.chunk_bytes_to_cover(grow_at + MARGIN))?;
+        let old = std::mem::replace(&mut self.buckets, zeroed_u64(n));
+        self.bits += 1;
+        let mask = n - 1;
+        for b in old.iter().map(|b| b.load(Ordering::Relaxed)) {
+            if b == EMPTY || b & LOW == BUSY {
+                continue;
+            }
+            let index = (b & LOW) - 1;
+            let hash = Self::hash_at(&self.chunks, self.chunk_shift, self.width, index);
+            let mut pos = self.home(hash);
+            while self.buckets[pos].load(Ordering::Relaxed) != EMPTY {
+                pos = (pos + 1) & mask;
+            }
+            self.buckets[pos].store(b, Ordering::Relaxed);
+        }
+        drop(old);
+        self.budget.release(old_bytes);
+        self.reserved -= old_bytes;
+        self.cover(grow_at + MARGIN);
+        self.grow_at = grow_at;
+        Ok(())
+    }
+
+    fn hash_at(chunks: &[Box<[AtomicU32]>], shift: u32, width: usize, index: u64) -> u64 {
+        let chunk = (index >> shift) as usize;
+        let offset = (index as usize & ((1 << shift) - 1)) * width;
+        let mut buf = [0u32; 8];
+        let words = &chunks[chunk][offset..offset + width];
+        if width <= buf.len() {
+            for (o, a) in buf.iter_mut().zip(words) {
+                *o = a.load(Ordering::Relaxed);
+            }
+            Self::hash(&buf[..width])
+        } else {
+            let v: Vec<u32> = words.iter().map(|a| a.load(Ordering::Relaxed)).collect();
+            Self::hash(&v)
+        }
+    }
+}
+
+impl Drop for SharedTable {
+    fn drop(&mut self) {
+        self.budget.release(self.reserved);
+    }
+}
+
+/// The concurrent `hash-table` engine: one [`SharedTable`] of full state
+/// vectors, growing at the configured `max_load`.
+pub struct SharedHashTable {
+    table: SharedTable,
+    config: HashTableConfig,
+    initial_buckets: u64,
+}
+
+impl SharedHashTable {
+    /// A table of `k`-slot vectors within `config.mem_budget` bytes.
+    pub fn new(k: usize, config: HashTableConfig) -> Result<Self, TableFull> {
+        let table = SharedTable::new(
+            "hash-table",
+            k.max(1),
+            config.initial_buckets,
+            config.max_load,
+            u64::MAX,
+            Budget::new(config.mem_budget),
+        )?;
+        let initial_buckets = table.buckets();
+        Ok(SharedHashTable {
+            table,
+            config,
+            initial_buckets,
+        })
+    }
+
+    /// The underlying table.
+    pub fn table(&self) -> &SharedTable {
+        &self.table
+    }
+}
+
+impl ConcurrentVisitedSet for SharedHashTable {
+    fn find_or_insert_from(
+        &self,
+        state: &[Value],
+        _pred: Option<(&[Value], &[u32])>,
+        _side: &mut [u32],
+        _scratch: &mut Vec<u32>,
+    ) -> Result<Inserted, InsertError> {
+        // A model without slots has one state, stored as the vector [0].
+        let (index, new) =
+            self.table
+                .find_or_insert(if state.is_empty() { &[0] } else { state })?;
+        Ok(if new {
+            Inserted::New(index as u64)
+        } else {
+            Inserted::Found(index as u64)
+        })
+    }
+
+    fn grow(&mut self) -> Result<(), TableFull> {
+        self.table.grow()
+    }
+
+    fn len(&self) -> u64 {
+        self.table.len()
+    }
+
+    fn memory(&self) -> MemoryUsage {
+        MemoryUsage {
+            used: self.table.used_bytes(),
+            alloc: self.table.alloc_bytes(),
+        }
+    }
+
+    fn params(&self) -> String {
+        format!(
+            "max_load={};initial_buckets={}",
+            self.config.max_load, self.initial_buckets
+        )
+    }
+
+    fn counters(&self) -> Vec<(String, u64)> {
+        vec![("buckets".into(), self.table.buckets())]
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+    use std::sync::Barrier;
+
+    /// Inserts `per_thread` overlapping vectors from each of `threads`
+    /// threads (growing when asked, as the explorer does) and checks the
+    /// result against a reference: every distinct vector inserted exactly
+    /// once, dense indices, every vector readable at its index.
+    fn overlapping_inserts(width: usize, threads: usize, per_thread: u32) {
+        let table = std::sync::RwLock::new(
+            SharedTable::new("t", width, 16, 0.5, u64::MAX, Budget::unlimited()).unwrap(),
+        );
+        let barrier = Barrier::new(threads);
+        let vector = |i: u32| -> Vec<u32> { (0..width as u32).map(|j| i * 7 + j).collect() };
+        let results: Vec<Vec<(u32, u32, bool)>> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (table, barrier) = (&table, &barrier);
+                    s.spawn(move || {
+                        barrier.wait();
+                        let mut out = Vec::new();
+                        for n in 0..per_thread {
+                            // Threads walk overlapping ranges in different orders.
+                            let i = (n * (t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
+                            let v = vector(i);
+                            loop {
+                                let r = table.read().unwrap().find_or_insert(&v);
+                                match r {
+                                    Ok((index, new)) => {
+                                        out.push((i, index, new));
+                                        break;
+                                    }
+                                    Err(InsertError::Grow) => {
+                                        table.write().unwrap().grow().unwrap()
+                                    }
+                                    Err(InsertError::Full(f)) => panic!("{}", f.message),
+                                }
+                            }
+                        }
+                        out
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let table = table.into_inner().unwrap();
+        let mut index_of: HashMap<u32, u32> = HashMap::new();
+        let mut news = 0;
+        for &(i, index, new) in results.iter().flatten() {
+            news += new as u64;
+            assert_eq!(*index_of.entry(i).or_insert(index), index, "vector {i}");
+        }
+        assert_eq!(news, index_of.len() as u64, "one New per distinct vector");
+        assert_eq!(table.len(), index_of.len() as u64);
+        let mut indices: Vec<u32> = index_of.values().copied().collect();
+        indices.sort_unstable();
+        assert!(
+            indices.iter().enumerate().all(|(n, &i)| n as u32 == i),
+            "dense"
+        );
+        let mut buf = vec![0; width];
+        for (&i, &index) in &index_of {
+            table.get_into(index, &mut buf);
+            assert_eq!(buf, vector(i));
+        }
+        assert_eq!(table.used_bytes(), table.len() * (8 + 4 * width as u64));
+    }
+
+    #[test]
+    fn many_threads_overlapping_pairs() {
+        overlapping_inserts(2, 8, 20_000);
+    }
+
+    #[test]
+    fn many_threads_overlapping_long_vectors() {
+        overlapping_inserts(13, 4, 10_000);
+    }
+
+    #[test]
+    fn budget_refusal_is_table_full_and_everything_is_released() {
+        let budget = Budget::new(64 << 20);
+        let mut t = SharedTable::new("t", 4, 16, 0.75, u64::MAX, budget.clone()).unwrap();
+        let mut i = 0u32;
+        let err = loop {
+            match t.find_or_insert(&[i, 1, 2, 3]) {
+                Ok(_) => i += 1,
+                Err(InsertError::Grow) => {
+                    if let Err(e) = t.grow() {
+                        break e;
+                    }
+                }
+                Err(InsertError::Full(f)) => break f,
+            }
+        };
+        assert!(err.message.contains("memory budget"), "{}", err.message);
+        assert_eq!(budget.reserved(), t.alloc_bytes());
+        for j in 0..i {
+            assert_eq!(t.find_or_insert(&[j, 1, 2, 3]).unwrap(), (j, false));
+        }
+        drop(t);
+        assert_eq!(budget.reserved(), 0);
+    }
+}
+
+/// Loom models of the insertion protocol (`RUSTFLAGS="--cfg loom" cargo
+/// test --release -p statebench-engines --lib loom`): every interleaving of
+/// two threads inserting into a tiny table.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::*;
+    use loom::sync::Arc;
+
+    fn tiny() -> SharedTable {
+        SharedTable::new("t", 2, 16, 0.5, u64::MAX, Budget::unlimited()).unwrap()
+    }
+
+    #[test]
+    fn loom_same_tuple_twice_is_one_entry() {
+        loom::model(|| {
+            let t = Arc::new(tiny());
+            let t2 = t.clone();
+            let h = loom::thread::spawn(move || t2.find_or_insert(&[3, 4]).unwrap());
+            let a = t.find_or_insert(&[3, 4]).unwrap();
+            let b = h.join().unwrap();
+            assert_eq!(a.0, b.0, "same index");
+            assert!(a.1 ^ b.1, "exactly one insertion");
+            assert_eq!(t.len(), 1);
+        });
+    }
+
+    #[test]
+    fn loom_distinct_tuples_get_distinct_dense_indices() {
+        loom::model(|| {
+            let t = Arc::new(tiny());
+            let t2 = t.clone();
+            let h = loom::thread::spawn(move || {
+                let x = t2.find_or_insert(&[1, 1]).unwrap();
+                let y = t2.find_or_insert(&[2, 2]).unwrap();
+                (x, y)
+            });
+            let a = t.find_or_insert(&[2, 2]).unwrap();
+            let (x, y) = h.join().unwrap();
+            assert_eq!(a.0, y.0);
+            assert!(a.1 ^ y.1);
+            assert!(x.1);
+            assert_ne!(x.0, y.0);
+            assert!(x.0 < 2 && y.0 < 2);
+            let mut buf = [0; 2];
+            t.get_into(x.0, &mut buf);
+            assert_eq!(buf, [1, 1]);
+            t.get_into(y.0, &mut buf);
+            assert_eq!(buf, [2, 2]);
+        });
+    }
+}
