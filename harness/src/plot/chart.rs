@@ -125,8 +125,12 @@ fn spans(figure: &Figure) -> (Span, Span) {
 
 /// A tick label of an axis: none between the integers of an integer axis.
 fn axis_tick(axis: &super::Axis, v: f64) -> String {
-    if axis.integers && v.fract() != 0.0 {
+    // Mesh values are computed in floating point (2 may come as
+    // 1.9999999999): an integer within 1e-6 is labelled as that integer.
+    if axis.integers && (v - v.round()).abs() > 1e-6 {
         String::new()
+    } else if axis.integers {
+        tick(v.round())
     } else {
         tick(v)
     }

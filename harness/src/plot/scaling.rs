@@ -2,15 +2,24 @@
 //! a panel per engine with runs at more than one thread, the ideal
 //! (speedup = threads) as reference. The speedup is the row's `speedup`
 //! column, or, where that is empty, time(1 thread) / time(t threads) of the
-//! same instance and engine (DESIGN.md; median over repetitions). Empty,
-//! with the reason, until a campaign has multi-threaded rows. Builds
-//! figure data only.
+//! same instance and engine (DESIGN.md; median over repetitions). Only
+//! instances whose single-thread exploration took at least
+//! [`MIN_BASE_TIME_S`] are drawn: below that the ratio measures thread
+//! start-up and timer resolution, not scaling. A panel per engine with a
+//! finished run at more than one thread; engines whose multi-threaded rows
+//! all failed (e.g. `unsupported`) are named in the caption. Empty, with
+//! the reason, until a campaign has multi-threaded rows. Builds figure
+//! data only.
 
 use super::{
     by_formalism, no_points_note, variant, variants, Axis, Figure, Input, Panel, Reference, Scale,
 };
 use crate::schema::{Row, Status};
 use std::collections::BTreeMap;
+
+/// Single-thread exploration time below which an instance's speedups are
+/// not drawn (seconds).
+pub const MIN_BASE_TIME_S: f64 = 0.1;
 
 /// The speedup of each finished run of `rows` (one variant): the recorded
 /// one, else computed from the single-thread run of the same instance.
@@ -37,10 +46,13 @@ fn speedups<'a>(rows: &[&'a Row]) -> Vec<(&'a Row, f64)> {
     rows.iter()
         .filter(|r| r.status == Status::Ok)
         .filter_map(|r| {
+            let t1 = base.get(&(r.suite.as_str(), r.instance.as_str()));
+            if t1.is_some_and(|t1| *t1 < MIN_BASE_TIME_S) {
+                return None;
+            }
             let s = r.speedup.or_else(|| {
-                let t1 = base.get(&(r.suite.as_str(), r.instance.as_str()))?;
                 let t = r.time_s.filter(|t| *t > 0.0)?;
-                Some(t1 / t)
+                Some(t1? / t)
             })?;
             Some((*r, s))
         })
@@ -49,9 +61,14 @@ fn speedups<'a>(rows: &[&'a Row]) -> Vec<(&'a Row, f64)> {
 
 pub fn figure(input: &Input) -> Figure {
     let mut panels = Vec::new();
+    let mut sequential_only = Vec::new();
     for v in variants(&input.rows) {
         let rows: Vec<&Row> = input.rows.iter().filter(|r| variant(r) == v).collect();
         if !rows.iter().any(|r| r.threads > 1) {
+            continue;
+        }
+        if !rows.iter().any(|r| r.threads > 1 && r.status == Status::Ok) {
+            sequential_only.push(v);
             continue;
         }
         let series = by_formalism(
@@ -75,19 +92,30 @@ pub fn figure(input: &Input) -> Figure {
         let note = input.absent("threads").unwrap_or_else(|| {
             if input.rows.is_empty() {
                 no_points_note(input, &[], &[])
+            } else if !sequential_only.is_empty() {
+                "no multi-threaded run finished in this campaign".into()
             } else {
                 "every row ran with 1 thread: no multi-threaded run in this campaign".into()
             }
         });
         panels.push(Panel::empty("parallel engines", note));
     }
+    let mut caption = format!(
+        "Parallel scaling: one point per finished run of an engine that ran with several threads, \
+         speedup = time(1 thread) / time(t threads) of the same instance, colour by formalism; the dashed \
+         diagonal is linear speedup. Instances whose single-thread exploration took less than {MIN_BASE_TIME_S} s \
+         are left out (their ratio is start-up and timer noise)."
+    );
+    if !sequential_only.is_empty() {
+        caption.push_str(&format!(
+            " No finished multi-threaded run (sequential only): {}.",
+            sequential_only.join(", ")
+        ));
+    }
     Figure {
         name: "speedup".into(),
         title: "Speedup against threads".into(),
-        caption: "Parallel scaling: one point per finished run of an engine that ran with several threads, \
-            speedup = time(1 thread) / time(t threads) of the same instance, colour by formalism; the dashed \
-            diagonal is linear speedup."
-            .into(),
+        caption,
         x: Axis::new("threads", Scale::Linear).integers(),
         y: Axis::new("speedup", Scale::Linear),
         square: false,
@@ -135,5 +163,48 @@ mod tests {
                 .unwrap();
             assert_eq!(s, t1 / r.time_s.unwrap());
         }
+    }
+
+    #[test]
+    fn short_runs_and_sequential_only_engines_are_left_out_and_said() {
+        let input = fixture::input("small/runs.csv");
+        let mut rows = input.rows.clone();
+        // Make every single-thread run of one lockfree-hash instance short.
+        let short = rows
+            .iter()
+            .find(|r| r.engine == "lockfree-hash" && r.threads == 1)
+            .map(|r| r.instance.clone())
+            .unwrap();
+        let dropped = rows
+            .iter()
+            .filter(|r| {
+                r.engine == "lockfree-hash" && r.instance == short && r.status == Status::Ok
+            })
+            .count();
+        for r in &mut rows {
+            if r.engine == "lockfree-hash" && r.instance == short && r.threads == 1 {
+                r.time_s = Some(MIN_BASE_TIME_S / 10.0);
+            }
+        }
+        // An engine whose 2-thread rows are all unsupported.
+        let mut unsupported = rows
+            .iter()
+            .find(|r| r.engine == "hash-table")
+            .unwrap()
+            .clone();
+        unsupported.threads = 2;
+        unsupported.status = Status::Unsupported;
+        rows.push(unsupported);
+        let before = figure(&input).points();
+        let input = Input { rows, ..input };
+        let f = figure(&input);
+        assert_eq!(f.points(), before - dropped);
+        assert!(dropped > 0);
+        assert!(f.panels.iter().all(|p| p.title != "hash-table"));
+        assert!(
+            f.caption.contains("sequential only): hash-table"),
+            "{}",
+            f.caption
+        );
     }
 }
