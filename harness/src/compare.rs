@@ -326,7 +326,13 @@ fn compare(base: &[Row], new: &[Row], args: &CompareArgs) -> Comparison {
                 find(name, show(x), show(y), relative(x, y), kind);
             }
         };
-        let secs = |v: f64| format!("{v:.3} s");
+        let secs = |v: f64| {
+            if v < 1.0 {
+                format!("{:.3} ms", v * 1e3)
+            } else {
+                format!("{v:.3} s")
+            }
+        };
         let mebi = |v: f64| format!("{:.1} MiB", v / mib);
         noisy_figure(
             "time_s (median)",

@@ -52,10 +52,13 @@ fn campaign_of(models: &str, results: &Path, name: &str, extra: &[&str]) -> Path
     results.join(name).join("runs.csv")
 }
 
-/// A CSV: its header and its records as column -> value maps.
+/// A CSV record: column -> value.
+type Record = HashMap<String, String>;
+
+/// A CSV: its header and its records.
 struct Table {
     headers: Vec<String>,
-    rows: Vec<HashMap<String, String>>,
+    rows: Vec<Record>,
 }
 
 fn read(path: &Path) -> Table {
@@ -74,7 +77,7 @@ fn read(path: &Path) -> Table {
     Table { headers, rows }
 }
 
-fn write(path: &Path, headers: &[String], rows: &[HashMap<String, String>]) {
+fn write(path: &Path, headers: &[String], rows: &[Record]) {
     let mut w = csv::Writer::from_path(path).unwrap();
     w.write_record(headers).unwrap();
     for r in rows {
@@ -117,7 +120,7 @@ const KEY: [&str; 6] = [
     "repetition",
 ];
 
-fn key(r: &HashMap<String, String>) -> Vec<String> {
+fn key(r: &Record) -> Vec<String> {
     KEY.iter().map(|c| r[*c].clone()).collect()
 }
 
@@ -144,7 +147,7 @@ fn edited_campaigns_show_their_edits() {
     let dir = tempfile::tempdir().unwrap();
     let base = campaign(dir.path(), "base", &[]);
     let table = read(&base);
-    let edited = |name: &str, edit: &dyn Fn(&mut Vec<HashMap<String, String>>)| {
+    let edited = |name: &str, edit: &dyn Fn(&mut Vec<Record>)| {
         let mut rows = table.rows.clone();
         edit(&mut rows);
         let path = dir.path().join(name);
@@ -152,7 +155,7 @@ fn edited_campaigns_show_their_edits() {
         path
     };
     let scale_time = |engine: &'static str, factor: f64| {
-        move |rows: &mut Vec<HashMap<String, String>>| {
+        move |rows: &mut Vec<Record>| {
             for r in rows.iter_mut().filter(|r| r["engine"] == engine) {
                 let t: f64 = r["time_s"].parse().unwrap();
                 r.insert("time_s".into(), (t * factor).to_string());
@@ -410,7 +413,7 @@ fn shards_merged_equal_the_unsharded_campaign() {
     assert!(out.status.success(), "{}", text(&out));
     let (f, m) = (read(&full), read(&merged));
     assert_eq!(f.headers, m.headers);
-    let by_key = |t: &Table| -> BTreeMap<Vec<String>, HashMap<String, String>> {
+    let by_key = |t: &Table| -> BTreeMap<Vec<String>, Record> {
         t.rows.iter().map(|r| (key(r), r.clone())).collect()
     };
     let (fk, mk) = (by_key(&f), by_key(&m));
