@@ -490,7 +490,7 @@ pub fn command(args: CompareArgs) -> anyhow::Result<i32> {
         let mut n = l.notes.clone();
         if !l.missing_columns.is_empty() {
             n.push(format!(
-                "older schema: no columns {} (empty, compared as such)",
+                "older schema: no columns {} (read as empty, derived ones recomputed)",
                 l.missing_columns.join(", ")
             ));
         }

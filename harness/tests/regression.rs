@@ -143,6 +143,40 @@ fn two_campaigns_of_one_commit_have_no_regression() {
 }
 
 #[test]
+fn older_schemas_are_compared_by_column_name() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (old, new) = (
+        fixtures.join("old-schema/runs.csv"),
+        fixtures.join("small/runs.csv"),
+    );
+    let groups = |t: &Table| -> BTreeSet<Vec<String>> {
+        t.rows
+            .iter()
+            .map(|r| {
+                let mut k = key(r);
+                k.pop();
+                k
+            })
+            .collect()
+    };
+    let (go, gn) = (groups(&read(&old)), groups(&read(&new)));
+    let (code, stdout, out) = compare(&old, &new, &[]);
+    assert_eq!(code, Some(0), "{}", text(&out));
+    assert!(stdout.contains("older schema: no columns"), "{stdout}");
+    let both = go.intersection(&gn).count();
+    assert!(both > 0);
+    assert!(
+        stdout.contains(&format!("{both} runs compared")),
+        "{stdout}"
+    );
+    assert_eq!(
+        section(&stdout, "Missing from BASE").len(),
+        gn.difference(&go).count(),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn edited_campaigns_show_their_edits() {
     let dir = tempfile::tempdir().unwrap();
     let base = campaign(dir.path(), "base", &[]);
