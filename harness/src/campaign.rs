@@ -1,5 +1,7 @@
-//! `statebench run`: a campaign is the product of selected model instances
-//! and engines, each run in its own child process, one CSV row per run
+//! `statebench run`: a campaign is the product of selected model instances,
+//! engines, thread counts and repetitions (`--repetitions`, numbered in the
+//! `repetition` column), possibly one shard of it (`--shard`, rule in
+//! `shard`), each run in its own child process, one CSV row per run
 //! appended and flushed as it finishes, `--resume` skipping rows already
 //! present, a live progress display, and a summary and the report
 //! (`report`) at the end.
@@ -12,6 +14,7 @@ use crate::datasets::{self, Entry, ModelSource};
 use crate::isolate::{self, ChildMessage, Ending, Limits};
 use crate::machine::Machine;
 use crate::schema::{read_rows, Row, RowWriter, RunKey, Status};
+use crate::shard::{self, Shard};
 use crate::summary;
 use anyhow::{bail, Context as _};
 use globset::{Glob, GlobSetBuilder};
@@ -84,6 +87,17 @@ pub struct RunArgs {
     /// count itself); overrides --threads.
     #[arg(long)]
     pub scaling: bool,
+    /// Runs per model, engine, configuration and thread count, numbered
+    /// 0..N-1 in the `repetition` column (`statebench compare` takes the
+    /// median of the noisy figures over them).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repetitions: u32,
+    /// Run only shard I of N (1 <= I <= N) of the campaign: the selected
+    /// instances dealt round-robin, every engine, thread count and
+    /// repetition of an instance in the same shard. `statebench merge`
+    /// joins the shards' CSVs.
+    #[arg(long, value_name = "I/N", value_parser = shard::parse)]
+    pub shard: Option<Shard>,
 }
 
 /// The thread counts of `--scaling` on a machine with `cores` cores.
@@ -420,6 +434,9 @@ pub fn execute(
 /// The row's speedup: exploration time of the 1-thread row of the same
 /// model, engine, configuration and repetition (`baselines`, keyed by
 /// [`RunKey`] with `threads = 1`) over its own. `None` unless both ran ok.
+/// With `--repetitions`, repetition `r` of a t-thread run is measured
+/// against repetition `r` of the 1-thread run (the plan runs them in that
+/// order, the 1-thread one first when 1 is listed first in `--threads`).
 pub fn speedup(row: &Row, baselines: &HashMap<RunKey, f64>) -> Option<f64> {
     if row.status != Status::Ok {
         return None;
@@ -457,10 +474,18 @@ struct Settings {
     mem_limit: Option<f64>,
     #[serde(default = "one_thread")]
     threads: Vec<u32>,
+    #[serde(default = "one_repetition")]
+    repetitions: u32,
+    #[serde(default)]
+    shard: Option<Shard>,
 }
 
 fn one_thread() -> Vec<u32> {
     vec![1]
+}
+
+fn one_repetition() -> u32 {
+    1
 }
 
 fn settings_path(results: &Path, campaign: &str) -> PathBuf {
@@ -550,11 +575,15 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             args.mem_limit = stored.mem_limit;
             args.threads = stored.threads;
             args.scaling = false;
+            args.repetitions = stored.repetitions.max(1);
+            args.shard = stored.shard;
             eprintln!(
-                "resuming campaign {campaign} with its original settings (suites {}, engines {}, timeout {} s)",
+                "resuming campaign {campaign} with its original settings (suites {}, engines {}, timeout {} s, {} repetition(s){})",
                 args.selection.suite.join(","),
                 args.engines.join(","),
-                args.timeout
+                args.timeout,
+                args.repetitions,
+                args.shard.map_or(String::new(), |s| format!(", shard {s}"))
             );
         }
         args.campaign = Some(campaign);
@@ -609,9 +638,11 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         (Some(c), _) => c.clone(),
         (None, true) => latest_campaign(&args.results)?,
         (None, false) => format!(
-            "{}-{}",
+            "{}-{}{}",
             args.selection.suite.join("+"),
-            now_rfc3339().replace([':', '-'], "").trim_end_matches('Z')
+            now_rfc3339().replace([':', '-'], "").trim_end_matches('Z'),
+            args.shard
+                .map_or(String::new(), |s| format!("-shard{}of{}", s.index, s.count))
         ),
     };
     let csv_path = campaign_csv(&args.results, &campaign);
@@ -637,32 +668,49 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             timeout: args.timeout,
             mem_limit: args.mem_limit,
             threads: args.threads.clone(),
+            repetitions: args.repetitions,
+            shard: args.shard,
         };
         std::fs::write(&settings, serde_json::to_string_pretty(&stored)? + "\n")
             .with_context(|| format!("cannot write {}", settings.display()))?;
     }
 
+    // Sharding is by instance (module `shard`): a shard takes whole
+    // instances, with all their engines, thread counts and repetitions.
+    let entries: Vec<&Entry> = entries
+        .iter()
+        .enumerate()
+        .filter(|(position, _)| args.shard.is_none_or(|s| s.takes(*position)))
+        .map(|(_, e)| e)
+        .collect();
     let mut plan = Vec::new();
     for entry in &entries {
         for engine in &args.engines {
-            for &threads in &args.threads {
-                plan.push(Planned {
-                    entry: entry.clone(),
-                    engine: engine.clone(),
-                    engine_config: configs.get(engine).cloned().unwrap_or_default(),
-                    threads,
-                    repetition: 0,
-                });
+            for repetition in 0..args.repetitions {
+                for &threads in &args.threads {
+                    plan.push(Planned {
+                        entry: (*entry).clone(),
+                        engine: engine.clone(),
+                        engine_config: configs.get(engine).cloned().unwrap_or_default(),
+                        threads,
+                        repetition,
+                    });
+                }
             }
         }
     }
+    if let (Some(s), true) = (args.shard, plan.is_empty()) {
+        eprintln!("warning: shard {s} has no instance (fewer instances selected than shards)");
+    }
     let todo: Vec<&Planned> = plan.iter().filter(|p| !done.contains(&p.key())).collect();
     eprintln!(
-        "campaign {campaign}: {} runs ({} models x {} engines x threads {:?}), {} already done; timeout {} s, memory limit {:.1} GiB; CSV {}",
+        "campaign {campaign}: {} runs ({} models{} x {} engines x threads {:?} x {} repetition(s)), {} already done; timeout {} s, memory limit {:.1} GiB; CSV {}",
         plan.len(),
         entries.len(),
+        args.shard.map_or(String::new(), |s| format!(" of shard {s}")),
         args.engines.len(),
         args.threads,
+        args.repetitions,
         plan.len() - todo.len(),
         args.timeout,
         mem_limit as f64 / (1u64 << 30) as f64,
@@ -696,10 +744,13 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
                 datasets::resolve(&run.entry)
                     .and_then(|s| datasets::verify(&run.entry, &s).map(|_| s))
             });
-        let label = format!(
+        let mut label = format!(
             "{} / {} / {} thread(s)",
             run.entry.instance, run.engine, run.threads
         );
+        if args.repetitions > 1 {
+            label.push_str(&format!(" / repetition {}", run.repetition));
+        }
         bar.set_message(label.clone());
         let mut row = execute(
             &ctx,

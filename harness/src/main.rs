@@ -1,18 +1,23 @@
 //! `statebench`: the command line. Dispatches to `run` (campaigns), `list`
 //! (suites, models, engines), `explore` (one model), `plot` and `report`
-//! (a campaign's figures and page) and the hidden `child` (one isolated run). Owns argument parsing and human output of `list` and
+//! (a campaign's figures and page), `compare` (regressions between two
+//! campaigns), `merge` (a sharded campaign's CSVs) and the hidden `child`
+//! (one isolated run). Owns argument parsing and human output of `list` and
 //! `explore`; the work itself lives in the modules below.
 
 mod campaign;
 mod child;
+mod compare;
 mod datasets;
 mod isolate;
 mod machine;
+mod merge;
 mod models;
 mod peers;
 mod plot;
 mod report;
 mod schema;
+mod shard;
 mod summary;
 
 use campaign::{Planned, RunArgs, RunContext, Selection};
@@ -49,6 +54,11 @@ enum Cmd {
     Plot(plot::PlotArgs),
     /// Write a campaign's report: report.html (self-contained) and report.md, with the figures.
     Report(report::ReportArgs),
+    /// Compare two campaign CSVs: count changes, status changes, time and
+    /// memory beyond tolerances (Markdown; exit code 1 on a regression).
+    Compare(compare::CompareArgs),
+    /// Join the CSVs of a sharded campaign (`run --shard I/N`) into one.
+    Merge(merge::MergeArgs),
     /// One isolated run (used by `run` and `explore`).
     #[command(hide = true)]
     Child(child::ChildArgs),
@@ -89,6 +99,8 @@ fn main() {
         Cmd::Explore(args) => exit_code(explore(args)),
         Cmd::Plot(args) => exit_code(plot::command(args)),
         Cmd::Report(args) => exit_code(report::command(args)),
+        Cmd::Compare(args) => exit_code(compare::command(args)),
+        Cmd::Merge(args) => exit_code(merge::command(args)),
     };
     std::process::exit(code);
 }

@@ -114,6 +114,20 @@ pub struct RunKey {
     pub repetition: u32,
 }
 
+impl std::fmt::Display for RunKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{} engine {}", self.suite, self.instance, self.engine)?;
+        if !self.engine_config.is_empty() {
+            write!(f, " [{}]", self.engine_config)?;
+        }
+        write!(
+            f,
+            ", {} thread(s), repetition {}",
+            self.threads, self.repetition
+        )
+    }
+}
+
 impl Row {
     pub fn key(&self) -> RunKey {
         RunKey {
@@ -359,6 +373,26 @@ impl RowWriter {
         self.writer.get_ref().sync_data()?;
         Ok(())
     }
+}
+
+/// Writes `rows` under the header to a new or empty file in one go (one
+/// sync at the end), e.g. a merged campaign.
+pub fn write_rows(path: &Path, rows: &[Row]) -> anyhow::Result<()> {
+    let file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(path)?;
+    let mut writer = csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(file);
+    writer.write_record(header_line().split(','))?;
+    for row in rows {
+        writer.serialize(row)?;
+    }
+    writer.flush()?;
+    writer.get_ref().sync_data()?;
+    Ok(())
 }
 
 impl Row {

@@ -1,0 +1,143 @@
+//! `statebench merge OUT.csv IN1.csv IN2.csv ...`: joins the CSVs of a
+//! sharded campaign (`run --shard I/N`) into one.
+//!
+//! Every input must have exactly the current schema's header (merging is
+//! for shards of one campaign run by one statebench; `report` and
+//! `compare` read older schemas themselves). A run key ([`RunKey`]) present
+//! twice, in two inputs or in one, is an error naming the files. Rows are
+//! written in input order (the inputs in the order given, each file's rows
+//! in its order), rewritten through the schema's writer; a last line cut
+//! short by a killed shard is skipped with a note (rerun that shard with
+//! `--resume`). OUT is written to a temporary file and renamed, and an
+//! existing OUT is never replaced without `--force`. Owns only this; must
+//! not run anything nor change its inputs.
+
+use crate::schema::{header_line, read_rows_tolerant, write_rows, RunKey};
+use anyhow::{bail, Context as _};
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+/// Options of `statebench merge`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The merged CSV to write (e.g. results/NAME/runs.csv).
+    pub out: PathBuf,
+    /// The shards' CSVs (their runs.csv), joined in this order.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Replace OUT if it exists.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Checks that `path` has exactly the current schema's header.
+fn check_header(path: &Path) -> anyhow::Result<()> {
+    let mut reader =
+        csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let headers = reader
+        .headers()
+        .with_context(|| format!("{}: cannot read the header", path.display()))?;
+    if headers.is_empty() || headers.iter().all(str::is_empty) {
+        bail!(
+            "{}: empty file, no header (not a campaign's runs.csv?)",
+            path.display()
+        );
+    }
+    let expected = header_line();
+    if headers.iter().collect::<Vec<_>>().join(",") == expected {
+        return Ok(());
+    }
+    let schema: Vec<&str> = expected.split(',').collect();
+    let missing: Vec<&str> = schema
+        .iter()
+        .copied()
+        .filter(|c| !headers.iter().any(|h| h == *c))
+        .collect();
+    let unknown: Vec<&str> = headers.iter().filter(|h| !schema.contains(h)).collect();
+    let detail = match (missing.is_empty(), unknown.is_empty()) {
+        (true, true) => "same columns in another order".to_string(),
+        _ => format!(
+            "missing: {}; unknown: {}",
+            if missing.is_empty() {
+                "none".into()
+            } else {
+                missing.join(", ")
+            },
+            if unknown.is_empty() {
+                "none".into()
+            } else {
+                unknown.join(", ")
+            }
+        ),
+    };
+    bail!(
+        "{}: its header differs from this statebench's CSV schema ({detail}); merge joins only CSVs of the current schema",
+        path.display()
+    )
+}
+
+/// `statebench merge`. Returns the exit code (0; errors are `Err`).
+pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
+    if args.out.exists() && !args.force {
+        bail!("{} exists; pass --force to replace it", args.out.display());
+    }
+    let out_canonical = args.out.canonicalize().ok();
+    let mut seen: HashMap<RunKey, &Path> = HashMap::new();
+    let mut rows = Vec::new();
+    let mut commits = BTreeSet::new();
+    for input in &args.inputs {
+        if out_canonical.is_some() && input.canonicalize().ok() == out_canonical {
+            bail!("{} is both the output and an input", input.display());
+        }
+        check_header(input)?;
+        let loaded = read_rows_tolerant(input)?;
+        for note in &loaded.notes {
+            eprintln!("note: {note}");
+        }
+        for row in loaded.rows {
+            let key = row.key();
+            if let Some(first) = seen.get(&key) {
+                let place = if *first == input.as_path() {
+                    format!("twice in {}", input.display())
+                } else {
+                    format!("in both {} and {}", first.display(), input.display())
+                };
+                bail!("duplicate run ({key}) {place}");
+            }
+            seen.insert(key, input);
+            commits.insert(row.git_commit.clone());
+            rows.push(row);
+        }
+    }
+    if commits.len() > 1 {
+        eprintln!(
+            "warning: the inputs come from {} commits ({})",
+            commits.len(),
+            commits.into_iter().collect::<Vec<_>>().join(", ")
+        );
+    }
+    let dir = match args.out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let tmp = tempfile::Builder::new()
+        .prefix(".merge-")
+        .suffix(".csv")
+        .tempfile_in(&dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    write_rows(tmp.path(), &rows)?;
+    let persisted = if args.force {
+        tmp.persist(&args.out)
+    } else {
+        tmp.persist_noclobber(&args.out)
+    };
+    persisted.map_err(|e| anyhow::anyhow!("cannot write {}: {}", args.out.display(), e.error))?;
+    println!(
+        "merged {} rows from {} files into {}",
+        rows.len(),
+        args.inputs.len(),
+        args.out.display()
+    );
+    Ok(0)
+}

@@ -1,0 +1,588 @@
+//! End-to-end tests of regression tracking and sharding: `run
+//! --repetitions`, `compare` on real campaigns and on edited copies of one,
+//! `run --shard I/N` + `merge` against the unsharded campaign. Small
+//! built-in nets, engines hash-table and tree; expectations are computed
+//! from the CSVs.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn statebench() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_statebench"))
+}
+
+/// Small built-in nets (tens to hundreds of states each).
+const MODELS: &str = "token-ring-4-3,philosophers-3,mutex-4,cycles-3-4,kanban-1";
+
+fn text(out: &Output) -> String {
+    format!(
+        "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// Runs a campaign `name` of [`MODELS`] under `results`; returns its CSV.
+fn campaign(results: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    campaign_of(MODELS, results, name, extra)
+}
+
+fn campaign_of(models: &str, results: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    let out = statebench()
+        .args([
+            "run",
+            "--suite",
+            "builtin",
+            "--engines",
+            "hash-table,tree",
+            "--models",
+            models,
+            "--no-report",
+            "--campaign",
+            name,
+            "--results",
+        ])
+        .arg(results)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "campaign {name}: {}", text(&out));
+    results.join(name).join("runs.csv")
+}
+
+/// A CSV record: column -> value.
+type Record = HashMap<String, String>;
+
+/// A CSV: its header and its records.
+struct Table {
+    headers: Vec<String>,
+    rows: Vec<Record>,
+}
+
+fn read(path: &Path) -> Table {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let rows = reader
+        .records()
+        .map(|r| {
+            headers
+                .iter()
+                .cloned()
+                .zip(r.unwrap().iter().map(String::from))
+                .collect()
+        })
+        .collect();
+    Table { headers, rows }
+}
+
+fn write(path: &Path, headers: &[String], rows: &[Record]) {
+    let mut w = csv::Writer::from_path(path).unwrap();
+    w.write_record(headers).unwrap();
+    for r in rows {
+        w.write_record(headers.iter().map(|h| r[h].as_str()))
+            .unwrap();
+    }
+    w.flush().unwrap();
+}
+
+fn compare(base: &Path, new: &Path, extra: &[&str]) -> (Option<i32>, String, Output) {
+    let out = statebench()
+        .arg("compare")
+        .arg(base)
+        .arg(new)
+        .args(extra)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out.status.code(), stdout, out)
+}
+
+/// The lines of the Markdown section whose title starts with `title`.
+fn section<'a>(markdown: &'a str, title: &str) -> Vec<&'a str> {
+    let mut lines = markdown.lines();
+    let Some(_) = lines.find(|l| l.starts_with(&format!("## {title}"))) else {
+        return Vec::new();
+    };
+    lines
+        .take_while(|l| !l.starts_with("## "))
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| suite"))
+        .collect()
+}
+
+const KEY: [&str; 6] = [
+    "suite",
+    "instance",
+    "engine",
+    "engine_config",
+    "threads",
+    "repetition",
+];
+
+fn key(r: &Record) -> Vec<String> {
+    KEY.iter().map(|c| r[*c].clone()).collect()
+}
+
+#[test]
+fn two_campaigns_of_one_commit_have_no_regression() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = campaign(dir.path(), "a", &[]);
+    let b = campaign(dir.path(), "b", &[]);
+    let runs = read(&a).rows.len();
+    assert!(runs > 0);
+    let (code, stdout, out) = compare(&a, &b, &[]);
+    assert_eq!(code, Some(0), "{}", text(&out));
+    assert!(stdout.contains("no regression"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("{runs} runs compared")),
+        "{stdout}"
+    );
+    assert!(section(&stdout, "Missing").is_empty(), "{stdout}");
+    assert!(section(&stdout, "Regressions").is_empty(), "{stdout}");
+}
+
+#[test]
+fn older_schemas_are_compared_by_column_name() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (old, new) = (
+        fixtures.join("old-schema/runs.csv"),
+        fixtures.join("small/runs.csv"),
+    );
+    let groups = |t: &Table| -> BTreeSet<Vec<String>> {
+        t.rows
+            .iter()
+            .map(|r| {
+                let mut k = key(r);
+                k.pop();
+                k
+            })
+            .collect()
+    };
+    let (go, gn) = (groups(&read(&old)), groups(&read(&new)));
+    let (code, stdout, out) = compare(&old, &new, &[]);
+    assert_eq!(code, Some(0), "{}", text(&out));
+    assert!(stdout.contains("older schema: no columns"), "{stdout}");
+    let both = go.intersection(&gn).count();
+    assert!(both > 0);
+    assert!(
+        stdout.contains(&format!("{both} runs compared")),
+        "{stdout}"
+    );
+    assert_eq!(
+        section(&stdout, "Missing from BASE").len(),
+        gn.difference(&go).count(),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn edited_campaigns_show_their_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = campaign(dir.path(), "base", &[]);
+    let table = read(&base);
+    let edited = |name: &str, edit: &dyn Fn(&mut Vec<Record>)| {
+        let mut rows = table.rows.clone();
+        edit(&mut rows);
+        let path = dir.path().join(name);
+        write(&path, &table.headers, &rows);
+        path
+    };
+    let scale_time = |engine: &'static str, factor: f64| {
+        move |rows: &mut Vec<Record>| {
+            for r in rows.iter_mut().filter(|r| r["engine"] == engine) {
+                let t: f64 = r["time_s"].parse().unwrap();
+                r.insert("time_s".into(), (t * factor).to_string());
+            }
+        }
+    };
+    let timed = |engine: &str| {
+        table
+            .rows
+            .iter()
+            .filter(|r| r["engine"] == engine && r["time_s"].parse::<f64>().unwrap() > 0.0)
+            .count()
+    };
+
+    // Unchanged copy: nothing to report, even with no noise floor.
+    let copy = edited("copy.csv", &|_| {});
+    let (code, stdout, out) = compare(&base, &copy, &["--min-time", "0", "--min-memory", "0"]);
+    assert_eq!(code, Some(0), "{}", text(&out));
+    assert!(stdout.contains("no regression"), "{stdout}");
+    assert!(
+        stdout.contains(&format!(
+            "{0} runs compared, {0} unchanged",
+            table.rows.len()
+        )),
+        "{stdout}"
+    );
+
+    // One row's state count changed: a count change naming the row.
+    let target = table.rows[table.rows.len() / 2].clone();
+    let states = edited("states.csv", &|rows| {
+        let r = rows.iter_mut().find(|r| key(r) == key(&target)).unwrap();
+        let s: u64 = r["states"].parse().unwrap();
+        r.insert("states".into(), (s + 1).to_string());
+    });
+    let (code, stdout, out) = compare(&base, &states, &[]);
+    assert_eq!(code, Some(1), "{}", text(&out));
+    assert!(!stdout.contains("no regression"), "{stdout}");
+    let regressions = section(&stdout, "Regressions");
+    assert_eq!(regressions.len(), 1, "{stdout}");
+    let line = regressions[0];
+    for needle in [
+        target["instance"].as_str(),
+        target["engine"].as_str(),
+        "states (count change)",
+    ] {
+        assert!(line.contains(needle), "{needle} not in {line}");
+    }
+
+    // Every tree run three times slower: one time regression per run.
+    let slow = edited("slow.csv", &scale_time("tree", 3.0));
+    for tolerance in ["10%", "0.5"] {
+        let (code, stdout, out) = compare(
+            &base,
+            &slow,
+            &["--min-time", "0", "--time-tolerance", tolerance],
+        );
+        assert_eq!(code, Some(1), "{}", text(&out));
+        let regressions = section(&stdout, "Regressions");
+        assert!(timed("tree") > 0);
+        assert_eq!(regressions.len(), timed("tree"), "{stdout}");
+        assert!(
+            regressions
+                .iter()
+                .all(|l| l.contains("| tree |") && l.contains("time_s")),
+            "{stdout}"
+        );
+        assert!(section(&stdout, "Improvements").is_empty(), "{stdout}");
+    }
+    // A tolerance above the slowdown: none.
+    let (code, stdout, _) = compare(
+        &base,
+        &slow,
+        &["--min-time", "0", "--time-tolerance", "250%"],
+    );
+    assert_eq!(code, Some(0), "{stdout}");
+    // The default noise floor (0.1 s) hides a slowdown of runs this small
+    // only when they are all that small.
+    let longest: f64 = table
+        .rows
+        .iter()
+        .filter(|r| r["engine"] == "tree")
+        .map(|r| r["time_s"].parse::<f64>().unwrap())
+        .fold(0.0, f64::max);
+    let (code, _, out) = compare(&base, &slow, &[]);
+    assert_eq!(
+        code,
+        Some(i32::from(2.0 * longest >= 0.1)),
+        "{}",
+        text(&out)
+    );
+
+    // Every hash-table run three times faster: improvements, exit 0.
+    let fast = edited("fast.csv", &scale_time("hash-table", 1.0 / 3.0));
+    let (code, stdout, out) = compare(&base, &fast, &["--min-time", "0"]);
+    assert_eq!(code, Some(0), "{}", text(&out));
+    assert!(stdout.contains("no regression"), "{stdout}");
+    let improvements = section(&stdout, "Improvements");
+    assert!(timed("hash-table") > 0);
+    assert_eq!(improvements.len(), timed("hash-table"), "{stdout}");
+    assert!(improvements.iter().all(|l| l.contains("| hash-table |")));
+
+    // A row removed: missing from NEW; the other way, missing from BASE.
+    let last = table.rows.last().unwrap().clone();
+    let removed = edited("removed.csv", &|rows| {
+        rows.pop();
+    });
+    let (code, stdout, out) = compare(&base, &removed, &[]);
+    assert_eq!(code, Some(0), "{}", text(&out));
+    let missing = section(&stdout, "Missing from NEW");
+    assert_eq!(missing.len(), 1, "{stdout}");
+    assert!(
+        missing[0].contains(&last["instance"]) && missing[0].contains(&last["engine"]),
+        "{stdout}"
+    );
+    let (_, stdout, _) = compare(&removed, &base, &[]);
+    assert_eq!(section(&stdout, "Missing from BASE").len(), 1, "{stdout}");
+
+    // A status ok -> timeout is a regression.
+    let failed = edited("failed.csv", &|rows| {
+        rows[0].insert("status".into(), "timeout".into());
+    });
+    let (code, stdout, _) = compare(&base, &failed, &[]);
+    assert_eq!(code, Some(1), "{stdout}");
+    let regressions = section(&stdout, "Regressions");
+    assert!(
+        regressions.len() == 1 && regressions[0].contains("status"),
+        "{stdout}"
+    );
+
+    // Usage and IO errors: exit 2.
+    for args in [
+        vec!["--time-tolerance", "fast"],
+        vec!["--memory-tolerance", "5"],
+    ] {
+        let (code, _, out) = compare(&base, &copy, &args);
+        assert_eq!(code, Some(2), "{args:?}: {}", text(&out));
+    }
+    let (code, _, out) = compare(&base, &dir.path().join("nosuch.csv"), &[]);
+    assert_eq!(code, Some(2), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nosuch.csv"));
+}
+
+#[test]
+fn repetitions_give_one_row_each_and_survive_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = campaign_of(
+        "token-ring-4-3,mutex-4",
+        dir.path(),
+        "r",
+        &["--repetitions", "2", "--threads", "1,2"],
+    );
+    let table = read(&csv);
+    let mut groups: BTreeMap<Vec<String>, Vec<String>> = BTreeMap::new();
+    for r in &table.rows {
+        let mut k = key(r);
+        let rep = k.pop().unwrap();
+        groups.entry(k).or_default().push(rep);
+    }
+    let instances: BTreeSet<&str> = table.rows.iter().map(|r| r["instance"].as_str()).collect();
+    let threads: BTreeSet<&str> = table.rows.iter().map(|r| r["threads"].as_str()).collect();
+    assert_eq!(instances, BTreeSet::from(["token-ring-4-3", "mutex-4"]));
+    assert_eq!(threads, BTreeSet::from(["1", "2"]));
+    assert_eq!(groups.len(), instances.len() * 2 * threads.len());
+    for (k, mut reps) in groups {
+        reps.sort();
+        assert_eq!(reps, ["0", "1"], "{k:?}");
+    }
+    // A 2-thread row's speedup is against the 1-thread row of its repetition.
+    for r in table.rows.iter().filter(|r| r["threads"] == "2") {
+        assert_eq!(r["status"], "ok", "{r:?}");
+        let base = table
+            .rows
+            .iter()
+            .find(|b| {
+                b["threads"] == "1"
+                    && KEY
+                        .iter()
+                        .filter(|c| **c != "threads")
+                        .all(|c| b[*c] == r[*c])
+            })
+            .unwrap();
+        let expected = base["time_s"].parse::<f64>().unwrap() / r["time_s"].parse::<f64>().unwrap();
+        let speedup: f64 = r["speedup"].parse().unwrap();
+        assert!(
+            (speedup - expected).abs() <= 1e-9 * expected.max(1.0),
+            "{r:?}"
+        );
+    }
+
+    // Keep the first half; a resume without --repetitions reruns the rest,
+    // repetition 1 included.
+    let half = table.rows.len() / 2;
+    write(&csv, &table.headers, &table.rows[..half]);
+    let out = statebench()
+        .args([
+            "run",
+            "--resume",
+            "--campaign",
+            "r",
+            "--no-report",
+            "--results",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(&format!("{half} already done")),
+        "{}",
+        text(&out)
+    );
+    let mut before: Vec<Vec<String>> = table.rows.iter().map(key).collect();
+    let mut after: Vec<Vec<String>> = read(&csv).rows.iter().map(key).collect();
+    before.sort();
+    after.sort();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn shards_merged_equal_the_unsharded_campaign() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = campaign(dir.path(), "full", &[]);
+    let shards: Vec<PathBuf> = (1..=3)
+        .map(|i| {
+            campaign(
+                dir.path(),
+                &format!("s{i}"),
+                &["--shard", &format!("{i}/3")],
+            )
+        })
+        .collect();
+    // By instance: disjoint instance sets, none empty with 5 instances.
+    let mut owner: HashMap<String, usize> = HashMap::new();
+    for (i, s) in shards.iter().enumerate() {
+        let t = read(s);
+        assert!(!t.rows.is_empty(), "shard {} is empty", i + 1);
+        for r in &t.rows {
+            let first = *owner.entry(r["instance"].clone()).or_insert(i);
+            assert_eq!(first, i, "{} in two shards", r["instance"]);
+        }
+    }
+    // campaign.json keeps the shard for --resume.
+    let settings = std::fs::read_to_string(dir.path().join("s2/campaign.json")).unwrap();
+    let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
+    assert_eq!(settings["shard"]["index"], 2);
+    assert_eq!(settings["shard"]["count"], 3);
+
+    let merged = dir.path().join("merged/runs.csv");
+    let out = statebench()
+        .arg("merge")
+        .arg(&merged)
+        .args(&shards)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let (f, m) = (read(&full), read(&merged));
+    assert_eq!(f.headers, m.headers);
+    let by_key = |t: &Table| -> BTreeMap<Vec<String>, Record> {
+        t.rows.iter().map(|r| (key(r), r.clone())).collect()
+    };
+    let (fk, mk) = (by_key(&f), by_key(&m));
+    assert_eq!(mk.len(), m.rows.len(), "duplicate keys in the merge");
+    assert_eq!(fk.keys().collect::<Vec<_>>(), mk.keys().collect::<Vec<_>>());
+    for (k, fr) in &fk {
+        for c in [
+            "status",
+            "states",
+            "transitions",
+            "levels",
+            "engine_bytes_used",
+            "engine_bytes_alloc",
+            "bits_per_state",
+            "states_match",
+            "transitions_match",
+            "k",
+        ] {
+            assert_eq!(fr[c], mk[k][c], "{c} of {k:?}");
+        }
+    }
+    let (code, stdout, out) = compare(&full, &merged, &[]);
+    assert_eq!(code, Some(0), "{}", text(&out));
+    assert!(stdout.contains("no regression"), "{stdout}");
+
+    // OUT exists: refused without --force.
+    let again = statebench()
+        .arg("merge")
+        .arg(&merged)
+        .args(&shards)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2), "{}", text(&again));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
+    let forced = statebench()
+        .arg("merge")
+        .arg(&merged)
+        .args(&shards)
+        .arg("--force")
+        .output()
+        .unwrap();
+    assert!(forced.status.success(), "{}", text(&forced));
+    assert_eq!(read(&merged).rows.len(), f.rows.len());
+
+    // A run in two inputs.
+    let dup = statebench()
+        .arg("merge")
+        .arg(dir.path().join("dup.csv"))
+        .args([&shards[0], &shards[1], &shards[0]])
+        .output()
+        .unwrap();
+    assert_eq!(dup.status.code(), Some(2), "{}", text(&dup));
+    let stderr = String::from_utf8_lossy(&dup.stderr);
+    assert!(
+        stderr.contains("duplicate run") && stderr.contains(&*shards[0].to_string_lossy()),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("dup.csv").exists());
+
+    // An input of another schema (a column dropped).
+    let t = read(&shards[2]);
+    let headers: Vec<String> = t
+        .headers
+        .iter()
+        .filter(|h| *h != "speedup")
+        .cloned()
+        .collect();
+    let old = dir.path().join("old.csv");
+    write(&old, &headers, &t.rows);
+    let bad = statebench()
+        .arg("merge")
+        .arg(dir.path().join("bad.csv"))
+        .args([&shards[0], &old])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        stderr.contains("old.csv")
+            && stderr.contains("header differs")
+            && stderr.contains("speedup"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("bad.csv").exists());
+}
+
+#[test]
+fn bad_shard_values_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    for value in ["0/3", "4/3", "x", "1/0", "2"] {
+        let out = statebench()
+            .args([
+                "run",
+                "--models",
+                "mutex-4",
+                "--no-report",
+                "--shard",
+                value,
+                "--results",
+            ])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{value}: {}", text(&out));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("--shard") && stderr.contains("I/N") && stderr.contains(value),
+            "{value}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "a refused run wrote something"
+    );
+    // More shards than instances: an empty shard is an empty campaign, not an error.
+    let out = statebench()
+        .args([
+            "run",
+            "--models",
+            "mutex-4",
+            "--engines",
+            "hash-table",
+            "--no-report",
+            "--shard",
+            "2/2",
+            "--campaign",
+            "e",
+            "--results",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let t = read(&dir.path().join("e/runs.csv"));
+    assert!(t.rows.is_empty() && !t.headers.is_empty());
+}
