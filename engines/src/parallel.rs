@@ -252,6 +252,7 @@ pub fn explore_parallel(
         engine_params: set.params(),
         dd_final_nodes: None,
         dd_peak_nodes: None,
+        op_latency: None,
         counters,
     }
 }
