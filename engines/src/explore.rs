@@ -17,9 +17,10 @@
 //! run (every 64th call, new and found states alike), so the percentiles
 //! describe the mix an exploration produces. Cost: two clock reads
 //! (~20-25 ns each with the vDSO) per 64 calls plus a counter test on every
-//! call; measured with `statebench explore` on BEEM `anderson.4`
-//! (hash-table, 2 cores, busy machine) as within run-to-run noise
-//! (below 1% of states/s; the figures are in the commit that added it).
+//! call. Measured with `statebench explore` of BEEM `fischer.3` (2.9 M
+//! states, hash-table; 2-core machine running other jobs), four runs each,
+//! alternating: 6.34 s mean with timing, 6.47 s without (run-to-run spread
+//! ±6%): no slowdown measurable above the noise.
 //! [`TIME_OPS`] switches it off for such a comparison.
 
 use crate::latency::LatencySampler;
