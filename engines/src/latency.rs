@@ -62,6 +62,15 @@ impl LatencySampler {
         out
     }
 
+    /// Adds `other`'s samples (another worker's) to this one's.
+    pub fn merge(&mut self, other: &LatencySampler) {
+        if let (Some(h), Some(o)) = (self.histogram.as_mut(), other.histogram.as_ref()) {
+            // Same bounds on both sides: `add` cannot fail.
+            let _ = h.add(o);
+        }
+        self.calls = self.calls.wrapping_add(other.calls);
+    }
+
     /// The percentiles, or `None` when no call was timed.
     pub fn summary(&self) -> Option<OpLatency> {
         let h = self.histogram.as_ref()?;
@@ -93,5 +102,9 @@ mod tests {
         let l = s.summary().expect("sampled");
         assert_eq!(l.samples, 4);
         assert!(0 < l.p50_ns && l.p50_ns <= l.p99_ns && l.p99_ns <= l.p999_ns);
+        let mut merged = LatencySampler::new();
+        merged.merge(&s);
+        merged.merge(&s);
+        assert_eq!(merged.summary().map(|l| l.samples), Some(8));
     }
 }

@@ -42,9 +42,9 @@ pub struct RunReport {
     pub dd_final_nodes: Option<u64>,
     pub dd_peak_nodes: Option<u64>,
     /// Sampled latency of the visited set's `find_or_insert` (and its
-    /// incremental form) as the sequential explorer called it
-    /// ([`crate::latency`]); `None` for engines with their own search
-    /// (ComBack, BDD/MDD) and for the multi-threaded explorer.
+    /// incremental form) as the explorer called it ([`crate::latency`];
+    /// with several threads, every worker's samples together); `None` for
+    /// engines with their own search (ComBack, BDD/MDD).
     #[serde(default)]
     pub op_latency: Option<OpLatency>,
     /// Engine-specific counters.

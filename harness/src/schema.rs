@@ -102,8 +102,8 @@ pub struct Row {
     /// Engine-specific counters, `name=value;...`.
     pub counters: String,
     // Latency of visited-set operations: percentiles of `find_or_insert`
-    // over one call in 64, timed by the sequential explorer (empty for
-    // engines with their own search and for more than one thread). Last,
+    // over one call in 64, timed by the explorer (empty for engines with
+    // their own search and for SPIN). Last,
     // so that CSVs written before them differ only by missing columns.
     pub op_latency_p50_ns: Option<u64>,
     pub op_latency_p99_ns: Option<u64>,

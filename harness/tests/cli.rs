@@ -393,9 +393,10 @@ fn explicit_engines_report_ordered_latency_percentiles_and_comback_none() {
         "op_latency_p99_ns",
         "op_latency_p999_ns",
     ];
-    // `tree` takes the incremental insertion path, `hash-table` the plain one.
-    for engine in ["hash-table", "tree"] {
-        let (ok, row) = explore_json("kanban-2", &["--engine", engine]);
+    // `tree` takes the incremental insertion path, `hash-table` the plain
+    // one; two threads merge the workers' samples.
+    for (engine, threads) in [("hash-table", "1"), ("tree", "1"), ("hash-table", "2")] {
+        let (ok, row) = explore_json("kanban-2", &["--engine", engine, "--threads", threads]);
         assert!(ok, "{row}");
         let p: Vec<u64> = columns
             .iter()
