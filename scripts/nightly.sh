@@ -33,6 +33,7 @@
 #   MEMORY_TOLERANCE     compare's --memory-tolerance (default: 1%)
 #   STATEBENCH_DATA      where model files are looked up first (DESIGN.md, "Datasets")
 #   CARGO_TARGET_DIR     cargo's target directory     (default: target)
+#   STATEBENCH_BIN       the statebench binary        (default: $CARGO_TARGET_DIR/release/statebench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -62,7 +63,7 @@ if [ -z "$campaign" ]; then
   if [ "$quick" = yes ]; then campaign="nightly-quick-$(date +%F)"; else campaign="nightly-$(date +%F)"; fi
 fi
 target="${CARGO_TARGET_DIR:-target}"
-statebench="$target/release/statebench"
+statebench="${STATEBENCH_BIN:-$target/release/statebench}"
 out="$results/$campaign"
 
 echo "== nightly: build"
@@ -82,6 +83,10 @@ resume=()
   --engines hash-table,collapse,trie,tree,compact-tree \
   --timeout 300 --campaign "$campaign" --results "$results" "${resume[@]}" || run_rc=$?
 [ "$run_rc" = 0 ] || echo "nightly: the campaign exited with $run_rc (oracle mismatch or failed run: see $out)" >&2
+if [ ! -s "$out/runs.csv" ]; then
+  echo "nightly: the campaign wrote no $out/runs.csv" >&2
+  exit "$([ "$run_rc" != 0 ] && echo "$run_rc" || echo 1)"
+fi
 
 if [ "$bench" = yes ]; then
   echo "== nightly: criterion benchmarks -> $out/bench"
