@@ -19,6 +19,7 @@ pub(crate) mod conformance;
 pub mod explore;
 pub mod hash_table;
 pub mod index_table;
+pub mod latency;
 pub mod parallel;
 pub mod ptrie;
 pub mod registry;
@@ -36,6 +37,7 @@ pub mod visited;
 pub use budget::Budget;
 pub use concurrent::{ConcurrentVisitedSet, InsertError};
 pub use explore::{explore, ExploreConfig, Progress};
+pub use latency::OpLatency;
 pub use parallel::explore_parallel;
 pub use registry::{
     build_concurrent_set, build_visited_set, create, find, supports_threads, EngineOptions,

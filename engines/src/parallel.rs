@@ -16,6 +16,11 @@
 //! same. The hot path takes no lock: insertions go to the concurrent set,
 //! batches to the worker's own deque.
 //!
+//! Latency. Every worker times one `find_or_insert_from` call in 64 into
+//! its own histogram (`latency.rs`, as the sequential explorer does); the
+//! report has the percentiles of all workers' samples merged. A call that
+//! answers "grow" is timed like any other (it is retried after growth).
+//!
 //! Termination. `pending` counts the batches that exist and are not fully
 //! expanded (queued anywhere or held by a worker). A worker increments it
 //! for every batch it publishes *before* it decrements it for the batch
@@ -43,6 +48,7 @@
 
 use crate::concurrent::{ConcurrentVisitedSet, InsertError};
 use crate::explore::{ExploreConfig, Progress};
+use crate::latency::LatencySampler;
 use crate::report::{RunReport, RunStatus};
 use crossbeam_deque::{Steal, Stealer, Worker};
 use pins::{Model, Value};
@@ -123,6 +129,8 @@ impl Shared<'_> {
 struct Tally {
     transitions: u64,
     value_bits_or: Value,
+    /// This worker's sample of `find_or_insert_from` latencies.
+    latency: LatencySampler,
 }
 
 /// Explores `model` with `threads` workers over `set`.
@@ -211,6 +219,10 @@ pub fn explore_parallel(
     let set = shared.set.into_inner().unwrap_or_else(|e| e.into_inner());
     let transitions: u64 = tallies.iter().map(|t| t.transitions).sum();
     let value_bits_or = tallies.iter().fold(init_bits, |a, t| a | t.value_bits_or);
+    let mut latency = LatencySampler::new();
+    for t in &tallies {
+        latency.merge(&t.latency);
+    }
     let levels = if set.is_empty() {
         0
     } else {
@@ -252,6 +264,7 @@ pub fn explore_parallel(
         engine_params: set.params(),
         dd_final_nodes: None,
         dd_peak_nodes: None,
+        op_latency: latency.summary(),
         counters,
     }
 }
@@ -310,16 +323,18 @@ fn work(
                 transitions += 1;
                 loop {
                     let set = guard.as_ref().expect("guard held while expanding");
-                    let r = if shared.side_words == 0 {
-                        set.find_or_insert_from(succ, None, &mut side, &mut scratch)
-                    } else {
-                        set.find_or_insert_from(
-                            succ,
-                            Some((cur_state, cur_side)),
-                            &mut side,
-                            &mut scratch,
-                        )
-                    };
+                    let r = tally.latency.time(|| {
+                        if shared.side_words == 0 {
+                            set.find_or_insert_from(succ, None, &mut side, &mut scratch)
+                        } else {
+                            set.find_or_insert_from(
+                                succ,
+                                Some((cur_state, cur_side)),
+                                &mut side,
+                                &mut scratch,
+                            )
+                        }
+                    });
                     match r {
                         Ok(r) => {
                             if r.is_new() {

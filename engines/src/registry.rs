@@ -368,6 +368,7 @@ fn table_full_report(message: String) -> RunReport {
         engine_params: String::new(),
         dd_final_nodes: None,
         dd_peak_nodes: None,
+        op_latency: None,
         counters: Vec::new(),
     }
 }

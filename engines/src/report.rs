@@ -4,6 +4,7 @@
 //! of the search); what only the harness can know (RSS, limits, oracle,
 //! machine) is not here.
 
+use crate::latency::OpLatency;
 use serde::{Deserialize, Serialize};
 
 /// How an exploration ended, as far as the engine can tell. The harness
@@ -40,6 +41,12 @@ pub struct RunReport {
     pub engine_params: String,
     pub dd_final_nodes: Option<u64>,
     pub dd_peak_nodes: Option<u64>,
+    /// Sampled latency of the visited set's `find_or_insert` (and its
+    /// incremental form) as the explorer called it ([`crate::latency`];
+    /// with several threads, every worker's samples together); `None` for
+    /// engines with their own search (ComBack, BDD/MDD).
+    #[serde(default)]
+    pub op_latency: Option<OpLatency>,
     /// Engine-specific counters.
     pub counters: Vec<(String, u64)>,
 }

@@ -274,6 +274,9 @@ fn base_row(ctx: &RunContext, run: &Planned) -> Row {
         lower_bound_bits: None,
         speedup: None,
         counters: String::new(),
+        op_latency_p50_ns: None,
+        op_latency_p99_ns: None,
+        op_latency_p999_ns: None,
     }
 }
 
@@ -371,6 +374,9 @@ pub fn execute(
                 row.dd_final_nodes = r.dd_final_nodes;
                 row.dd_peak_nodes = r.dd_peak_nodes;
                 row.max_slot_bits = Some(r.max_slot_bits);
+                row.op_latency_p50_ns = r.op_latency.map(|l| l.p50_ns);
+                row.op_latency_p99_ns = r.op_latency.map(|l| l.p99_ns);
+                row.op_latency_p999_ns = r.op_latency.map(|l| l.p999_ns);
                 row.counters = r
                     .counters
                     .iter()

@@ -341,4 +341,14 @@ fn print_explore(r: &schema::Row) {
             r.max_slot_bits.unwrap_or(0)
         );
     }
+    if let (Some(p50), Some(p99), Some(p999)) = (
+        r.op_latency_p50_ns,
+        r.op_latency_p99_ns,
+        r.op_latency_p999_ns,
+    ) {
+        println!(
+            "op latency   find_or_insert p50 {p50} ns, p99 {p99} ns, p99.9 {p999} ns (1 call in {} timed)",
+            engines::latency::SAMPLE_EVERY
+        );
+    }
 }

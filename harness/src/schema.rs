@@ -101,6 +101,13 @@ pub struct Row {
     pub speedup: Option<f64>,
     /// Engine-specific counters, `name=value;...`.
     pub counters: String,
+    // Latency of visited-set operations: percentiles of `find_or_insert`
+    // over one call in 64, timed by the explorer (empty for engines with
+    // their own search and for SPIN). Last,
+    // so that CSVs written before them differ only by missing columns.
+    pub op_latency_p50_ns: Option<u64>,
+    pub op_latency_p99_ns: Option<u64>,
+    pub op_latency_p999_ns: Option<u64>,
 }
 
 /// Identifies a run inside a campaign: rows with equal keys are the same run.
@@ -445,6 +452,9 @@ impl Row {
             lower_bound_bits: Some(1.0),
             speedup: Some(1.0),
             counters: String::new(),
+            op_latency_p50_ns: Some(1),
+            op_latency_p99_ns: Some(1),
+            op_latency_p999_ns: Some(1),
         }
     }
 }

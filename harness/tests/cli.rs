@@ -387,6 +387,42 @@ fn explore_json(model: &str, extra: &[&str]) -> (bool, serde_json::Value) {
 }
 
 #[test]
+fn explicit_engines_report_ordered_latency_percentiles_and_comback_none() {
+    let columns = [
+        "op_latency_p50_ns",
+        "op_latency_p99_ns",
+        "op_latency_p999_ns",
+    ];
+    // `tree` takes the incremental insertion path, `hash-table` the plain
+    // one; two threads merge the workers' samples.
+    for (engine, threads) in [("hash-table", "1"), ("tree", "1"), ("hash-table", "2")] {
+        let (ok, row) = explore_json("kanban-2", &["--engine", engine, "--threads", threads]);
+        assert!(ok, "{row}");
+        let p: Vec<u64> = columns
+            .iter()
+            .map(|c| {
+                row[c]
+                    .as_u64()
+                    .unwrap_or_else(|| panic!("{engine}: no {c}: {row}"))
+            })
+            .collect();
+        assert!(
+            0 < p[0] && p[0] <= p[1] && p[1] <= p[2],
+            "{engine}: percentiles out of order: {p:?}"
+        );
+    }
+    let (ok, row) = explore_json("kanban-2", &["--engine", "comback-ddd"]);
+    assert!(ok, "{row}");
+    for c in columns {
+        assert!(
+            row[c].is_null(),
+            "comback-ddd has its own search: {c} = {}",
+            row[c]
+        );
+    }
+}
+
+#[test]
 fn timeout_is_a_row_with_the_progress_made() {
     // cycles-10-4 has 1,048,576 states: far more than 0.3 s of work in a test build.
     let (ok, row) = explore_json("cycles-10-4", &["--timeout", "0.3"]);

@@ -103,6 +103,7 @@ fn report_of_failure(config: &ComBackConfig, stop: Stop, start: Instant) -> RunR
         engine_params: config.params(),
         dd_final_nodes: None,
         dd_peak_nodes: None,
+        op_latency: None,
         counters: Vec::new(),
     }
 }
@@ -539,6 +540,7 @@ impl<'m> Search<'m> {
             engine_params: self.config.params(),
             dd_final_nodes: None,
             dd_peak_nodes: None,
+            op_latency: None,
             counters: counters.iter().map(|(n, v)| (n.to_string(), *v)).collect(),
         }
     }

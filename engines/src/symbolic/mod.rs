@@ -346,6 +346,7 @@ fn failed(status: RunStatus, message: String) -> RunReport {
         engine_params: String::new(),
         dd_final_nodes: None,
         dd_peak_nodes: None,
+        op_latency: None,
         counters: Vec::new(),
     }
 }
@@ -391,6 +392,7 @@ fn summarize<D: Diagram>(
         engine_params: String::new(),
         dd_final_nodes: Some(final_nodes),
         dd_peak_nodes: Some(peak),
+        op_latency: None,
         counters: vec![
             (
                 "dd_peak_visited_nodes".into(),
