@@ -31,6 +31,7 @@
 //! schemas by column name). Owns only these rules and the summary; must
 //! not run anything nor write files.
 
+use crate::report::tables::median;
 use crate::schema::{read_rows_tolerant, Row, Status};
 use anyhow::bail;
 use std::collections::{BTreeMap, BTreeSet};
@@ -176,19 +177,6 @@ fn values(rows: &[&Row], figure: &dyn Fn(&Row) -> Option<String>) -> BTreeSet<St
     rows.iter()
         .map(|r| figure(r).unwrap_or_else(|| "-".into()))
         .collect()
-}
-
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
 }
 
 fn ok_median(rows: &[&Row], figure: impl Fn(&Row) -> Option<f64>) -> Option<f64> {

@@ -2,6 +2,7 @@
 //! a table per suite and engine, the list of anything wrong, and the exit
 //! code. Reads rows only; must not run anything nor write CSV.
 
+use crate::report::tables::median;
 use crate::schema::{Row, Status};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -62,19 +63,6 @@ pub fn run_line(row: &Row) -> String {
 
 fn opt(v: Option<u64>) -> String {
     v.map_or("?".into(), |v| v.to_string())
-}
-
-fn median(mut v: Vec<f64>) -> Option<f64> {
-    if v.is_empty() {
-        return None;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
 }
 
 fn is_mismatch(r: &Row) -> bool {

@@ -30,6 +30,9 @@ pub struct Line {
     pub failures: BTreeMap<Status, usize>,
 }
 
+/// The median of `v` (mean of the two middle values for an even count);
+/// `None` when empty. The one median of the harness: summary, report and
+/// compare use it.
 pub fn median(mut v: Vec<f64>) -> Option<f64> {
     if v.is_empty() {
         return None;
