@@ -1,10 +1,60 @@
 //! Embeds the built-in models (datasets/builtin/*) into the binary, so the
 //! default suite runs with no dataset on disk, and re-runs when they change.
+//! Also stamps the git commit the binary was built from
+//! (`STATEBENCH_BUILD_COMMIT`, `-dirty` when tracked files differ), so a copied
+//! or stale binary records its own commit in every row, not the checkout's.
 
 use std::fmt::Write;
 use std::path::Path;
+use std::process::Command;
+
+fn git(root: &Path, args: &[&str]) -> Option<String> {
+    Command::new("git")
+        .arg("-C")
+        .arg(root)
+        .args(args)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+}
+
+/// HEAD (with `-dirty`) of the checkout, or `unknown` outside one. Re-runs
+/// when HEAD, the index or any workspace source changes.
+fn stamp_commit(root: &Path) {
+    let commit = match git(root, &["rev-parse", "HEAD"]) {
+        Some(head) if !head.is_empty() => {
+            let dirty = git(root, &["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty {
+                format!("{head}-dirty")
+            } else {
+                head
+            }
+        }
+        _ => "unknown".into(),
+    };
+    println!("cargo:rustc-env=STATEBENCH_BUILD_COMMIT={commit}");
+    if let Some(git_dir) = git(root, &["rev-parse", "--absolute-git-dir"]) {
+        let git_dir = Path::new(&git_dir);
+        for f in ["HEAD", "index", "refs", "packed-refs"] {
+            println!("cargo:rerun-if-changed={}", git_dir.join(f).display());
+        }
+    }
+    for d in [
+        "harness/src",
+        "engines/src",
+        "frontends",
+        "Cargo.toml",
+        "Cargo.lock",
+    ] {
+        println!("cargo:rerun-if-changed={}", root.join(d).display());
+    }
+}
 
 fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    stamp_commit(&root);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../datasets/builtin");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<_> = std::fs::read_dir(&dir)

@@ -37,9 +37,14 @@ impl Machine {
     }
 }
 
-/// `HEAD` of the project checkout, with `-dirty` when tracked files differ;
-/// `unknown` outside a checkout.
+/// The commit the binary was built from (stamped by `build.rs`, with
+/// `-dirty` when tracked files differed); for a build outside a checkout,
+/// `HEAD` of the project checkout at run time; `unknown` when neither exists.
 fn git_commit() -> String {
+    let built = env!("STATEBENCH_BUILD_COMMIT");
+    if built != "unknown" {
+        return built.to_string();
+    }
     let root = crate::datasets::project_root();
     let run = |args: &[&str]| {
         Command::new("git")
