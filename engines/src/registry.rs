@@ -219,7 +219,7 @@ pub const ENGINES: &[EngineSpec] = &[
         summary: "symbolic reachability, slots in binary over oxidd BDDs, relations learned per group",
         params: &[
             ("strategy", "bfs, chaining or saturation (saturation)"),
-            ("threads", "oxidd worker threads (1)"),
+            ("threads", "oxidd worker threads for apply (the run's --threads)"),
             (
                 "slot_order",
                 "force (FORCE heuristic on the groups' read/write sets) or model (force)",
@@ -236,7 +236,7 @@ pub const ENGINES: &[EngineSpec] = &[
         summary: "symbolic reachability, slots one-hot over an oxidd ZBDD (LDD-shaped), relations learned per group",
         params: &[
             ("strategy", "bfs, chaining or saturation (saturation)"),
-            ("threads", "oxidd worker threads (1)"),
+            ("threads", "oxidd worker threads for apply (the run's --threads)"),
             (
                 "slot_order",
                 "force (FORCE heuristic on the groups' read/write sets) or model (force)",
@@ -314,9 +314,19 @@ fn concurrent_builder(name: &str) -> Option<ConcurrentBuildFn> {
     }
 }
 
+/// Whether engine `name` is a search engine that parallelises itself
+/// (the symbolic engines: `--threads N` becomes the oxidd manager's worker
+/// count, so its apply operations run on N threads).
+fn self_parallel(name: &str) -> bool {
+    find(name).is_some_and(|spec| {
+        matches!(spec.kind, EngineKind::Search(_))
+            && spec.params.iter().any(|(k, _)| *k == "threads")
+    })
+}
+
 /// Whether engine `name` can run with more than one thread.
 pub fn supports_threads(name: &str) -> bool {
-    concurrent_builder(name).is_some()
+    concurrent_builder(name).is_some() || self_parallel(name)
 }
 
 fn hash_table_config(opts: &EngineOptions) -> Result<HashTableConfig, BuildError> {
@@ -535,7 +545,7 @@ pub fn create(
     cfg: ExploreConfig<'_>,
 ) -> Result<RunReport, String> {
     let spec = lookup(name)?;
-    if opts.threads > 1 {
+    if opts.threads > 1 && !self_parallel(name) {
         let Some(build) = concurrent_builder(name) else {
             return Err(format!(
                 "engine {name} runs with one thread only (--threads {} unsupported)",

@@ -89,7 +89,8 @@ pub struct RunArgs {
     pub scaling: bool,
     /// Runs per model, engine, configuration and thread count, numbered
     /// 0..N-1 in the `repetition` column (`statebench compare` takes the
-    /// median of the noisy figures over them).
+    /// median of the noisy figures over them); run in rounds, the whole
+    /// campaign once per repetition.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub repetitions: u32,
     /// Run only shard I of N (1 <= I <= N) of the campaign: the selected
@@ -689,10 +690,14 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         .filter(|(position, _)| args.shard.is_none_or(|s| s.takes(*position)))
         .map(|(_, e)| e)
         .collect();
+    // Repetitions run in rounds (the whole selection once, then again), so
+    // a stretch of load on a shared machine slows one repetition of many
+    // runs rather than every repetition of a few: the median over
+    // repetitions and `compare`'s range rule then see it as noise.
     let mut plan = Vec::new();
-    for entry in &entries {
-        for engine in &args.engines {
-            for repetition in 0..args.repetitions {
+    for repetition in 0..args.repetitions {
+        for entry in &entries {
+            for engine in &args.engines {
                 for &threads in &args.threads {
                     plan.push(Planned {
                         entry: (*entry).clone(),

@@ -118,7 +118,9 @@ impl SymbolicConfig {
                 ))
             }
         };
-        let threads: u32 = opts.get("threads", 1)?;
+        // The run's thread count (`--threads`) unless the engine parameter
+        // says otherwise: oxidd's apply runs on that many workers.
+        let threads: u32 = opts.get("threads", opts.threads.max(1) as u32)?;
         if threads == 0 {
             return Err("engine parameter threads=0: must be at least 1".into());
         }
