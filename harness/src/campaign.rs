@@ -464,6 +464,37 @@ fn note_baseline(row: &Row, baselines: &mut HashMap<RunKey, f64>) {
     }
 }
 
+/// Before `--resume` appends to a CSV written by an older statebench (a
+/// subset of today's columns, e.g. before the latency columns), rewrites
+/// it in today's schema, the new columns empty in the old rows; the
+/// original is kept beside it as `runs.csv.SCHEMA-UPGRADE.bak`. A file with
+/// columns this statebench does not know (a newer one) is left alone and
+/// `read_rows` refuses it.
+fn upgrade_older_schema(csv_path: &Path) -> anyhow::Result<()> {
+    let headers = csv::Reader::from_path(csv_path)
+        .and_then(|mut r| r.headers().cloned())
+        .with_context(|| format!("cannot read {}", csv_path.display()))?;
+    if headers.iter().collect::<Vec<_>>().join(",") == crate::schema::header_line() {
+        return Ok(());
+    }
+    let loaded = crate::schema::read_rows_tolerant(csv_path)?;
+    if !loaded.unknown_columns.is_empty() || loaded.missing_columns.is_empty() {
+        return Ok(());
+    }
+    let backup = csv_path.with_extension("csv.SCHEMA-UPGRADE.bak");
+    std::fs::copy(csv_path, &backup)
+        .with_context(|| format!("cannot back up {}", csv_path.display()))?;
+    crate::schema::write_rows(csv_path, &loaded.rows)?;
+    eprintln!(
+        "{}: written by an older statebench; rewritten in this schema ({} rows, new columns empty: {}); original kept as {}",
+        csv_path.display(),
+        loaded.rows.len(),
+        loaded.missing_columns.join(", "),
+        backup.display()
+    );
+    Ok(())
+}
+
 /// The campaign's CSV path, creating nothing.
 fn campaign_csv(results: &Path, campaign: &str) -> PathBuf {
     results.join(campaign).join("runs.csv")
@@ -660,6 +691,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
                 csv_path.display()
             );
         }
+        upgrade_older_schema(&csv_path)?;
         read_rows(&csv_path)?
     } else {
         Vec::new()

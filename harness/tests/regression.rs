@@ -408,6 +408,63 @@ fn repetitions_give_one_row_each_and_survive_resume() {
     assert_eq!(before, after);
 }
 
+/// A campaign written by an older statebench (here: without the latency
+/// columns) is rewritten in today's schema when resumed, its old rows
+/// kept (new columns empty) and the original backed up.
+#[test]
+fn resume_upgrades_an_older_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = campaign_of("token-ring-4-3,mutex-4", dir.path(), "old", &[]);
+    let table = read(&csv);
+    let old_headers: Vec<String> = table
+        .headers
+        .iter()
+        .filter(|h| !h.starts_with("op_latency"))
+        .cloned()
+        .collect();
+    assert!(
+        old_headers.len() < table.headers.len(),
+        "latency columns exist"
+    );
+    let half = table.rows.len() / 2;
+    assert!(half > 0);
+    write(&csv, &old_headers, &table.rows[..half]);
+    let out = statebench()
+        .args([
+            "run",
+            "--resume",
+            "--campaign",
+            "old",
+            "--no-report",
+            "--results",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("older statebench"), "{}", text(&out));
+    assert!(
+        stderr.contains(&format!("{half} already done")),
+        "{}",
+        text(&out)
+    );
+    let after = read(&csv);
+    assert_eq!(after.headers, table.headers);
+    assert_eq!(after.rows.len(), table.rows.len());
+    for (old, new) in table.rows[..half].iter().zip(&after.rows) {
+        assert_eq!(key(old), key(new));
+        assert_eq!(old["states"], new["states"]);
+        assert_eq!(new["op_latency_p50_ns"], "", "old rows have no latency");
+    }
+    assert!(after.rows[half..]
+        .iter()
+        .all(|r| !r["op_latency_p50_ns"].is_empty()));
+    let backup = read(&csv.with_extension("csv.SCHEMA-UPGRADE.bak"));
+    assert_eq!(backup.headers, old_headers);
+    assert_eq!(backup.rows.len(), half);
+}
+
 #[test]
 fn shards_merged_equal_the_unsharded_campaign() {
     let dir = tempfile::tempdir().unwrap();
