@@ -35,7 +35,7 @@ spin_depth (depth reached), spin_time_s (pan's elapsed time), and
 spin_result (ok, timeout, memory_limit or an error).
 
 Usage: scripts/spin-oracle.py [--data DIR] [--out FILE] [--time-limit S]
-         [--mem-limit-mb MB] [--only GLOB] [--resume] [--models DIR]
+         [--mem-limit-mb MB] [--only GLOB,...] [--resume] [--models DIR]
          [--placeholders]
 --resume keeps rows of an existing --out whose checksum and SPIN settings
 are unchanged (the manifest is rewritten after every instance, so a killed
@@ -170,7 +170,7 @@ def main():
     ap.add_argument("--out", default=os.path.join(REPO_ROOT, "datasets", "promela.csv"))
     ap.add_argument("--time-limit", type=float, default=120.0)
     ap.add_argument("--mem-limit-mb", type=int, default=8192)
-    ap.add_argument("--only", default="*", help="glob over instance names")
+    ap.add_argument("--only", default="*", help="globs over instance names, comma-separated")
     ap.add_argument("--resume", action="store_true")
     ap.add_argument("--placeholders", action="store_true")
     ap.add_argument("--models", help="a folder of .pm files instead of beem/promela")
@@ -219,7 +219,7 @@ def main():
     settings = f"spin={version};cflags={' '.join(CFLAGS)};pan={' '.join(PAN_FLAGS)}"
     t_all = time.monotonic()
     for i, instance in enumerate(instances):
-        if not fnmatch.fnmatch(instance, args.only):
+        if not any(fnmatch.fnmatch(instance, g) for g in args.only.split(",")):
             continue
         rel = f"{rel_dir}/{instance}.pm"
         path = os.path.join(pm_dir, instance + ".pm")
