@@ -1,0 +1,314 @@
+//! The concurrent `trie` engine: the PTrie of [`crate::ptrie`] split into
+//! independently locked sub-tries (lock striping), one chosen per vector
+//! by a hash of its first slots.
+//!
+//! Design. A PTrie insertion rewrites a bucket array in place, splits
+//! buckets into forwarding nodes and grows a node arena: making that
+//! lock-free would mean a new trie, so the concurrent form keeps the
+//! sequential one unchanged and shares it out instead. The set is
+//! [`SHARDS`] sub-tries, each a complete [`PTrie`] (same `bucket_size`, same
+//! encoding, same keys) behind its own mutex; vector `v` lives in sub-trie
+//! `hash(v[0..p]) mod SHARDS`, `p = min(k, SHARD_SLOTS)`. An insertion
+//! hashes `p` slots, locks that one sub-trie, encodes and inserts as the
+//! sequential trie does, and unlocks: no global lock, and two workers
+//! contend only when they touch the same sub-trie at the same moment
+//! (about one insertion in [`SHARDS`] when the first slots are spread, more
+//! when they take few values: the `largest_shard_states` counter shows the
+//! balance). A vector's sub-trie depends on the vector alone, so two
+//! insertions of the same vector meet under the same lock and exactly one
+//! answers `New`. The sub-tries never ask to grow (they grow under their
+//! lock); [`grow`](ConcurrentVisitedSet::grow) does nothing.
+//!
+//! Why the first slots. Vectors that share a key prefix are stored once up
+//! to that prefix; routing by the first slots keeps every vector with the
+//! same first `p` slots in one sub-trie, so below those slots each sub-trie
+//! is exactly the sequential trie's subtree and prefix sharing is kept
+//! there. What is lost is the top: every sub-trie has its own root and its
+//! own forwarding nodes for the key bytes above the routing prefix (the
+//! 2-byte length header, the packed width byte, the first slots), which
+//! the sequential trie stores once, and each of its buckets holds only the
+//! entries of its sub-trie. Routing by a hash of the whole vector would
+//! spread the load best but lose sharing at every depth.
+//!
+//! Memory cost, measured (bits/state, `used`, 1 thread = sequential PTrie
+//! vs 2 threads = this set, default parameters; see the README of issue
+//! 7): cycles-10-4 (1,048,576 states) 49.2 vs 51.0; kanban-3 (633,325)
+//! 63.1 vs 66.6; adding.2 (836,838) 44.1 vs 45.1; brp.3 (996,627) ...
+//!
+//! Accounting: `used` and `alloc` are the sums over the sub-tries of the
+//! PTrie's exact figures (see [`crate::ptrie`]), all reserved in one
+//! [`Budget`]; so an empty set already uses [`SHARDS`] root nodes (64 KiB)
+//! and allocates [`SHARDS`] node chunks and key buffers (about 1 MiB).
+//! `New` carries `rank × SHARDS + shard` (the sub-trie's insertion rank),
+//! unique but not dense; `Found` carries [`crate::ptrie::NO_REFERENCE`] as
+//! in the sequential trie.
+//!
+//! It owns only the sharding; the trie is `ptrie`'s. It must not know
+//! models nor the search order.
+
+use crate::budget::Budget;
+use crate::concurrent::{ConcurrentVisitedSet, InsertError};
+use crate::ptrie::{PTrie, PTrieConfig};
+use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
+use pins::Value;
+use std::sync::{Mutex, MutexGuard};
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Sub-tries (a power of two).
+pub const SHARDS: usize = 64;
+/// Leading slots whose hash chooses the sub-trie.
+pub const SHARD_SLOTS: usize = 4;
+
+/// The sharded PTrie; see the module documentation.
+pub struct ShardedPTrie {
+    k: usize,
+    prefix: usize,
+    shards: Box<[Mutex<PTrie>]>,
+    params: String,
+}
+
+impl ShardedPTrie {
+    /// A set of `k`-slot vectors: [`SHARDS`] sub-tries allocating from one
+    /// budget of `config.mem_budget` bytes.
+    pub fn new(k: usize, config: PTrieConfig) -> Result<Self, TableFull> {
+        let budget = Budget::new(config.mem_budget);
+        let shards = (0..SHARDS)
+            .map(|_| PTrie::with_budget(k, config.clone(), budget.clone()).map(Mutex::new))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_boxed_slice();
+        let prefix = k.min(SHARD_SLOTS);
+        let params = format!(
+            "bucket_size={};encoding={};shards={SHARDS};shard_slots={prefix}",
+            config.bucket_size,
+            config.encoding.name()
+        );
+        Ok(ShardedPTrie {
+            k,
+            prefix,
+            shards,
+            params,
+        })
+    }
+
+    /// The sub-trie of `state`.
+    #[inline]
+    fn shard_of(&self, state: &[Value]) -> usize {
+        let h = xxh3_64(bytemuck::cast_slice(&state[..self.prefix]));
+        (h >> (64 - SHARDS.trailing_zeros())) as usize
+    }
+
+    fn lock(&self, shard: usize) -> MutexGuard<'_, PTrie> {
+        // A worker that panicked holding the lock left the trie consistent
+        // or the search is failing anyway.
+        self.shards[shard].lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Every shard's figures, one lock at a time.
+    fn each<T>(&self, f: impl Fn(&PTrie) -> T) -> Vec<T> {
+        (0..self.shards.len()).map(|s| f(&self.lock(s))).collect()
+    }
+}
+
+impl ConcurrentVisitedSet for ShardedPTrie {
+    fn find_or_insert_from(
+        &self,
+        state: &[Value],
+        _pred: Option<(&[Value], &[u32])>,
+        _side: &mut [u32],
+        _scratch: &mut Vec<u32>,
+    ) -> Result<Inserted, InsertError> {
+        debug_assert_eq!(state.len(), self.k);
+        let shard = self.shard_of(state);
+        match self.lock(shard).find_or_insert(state)? {
+            Inserted::New(rank) => Ok(Inserted::New(rank * SHARDS as u64 + shard as u64)),
+            found => Ok(found),
+        }
+    }
+
+    fn grow(&mut self) -> Result<(), TableFull> {
+        Ok(())
+    }
+
+    fn len(&self) -> u64 {
+        self.each(|t| t.len()).into_iter().sum()
+    }
+
+    fn memory(&self) -> MemoryUsage {
+        self.each(|t| t.memory())
+            .into_iter()
+            .fold(MemoryUsage::default(), |m, t| MemoryUsage {
+                used: m.used + t.used,
+                alloc: m.alloc + t.alloc,
+            })
+    }
+
+    fn params(&self) -> String {
+        self.params.clone()
+    }
+
+    fn counters(&self) -> Vec<(String, u64)> {
+        let per_shard = self.each(|t| (t.len(), t.counters()));
+        let mut out: Vec<(String, u64)> = Vec::new();
+        for (_, counters) in &per_shard {
+            for (name, v) in counters {
+                match out.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, total)) if name == "max_depth" => *total = (*total).max(*v),
+                    Some((_, total)) => *total += v,
+                    None => out.push((name.clone(), *v)),
+                }
+            }
+        }
+        let lens = per_shard.iter().map(|(len, _)| *len);
+        out.push(("shards".into(), SHARDS as u64));
+        out.push((
+            "shards_used".into(),
+            lens.clone().filter(|&n| n > 0).count() as u64,
+        ));
+        out.push(("largest_shard_states".into(), lens.max().unwrap_or(0)));
+        out
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::conformance::concurrent_overlapping_inserts;
+    use crate::explore::ExploreConfig;
+    use crate::parallel::explore_parallel;
+    use crate::ptrie::{Encoding, NO_REFERENCE};
+    use crate::report::RunStatus;
+    use crate::test_models::Counters;
+    use std::collections::HashSet;
+
+    fn trie(k: usize, bucket_size: usize, encoding: Encoding) -> ShardedPTrie {
+        ShardedPTrie::new(
+            k,
+            PTrieConfig {
+                bucket_size,
+                encoding,
+                mem_budget: u64::MAX,
+            },
+        )
+        .unwrap()
+    }
+
+    fn vector(i: u32) -> Vec<u32> {
+        vec![
+            i % 5,
+            i % 3,
+            i / 15 % 100,
+            i.wrapping_mul(2_654_435_761) >> 22,
+            7,
+        ]
+    }
+
+    /// The stored vectors, every sub-trie checked structurally and holding
+    /// only vectors routed to it.
+    fn contents(t: &ShardedPTrie) -> HashSet<Vec<u32>> {
+        let mut all = HashSet::new();
+        for s in 0..SHARDS {
+            for v in t.lock(s).check_and_enumerate() {
+                assert_eq!(t.shard_of(&v), s, "{v:?} in the wrong sub-trie");
+                assert!(all.insert(v), "a vector stored twice");
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn many_threads_overlapping_inserts_with_splits() {
+        for (threads, bucket_size, enc) in [
+            (4, 128, Encoding::Packed),
+            (8, 4, Encoding::Varint),
+            (8, 16, Encoding::Fixed4),
+        ] {
+            let (set, news) =
+                concurrent_overlapping_inserts(trie(5, bucket_size, enc), threads, 30_000, &vector);
+            let want: HashSet<Vec<u32>> = news.keys().cloned().collect();
+            assert_eq!(contents(&set), want);
+            let refs: HashSet<u64> = news.values().copied().collect();
+            assert_eq!(refs.len(), news.len(), "references unique");
+            assert!(!refs.contains(&NO_REFERENCE));
+            let c: std::collections::HashMap<_, _> = set.counters().into_iter().collect();
+            assert!(c["bucket_splits"] > 0 && c["shards_used"] > 8, "{c:?}");
+            assert!(c["largest_shard_states"] * SHARDS as u64 >= set.len());
+        }
+    }
+
+    #[test]
+    fn accounting_is_the_sum_of_the_sub_tries_and_the_budget() {
+        let config = PTrieConfig {
+            bucket_size: 8,
+            encoding: Encoding::Packed,
+            mem_budget: u64::MAX,
+        };
+        let set = ShardedPTrie::new(5, config.clone()).unwrap();
+        let mut seq = PTrie::new(5, config).unwrap();
+        let empty = set.memory();
+        assert_eq!(empty.used, SHARDS as u64 * seq.memory().used);
+        assert_eq!(empty.alloc, SHARDS as u64 * seq.memory().alloc);
+        let mut scratch = Vec::new();
+        for i in 0..20_000 {
+            set.find_or_insert_from(&vector(i), None, &mut [], &mut scratch)
+                .unwrap();
+            seq.find_or_insert(&vector(i)).unwrap();
+        }
+        let m = set.memory();
+        assert!(m.used <= m.alloc);
+        assert_eq!(set.len(), seq.len());
+        // The sharing lost is bounded: the sequential trie plus at most
+        // every sub-trie's own top.
+        assert!(m.used > seq.memory().used);
+    }
+
+    #[test]
+    fn parallel_search_counts_are_exact() {
+        for (n, m) in [(1, 50), (2, 30), (5, 7), (9, 3)] {
+            let states = (m as u64).pow(n as u32);
+            for threads in [1, 2, 4, 8] {
+                let model = Counters::new(n, m);
+                let set = Box::new(trie(n, 16, Encoding::Packed));
+                let r = explore_parallel(&model, set, threads, ExploreConfig::default());
+                assert_eq!(r.status, RunStatus::Ok, "{}", r.message);
+                assert_eq!(
+                    (r.states, r.transitions),
+                    (states, n as u64 * states),
+                    "k={n} threads={threads}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn stress_many_threads_small_model() {
+        let model = Counters::new(6, 4);
+        for rep in 0..50 {
+            let set = Box::new(trie(6, 4, Encoding::Packed));
+            let r = explore_parallel(&model, set, 8, ExploreConfig::default());
+            assert_eq!(
+                (r.states, r.transitions),
+                (4096, 6 * 4096),
+                "repetition {rep}"
+            );
+        }
+    }
+
+    #[test]
+    fn budget_exhaustion_is_table_full() {
+        let config = PTrieConfig {
+            bucket_size: 16,
+            encoding: Encoding::Packed,
+            mem_budget: 2 << 20,
+        };
+        let set = Box::new(ShardedPTrie::new(5, config.clone()).unwrap());
+        let r = explore_parallel(&Counters::new(5, 40), set, 2, ExploreConfig::default());
+        assert_eq!(r.status, RunStatus::TableFull, "{}", r.message);
+        assert!(r.message.contains("memory budget"), "{}", r.message);
+        assert!(r.engine_bytes_alloc <= 2 << 20);
+        let tiny = PTrieConfig {
+            mem_budget: 100,
+            ..config
+        };
+        assert!(ShardedPTrie::new(5, tiny).is_err());
+    }
+}
