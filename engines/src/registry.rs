@@ -560,6 +560,7 @@ fn build_shared_trie(
     Ok(Box::new(ShardedPTrie::new(
         model.slot_count(),
         trie_config(opts)?,
+        crate::shared_ptrie::shards_for(opts.threads),
     )?))
 }
 

@@ -54,36 +54,56 @@ use pins::Value;
 use std::sync::{Mutex, MutexGuard};
 use xxhash_rust::xxh3::xxh3_64;
 
-/// Sub-tries (a power of two).
-pub const SHARDS: usize = 64;
+/// Sub-tries per worker thread (rounded up to a power of two).
+pub const SHARDS_PER_THREAD: usize = 8;
+/// Fewest and most sub-tries.
+pub const MIN_SHARDS: usize = 16;
+pub const MAX_SHARDS: usize = 1024;
 /// Leading slots whose hash chooses the sub-trie.
-pub const SHARD_SLOTS: usize = 4;
+pub const SHARD_SLOTS: usize = 3;
+
+/// Sub-tries for a search with `threads` workers: [`SHARDS_PER_THREAD`]
+/// per worker, a power of two in [`MIN_SHARDS`]`..=`[`MAX_SHARDS`] (16 up
+/// to 2 threads, 32 for 4, 512 for 48).
+pub fn shards_for(threads: usize) -> usize {
+    (threads.max(1) * SHARDS_PER_THREAD)
+        .next_power_of_two()
+        .clamp(MIN_SHARDS, MAX_SHARDS)
+}
 
 /// The sharded PTrie; see the module documentation.
 pub struct ShardedPTrie {
     k: usize,
+    bits: u32,
     prefix: usize,
     shards: Box<[Mutex<PTrie>]>,
     params: String,
 }
 
 impl ShardedPTrie {
-    /// A set of `k`-slot vectors: [`SHARDS`] sub-tries allocating from one
-    /// budget of `config.mem_budget` bytes.
-    pub fn new(k: usize, config: PTrieConfig) -> Result<Self, TableFull> {
+    /// A set of `k`-slot vectors: `shards` sub-tries (a power of two, at
+    /// least 2; see [`shards_for`]) allocating from one budget of
+    /// `config.mem_budget` bytes.
+    pub fn new(k: usize, config: PTrieConfig, shards: usize) -> Result<Self, TableFull> {
         let budget = Budget::new(config.mem_budget);
-        let shards = (0..SHARDS)
+        assert!(
+            shards.is_power_of_two() && shards >= 2,
+            "trie: {shards} sub-tries, not a power of two"
+        );
+        let nshards = shards;
+        let shards = (0..nshards)
             .map(|_| PTrie::with_budget(k, config.clone(), budget.clone()).map(Mutex::new))
             .collect::<Result<Vec<_>, _>>()?
             .into_boxed_slice();
         let prefix = k.min(SHARD_SLOTS);
         let params = format!(
-            "bucket_size={};encoding={};shards={SHARDS};shard_slots={prefix}",
+            "bucket_size={};encoding={};shards={nshards};shard_slots={prefix}",
             config.bucket_size,
             config.encoding.name()
         );
         Ok(ShardedPTrie {
             k,
+            bits: nshards.trailing_zeros(),
             prefix,
             shards,
             params,
@@ -94,7 +114,7 @@ impl ShardedPTrie {
     #[inline]
     fn shard_of(&self, state: &[Value]) -> usize {
         let h = xxh3_64(bytemuck::cast_slice(&state[..self.prefix]));
-        (h >> (64 - SHARDS.trailing_zeros())) as usize
+        (h >> (64 - self.bits)) as usize
     }
 
     fn lock(&self, shard: usize) -> MutexGuard<'_, PTrie> {
@@ -120,7 +140,9 @@ impl ConcurrentVisitedSet for ShardedPTrie {
         debug_assert_eq!(state.len(), self.k);
         let shard = self.shard_of(state);
         match self.lock(shard).find_or_insert(state)? {
-            Inserted::New(rank) => Ok(Inserted::New(rank * SHARDS as u64 + shard as u64)),
+            Inserted::New(rank) => Ok(Inserted::New(
+                rank * self.shards.len() as u64 + shard as u64,
+            )),
             found => Ok(found),
         }
     }
@@ -159,7 +181,7 @@ impl ConcurrentVisitedSet for ShardedPTrie {
             }
         }
         let lens = per_shard.iter().map(|(len, _)| *len);
-        out.push(("shards".into(), SHARDS as u64));
+        out.push(("shards".into(), self.shards.len() as u64));
         out.push((
             "shards_used".into(),
             lens.clone().filter(|&n| n > 0).count() as u64,
@@ -180,16 +202,19 @@ mod tests {
     use crate::test_models::Counters;
     use std::collections::HashSet;
 
-    fn trie(k: usize, bucket_size: usize, encoding: Encoding) -> ShardedPTrie {
-        ShardedPTrie::new(
-            k,
-            PTrieConfig {
-                bucket_size,
-                encoding,
-                mem_budget: u64::MAX,
-            },
-        )
-        .unwrap()
+    fn trie(k: usize, bucket_size: usize, encoding: Encoding, threads: usize) -> ShardedPTrie {
+        let config = PTrieConfig {
+            bucket_size,
+            encoding,
+            mem_budget: u64::MAX,
+        };
+        ShardedPTrie::new(k, config, shards_for(threads)).unwrap()
+    }
+
+    #[test]
+    fn sub_tries_scale_with_the_workers() {
+        let shards: Vec<usize> = [0, 1, 2, 3, 4, 48, 1000].map(shards_for).to_vec();
+        assert_eq!(shards, [16, 16, 16, 32, 32, 512, 1024]);
     }
 
     fn vector(i: u32) -> Vec<u32> {
@@ -206,7 +231,7 @@ mod tests {
     /// only vectors routed to it.
     fn contents(t: &ShardedPTrie) -> HashSet<Vec<u32>> {
         let mut all = HashSet::new();
-        for s in 0..SHARDS {
+        for s in 0..t.shards.len() {
             for v in t.lock(s).check_and_enumerate() {
                 assert_eq!(t.shard_of(&v), s, "{v:?} in the wrong sub-trie");
                 assert!(all.insert(v), "a vector stored twice");
@@ -222,8 +247,12 @@ mod tests {
             (8, 4, Encoding::Varint),
             (8, 16, Encoding::Fixed4),
         ] {
-            let (set, news) =
-                concurrent_overlapping_inserts(trie(5, bucket_size, enc), threads, 30_000, &vector);
+            let (set, news) = concurrent_overlapping_inserts(
+                trie(5, bucket_size, enc, threads),
+                threads,
+                30_000,
+                &vector,
+            );
             let want: HashSet<Vec<u32>> = news.keys().cloned().collect();
             assert_eq!(contents(&set), want);
             let refs: HashSet<u64> = news.values().copied().collect();
@@ -231,7 +260,7 @@ mod tests {
             assert!(!refs.contains(&NO_REFERENCE));
             let c: std::collections::HashMap<_, _> = set.counters().into_iter().collect();
             assert!(c["bucket_splits"] > 0 && c["shards_used"] > 8, "{c:?}");
-            assert!(c["largest_shard_states"] * SHARDS as u64 >= set.len());
+            assert!(c["largest_shard_states"] * set.shards.len() as u64 >= set.len());
         }
     }
 
@@ -242,11 +271,11 @@ mod tests {
             encoding: Encoding::Packed,
             mem_budget: u64::MAX,
         };
-        let set = ShardedPTrie::new(5, config.clone()).unwrap();
+        let set = ShardedPTrie::new(5, config.clone(), 16).unwrap();
         let mut seq = PTrie::new(5, config).unwrap();
         let empty = set.memory();
-        assert_eq!(empty.used, SHARDS as u64 * seq.memory().used);
-        assert_eq!(empty.alloc, SHARDS as u64 * seq.memory().alloc);
+        assert_eq!(empty.used, 16 * seq.memory().used);
+        assert_eq!(empty.alloc, 16 * seq.memory().alloc);
         let mut scratch = Vec::new();
         for i in 0..20_000 {
             set.find_or_insert_from(&vector(i), None, &mut [], &mut scratch)
@@ -267,7 +296,7 @@ mod tests {
             let states = (m as u64).pow(n as u32);
             for threads in [1, 2, 4, 8] {
                 let model = Counters::new(n, m);
-                let set = Box::new(trie(n, 16, Encoding::Packed));
+                let set = Box::new(trie(n, 16, Encoding::Packed, threads));
                 let r = explore_parallel(&model, set, threads, ExploreConfig::default());
                 assert_eq!(r.status, RunStatus::Ok, "{}", r.message);
                 assert_eq!(
@@ -283,7 +312,7 @@ mod tests {
     fn stress_many_threads_small_model() {
         let model = Counters::new(6, 4);
         for rep in 0..50 {
-            let set = Box::new(trie(6, 4, Encoding::Packed));
+            let set = Box::new(trie(6, 4, Encoding::Packed, 8));
             let r = explore_parallel(&model, set, 8, ExploreConfig::default());
             assert_eq!(
                 (r.states, r.transitions),
@@ -300,7 +329,7 @@ mod tests {
             encoding: Encoding::Packed,
             mem_budget: 2 << 20,
         };
-        let set = Box::new(ShardedPTrie::new(5, config.clone()).unwrap());
+        let set = Box::new(ShardedPTrie::new(5, config.clone(), 16).unwrap());
         let r = explore_parallel(&Counters::new(5, 40), set, 2, ExploreConfig::default());
         assert_eq!(r.status, RunStatus::TableFull, "{}", r.message);
         assert!(r.message.contains("memory budget"), "{}", r.message);
@@ -309,6 +338,6 @@ mod tests {
             mem_budget: 100,
             ..config
         };
-        assert!(ShardedPTrie::new(5, tiny).is_err());
+        assert!(ShardedPTrie::new(5, tiny, 16).is_err());
     }
 }
