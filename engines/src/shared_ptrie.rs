@@ -5,43 +5,65 @@
 //! Design. A PTrie insertion rewrites a bucket array in place, splits
 //! buckets into forwarding nodes and grows a node arena: making that
 //! lock-free would mean a new trie, so the concurrent form keeps the
-//! sequential one unchanged and shares it out instead. The set is
-//! [`SHARDS`] sub-tries, each a complete [`PTrie`] (same `bucket_size`, same
+//! sequential one unchanged and shares it out instead. The set is `S`
+//! sub-tries, each a complete [`PTrie`] (same `bucket_size`, same
 //! encoding, same keys) behind its own mutex; vector `v` lives in sub-trie
-//! `hash(v[0..p]) mod SHARDS`, `p = min(k, SHARD_SLOTS)`. An insertion
-//! hashes `p` slots, locks that one sub-trie, encodes and inserts as the
-//! sequential trie does, and unlocks: no global lock, and two workers
-//! contend only when they touch the same sub-trie at the same moment
-//! (about one insertion in [`SHARDS`] when the first slots are spread, more
-//! when they take few values: the `largest_shard_states` counter shows the
-//! balance). A vector's sub-trie depends on the vector alone, so two
-//! insertions of the same vector meet under the same lock and exactly one
-//! answers `New`. The sub-tries never ask to grow (they grow under their
-//! lock); [`grow`](ConcurrentVisitedSet::grow) does nothing.
+//! `hash(v[0..p]) mod S`, `p = min(k, SHARD_SLOTS)` = 3. `S` grows with
+//! the workers ([`shards_for`]: 8 per thread, a power of two in 16..=1024;
+//! 16 for 2 threads), and the `engine_params` column records it. An
+//! insertion hashes `p` slots, locks that one sub-trie, encodes and
+//! inserts as the sequential trie does, and unlocks: no global lock, and
+//! two workers contend only when they touch the same sub-trie at the same
+//! moment (about one insertion in `S` when the first slots are spread,
+//! more when they take few values: the `largest_shard_states` and
+//! `shards_used` counters show the balance). A vector's sub-trie depends
+//! on the vector alone, so two insertions of the same vector meet under
+//! the same lock and exactly one answers `New`. The sub-tries never ask to
+//! grow (they grow under their lock); [`grow`](ConcurrentVisitedSet::grow)
+//! does nothing. No atomic protocol of its own (std mutexes only), hence
+//! no loom model; the tests insert overlapping sets from 4 to 8 threads.
 //!
 //! Why the first slots. Vectors that share a key prefix are stored once up
 //! to that prefix; routing by the first slots keeps every vector with the
 //! same first `p` slots in one sub-trie, so below those slots each sub-trie
 //! is exactly the sequential trie's subtree and prefix sharing is kept
 //! there. What is lost is the top: every sub-trie has its own root and its
-//! own forwarding nodes for the key bytes above the routing prefix (the
-//! 2-byte length header, the packed width byte, the first slots), which
-//! the sequential trie stores once, and each of its buckets holds only the
-//! entries of its sub-trie. Routing by a hash of the whole vector would
-//! spread the load best but lose sharing at every depth.
+//! own forwarding nodes (1 KiB each) for the key bytes above and within
+//! the routing prefix (the 2-byte length header, the packed width byte,
+//! the first slots), which the sequential trie stores once. Routing by a
+//! hash of the whole vector would spread the load best but lose sharing at
+//! every depth. `p` trades balance for sharing (BEEM, 2 threads, 16
+//! sub-tries): with `p` = 1 or 2 one sub-trie held 89% or 79% of
+//! anderson.1's states; with 4, its largest held 8% but the set cost 20
+//! bits/state more than the sequential trie; with 3 the largest sub-trie
+//! held 6–24% of the states of the four models below.
 //!
-//! Memory cost, measured (bits/state, `used`, 1 thread = sequential PTrie
-//! vs 2 threads = this set, default parameters; see the README of issue
-//! 7): cycles-10-4 (1,048,576 states) 49.2 vs 51.0; kanban-3 (633,325)
-//! 63.1 vs 66.6; adding.2 (836,838) 44.1 vs 45.1; brp.3 (996,627) ...
+//! Memory cost, measured (bits/state from `used`, then from `alloc`;
+//! 1 thread = the sequential PTrie, 2 threads = this set with 16
+//! sub-tries; default parameters; BEEM, campaign of the issue-7b report):
+//!
+//! | model (states)      | used 1 → 2 threads | alloc 1 → 2 threads |
+//! |---------------------|--------------------|---------------------|
+//! | lamport.2 (110,920) | 78.1 → 84.6        | 80.1 → 101.2        |
+//! | peterson.2 (124,704)| 62.7 → 68.3        | 64.7 → 78.8         |
+//! | anderson.1 (347,039)| 90.2 → 98.5        | 91.5 → 104.4        |
+//! | adding.2 (836,838)  | 52.5 → 64.4        | 53.6 → 67.8         |
+//!
+//! and on the built-in nets (used only): token-ring-12-10 (352,716)
+//! 35.8 → 38.6, kanban-3 (633,325) 53.4 → 54.1, philosophers-15 (551,614)
+//! 68.2 → 68.5, cycles-10-4 (1,048,576) 53.2 → 53.4. So sharding costs
+//! 6–12 bits/state (8–23%) on these BEEM models, under 3 on the nets:
+//! duplicated top nodes, and for adding.2, whose first slots are wide
+//! counters, sub-tries that each see many routing prefixes. The per-sub-trie node chunk (16 KiB)
+//! and key buffer make `alloc` of an empty set `S` times the sequential
+//! one's (about 260 KiB for 16).
 //!
 //! Accounting: `used` and `alloc` are the sums over the sub-tries of the
 //! PTrie's exact figures (see [`crate::ptrie`]), all reserved in one
-//! [`Budget`]; so an empty set already uses [`SHARDS`] root nodes (64 KiB)
-//! and allocates [`SHARDS`] node chunks and key buffers (about 1 MiB).
-//! `New` carries `rank × SHARDS + shard` (the sub-trie's insertion rank),
-//! unique but not dense; `Found` carries [`crate::ptrie::NO_REFERENCE`] as
-//! in the sequential trie.
+//! [`Budget`] (exact once no insertion runs). `New` carries
+//! `rank × S + shard` (the sub-trie's insertion rank), unique but not
+//! dense; `Found` carries [`crate::ptrie::NO_REFERENCE`] as in the
+//! sequential trie.
 //!
 //! It owns only the sharding; the trie is `ptrie`'s. It must not know
 //! models nor the search order.
