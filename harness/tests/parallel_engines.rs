@@ -116,3 +116,29 @@ fn racy_small_models_give_identical_counts_every_time() {
         }
     }
 }
+
+/// The concurrent forms take the sequential engines' parameters and
+/// reject unknown ones with the same message.
+#[test]
+fn concurrent_forms_take_the_sequential_parameters() {
+    let (path, _) = manifest("builtin", "kanban-1");
+    let model = load(&path);
+    for (engine, good, bad) in [
+        (
+            "collapse",
+            ("initial_buckets", "1024"),
+            ("bucket_size", "4"),
+        ),
+        ("trie", ("bucket_size", "4"), ("initial_buckets", "1024")),
+    ] {
+        let with = |(k, v): (&str, &str)| EngineOptions {
+            params: vec![(k.to_string(), v.to_string())],
+            ..opts(2)
+        };
+        assert!(build_concurrent_set(engine, model.as_ref(), &with(good)).is_ok());
+        let seq = engines::build_visited_set(engine, model.as_ref(), &with(bad)).err();
+        let par = build_concurrent_set(engine, model.as_ref(), &with(bad)).err();
+        assert!(seq.is_some(), "{engine}");
+        assert_eq!(seq, par, "{engine}");
+    }
+}
