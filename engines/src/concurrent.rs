@@ -1,10 +1,11 @@
 //! The visited-set abstraction of the multi-threaded explorer: a set that
 //! many threads query and extend at once through a shared reference.
 //!
-//! Owns only the trait and its error type; the concurrent tables live in
-//! their own modules (`shared_hash_table`, `shared_index_table`,
-//! `shared_tree`, `sharded`) and the search that drives them in
-//! `parallel`. It must not know models or the search order.
+//! Owns only the trait and its error type; the concurrent sets live in
+//! their own modules (`shared_table`: the lock-free table and the
+//! `hash-table` engine; `shared_tree`, `shared_collapse`: trees and
+//! COLLAPSE over such tables; `shared_ptrie`: the PTrie in independently
+//! locked sub-tries) and the search that drives them in `parallel`. It must not know models or the search order.
 //!
 //! Growth protocol. Insertions take `&self` and never block on a global
 //! lock; a table that wants to grow (its load passed its threshold)

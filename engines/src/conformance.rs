@@ -124,3 +124,87 @@ pub fn streams(max_k: usize, alphabet: u32) -> impl Strategy<Value = (usize, Vec
         )
     })
 }
+
+/// Inserts overlapping vector sets from `threads` threads at once into a
+/// concurrent set (thread `t` inserts `vector(i)` for `per_thread` values
+/// of `i`, ranges overlapping between threads and walked in different
+/// orders), growing it when it asks, as the parallel explorer does. Checks
+/// that every distinct vector got exactly one `New`, that `len` is the
+/// number of distinct vectors, and that inserting every vector again (one
+/// thread) finds it (with the same reference, unless the engine gives
+/// none). Returns the set and the reference of every vector's `New`.
+#[cfg(not(loom))]
+pub fn concurrent_overlapping_inserts<S: crate::ConcurrentVisitedSet>(
+    set: S,
+    threads: usize,
+    per_thread: u32,
+    vector: &(dyn Fn(u32) -> Vec<u32> + Sync),
+) -> (S, HashMap<Vec<u32>, u64>) {
+    use crate::InsertError;
+    use std::sync::{Barrier, RwLock};
+    let side_words = set.side_words();
+    let set = RwLock::new(set);
+    let barrier = Barrier::new(threads);
+    let results: Vec<Vec<(Vec<u32>, crate::Inserted)>> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads)
+            .map(|t| {
+                let (set, barrier) = (&set, &barrier);
+                s.spawn(move || {
+                    let mut scratch = Vec::new();
+                    let mut side = vec![0; side_words];
+                    let mut out = Vec::new();
+                    barrier.wait();
+                    for n in 0..per_thread {
+                        let i = (n.wrapping_mul(t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
+                        let v = vector(i);
+                        loop {
+                            let r = set.read().unwrap().find_or_insert_from(
+                                &v,
+                                None,
+                                &mut side,
+                                &mut scratch,
+                            );
+                            match r {
+                                Ok(r) => {
+                                    out.push((v, r));
+                                    break;
+                                }
+                                Err(InsertError::Grow) => set.write().unwrap().grow().unwrap(),
+                                Err(InsertError::Full(f)) => panic!("{}", f.message),
+                            }
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let set = set.into_inner().unwrap();
+    let mut news: HashMap<Vec<u32>, u64> = HashMap::new();
+    let mut distinct: HashSet<Vec<u32>> = HashSet::new();
+    for (v, r) in results.iter().flatten() {
+        distinct.insert(v.clone());
+        if r.is_new() {
+            assert!(
+                news.insert(v.clone(), r.reference()).is_none(),
+                "{v:?} inserted twice"
+            );
+        }
+    }
+    assert_eq!(news.len(), distinct.len(), "a vector never answered New");
+    assert_eq!(set.len(), distinct.len() as u64, "len");
+    let mut scratch = Vec::new();
+    let mut side = vec![0; side_words];
+    for (v, &reference) in &news {
+        let r = set
+            .find_or_insert_from(v, None, &mut side, &mut scratch)
+            .unwrap_or_else(|e| panic!("{v:?}: {e:?}"));
+        assert!(!r.is_new(), "{v:?} lost");
+        if r.reference() != u64::MAX {
+            assert_eq!(r.reference(), reference, "{v:?}");
+        }
+    }
+    assert_eq!(set.len(), distinct.len() as u64);
+    (set, news)
+}

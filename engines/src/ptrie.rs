@@ -973,7 +973,7 @@ impl PTrie {
 
     /// Checks every structural invariant and returns the stored vectors,
     /// rebuilt from the trie (forwarding path + bucket entries).
-    fn check_and_enumerate(&self) -> Vec<Vec<u32>> {
+    pub(crate) fn check_and_enumerate(&self) -> Vec<Vec<u32>> {
         let mut seen = vec![false; self.buckets.len()];
         let mut out = Vec::new();
         let mut fwd_seen = 1;

@@ -14,6 +14,8 @@ use crate::hash_table::{HashTable, HashTableConfig};
 use crate::parallel::explore_parallel;
 use crate::ptrie::{Encoding, PTrie, PTrieConfig};
 use crate::report::{RunReport, RunStatus};
+use crate::shared_collapse::SharedCollapse;
+use crate::shared_ptrie::ShardedPTrie;
 use crate::shared_table::SharedHashTable;
 use crate::shared_tree::SharedTree;
 use crate::tree::{Tree, TreeConfig};
@@ -310,6 +312,8 @@ fn concurrent_builder(name: &str) -> Option<ConcurrentBuildFn> {
     match name {
         "hash-table" => Some(build_shared_hash_table),
         "tree" => Some(build_shared_tree),
+        "collapse" => Some(build_shared_collapse),
+        "trie" => Some(build_shared_trie),
         _ => None,
     }
 }
@@ -383,10 +387,11 @@ fn table_full_report(message: String) -> RunReport {
     }
 }
 
-fn build_collapse(
+/// The collapse engine's parameters and the model's slot partition.
+fn collapse_config(
     model: &dyn Model,
     opts: &EngineOptions,
-) -> Result<Box<dyn VisitedSet>, BuildError> {
+) -> Result<(SlotPartition, CollapseConfig), BuildError> {
     opts.reject_unknown("collapse", &["initial_buckets"])?;
     let config = CollapseConfig {
         initial_buckets: opts.get("initial_buckets", 1usize << 16)?,
@@ -399,7 +404,27 @@ fn build_collapse(
             model.name()
         )
     })?;
+    Ok((partition, config))
+}
+
+fn build_collapse(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn VisitedSet>, BuildError> {
+    let (partition, config) = collapse_config(model, opts)?;
     Ok(Box::new(Collapse::new(
+        partition,
+        config,
+        Budget::new(opts.mem_budget),
+    )?))
+}
+
+fn build_shared_collapse(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
+    let (partition, config) = collapse_config(model, opts)?;
+    Ok(Box::new(SharedCollapse::new(
         partition,
         config,
         Budget::new(opts.mem_budget),
@@ -513,7 +538,7 @@ fn build_compact_tree(
     )?))
 }
 
-fn build_trie(model: &dyn Model, opts: &EngineOptions) -> Result<Box<dyn VisitedSet>, BuildError> {
+fn trie_config(opts: &EngineOptions) -> Result<PTrieConfig, BuildError> {
     opts.reject_unknown("trie", &["bucket_size", "encoding"])?;
     let config = PTrieConfig {
         bucket_size: opts.get("bucket_size", crate::ptrie::DEFAULT_BUCKET_SIZE)?,
@@ -528,7 +553,25 @@ fn build_trie(model: &dyn Model, opts: &EngineOptions) -> Result<Box<dyn Visited
         )
         .into());
     }
-    Ok(Box::new(PTrie::new(model.slot_count(), config)?))
+    Ok(config)
+}
+
+fn build_trie(model: &dyn Model, opts: &EngineOptions) -> Result<Box<dyn VisitedSet>, BuildError> {
+    Ok(Box::new(PTrie::new(
+        model.slot_count(),
+        trie_config(opts)?,
+    )?))
+}
+
+fn build_shared_trie(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
+    Ok(Box::new(ShardedPTrie::new(
+        model.slot_count(),
+        trie_config(opts)?,
+        crate::shared_ptrie::shards_for(opts.threads),
+    )?))
 }
 
 /// Looks an engine up by name.

@@ -1,0 +1,144 @@
+//! The concurrent forms of `collapse` and `trie` on real models: with 1, 2
+//! and 4 threads (the concurrent set driven by `explore_parallel`, also
+//! with one worker) they must find exactly the states and transitions of
+//! the sequential engine and of the manifest's oracle; on a small model
+//! where every insertion races, repeatedly. Built-in nets from
+//! `datasets/builtin`, BEEM models from `../shared/datasets` (or
+//! `$STATEBENCH_DATA`).
+
+use engines::{build_concurrent_set, create, explore_parallel, EngineOptions, ExploreConfig};
+use pins::Model;
+use std::path::{Path, PathBuf};
+
+const ENGINES: [&str; 2] = ["collapse", "trie"];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// (path, oracle states) of `instance` from `datasets/<suite>.csv`.
+fn manifest(suite: &str, instance: &str) -> (PathBuf, u64) {
+    let mut reader = csv::Reader::from_path(root().join(format!("datasets/{suite}.csv"))).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    for record in reader.records() {
+        let r = record.unwrap();
+        if &r[col("instance")] == instance {
+            let rel = &r[col("path")];
+            let roots = [
+                std::env::var("STATEBENCH_DATA").map(PathBuf::from).ok(),
+                Some(root().join("datasets")),
+                Some(root().join("datasets/cache")),
+                Some(root().join("../shared/datasets")),
+            ];
+            let path = roots
+                .into_iter()
+                .flatten()
+                .map(|d| d.join(rel))
+                .find(|p| p.exists())
+                .unwrap_or_else(|| panic!("{instance}: model file {rel} not found"));
+            return (path, r[col("oracle_states")].parse().unwrap());
+        }
+    }
+    panic!("{instance} not in datasets/{suite}.csv")
+}
+
+fn load(path: &Path) -> Box<dyn Model> {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("pnml") => Box::new(pnml::parse_file(path).unwrap()),
+        Some("dve") => Box::new(dve::parse_file(path).unwrap()),
+        _ => panic!("{}: unknown extension", path.display()),
+    }
+}
+
+fn opts(threads: usize) -> EngineOptions {
+    EngineOptions {
+        mem_budget: u64::MAX,
+        params: Vec::new(),
+        threads,
+    }
+}
+
+/// (states, transitions) of the concurrent set of `engine` explored by
+/// `threads` workers.
+fn parallel(engine: &str, model: &dyn Model, threads: usize) -> (u64, u64) {
+    let set = build_concurrent_set(engine, model, &opts(threads)).unwrap();
+    let r = explore_parallel(model, set, threads, ExploreConfig::default());
+    assert_eq!(r.status, engines::RunStatus::Ok, "{engine}: {}", r.message);
+    (r.states, r.transitions)
+}
+
+#[test]
+fn one_two_and_four_threads_find_the_sequential_counts() {
+    let cases = [
+        ("builtin", "kanban-2"),
+        ("builtin", "token-ring-8-8"),
+        ("beem", "anderson.4"),
+        ("beem", "at.1"),
+        ("beem", "bakery.3"),
+    ];
+    for (suite, instance) in cases {
+        let (path, oracle) = manifest(suite, instance);
+        let model = load(&path);
+        for engine in ENGINES {
+            let seq = create(engine, model.as_ref(), &opts(1), ExploreConfig::default()).unwrap();
+            assert_eq!(seq.states, oracle, "{instance} {engine} sequential");
+            for threads in [1, 2, 4] {
+                assert_eq!(
+                    parallel(engine, model.as_ref(), threads),
+                    (seq.states, seq.transitions),
+                    "{instance} {engine} threads={threads}"
+                );
+            }
+        }
+    }
+}
+
+/// A small model (a few hundred states) with more workers than cores:
+/// nearly every insertion races with another.
+#[test]
+fn racy_small_models_give_identical_counts_every_time() {
+    for (suite, instance) in [("builtin", "philosophers-7"), ("beem", "bridge.1")] {
+        let (path, oracle) = manifest(suite, instance);
+        let model = load(&path);
+        for engine in ENGINES {
+            let seq = create(engine, model.as_ref(), &opts(1), ExploreConfig::default()).unwrap();
+            assert_eq!(seq.states, oracle);
+            for rep in 0..20 {
+                for threads in [2, 4] {
+                    assert_eq!(
+                        parallel(engine, model.as_ref(), threads),
+                        (seq.states, seq.transitions),
+                        "{instance} {engine} threads={threads} repetition {rep}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The concurrent forms take the sequential engines' parameters and
+/// reject unknown ones with the same message.
+#[test]
+fn concurrent_forms_take_the_sequential_parameters() {
+    let (path, _) = manifest("builtin", "kanban-1");
+    let model = load(&path);
+    for (engine, good, bad) in [
+        (
+            "collapse",
+            ("initial_buckets", "1024"),
+            ("bucket_size", "4"),
+        ),
+        ("trie", ("bucket_size", "4"), ("initial_buckets", "1024")),
+    ] {
+        let with = |(k, v): (&str, &str)| EngineOptions {
+            params: vec![(k.to_string(), v.to_string())],
+            ..opts(2)
+        };
+        assert!(build_concurrent_set(engine, model.as_ref(), &with(good)).is_ok());
+        let seq = engines::build_visited_set(engine, model.as_ref(), &with(bad)).err();
+        let par = build_concurrent_set(engine, model.as_ref(), &with(bad)).err();
+        assert!(seq.is_some(), "{engine}");
+        assert_eq!(seq, par, "{engine}");
+    }
+}
