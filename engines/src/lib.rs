@@ -24,6 +24,8 @@ pub mod parallel;
 pub mod ptrie;
 pub mod registry;
 pub mod report;
+pub mod shared_cleary;
+pub mod shared_compact_tree;
 pub mod shared_table;
 pub mod shared_tree;
 pub mod state_queue;
