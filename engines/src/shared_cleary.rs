@@ -781,7 +781,7 @@ impl SharedClearyTable {
             .expect("an exclusive view reads every bucket")
             .expect_err("keys are distinct");
         insert_at(&self.packed, v, mask);
-        *self.len.get_mut() += 1;
+        self.len.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Whether the table is at its growth threshold with `m = K`, so that
@@ -1105,5 +1105,96 @@ mod tests {
         t.check_invariants();
         drop(t);
         assert_eq!(budget.reserved(), 0);
+    }
+}
+
+/// Loom models of the insertion protocol (`RUSTFLAGS="--cfg loom" cargo
+/// test --release -p statebench-engines --lib loom_`): every interleaving
+/// of two threads inserting into a 16-bucket table of four regions.
+#[cfg(all(test, loom))]
+mod loom_tests {
+    use super::*;
+    use loom::sync::Arc;
+
+    /// 8-bit keys, 2^4 buckets: 4-bit remainders, regions of 4 buckets.
+    fn tiny() -> SharedClearyTable {
+        let config = ClearyConfig {
+            key_bits: 8,
+            log2_buckets: 4,
+            max_log2_buckets: 4,
+            max_load: 0.9,
+            grow_load: 0.9,
+        };
+        SharedClearyTable::new("t", config, false, Budget::unlimited()).unwrap()
+    }
+
+    /// The key with quotient `q` and remainder `r`.
+    fn key(q: u64, r: u64) -> u64 {
+        unmix(q << 4 | r, 8)
+    }
+
+    #[test]
+    fn loom_same_key_twice_is_one_entry() {
+        loom::model(|| {
+            let t = Arc::new(tiny());
+            let t2 = t.clone();
+            let h = loom::thread::spawn(move || t2.find_or_insert(key(5, 9)).unwrap());
+            let a = t.find_or_insert(key(5, 9)).unwrap();
+            let b = h.join().unwrap();
+            assert!(a ^ b, "exactly one insertion");
+            assert_eq!(t.len(), 1);
+            t.check_invariants();
+        });
+    }
+
+    #[test]
+    fn loom_colliding_keys_shift_across_a_region_boundary() {
+        loom::model(|| {
+            // A cluster at buckets 3..=4 (quotient 3 twice), crossing the
+            // boundary of regions 0 and 1.
+            let t = tiny();
+            assert!(t.find_or_insert(key(3, 4)).unwrap());
+            assert!(t.find_or_insert(key(3, 8)).unwrap());
+            let t = Arc::new(t);
+            let t2 = t.clone();
+            // Thread 2: quotient 3, smallest remainder: shifts the group.
+            let h = loom::thread::spawn(move || {
+                let x = t2.find_or_insert(key(3, 1)).unwrap();
+                let y = t2.find_or_insert(key(4, 2)).unwrap();
+                (x, y)
+            });
+            // Main: quotient 4 (its home is occupied by quotient 3's
+            // group), and the same key as thread 2's second.
+            let a = t.find_or_insert(key(4, 2)).unwrap();
+            let (x, y) = h.join().unwrap();
+            assert!(x);
+            assert!(a ^ y, "exactly one insertion of key(4, 2)");
+            assert_eq!(t.len(), 4);
+            t.check_invariants();
+            for k in [key(3, 4), key(3, 8), key(3, 1), key(4, 2)] {
+                assert!(t.contains(k));
+            }
+            assert!(!t.contains(key(4, 3)));
+        });
+    }
+
+    #[test]
+    fn loom_reader_never_sees_a_torn_shift() {
+        loom::model(|| {
+            // Quotient 7's group at bucket 7; a writer inserts a smaller
+            // remainder (shifting the group right into region 2) while a
+            // reader looks up the present keys without locks.
+            let t = tiny();
+            assert!(t.find_or_insert(key(7, 6)).unwrap());
+            assert!(t.find_or_insert(key(8, 3)).unwrap());
+            let t = Arc::new(t);
+            let t2 = t.clone();
+            let h = loom::thread::spawn(move || t2.find_or_insert(key(7, 2)).unwrap());
+            assert!(t.contains(key(7, 6)));
+            assert!(t.contains(key(8, 3)));
+            assert!(!t.contains(key(8, 6)));
+            assert!(h.join().unwrap());
+            t.check_invariants();
+        });
     }
 }

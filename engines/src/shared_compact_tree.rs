@@ -158,8 +158,8 @@ impl SharedRoot for SharedClearyRoot {
 
     fn grow(&mut self) -> Result<(), TableFull> {
         if self.adaptive {
-            let l = self.left_bits.max(*self.want_left.get_mut());
-            let r = self.right_bits.max(*self.want_right.get_mut());
+            let l = self.left_bits.max(self.want_left.load(Ordering::Relaxed));
+            let r = self.right_bits.max(self.want_right.load(Ordering::Relaxed));
             if (l, r) != (self.left_bits, self.right_bits) {
                 self.widen(l, r)?;
             }
@@ -226,5 +226,204 @@ impl SharedTreeDb<SharedClearyRoot> {
             budget,
             params,
         )
+    }
+}
+
+#[cfg(all(test, not(loom)))]
+mod tests {
+    use super::*;
+    use crate::concurrent::ConcurrentVisitedSet;
+    use crate::explore::ExploreConfig;
+    use crate::parallel::explore_parallel;
+    use crate::report::RunStatus;
+    use crate::test_models::Counters;
+    use std::collections::HashSet;
+    use std::sync::{Barrier, RwLock};
+
+    fn config(
+        m: Option<u32>,
+        grow: bool,
+        adaptive_key: bool,
+        incremental: bool,
+    ) -> CompactTreeConfig {
+        CompactTreeConfig {
+            m,
+            grow,
+            adaptive_key,
+            incremental,
+            initial_m: 4,
+            node_buckets: 16,
+            ..Default::default()
+        }
+    }
+
+    fn tree(k: usize, c: &CompactTreeConfig) -> Box<dyn ConcurrentVisitedSet> {
+        Box::new(SharedCompactTree::new(k, c, Budget::new(1 << 30)).unwrap())
+    }
+
+    #[test]
+    fn parallel_search_counts_are_exact_for_every_shape_and_mode() {
+        let modes = [
+            config(None, true, true, true),
+            config(None, true, false, false),
+            config(None, false, false, true),
+            config(Some(16), false, true, true),
+        ];
+        for (n, m) in [(1, 50), (2, 40), (3, 12), (5, 6), (9, 3)] {
+            let states = (m as u64).pow(n as u32);
+            for c in &modes {
+                for threads in [1, 2, 4] {
+                    let r = explore_parallel(
+                        &Counters::new(n, m),
+                        tree(n, c),
+                        threads,
+                        ExploreConfig::default(),
+                    );
+                    assert_eq!(r.status, RunStatus::Ok, "{}", r.message);
+                    assert_eq!(
+                        (r.states, r.transitions),
+                        (states, n as u64 * states),
+                        "k={n} {} threads={threads}",
+                        c.params()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn stress_many_threads_growing_and_rekeyed_root() {
+        // 4^6 states from a 16-bucket root with 8-bit children: the root
+        // doubles and is re-keyed while 8 workers insert.
+        let model = Counters::new(6, 4);
+        let c = config(None, true, true, true);
+        for rep in 0..30 {
+            let r = explore_parallel(&model, tree(6, &c), 8, ExploreConfig::default());
+            assert_eq!(
+                (r.states, r.transitions),
+                (4096, 6 * 4096),
+                "repetition {rep}"
+            );
+            let count = |name: &str| r.counters.iter().find(|c| c.0 == name).unwrap().1;
+            assert!(count("root_growths") > 0);
+        }
+    }
+
+    #[test]
+    fn accounting_and_params_match_the_documentation() {
+        let c = config(Some(14), false, false, true);
+        let mut set = SharedCompactTree::new(5, &c, Budget::unlimited()).unwrap();
+        let mut scratch = Vec::new();
+        for i in 0..4000u32 {
+            let s = [i % 64, i / 64, 1, i % 7, 2];
+            let r = loop {
+                match set.find_or_insert_from(&s, None, &mut [0; 3], &mut scratch) {
+                    Err(InsertError::Grow) => set.grow().unwrap(),
+                    r => break r.unwrap(),
+                }
+            };
+            assert!(r.is_new());
+        }
+        let root = set.root().table();
+        // K = 2w = 60, m = 14: 49-bit entries; node tuples 16 bytes each.
+        assert_eq!(root.entry_bits(), 60 - 14 + 3);
+        let node_used: u64 = 16 * (4000 + 4000 + 7);
+        assert_eq!(set.memory().used, node_used + (4000u64 * 49).div_ceil(8));
+        assert_eq!(
+            root.alloc_bytes(),
+            crate::cleary::table_bytes(60, 14)
+                + (1 << (14 - crate::shared_cleary::REGION_BITS)) * 8
+        );
+        assert_eq!(set.params(), c.params());
+    }
+
+    #[test]
+    fn concurrent_rekeying_root_is_a_set() {
+        // 8 threads insert root tuples whose children widen from 1 to 20
+        // bits: the adaptive root is re-keyed and grown by the
+        // stop-the-world protocol while the others insert.
+        let c = config(None, true, true, true);
+        let root = RwLock::new(SharedClearyRoot::new(2, &c, Budget::unlimited()).unwrap());
+        let threads = 8;
+        let barrier = Barrier::new(threads);
+        let pair = |i: u32| (i % 300 * (1 + i / 7000 * 997), (i * 31) % 4000);
+        let news: Vec<Vec<(u32, u32)>> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..threads as u32)
+                .map(|t| {
+                    let (root, barrier) = (&root, &barrier);
+                    s.spawn(move || {
+                        barrier.wait();
+                        let mut news = Vec::new();
+                        for n in 0..6000u32 {
+                            let (l, r) = pair(n + t * 500);
+                            loop {
+                                let got = root.read().unwrap().find_or_insert(l, r);
+                                match got {
+                                    Ok((reference, new)) => {
+                                        assert_eq!(reference, (l as u64) << 32 | r as u64);
+                                        if new {
+                                            news.push((l, r));
+                                        }
+                                        break;
+                                    }
+                                    Err(InsertError::Grow) => root.write().unwrap().grow().unwrap(),
+                                    Err(InsertError::Full(f)) => panic!("{}", f.message),
+                                }
+                            }
+                        }
+                        news
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let root = root.into_inner().unwrap();
+        let reference: HashSet<(u32, u32)> = (0..threads as u32)
+            .flat_map(|t| (0..6000).map(move |n| pair(n + t * 500)))
+            .collect();
+        let mut once = HashSet::new();
+        for &p in news.iter().flatten() {
+            assert!(once.insert(p), "{p:?} answered new twice");
+        }
+        assert_eq!(once, reference);
+        assert_eq!(root.len(), reference.len() as u64);
+        assert!(root.rekeys() >= 2, "{} re-keyings", root.rekeys());
+        root.table().check_invariants();
+        for &(l, r) in &reference {
+            assert_eq!(root.find_or_insert(l, r).unwrap().1, false);
+        }
+    }
+
+    #[test]
+    fn wide_values_and_full_root_are_table_full() {
+        let c = CompactTreeConfig {
+            w: 8,
+            o: 2,
+            u: 6,
+            m: Some(10),
+            grow: false,
+            initial_m: 4,
+            node_buckets: 16,
+            ..Default::default()
+        };
+        let set = SharedCompactTree::new(4, &c, Budget::unlimited()).unwrap();
+        let e = set
+            .find_or_insert_from(&[1, 64, 1, 2], None, &mut [], &mut Vec::new())
+            .unwrap_err();
+        assert_eq!(
+            e,
+            InsertError::Full(TableFull {
+                message: "compact-tree: slot 1 value 64 needs more than u=6 bits".into()
+            })
+        );
+        // 2^10 buckets at load 0.9 hold 921 states, then table_full.
+        let r = explore_parallel(
+            &Counters::new(4, 6),
+            tree(4, &c),
+            2,
+            ExploreConfig::default(),
+        );
+        assert_eq!(r.status, RunStatus::TableFull);
+        assert!(r.message.contains("maximal load"), "{}", r.message);
     }
 }
