@@ -46,6 +46,10 @@
 //! Accounting: `used` = node tables (12 bytes per tuple) + ⌈states ×
 //! (K − m + 3) / 8⌉ bytes; `alloc` = node tables + the packed root array.
 //!
+//! Its concurrent form (runs with more than one thread) is
+//! `shared_compact_tree`: the same parameters and root entries over shared
+//! tables (its module documentation says where its bytes differ).
+//!
 //! It owns only the parameters and the root table adapter; it must not know
 //! models or front-ends.
 

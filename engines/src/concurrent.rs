@@ -2,8 +2,8 @@
 //! many threads query and extend at once through a shared reference.
 //!
 //! Owns only the trait and its error type; the concurrent tables live in
-//! their own modules (`shared_hash_table`, `shared_index_table`,
-//! `shared_tree`, `sharded`) and the search that drives them in
+//! their own modules (`shared_table`, `shared_tree`, `shared_cleary`,
+//! `shared_compact_tree`) and the search that drives them in
 //! `parallel`. It must not know models or the search order.
 //!
 //! Growth protocol. Insertions take `&self` and never block on a global

@@ -827,7 +827,7 @@ impl SharedClearyTable {
     /// no insertion running), reconstructing each quotient from the virgin
     /// bits of its cluster.
     fn for_each_hash(&self, mut f: impl FnMut(u64)) {
-        if self.len() == 0 {
+        if self.is_empty() {
             return;
         }
         let t = &self.packed;

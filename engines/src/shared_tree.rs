@@ -42,6 +42,10 @@ pub trait SharedRoot: Send + Sync {
     fn grow(&mut self) -> Result<(), TableFull>;
     /// Root tuples (states) stored.
     fn len(&self) -> u64;
+    /// Whether no root tuple is stored.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     /// Bytes of the occupied entries.
     fn used_bytes(&self) -> u64;
     /// Bytes allocated.
