@@ -1179,6 +1179,30 @@ mod loom_tests {
     }
 
     #[test]
+    fn loom_lock_free_lookup_has_no_false_positive() {
+        loom::model(|| {
+            // Buckets 4..=6: quotient 4's group (remainders 7, 9) and
+            // quotient 6's; bucket 3 empty. A writer fills bucket 3 with a
+            // new group (entry first, its virgin bit second): between the
+            // two writes, a look-up of the absent key (4, 1) that counted
+            // that change bit without its virgin bit would take quotient
+            // 3's remainder 1 for its own. The region words must reject
+            // that snapshot.
+            let t = tiny();
+            for k in [key(4, 7), key(4, 9), key(6, 2)] {
+                assert!(t.find_or_insert(k).unwrap());
+            }
+            let t = Arc::new(t);
+            let t2 = t.clone();
+            let h = loom::thread::spawn(move || t2.find_or_insert(key(3, 1)).unwrap());
+            assert!(!t.contains(key(4, 1)), "false positive");
+            assert!(h.join().unwrap());
+            assert!(t.contains(key(3, 1)));
+            t.check_invariants();
+        });
+    }
+
+    #[test]
     fn loom_reader_never_sees_a_torn_shift() {
         loom::model(|| {
             // Quotient 7's group at bucket 7; a writer inserts a smaller
