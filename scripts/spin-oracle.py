@@ -35,10 +35,10 @@ spin_depth (depth reached), spin_time_s (pan's elapsed time), and
 spin_result (ok, timeout, memory_limit or an error).
 
 Usage: scripts/spin-oracle.py [--data DIR] [--out FILE] [--time-limit S]
-         [--mem-limit-mb MB] [--only GLOB,...] [--resume] [--models DIR]
+         [--mem-limit-mb MB] [--only GLOB,...] [--resume [--retry-unfinished]] [--models DIR]
          [--placeholders]
 --resume keeps rows of an existing --out whose checksum and SPIN settings
-are unchanged (the manifest is rewritten after every instance, so a killed
+are unchanged (with --retry-unfinished, only those whose SPIN run finished) (the manifest is rewritten after every instance, so a killed
 run loses at most the instance it was on). --placeholders runs nothing: it
 adds a row without oracle (spin_result=not_run; complete=no) for every
 instance the manifest lacks, for --resume to fill later. --models DIR takes
@@ -172,6 +172,8 @@ def main():
     ap.add_argument("--mem-limit-mb", type=int, default=8192)
     ap.add_argument("--only", default="*", help="globs over instance names, comma-separated")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--retry-unfinished", action="store_true",
+                    help="with --resume, run again the rows whose SPIN run did not finish (timeout, memory limit, error)")
     ap.add_argument("--placeholders", action="store_true")
     ap.add_argument("--models", help="a folder of .pm files instead of beem/promela")
     args = ap.parse_args()
@@ -226,7 +228,8 @@ def main():
         digest = sha256_file(path)
         old = previous.get(instance)
         if old and old["sha256"] == digest and old["notes"].startswith(settings + ";"):
-            continue
+            if not (args.retry_unfinished and ";spin_result=ok;" not in old["notes"] + ";"):
+                continue
         t0 = time.monotonic()
         rep = oracle(path, args.time_limit, args.mem_limit_mb)
         spent = time.monotonic() - t0

@@ -42,10 +42,10 @@ use crate::budget::Budget;
 use crate::visited::TableFull;
 
 /// The three administration bits, below the remainder in every entry.
-const OCCUPIED: u64 = 1;
-const VIRGIN: u64 = 2;
-const CHANGE: u64 = 4;
-const ADMIN_BITS: u32 = 3;
+pub(crate) const OCCUPIED: u64 = 1;
+pub(crate) const VIRGIN: u64 = 2;
+pub(crate) const CHANGE: u64 = 4;
+pub(crate) const ADMIN_BITS: u32 = 3;
 
 /// Largest log2 of the bucket count.
 pub const MAX_LOG2_BUCKETS: u32 = 40;
@@ -67,7 +67,7 @@ const fn mul_inverse(a: u64) -> u64 {
 }
 
 #[inline]
-fn low_mask(bits: u32) -> u64 {
+pub(crate) fn low_mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
     } else {

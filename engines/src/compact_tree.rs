@@ -46,6 +46,10 @@
 //! Accounting: `used` = node tables (12 bytes per tuple) + ⌈states ×
 //! (K − m + 3) / 8⌉ bytes; `alloc` = node tables + the packed root array.
 //!
+//! Its concurrent form (runs with more than one thread) is
+//! `shared_compact_tree`: the same parameters and root entries over shared
+//! tables (its module documentation says where its bytes differ).
+//!
 //! It owns only the parameters and the root table adapter; it must not know
 //! models or front-ends.
 
@@ -138,6 +142,29 @@ impl CompactTreeConfig {
         Ok(())
     }
 
+    /// The parameter string the engine reports.
+    pub fn params(&self) -> String {
+        format!(
+            "w={};o={};u={};m={};root_key={};max_load={};grow_load={};incremental={}",
+            self.w,
+            self.o,
+            self.u,
+            match (self.m, self.grow) {
+                (Some(m), _) => m.to_string(),
+                (None, true) => "auto".to_string(),
+                (None, false) => "budget".to_string(),
+            },
+            if self.adaptive_key {
+                "adaptive"
+            } else {
+                "fixed"
+            },
+            self.max_load,
+            self.grow_load,
+            self.incremental
+        )
+    }
+
     /// Bits of the left and right child of the root for vectors of length
     /// `k` (a node: w, a slot: u; k = 1: (u, 0)).
     pub fn root_child_bits(&self, k: usize) -> (u32, u32) {
@@ -155,7 +182,7 @@ impl CompactTreeConfig {
 
     /// (initial, largest) log2 of the root buckets for keys of `key_bits`
     /// bits within `budget` bytes.
-    fn log2_range(&self, key_bits: u32, budget: u64) -> (u32, u32) {
+    pub(crate) fn log2_range(&self, key_bits: u32, budget: u64) -> (u32, u32) {
         let cap = (self.w + self.o)
             .min(key_bits)
             .min(cleary::MAX_LOG2_BUCKETS);
@@ -179,7 +206,7 @@ impl CompactTreeConfig {
 }
 
 /// Initial bits of each root child in an adaptive key.
-const INITIAL_CHILD_BITS: u32 = 8;
+pub(crate) const INITIAL_CHILD_BITS: u32 = 8;
 
 /// The root table of `compact-tree`: a Cleary table of root keys.
 pub struct ClearyRoot {
@@ -200,7 +227,7 @@ pub struct ClearyRoot {
 }
 
 /// Bits needed to write `v` (at least 1).
-fn bits_of(v: u32) -> u32 {
+pub(crate) fn bits_of(v: u32) -> u32 {
     (32 - v.leading_zeros()).max(1)
 }
 
@@ -337,25 +364,7 @@ impl TreeDb<ClearyRoot> {
             max_log2: m_max,
             rekeys: 0,
         };
-        let params = format!(
-            "w={};o={};u={};m={};root_key={};max_load={};grow_load={};incremental={}",
-            config.w,
-            config.o,
-            config.u,
-            match (config.m, config.grow) {
-                (Some(m), _) => m.to_string(),
-                (None, true) => "auto".to_string(),
-                (None, false) => "budget".to_string(),
-            },
-            if config.adaptive_key {
-                "adaptive"
-            } else {
-                "fixed"
-            },
-            config.max_load,
-            config.grow_load,
-            config.incremental
-        );
+        let params = config.params();
         TreeDb::build(
             "compact-tree",
             k,

@@ -4,8 +4,11 @@
 //! Owns only the trait and its error type; the concurrent sets live in
 //! their own modules (`shared_table`: the lock-free table and the
 //! `hash-table` engine; `shared_tree`, `shared_collapse`: trees and
-//! COLLAPSE over such tables; `shared_ptrie`: the PTrie in independently
-//! locked sub-tries) and the search that drives them in `parallel`. It must not know models or the search order.
+//! COLLAPSE over such tables; `shared_cleary` and `shared_compact_tree`:
+//! the Cleary root table with region locks and the concurrent
+//! `compact-tree`; `shared_ptrie`: the PTrie in independently locked
+//! sub-tries) and the search that drives them in `parallel`. It must not
+//! know models or the search order.
 //!
 //! Growth protocol. Insertions take `&self` and never block on a global
 //! lock; a table that wants to grow (its load passed its threshold)

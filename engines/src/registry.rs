@@ -15,6 +15,7 @@ use crate::parallel::explore_parallel;
 use crate::ptrie::{Encoding, PTrie, PTrieConfig};
 use crate::report::{RunReport, RunStatus};
 use crate::shared_collapse::SharedCollapse;
+use crate::shared_compact_tree::SharedCompactTree;
 use crate::shared_ptrie::ShardedPTrie;
 use crate::shared_table::SharedHashTable;
 use crate::shared_tree::SharedTree;
@@ -314,6 +315,7 @@ fn concurrent_builder(name: &str) -> Option<ConcurrentBuildFn> {
         "tree" => Some(build_shared_tree),
         "collapse" => Some(build_shared_collapse),
         "trie" => Some(build_shared_trie),
+        "compact-tree" => Some(build_shared_compact_tree),
         _ => None,
     }
 }
@@ -470,10 +472,10 @@ fn build_shared_tree(
     )?))
 }
 
-fn build_compact_tree(
+fn compact_tree_config(
     model: &dyn Model,
     opts: &EngineOptions,
-) -> Result<Box<dyn VisitedSet>, BuildError> {
+) -> Result<CompactTreeConfig, BuildError> {
     opts.reject_unknown(
         "compact-tree",
         &[
@@ -531,8 +533,28 @@ fn build_compact_tree(
             "compact-tree: the model has no slots".into(),
         ));
     }
+    Ok(config)
+}
+
+fn build_compact_tree(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn VisitedSet>, BuildError> {
+    let config = compact_tree_config(model, opts)?;
     Ok(Box::new(CompactTree::new(
-        k,
+        model.slot_count(),
+        &config,
+        Budget::new(opts.mem_budget),
+    )?))
+}
+
+fn build_shared_compact_tree(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
+    let config = compact_tree_config(model, opts)?;
+    Ok(Box::new(SharedCompactTree::new(
+        model.slot_count(),
         &config,
         Budget::new(opts.mem_budget),
     )?))

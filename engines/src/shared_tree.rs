@@ -1,27 +1,30 @@
-//! The concurrent `tree` engine: the tree database of [`crate::tree`]
-//! (same shape, same incremental insertion from the predecessor's node
-//! indices) over lock-free tables shared by every worker, as in Laarman,
-//! van de Pol and Weber, "Parallel recursive state compression for free"
-//! (2011).
+//! The concurrent tree database: the tree of [`crate::tree`] (same shape,
+//! same incremental insertion from the predecessor's node indices) over
+//! lock-free tables shared by every worker, as in Laarman, van de Pol and
+//! Weber, "Parallel recursive state compression for free" (2011), generic
+//! over its root table ([`SharedRoot`]); with a [`SharedTable`] root it is
+//! the concurrent `tree` engine ([`SharedTree`]), with a shared Cleary
+//! root the concurrent `compact-tree` (`shared_compact_tree`).
 //!
 //! Every non-root node has a [`SharedTable`] of `(left, right)` tuples
 //! (dense, stable indices as in the sequential tree, at most 2^w of them,
 //! growing at load 1/2 by the stop-the-world protocol of
-//! [`crate::concurrent`]); the root is a [`SharedTable`] of root tuples
-//! growing at load 3/4. The per-insertion scratch (node indices, which
-//! nodes changed) is the calling worker's, so insertions share nothing but
-//! the tables.
+//! [`crate::concurrent`]); the root of `tree` is a [`SharedTable`] of root
+//! tuples growing at load 3/4. The per-insertion scratch (node indices,
+//! which nodes changed) is the calling worker's, so insertions share
+//! nothing but the tables. Slot values wider than `u` bits (when `u < 32`)
+//! are a [`TableFull`] "slot i value v needs more than u=… bits", as in
+//! the sequential tree.
 //!
 //! Differences from the sequential `tree`, all in memory: a shared bucket
 //! is 8 bytes (hash memo + index, the CAS word of the protocol) where the
 //! sequential node table has 4, and the root stores the tuple (8 bytes)
 //! and an 8-byte bucket where the sequential root stores 8 bytes. So
-//! `used` = node entries × 16 + states × 16 bytes. The `compact-tree`'s
-//! Cleary root has no concurrent form yet (that engine runs with one
-//! thread only).
+//! `used` = node entries × 16 + states × 16 bytes for `tree`.
 //!
-//! It owns only this adapter; the tree shape is `tree`'s, the tables are
-//! `shared_table`'s. It must not know models nor the search order.
+//! It owns only this adapter and the root-table trait; the tree shape is
+//! `tree`'s, the tables are `shared_table`'s (and `shared_cleary`'s). It
+//! must not know models nor the search order.
 
 use crate::budget::Budget;
 use crate::concurrent::{ConcurrentVisitedSet, InsertError};
@@ -30,57 +33,176 @@ use crate::tree::{build, Child, Node, TreeConfig};
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
 
-/// The concurrent tree database; see the module documentation.
-pub struct SharedTree {
+/// The root table of a concurrent tree: stores root tuples.
+pub trait SharedRoot: Send + Sync {
+    /// Stores the root tuple `(left, right)` if absent: (reference, new).
+    fn find_or_insert(&self, left: u32, right: u32) -> Result<(u64, bool), InsertError>;
+    /// Grows (or re-keys) with exclusive access if an insertion asked for
+    /// it; idempotent.
+    fn grow(&mut self) -> Result<(), TableFull>;
+    /// Root tuples (states) stored.
+    fn len(&self) -> u64;
+    /// Whether no root tuple is stored.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Bytes of the occupied entries.
+    fn used_bytes(&self) -> u64;
+    /// Bytes allocated.
+    fn alloc_bytes(&self) -> u64;
+    /// Engine counters of the root table.
+    fn counters(&self, out: &mut Vec<(String, u64)>);
+}
+
+impl SharedRoot for SharedTable {
+    #[inline]
+    fn find_or_insert(&self, left: u32, right: u32) -> Result<(u64, bool), InsertError> {
+        let (index, new) = SharedTable::find_or_insert(self, &[left, right])?;
+        Ok((index as u64, new))
+    }
+
+    fn grow(&mut self) -> Result<(), TableFull> {
+        SharedTable::grow(self)
+    }
+
+    fn len(&self) -> u64 {
+        SharedTable::len(self)
+    }
+
+    fn used_bytes(&self) -> u64 {
+        SharedTable::used_bytes(self)
+    }
+
+    fn alloc_bytes(&self) -> u64 {
+        SharedTable::alloc_bytes(self)
+    }
+
+    fn counters(&self, out: &mut Vec<(String, u64)>) {
+        out.push(("root_buckets".into(), self.buckets()));
+    }
+}
+
+/// The concurrent tree database over any root table; see the module
+/// documentation.
+pub struct SharedTreeDb<R: SharedRoot> {
+    engine: &'static str,
     k: usize,
     nodes: Vec<Node>,
     tables: Vec<SharedTable>,
-    root: SharedTable,
+    root: R,
     incremental: bool,
+    /// Slot values must be below 2^value_bits (32: no check).
+    value_bits: u32,
     params: String,
 }
 
-impl SharedTree {
+/// The concurrent `tree` engine.
+pub type SharedTree = SharedTreeDb<SharedTable>;
+
+impl SharedTreeDb<SharedTable> {
     /// A tree for vectors of length `k ≥ 1` within `budget`.
     pub fn new(k: usize, config: &TreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        assert!(k >= 1, "tree: vectors of length 0");
+        let initial = config
+            .initial_buckets
+            .clamp(16, 1 << 40)
+            .next_power_of_two();
+        let root = SharedTable::new(
+            "tree root table",
+            2,
+            initial,
+            0.75,
+            u64::MAX,
+            budget.clone(),
+        )?;
+        Self::build(
+            "tree",
+            k,
+            root,
+            config.w,
+            32,
+            config.incremental,
+            initial / 64,
+            budget,
+            format!(
+                "w={};incremental={};initial_buckets={initial}",
+                config.w, config.incremental
+            ),
+        )
+    }
+}
+
+impl<R: SharedRoot> SharedTreeDb<R> {
+    /// The tree over `k ≥ 1` slots with `root` as root table; node tables
+    /// hold at most 2^`index_bits` tuples, start with `node_buckets`
+    /// buckets and allocate from `budget`; slot values must be below
+    /// 2^`value_bits`. `params` is what
+    /// [`ConcurrentVisitedSet::params`] reports.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn build(
+        engine: &'static str,
+        k: usize,
+        root: R,
+        index_bits: u32,
+        value_bits: u32,
+        incremental: bool,
+        node_buckets: usize,
+        budget: Budget,
+        params: String,
+    ) -> Result<Self, TableFull> {
+        assert!(k >= 1, "{engine}: vectors of length 0");
+        assert!((1..=32).contains(&index_bits) && (1..=32).contains(&value_bits));
         let mut nodes = Vec::with_capacity(k.saturating_sub(1));
         if k >= 2 {
             build(0, k, &mut nodes);
         }
         let inner = k.saturating_sub(2);
-        let initial = config
-            .initial_buckets
-            .clamp(16, 1 << 40)
-            .next_power_of_two();
         let tables = (0..inner)
             .map(|j| {
                 SharedTable::new(
-                    format!("tree node table {j}"),
+                    format!("{engine} node table {j}"),
                     2,
-                    initial / 64,
+                    node_buckets,
                     0.5,
-                    1u64 << config.w,
+                    1u64 << index_bits,
                     budget.clone(),
                 )
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let root = SharedTable::new("tree root table", 2, initial, 0.75, u64::MAX, budget)?;
-        Ok(SharedTree {
+        Ok(SharedTreeDb {
+            engine,
             k,
             nodes,
             tables,
             root,
-            incremental: config.incremental,
-            params: format!(
-                "w={};incremental={};initial_buckets={initial}",
-                config.w, config.incremental
+            incremental,
+            value_bits,
+            params,
+        })
+    }
+
+    /// The root table.
+    pub fn root(&self) -> &R {
+        &self.root
+    }
+
+    #[cold]
+    fn value_too_wide(&self, state: &[Value]) -> InsertError {
+        let (i, v) = state
+            .iter()
+            .enumerate()
+            .find(|&(_, &v)| v >> self.value_bits != 0)
+            .map(|(i, &v)| (i, v))
+            .unwrap_or_default();
+        InsertError::Full(TableFull {
+            message: format!(
+                "{}: slot {i} value {v} needs more than u={} bits",
+                self.engine, self.value_bits
             ),
         })
     }
 }
 
-impl ConcurrentVisitedSet for SharedTree {
+impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
     fn side_words(&self) -> usize {
         if self.incremental {
             self.tables.len()
@@ -97,6 +219,9 @@ impl ConcurrentVisitedSet for SharedTree {
         scratch: &mut Vec<u32>,
     ) -> Result<Inserted, InsertError> {
         debug_assert_eq!(state.len(), self.k);
+        if self.value_bits < 32 && state.iter().fold(0, |a, &v| a | v) >> self.value_bits != 0 {
+            return Err(self.value_too_wide(state));
+        }
         let (l, r) = if self.k == 1 {
             (state[0], 0)
         } else {
@@ -133,11 +258,11 @@ impl ConcurrentVisitedSet for SharedTree {
             let root = self.nodes[inner];
             (value(root.left, idx), value(root.right, idx))
         };
-        let (index, new) = self.root.find_or_insert(&[l, r])?;
+        let (reference, new) = self.root.find_or_insert(l, r)?;
         Ok(if new {
-            Inserted::New(index as u64)
+            Inserted::New(reference)
         } else {
-            Inserted::Found(index as u64)
+            Inserted::Found(reference)
         })
     }
 
@@ -153,11 +278,17 @@ impl ConcurrentVisitedSet for SharedTree {
     }
 
     fn memory(&self) -> MemoryUsage {
-        let tables = self.tables.iter().chain(std::iter::once(&self.root));
-        tables.fold(MemoryUsage::default(), |m, t| MemoryUsage {
-            used: m.used + t.used_bytes(),
-            alloc: m.alloc + t.alloc_bytes(),
-        })
+        let nodes = self
+            .tables
+            .iter()
+            .fold(MemoryUsage::default(), |m, t| MemoryUsage {
+                used: m.used + t.used_bytes(),
+                alloc: m.alloc + t.alloc_bytes(),
+            });
+        MemoryUsage {
+            used: nodes.used + self.root.used_bytes(),
+            alloc: nodes.alloc + self.root.alloc_bytes(),
+        }
     }
 
     fn params(&self) -> String {
@@ -165,13 +296,12 @@ impl ConcurrentVisitedSet for SharedTree {
     }
 
     fn counters(&self) -> Vec<(String, u64)> {
-        vec![
-            (
-                "node_entries".into(),
-                self.tables.iter().map(|t| t.len()).sum(),
-            ),
-            ("root_buckets".into(), self.root.buckets()),
-        ]
+        let mut out = vec![(
+            "node_entries".into(),
+            self.tables.iter().map(|t| t.len()).sum(),
+        )];
+        self.root.counters(&mut out);
+        out
     }
 }
 
