@@ -390,7 +390,7 @@ mod tests {
         assert!(root.rekeys() >= 2, "{} re-keyings", root.rekeys());
         root.table().check_invariants();
         for &(l, r) in &reference {
-            assert_eq!(root.find_or_insert(l, r).unwrap().1, false);
+            assert!(!root.find_or_insert(l, r).unwrap().1);
         }
     }
 
