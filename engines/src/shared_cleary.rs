@@ -481,6 +481,10 @@ pub struct SharedClearyTable {
     /// At `m = K`, grow at the growth load anyway: the owner re-keys the
     /// table with wider keys ([`rekeyed`](Self::rekeyed)).
     rekeyable: bool,
+    /// The owner's `rekeyable` as given, kept for the doubled arrays of
+    /// [`grow`](Self::grow): a table created below `m = K` becomes
+    /// rekeyable when it reaches `m = K`.
+    may_rekey: bool,
     budget: Budget,
     reserved: u64,
     refused: Option<String>,
@@ -521,7 +525,8 @@ impl SharedClearyTable {
         let entry_bits = rem_bits + ADMIN_BITS;
         let buckets = 1u64 << log2;
         let capacity = ((buckets as f64 * config.max_load) as u64).min(buckets - 1);
-        let rekeyable = rekeyable && log2 == config.key_bits && log2 < MAX_LOG2_BUCKETS;
+        let may_rekey = rekeyable;
+        let rekeyable = may_rekey && log2 == config.key_bits && log2 < MAX_LOG2_BUCKETS;
         let grow_at = if log2 < config.max_log2_buckets || rekeyable {
             ((buckets as f64 * config.grow_load.min(config.max_load)) as u64).min(capacity)
         } else {
@@ -543,6 +548,7 @@ impl SharedClearyTable {
             grow_at,
             capacity,
             rekeyable,
+            may_rekey,
             budget,
             reserved: bytes,
             refused: None,
@@ -805,7 +811,7 @@ impl SharedClearyTable {
             self.name.clone(),
             self.config,
             self.log2 + 1,
-            self.rekeyable,
+            self.may_rekey,
             self.budget.clone(),
         ) {
             Ok(mut bigger) => {
@@ -1070,6 +1076,28 @@ mod tests {
         // Entries of 3 + K − m bits (3..=11): many per word, words shared by
         // regions; at m = K = 12 the remainder is empty.
         overlapping_inserts(shape(12, 4, 12), 8, 1_500, false);
+    }
+
+    /// A rekeyable table created below `m = K` stays rekeyable once its
+    /// doublings reach `m = K`: it asks for wider keys at the growth load
+    /// instead of filling up (the concurrent compact-tree once reported
+    /// `table_full` on cycles-10-4 at 2 threads because of this).
+    #[test]
+    fn rekeyable_survives_growth_to_m_equals_k() {
+        let mut t =
+            SharedClearyTable::new("root", shape(12, 4, 12), true, Budget::unlimited()).unwrap();
+        let mut n = 0u64;
+        loop {
+            match t.find_or_insert(n) {
+                Ok(true) => n += 1,
+                Ok(false) => unreachable!(),
+                Err(InsertError::Grow) if t.wants_wider_keys() => break,
+                Err(InsertError::Grow) => t.grow().unwrap(),
+                Err(InsertError::Full(f)) => panic!("full instead of re-keying: {}", f.message),
+            }
+        }
+        assert_eq!(t.log2_buckets(), 12);
+        assert_eq!(n, (4096.0 * 0.75) as u64);
     }
 
     #[test]
