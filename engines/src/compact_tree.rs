@@ -208,6 +208,48 @@ impl CompactTreeConfig {
 /// Initial bits of each root child in an adaptive key.
 pub(crate) const INITIAL_CHILD_BITS: u32 = 8;
 
+/// The shape a root table starts with (shared by the sequential and the
+/// concurrent root): the children's widest and initial key bits and the
+/// Cleary table's configuration.
+pub(crate) struct InitialRoot {
+    pub left_max: u32,
+    pub right_max: u32,
+    pub left_bits: u32,
+    pub right_bits: u32,
+    pub table: ClearyConfig,
+}
+
+impl CompactTreeConfig {
+    /// The initial root for vectors of length `k` within `budget` bytes: an
+    /// adaptive key starts with children of at most [`INITIAL_CHILD_BITS`],
+    /// a fixed one with their full widths.
+    pub(crate) fn initial_root(&self, k: usize, budget: u64) -> InitialRoot {
+        let (left_max, right_max) = self.root_child_bits(k);
+        let (left_bits, right_bits) = if self.adaptive_key {
+            (
+                left_max.min(INITIAL_CHILD_BITS),
+                right_max.min(INITIAL_CHILD_BITS),
+            )
+        } else {
+            (left_max, right_max)
+        };
+        let (m0, m_max) = self.log2_range(left_bits + right_bits, budget);
+        InitialRoot {
+            left_max,
+            right_max,
+            left_bits,
+            right_bits,
+            table: ClearyConfig {
+                key_bits: left_bits + right_bits,
+                log2_buckets: m0,
+                max_log2_buckets: m_max,
+                max_load: self.max_load,
+                grow_load: self.grow_load,
+            },
+        }
+    }
+}
+
 /// The root table of `compact-tree`: a Cleary table of root keys.
 pub struct ClearyRoot {
     table: ClearyTable,
@@ -331,37 +373,18 @@ impl TreeDb<ClearyRoot> {
         if let Err(e) = config.check() {
             panic!("compact-tree: {e}");
         }
-        let (left_max, right_max) = config.root_child_bits(k);
-        let (lb, rb) = if config.adaptive_key {
-            (
-                left_max.min(INITIAL_CHILD_BITS),
-                right_max.min(INITIAL_CHILD_BITS),
-            )
-        } else {
-            (left_max, right_max)
-        };
-        let (m0, m_max) = config.log2_range(lb + rb, budget.limit());
-        let table = ClearyTable::new(
-            "compact-tree root table",
-            ClearyConfig {
-                key_bits: lb + rb,
-                log2_buckets: m0,
-                max_log2_buckets: m_max,
-                max_load: config.max_load,
-                grow_load: config.grow_load,
-            },
-            budget.clone(),
-        )?;
+        let init = config.initial_root(k, budget.limit());
+        let table = ClearyTable::new("compact-tree root table", init.table, budget.clone())?;
         let root = ClearyRoot {
             table,
-            left_bits: lb,
-            right_bits: rb,
-            left_max,
-            right_max,
+            left_bits: init.left_bits,
+            right_bits: init.right_bits,
+            left_max: init.left_max,
+            right_max: init.right_max,
             adaptive: config.adaptive_key,
             config: config.clone(),
             budget_limit: budget.limit(),
-            max_log2: m_max,
+            max_log2: init.table.max_log2_buckets,
             rekeys: 0,
         };
         let params = config.params();

@@ -34,7 +34,7 @@
 
 use crate::budget::Budget;
 use crate::cleary::ClearyConfig;
-use crate::compact_tree::{bits_of, CompactTreeConfig, INITIAL_CHILD_BITS};
+use crate::compact_tree::{bits_of, CompactTreeConfig};
 use crate::concurrent::InsertError;
 use crate::shared_cleary::SharedClearyTable;
 use crate::shared_tree::{SharedRoot, SharedTreeDb};
@@ -62,38 +62,24 @@ pub struct SharedClearyRoot {
 impl SharedClearyRoot {
     /// The root for vectors of length `k` within `budget`.
     pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        let (left_max, right_max) = config.root_child_bits(k);
-        let (lb, rb) = if config.adaptive_key {
-            (
-                left_max.min(INITIAL_CHILD_BITS),
-                right_max.min(INITIAL_CHILD_BITS),
-            )
-        } else {
-            (left_max, right_max)
-        };
-        let (m0, m_max) = config.log2_range(lb + rb, budget.limit());
+        let init = config.initial_root(k, budget.limit());
         let table = SharedClearyTable::new(
             "compact-tree root table",
-            ClearyConfig {
-                key_bits: lb + rb,
-                log2_buckets: m0,
-                max_log2_buckets: m_max,
-                max_load: config.max_load,
-                grow_load: config.grow_load,
-            },
-            config.adaptive_key && (lb < left_max || rb < right_max),
+            init.table,
+            config.adaptive_key
+                && (init.left_bits < init.left_max || init.right_bits < init.right_max),
             budget.clone(),
         )?;
         Ok(SharedClearyRoot {
             table,
-            left_bits: lb,
-            right_bits: rb,
-            left_max,
-            right_max,
+            left_bits: init.left_bits,
+            right_bits: init.right_bits,
+            left_max: init.left_max,
+            right_max: init.right_max,
             adaptive: config.adaptive_key,
             config: config.clone(),
             budget_limit: budget.limit(),
-            max_log2: m_max,
+            max_log2: init.table.max_log2_buckets,
             rekeys: 0,
             want_left: AtomicU32::new(0),
             want_right: AtomicU32::new(0),
