@@ -6,8 +6,8 @@
 //! Protocol (after LTSmin's `dbs-ll`, Laarman, van de Pol, Weber 2010,
 //! "Boosting multi-core reachability performance with shared hash
 //! tables"). A bucket is one 64-bit word: 0 when empty, else
-//! `memo << 32 | low`, where `memo` is the low half of the tuple's 64-bit
-//! hash (the home bucket comes from the top bits) and `low` is either
+//! `memo << 32 | low`, where `memo` is the top half of the tuple's 64-bit
+//! hash (the home bucket is its top bits) and `low` is either
 //! `index + 1` (the tuple is stored at `index` in the data area) or
 //! [`BUSY`] (a thread is writing it). To insert, a thread probes linearly
 //! from the home bucket; at an empty bucket it claims it with one CAS
@@ -25,7 +25,9 @@
 //! Growth (see [`crate::concurrent`]): a thread that would claim a bucket
 //! while the table holds `grow_at` tuples answers [`InsertError::Grow`];
 //! the explorer stops the world and calls [`SharedTable::grow`], which
-//! doubles the bucket array, re-hashes the stored tuples, and extends the
+//! doubles the bucket array, places every entry anew from its bucket word
+//! alone (the memo holds the top hash bits, the table has at most 2^32
+//! buckets: one streaming pass, no tuple is read), and extends the
 //! data area to cover the next threshold plus [`MARGIN`] indices (threads
 //! that passed the threshold check together may each insert one more
 //! tuple). Data chunks are therefore allocated only under exclusive
@@ -50,6 +52,8 @@ const EMPTY: u64 = 0;
 /// Low half of a claimed bucket whose tuple is being written.
 pub const BUSY: u64 = 0xffff_ffff;
 const LOW: u64 = 0xffff_ffff;
+/// The memo half of a bucket word: the top 32 bits of the tuple's hash.
+const MEMO: u64 = !LOW;
 /// Indices the data area covers beyond the growth threshold: an upper
 /// bound on the threads that may pass the threshold check together.
 #[cfg(not(loom))]
@@ -239,7 +243,7 @@ impl SharedTable {
     pub fn find_or_insert(&self, tuple: &[u32]) -> Result<(u32, bool), InsertError> {
         debug_assert_eq!(tuple.len(), self.width);
         let hash = Self::hash(tuple);
-        let memo = hash << 32;
+        let memo = hash & MEMO;
         let mask = self.buckets.len() - 1;
         let mut pos = self.home(hash);
         for _ in 0..self.buckets.len() {
@@ -278,7 +282,7 @@ impl SharedTable {
                     Err(actual) => b = actual,
                 }
             }
-            if b & !LOW == memo {
+            if b & MEMO == memo {
                 while b & LOW == BUSY {
                     if self.failed.load(Ordering::Acquire) {
                         return Err(self.failure("an insertion failed"));
@@ -303,9 +307,12 @@ impl SharedTable {
         if self.len() < self.grow_at {
             return Ok(());
         }
-        if self.bits >= 40 {
+        if self.bits >= 32 {
             return Err(TableFull {
-                message: format!("{}: bucket array at its addressing limit", self.name),
+                message: format!(
+                    "{}: bucket array at its addressing limit (2^32 buckets)",
+                    self.name
+                ),
             });
         }
         let n = self.buckets.len() * 2;
@@ -319,9 +326,8 @@ impl SharedTable {
             if b == EMPTY || b & LOW == BUSY {
                 continue;
             }
-            let index = (b & LOW) - 1;
-            let hash = Self::hash_at(&self.chunks, self.chunk_shift, self.width, index);
-            let mut pos = self.home(hash);
+            // The memo's top bits are the hash's.
+            let mut pos = self.home(b);
             while self.buckets[pos].load(Ordering::Relaxed) != EMPTY {
                 pos = (pos + 1) & mask;
             }
@@ -333,22 +339,6 @@ impl SharedTable {
         self.cover(grow_at + MARGIN);
         self.grow_at = grow_at;
         Ok(())
-    }
-
-    fn hash_at(chunks: &[Box<[AtomicU32]>], shift: u32, width: usize, index: u64) -> u64 {
-        let chunk = (index >> shift) as usize;
-        let offset = (index as usize & ((1 << shift) - 1)) * width;
-        let mut buf = [0u32; 8];
-        let words = &chunks[chunk][offset..offset + width];
-        if width <= buf.len() {
-            for (o, a) in buf.iter_mut().zip(words) {
-                *o = a.load(Ordering::Relaxed);
-            }
-            Self::hash(&buf[..width])
-        } else {
-            let v: Vec<u32> = words.iter().map(|a| a.load(Ordering::Relaxed)).collect();
-            Self::hash(&v)
-        }
     }
 }
 
