@@ -33,6 +33,13 @@ for font in "${STATEBENCH_FONT:-}" /usr/share/fonts/truetype/dejavu/DejaVuSans.t
   if [ -n "$font" ] && [ -f "$font" ]; then font_found=yes; break; fi
 done
 [ "$font_found" = yes ] || missing_pkgs+=(fonts-dejavu-core)
+# numactl: multi-threaded runs on a machine with several NUMA nodes start
+# under `numactl --interleave=all` (harness/src/numa.rs); not needed on a
+# single-node machine.
+numa_nodes=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+if [ "$numa_nodes" -gt 1 ] && ! command -v numactl >/dev/null 2>&1; then
+  missing_pkgs+=(numactl)
+fi
 if [ "${#missing_pkgs[@]}" -gt 0 ]; then
   if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
     apt-get update -qq && apt-get install -y -qq "${missing_pkgs[@]}"

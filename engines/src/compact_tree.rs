@@ -4,9 +4,14 @@
 //!
 //! The tree shape, node tables and incremental insertion are those of
 //! [`crate::tree`] (a [`TreeDb`] with [`ClearyRoot`] as its root table).
-//! Node tables hold at most 2^w tuples, so a node index has `w` bits; a
-//! slot value must be below 2^u (checked at insertion: a wider value is a
-//! [`TableFull`] "slot i value v needs more than u=… bits", not a panic).
+//! Node tables hold at most 2^w tuples, so a node index has `w` bits. A
+//! slot value enters the root key only when a root child is a slot
+//! (`k ≤ 3`): then every slot value must be below 2^u (checked at
+//! insertion: a wider value is a [`TableFull`] "slot i value v needs more
+//! than u=… bits", not a panic). For `k ≥ 4` slot values live in the
+//! leaves' 32-bit tuples and any `u32` is stored (Promela's negative `int`
+//! values, such as −1 = 2^32 − 1, are common; see
+//! [`CompactTreeConfig::checked_value_bits`]).
 //! The root tuple `(left, right)` becomes the key `left << bits(right) |
 //! right` of `K` bits, where a child has `w` bits if it is a node and `u`
 //! bits if it is a single slot: `K = 2w` for `k ≥ 4` as in the paper,
@@ -163,6 +168,18 @@ impl CompactTreeConfig {
             self.grow_load,
             self.incremental
         )
+    }
+
+    /// The slot-value width the tree checks for vectors of length `k`: `u`
+    /// when a root child is a slot (its value is part of the root key),
+    /// else 32 (no check: leaves hold 32-bit values).
+    pub fn checked_value_bits(&self, k: usize) -> u32 {
+        let (l, r) = root_children_are_slots(k);
+        if l || r {
+            self.u
+        } else {
+            32
+        }
     }
 
     /// Bits of the left and right child of the root for vectors of length
@@ -393,7 +410,7 @@ impl TreeDb<ClearyRoot> {
             k,
             root,
             config.w,
-            config.u,
+            config.checked_value_bits(k),
             config.incremental,
             config.node_buckets,
             budget,
@@ -481,19 +498,28 @@ mod tests {
 
     #[test]
     fn wide_values_index_width_and_full_root_give_table_full() {
-        let mut t = CompactTree::new(4, &small(8, 2, 6, Some(10)), Budget::unlimited()).unwrap();
-        assert!(t.find_or_insert(&[63, 0, 1, 2]).unwrap().is_new());
-        let e = t.find_or_insert(&[1, 64, 1, 2]).unwrap_err();
+        // k = 3: a root child is a slot, so values must fit u bits.
+        let mut t = CompactTree::new(3, &small(8, 2, 6, Some(10)), Budget::unlimited()).unwrap();
+        assert!(t.find_or_insert(&[63, 0, 1]).unwrap().is_new());
+        let e = t.find_or_insert(&[1, 64, 1]).unwrap_err();
         assert_eq!(
             e.message,
             "compact-tree: slot 1 value 64 needs more than u=6 bits"
         );
-        let e = t.find_or_insert(&[1, 2, u32::MAX, 2]).unwrap_err();
+        let e = t.find_or_insert(&[1, 2, u32::MAX]).unwrap_err();
         assert!(
             e.message.contains("slot 2 value 4294967295"),
             "{}",
             e.message
         );
+        // k = 4: slot values are in the leaves; any u32 is stored exactly.
+        let mut t = CompactTree::new(4, &small(8, 2, 6, Some(10)), Budget::unlimited()).unwrap();
+        assert!(t.find_or_insert(&[63, 0, 1, 2]).unwrap().is_new());
+        for v in [[1, 64, 1, 2], [1, 2, u32::MAX, 2], [u32::MAX, 0, 1, 2]] {
+            assert!(t.find_or_insert(&v).unwrap().is_new(), "{v:?}");
+            assert!(!t.find_or_insert(&v).unwrap().is_new(), "{v:?}");
+        }
+        let mut t = CompactTree::new(4, &small(8, 2, 6, Some(10)), Budget::unlimited()).unwrap();
         // w = 8: 256 tuples per node table.
         let mut n = 0;
         let e = loop {

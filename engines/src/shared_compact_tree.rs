@@ -206,7 +206,7 @@ impl SharedTreeDb<SharedClearyRoot> {
             k,
             root,
             config.w,
-            config.u,
+            config.checked_value_bits(k),
             config.incremental,
             config.node_buckets,
             budget,
@@ -392,9 +392,10 @@ mod tests {
             node_buckets: 16,
             ..Default::default()
         };
-        let set = SharedCompactTree::new(4, &c, Budget::unlimited()).unwrap();
+        // k = 3: a root child is a slot, so values must fit u bits.
+        let set = SharedCompactTree::new(3, &c, Budget::unlimited()).unwrap();
         let e = set
-            .find_or_insert_from(&[1, 64, 1, 2], None, &mut [], &mut Vec::new())
+            .find_or_insert_from(&[1, 64, 1], None, &mut [], &mut Vec::new())
             .unwrap_err();
         assert_eq!(
             e,
@@ -402,6 +403,15 @@ mod tests {
                 message: "compact-tree: slot 1 value 64 needs more than u=6 bits".into()
             })
         );
+        // k = 4: the values are in the leaves; any u32 is stored exactly.
+        let set = SharedCompactTree::new(4, &c, Budget::unlimited()).unwrap();
+        let mut side = vec![0u32; set.side_words()];
+        for v in [[1, 64, 1, 2], [1, 2, u32::MAX, 2]] {
+            let first = set.find_or_insert_from(&v, None, &mut side, &mut Vec::new());
+            assert!(first.unwrap().is_new(), "{v:?}");
+            let again = set.find_or_insert_from(&v, None, &mut side, &mut Vec::new());
+            assert!(!again.unwrap().is_new(), "{v:?}");
+        }
         // 2^10 buckets at load 0.9 hold 921 states, then table_full.
         let r = explore_parallel(
             &Counters::new(4, 6),

@@ -21,7 +21,6 @@ use globset::{Glob, GlobSetBuilder};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 /// Share of the memory limit an engine's tables may take; the rest is for
@@ -315,7 +314,13 @@ pub fn execute(
             return row;
         }
     };
-    let mut cmd = Command::new(exe);
+    let path = std::env::var_os("PATH");
+    let (mut cmd, placement) = crate::numa::command(
+        &exe,
+        run.threads,
+        crate::numa::machine_nodes(),
+        path.as_deref(),
+    );
     cmd.arg("child")
         .arg("--model")
         .arg(source.to_arg())
@@ -384,6 +389,12 @@ pub fn execute(
                     .map(|(k, v)| format!("{k}={v}"))
                     .collect::<Vec<_>>()
                     .join(";");
+                if run.threads > 1 {
+                    if !row.counters.is_empty() {
+                        row.counters.push(';');
+                    }
+                    row.counters.push_str(&placement.counters());
+                }
             }
             ChildMessage::Failed { status, message } => {
                 reported = true;

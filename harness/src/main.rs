@@ -13,6 +13,7 @@ mod isolate;
 mod machine;
 mod merge;
 mod models;
+mod numa;
 mod peers;
 mod plot;
 mod report;
