@@ -5,17 +5,19 @@
 //!
 //! Modules: [`layout`] (variable order), [`diagram`] (the set algebra
 //! contract), [`bdd`] and [`mdd`] (the two encodings), [`learn`] (relation
-//! learning), [`search`] (strategies and node sampling). This module owns
-//! the engine parameters, the restarts on domain growth and the
+//! learning), [`search`] (strategies, re-encoding and node sampling). This
+//! module owns the engine parameters, the slot order and the
 //! [`RunReport`]; it must not know formalisms or the harness.
 //!
 //! Slot domains are not known in advance (Petri net places are declared
 //! 32 bits wide): a search starts with the smallest layout holding the
 //! initial state (plus one bit / a doubled domain) and, when learning meets
-//! a value without variables, restarts from scratch with that slot widened
-//! (counter `reencodings`). Spare binary bits would add nodes to every BDD
-//! path, so the binary widths are kept tight this way; one-hot variables
-//! for absent values cost no node.
+//! values without variables, moves every live set (visited, frontier,
+//! relations, learned projections) to a layout with those slots widened
+//! and goes on (counter `reencodings`; [`search`] says where each strategy
+//! resumes). Spare binary bits would add nodes to every BDD path, so the
+//! binary widths are kept tight this way; one-hot variables for absent
+//! values cost no node.
 //!
 //! Report: `states` is the exact path count of the visited set (u128, no
 //! floating point); `transitions` is Σ over groups of the exact number of
@@ -141,11 +143,7 @@ impl SymbolicConfig {
     }
 
     fn params(&self, encoding: Encoding) -> String {
-        let strategy = match self.strategy {
-            Strategy::Bfs => "bfs",
-            Strategy::Chaining => "chaining",
-            Strategy::Saturation => "saturation",
-        };
+        let strategy = self.strategy.name();
         let mut s = format!(
             "strategy={strategy};threads={};slot_order={}",
             self.threads,
@@ -227,24 +225,22 @@ fn decode<D: Diagram>(
     let permuted = slot_order(model, config);
     let model: &dyn Model = &permuted;
     let shapes = shapes(model);
-    let mut layout = Layout::for_initial(encoding, &model.initial_state());
-    loop {
-        let d = make(layout.clone(), &shapes).map_err(|_| "node table too small".to_string())?;
-        let mut search =
-            Search::new(d, model, &shapes, None).map_err(|_| "node table too small")?;
-        match search.run(config.strategy) {
-            Ok(()) => {
-                let all: Vec<usize> = (0..model.slot_count()).collect();
-                let mut out = Vec::new();
-                search.d.for_each_vector(&search.visited, &all, &mut |v| {
-                    out.push(permuted.to_inner(v))
-                });
-                return Ok(out);
-            }
-            Err(Stop::Widen { slot, value }) => layout = layout.widened(slot, value),
-            Err(Stop::Model(e)) => return Err(e.to_string()),
-            Err(Stop::Full) => return Err("node table full".into()),
+    let layout = Layout::for_initial(encoding, &model.initial_state());
+    let make = |layout: Layout| make(layout, &shapes);
+    let mut search =
+        Search::new(layout, &make, model, &shapes, None).map_err(|_| "node table too small")?;
+    match search.run(config.strategy) {
+        Ok(()) => {
+            let all: Vec<usize> = (0..model.slot_count()).collect();
+            let mut out = Vec::new();
+            search.d.for_each_vector(&search.visited, &all, &mut |v| {
+                out.push(permuted.to_inner(v))
+            });
+            Ok(out)
         }
+        Err(Stop::Widen(_)) => unreachable!("the search re-encodes"),
+        Err(Stop::Model(e)) => Err(e.to_string()),
+        Err(Stop::Full) => Err("node table full".into()),
     }
 }
 
@@ -288,44 +284,29 @@ fn run<D: Diagram>(
     let permuted = slot_order(model, config);
     let model: &dyn Model = &permuted;
     let shapes = shapes(model);
-    let mut layout = Layout::for_initial(encoding, &model.initial_state());
-    let mut reencodings = 0u64;
+    let layout = Layout::for_initial(encoding, &model.initial_state());
+    let make = |layout: Layout| make(layout, &shapes);
     let mut progress = cfg.progress;
-    let mut report = loop {
-        let diagram = match make(layout.clone(), &shapes) {
-            Ok(d) => d,
-            Err(_) => break failed(RunStatus::TableFull, "node table too small".into()),
-        };
-        let cb = progress.as_deref_mut().map(|c| c as &mut dyn FnMut(&_));
-        let mut search = match Search::new(diagram, model, &shapes, cb) {
-            Ok(s) => s,
-            Err(_) => break failed(RunStatus::TableFull, "node table too small".into()),
-        };
-        let outcome = search.run(config.strategy);
-        match outcome {
-            Err(Stop::Widen { slot, value }) => {
-                layout = layout.widened(slot, value);
-                reencodings += 1;
-                continue;
-            }
+    let cb = progress.as_deref_mut().map(|c| c as &mut dyn FnMut(&_));
+    let mut report = match Search::new(layout, &make, model, &shapes, cb) {
+        Err(_) => failed(RunStatus::TableFull, "node table too small".into()),
+        Ok(mut search) => match search.run(config.strategy) {
+            Err(Stop::Widen(_)) => unreachable!("the search re-encodes"),
             Err(Stop::Model(e)) => {
-                break summarize(&search, &shapes, RunStatus::ModelError, e.to_string())
+                summarize(&search, &shapes, RunStatus::ModelError, e.to_string())
             }
-            Err(Stop::Full) => {
-                break summarize(
-                    &search,
-                    &shapes,
-                    RunStatus::TableFull,
-                    format!(
-                        "decision-diagram node table full ({} nodes)",
-                        config.node_capacity
-                    ),
-                )
-            }
-            Ok(()) => break summarize(&search, &shapes, RunStatus::Ok, String::new()),
-        }
+            Err(Stop::Full) => summarize(
+                &search,
+                &shapes,
+                RunStatus::TableFull,
+                format!(
+                    "decision-diagram node table full ({} nodes)",
+                    config.node_capacity
+                ),
+            ),
+            Ok(()) => summarize(&search, &shapes, RunStatus::Ok, String::new()),
+        },
     };
-    report.counters.push(("reencodings".into(), reencodings));
     if config.strategy != Strategy::Bfs {
         report.levels = None;
     }
@@ -386,7 +367,7 @@ fn summarize<D: Diagram>(
         transitions: to_u64(transitions).unwrap_or(u64::MAX),
         // BFS levels; chaining and saturation have no level structure
         // (the caller clears it), their sweeps are the `rounds` counter.
-        levels: Some(f.levels.saturating_sub(1)),
+        levels: Some(f.rounds.saturating_sub(1)),
         engine_bytes_used: final_nodes * BYTES_PER_NODE,
         engine_bytes_alloc: peak * BYTES_PER_NODE,
         max_slot_bits: Value::BITS - search.learner.value_bits_or.leading_zeros(),
@@ -403,7 +384,9 @@ fn summarize<D: Diagram>(
             ("learned_transitions".into(), search.learner.learned),
             ("model_calls".into(), search.learner.calls),
             ("images".into(), f.images),
-            ("rounds".into(), f.levels),
+            ("rounds".into(), f.rounds),
+            ("fires".into(), f.fires),
+            ("reencodings".into(), f.reencodings),
             (
                 "relation_nodes".into(),
                 d.shared_nodes(&search.rels.iter().collect::<Vec<_>>()),
