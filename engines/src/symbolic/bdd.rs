@@ -28,10 +28,10 @@ struct GroupVars {
     write_cube: BDDFunction,
     /// Current variables of the slots outside read ∪ write (projection).
     hide_cube: BDDFunction,
+    /// The same for the slots below the group's top slot only.
+    hide_below: BDDFunction,
     /// First variable of the group's top slot (`u32::MAX`: no slot).
     top_var: u32,
-    /// First variable below the group's last slot.
-    cut_var: u32,
     rename: Subst<BDDFunction>,
     /// Levels counted when counting pairs: all current variables and the
     /// group's next variables.
@@ -44,8 +44,6 @@ pub struct Bdd {
     vars: Vec<BDDFunction>,
     groups: Vec<GroupVars>,
     shapes: Vec<GroupShape>,
-    /// Variable → (slot, bit, is next).
-    roles: Vec<(usize, u32, bool)>,
     /// Level → counted when counting states (current variables).
     state_counted: Vec<bool>,
     falsity: BDDFunction,
@@ -89,34 +87,33 @@ impl Bdd {
                 }
             }
             let mut hide_cube = truth.clone();
+            let mut hide_below = None;
+            let top_slot = g.proj.first().copied();
             for i in (0..layout.width.len()).rev() {
                 if g.proj.binary_search(&i).is_err() {
                     for &v in layout.cur[i].iter().rev() {
                         hide_cube = vars[v as usize].and(&hide_cube)?;
                     }
                 }
+                if top_slot == Some(i) {
+                    hide_below = Some(hide_cube.clone());
+                }
             }
-            let cut_var = match g.proj.last() {
-                Some(&last) if last + 1 < layout.width.len() => layout.cur[last + 1][0],
-                _ => layout.vars,
-            };
             groups.push(GroupVars {
                 write_cube,
+                hide_below: hide_below.unwrap_or_else(|| hide_cube.clone()),
                 hide_cube,
-                top_var: g.proj.first().map_or(u32::MAX, |&t| layout.cur[t][0]),
-                cut_var,
+                top_var: top_slot.map_or(u32::MAX, |t| layout.cur[t][0]),
                 rename: Subst::new(from, to),
                 pair_counted,
             });
         }
-        let roles = layout.var_roles();
         Ok(Bdd {
             _manager: manager,
             layout,
             vars,
             groups,
             shapes: shapes.to_vec(),
-            roles,
             state_counted,
             falsity,
             truth,
@@ -203,7 +200,9 @@ fn walk(f: &BDDFunction, vars: &[u32]) -> Vec<(u64, BDDFunction)> {
                 continue;
             };
             let (hi, lo) = match m.get_node(e) {
-                Node::Inner(n) if n.level() == var => BDDFunction::cofactors_node(e.tag(), n),
+                Node::Inner(n) if n.level() == var => {
+                    BDDFunction::cofactors_edge(m, e).expect("inner node")
+                }
                 _ => (e, e),
             };
             stack.push((hi, j + 1, bits | (1 << j)));
@@ -246,45 +245,18 @@ impl Diagram for Bdd {
 
     fn project(&self, s: &BDDFunction, g: usize) -> DdResult<BDDFunction> {
         let gv = &self.groups[g];
-        if level_of(s) < gv.top_var {
-            // A whole set (bfs, chaining): oxidd's quantification, whose
-            // results the apply cache keeps across images.
-            return Ok(s.exists(&gv.hide_cube)?);
-        }
-        // A suffix set of the saturation: every node of a reduced BDD but ⊥
-        // has a model, so a node below the group's last slot projects to
-        // ⊤ and the walk stops there (quantifying over the cube descends
-        // to the bottom of the set, and stepped through every cube variable
-        // above it: O(variables) per node on BART-PT-002).
-        fn rec(
-            d: &Bdd,
-            f: &BDDFunction,
-            g: usize,
-            memo: &mut FxHashMap<usize, BDDFunction>,
-        ) -> DdResult<BDDFunction> {
-            let (id, level) = top(f);
-            let Some(level) = level else {
-                return Ok(f.clone());
-            };
-            if level >= d.groups[g].cut_var {
-                return Ok(d.truth.clone());
-            }
-            if let Some(p) = memo.get(&id) {
-                return Ok(p.clone());
-            }
-            let (hi, lo) = f.cofactors().expect("inner node");
-            let h = rec(d, &hi, g, memo)?;
-            let l = rec(d, &lo, g, memo)?;
-            let (slot, _, next) = d.roles[level as usize];
-            let p = if !next && d.shapes[g].proj.binary_search(&slot).is_ok() {
-                d.vars[level as usize].ite(&h, &l)?
-            } else {
-                h.or(&l)?
-            };
-            memo.insert(id, p.clone());
-            Ok(p)
-        }
-        rec(self, s, g, &mut FxHashMap::default())
+        // A set with no variable above the group's top slot (a suffix set of
+        // the node saturation) needs only the slots below it quantified:
+        // oxidd's quantification steps through every cube variable above
+        // the set's root. (A hand-written walk that stops below the group's
+        // last slot was slower: no apply cache across calls; gear.2
+        // node-saturation 2.98 s → 12.9 s.)
+        let cube = if level_of(s) >= gv.top_var {
+            &gv.hide_below
+        } else {
+            &gv.hide_cube
+        };
+        Ok(s.exists(cube)?)
     }
 
     fn for_each_vector(&self, s: &BDDFunction, slots: &[usize], f: &mut dyn FnMut(&[Value])) {
@@ -415,7 +387,11 @@ impl Diagram for Bdd {
             .collect()
     }
 
-    fn from_entries(&self, slot: usize, entries: &[(Value, BDDFunction)]) -> DdResult<BDDFunction> {
+    fn set_of_entries(
+        &self,
+        slot: usize,
+        entries: &[(Value, BDDFunction)],
+    ) -> DdResult<BDDFunction> {
         fn rec(
             d: &Bdd,
             vars: &[u32],

@@ -92,7 +92,7 @@ pub trait Diagram: Sized {
     fn entries(&self, s: &Self::Set, slot: usize) -> Vec<(Value, Self::Set)>;
     /// The set over slots `≥ slot` with the given entries (values
     /// increasing and distinct; empty suffixes are left out).
-    fn from_entries(&self, slot: usize, entries: &[(Value, Self::Set)]) -> DdResult<Self::Set>;
+    fn set_of_entries(&self, slot: usize, entries: &[(Value, Self::Set)]) -> DdResult<Self::Set>;
     /// The slot-`slot` pairs of a relation `r` over slots `≥ slot`, `slot` in
     /// its group's read ∪ write slots: (current value, next value, rest),
     /// sorted; a slot the group only reads has next = current.

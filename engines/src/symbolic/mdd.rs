@@ -72,7 +72,7 @@ impl Mdd {
                 if s != slot || nx != next {
                     break;
                 }
-                let (hi, lo) = ZBDDFunction::cofactors_node(e.tag(), n);
+                let (hi, lo) = ZBDDFunction::cofactors_edge(m, e).expect("inner node");
                 out.push((v, ZBDDFunction::from_edge(m, m.clone_edge(hi))));
                 e = lo;
             }
@@ -428,7 +428,7 @@ impl Diagram for Mdd {
         self.chain(s, slot, false)
     }
 
-    fn from_entries(
+    fn set_of_entries(
         &self,
         slot: usize,
         entries: &[(Value, ZBDDFunction)],

@@ -55,6 +55,45 @@
 //!   becomes a bit pattern with zero-suppressed bits) and was not built;
 //!   the binary BDD is the `bdd` engine. Final nodes one-hot / binary:
 //!   bakery.3 2,189 / 3,906, FMS-PT-00005 446 / 667.
+//!
+//! Performance (issue 6; `bdd`, `saturation`, one core of a 2-core VM
+//! whose other core ran another benchmark, `nice 19`, so ±20% is noise).
+//! Where the time went (perf, gear.2, 3.5 s): oxidd's unique table 18%,
+//! relational products 15% and projections 8%, zeroing pages 10% (6% a
+//! fresh 4M-entry apply cache for each of the 6 restarts), hashing in the
+//! node sampling 12% (a SipHash insert and a cloned edge per node). On
+//! frogs.2 the time went into learning: 33,209 pairs added one cube and
+//! one union at a time. What changed, and what it gave:
+//! - Re-encoding moves the live sets to the wider layout instead of
+//!   restarting ([`Diagram::transfer`]): no repeated images or model calls.
+//!   cambridge.3 3.25 → 1.60 s (16 restarts before), Kanban-PT-00005
+//!   0.73 → 0.48 s, SharedMemory-PT-000010 2.0 → 1.2 s. `dd_final_nodes`
+//!   can differ slightly (cambridge.3 6,960 → 6,868): the widths now grow
+//!   by the largest misfit of a whole batch, not by the first one. The peak
+//!   now covers the whole run, not only the last attempt (Kanban 4,673 →
+//!   5,818).
+//! - A learned batch is one diagram ([`Diagram::relation`]), joined to the
+//!   relation by one union: frogs.2 2.95 → 1.69 s.
+//! - Node sampling walks borrowed edges under one lock with an Fx hash set;
+//!   the progress state count runs at most every 250 ms. Same sampling
+//!   points as before, so peaks stay comparable.
+//! - Projection of a set with no variable above the group's top slot (the
+//!   node saturation's suffix sets) quantifies a cube of the slots below
+//!   the top only; the `mdd` projection stops below the group's last slot
+//!   (every ZBDD node has a set) instead of walking to the bottom.
+//! - Not taken: forcing oxidd garbage collections when the manager held 4×
+//!   the live nodes made at.3 slower (22.7 s against 14.5 s; a collection
+//!   empties the apply cache), so collection stays oxidd's (95% of the node
+//!   capacity); apply cache of 1M or 16M entries instead of 4M: at.3 18.5
+//!   and 20.6 s against 14.5 s. Node-wise saturation is kept as
+//!   `strategy=node-saturation` but not made the default (measurements in
+//!   [`search`]).
+//! - Unchanged, and where the time goes now (at.3, 16 s): oxidd's unique
+//!   table 31%, relational products 18%, unions and differences 22%,
+//!   projections 9%: the search is bound by oxidd's apply on the
+//!   intermediate sets of the set-level strategy (peak 142,885 nodes for a
+//!   final 34,032). Dekker-PT-020 (19 s) is bound by learning: 31.5 million
+//!   model calls for 440 transitions, its groups reading many places.
 
 mod bdd;
 mod diagram;
@@ -286,8 +325,7 @@ fn run<D: Diagram>(
     let shapes = shapes(model);
     let layout = Layout::for_initial(encoding, &model.initial_state());
     let make = |layout: Layout| make(layout, &shapes);
-    let mut progress = cfg.progress;
-    let cb = progress.as_deref_mut().map(|c| c as &mut dyn FnMut(&_));
+    let cb = cfg.progress.map(|c| c as &mut dyn FnMut(&_));
     let mut report = match Search::new(layout, &make, model, &shapes, cb) {
         Err(_) => failed(RunStatus::TableFull, "node table too small".into()),
         Ok(mut search) => match search.run(config.strategy) {

@@ -30,31 +30,39 @@
 //!   set is not updated, so progress reports show the initial count.
 //!   Measured (bdd, s): faster than `saturation` on cambridge.3 (1.0 / 1.3)
 //!   and Kanban-PT-00005 (0.42 / 0.45), much slower where groups span many
-//!   slots: peterson.4 28.8 / 4.2, BART-PT-002 > 60 / 6.0, Dekker-PT-020
-//!   > 30 / 20.2 (every intermediate node is fired and projected for every
-//!   group of its slot: 131,694 fires on peterson.4). Hence not the default.
-
+//!   slots: peterson.4 28.8 / 4.2, BART-PT-002 over 60 / 6.0,
+//!   Dekker-PT-020 over 30 / 20.2 (every intermediate node is fired and
+//!   projected for every group of its slot: 131,694 fires on peterson.4).
+//!   Hence not the default.
+//!
 //! Re-encoding: a learned value without variables stops the step with
 //! [`Stop::Widen`]; the search then moves its visited set, frontier,
 //! relations and learned projections to a wider layout
 //! ([`Diagram::transfer`], counter `reencodings`) and resumes: `bfs` redoes
 //! the interrupted level, `chaining` the interrupted sweep from the grown
-//! frontier, `saturation` and `node-saturation` start over from the visited set,
-//! keeping every learned transition (no model call is repeated except for
-//! the interrupted batch).
+//! frontier, `saturation` and `node-saturation` start over from the
+//! visited set, keeping every learned transition (no model call is
+//! repeated except for the interrupted batch).
+//!
+//! Diagnostics: with `STATEBENCH_SYMBOLIC_TRACE` set in the environment,
+//! every sampling point prints the figures so far on stderr (the node
+//! saturation shows no progress otherwise).
 //!
 //! Node accounting (`dd_peak_nodes`, a lower bound of the true peak): the
 //! search counts the inner nodes reachable from everything it keeps live
 //! (visited set, frontier, every group's relation and learned projections,
 //! each node once) at these points only: the start; after every BFS level,
-//! chaining sweep and saturation chaining sweep; in `node-saturation`, after the
-//! fire step that completes the 1st, 2nd, 4th, 8th, ... (powers of two) node
-//! of the run, with that node counted too, and at the end. The visited set
-//! alone is counted at the same points (`dd_peak_visited_nodes`). Nodes that
-//! live only inside one operation (an image, the saturation's memo) are
-//! not sampled. Measured on gear.2 `bdd` before this schedule, sampling
-//! every round with a SipHash set and cloned edges: see the module doc of
-//! [`super`].
+//! every chaining sweep (also the sweeps inside `saturation`); in
+//! `node-saturation`, after the fire step that completes the 1st, 2nd,
+//! 4th, 8th, ... (powers of two) fired node of the run, with that node
+//! counted too, and at the end. The visited set alone is counted at the
+//! same points (`dd_peak_visited_nodes`). Nodes that live only inside one
+//! operation (an image, the node saturation's memo) are not sampled. The
+//! points of `bfs`, `chaining` and `saturation` are those of the former
+//! code; only the walk got cheaper (borrowed edges under one manager lock
+//! and an Fx hash set instead of a cloned edge and a SipHash insert per
+//! node: hashing was 12% of gear.2 `bdd` before), and the state count for
+//! progress reports (a walk of the visited set) runs at most every 250 ms.
 //!
 //! Owns the strategies, the frontier, the re-encoding of live sets and the
 //! sampling. Must not know encodings (only the [`Diagram`] trait) nor the
@@ -416,7 +424,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             for e in &mut entries {
                 e.1 = self.sat(l + 1, &e.1, memo)?;
             }
-            self.d.from_entries(l, &entries)?
+            self.d.set_of_entries(l, &entries)?
         } else {
             s.clone()
         };
@@ -488,7 +496,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 Err(_) => true,
             })
             .collect();
-        self.d.from_entries(l, &fresh)
+        self.d.set_of_entries(l, &fresh)
     }
 
     /// The successors of `s` (suffixes over slots `≥ l`, saturated) by the
@@ -540,7 +548,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 }
             }
         }
-        let mut res = self.d.from_entries(l, &out)?;
+        let mut res = self.d.set_of_entries(l, &out)?;
         if shape.proj.first() != Some(&l) {
             res = self.fire(l, res, memo)?;
         }
