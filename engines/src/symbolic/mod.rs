@@ -92,7 +92,9 @@
 //!   table 31%, relational products 18%, unions and differences 22%,
 //!   projections 9%: the search is bound by oxidd's apply on the
 //!   intermediate sets of the set-level strategy (peak 142,885 nodes for a
-//!   final 34,032). Dekker-PT-020 (19 s) is bound by learning: 31.5 million
+//!   final 34,032). TokenRing-PT-015 (3.5·10⁷ states) takes 160 s: the
+//!   set-level order applies 938,068 whole-set images (`node-saturation`:
+//!   15.7 s). Dekker-PT-020 (19 s) is bound by learning: 31.5 million
 //!   model calls for 440 transitions, its groups reading many places.
 
 mod bdd;

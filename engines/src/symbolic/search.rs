@@ -28,12 +28,16 @@
 //!   all its own projections and is therefore closed under the model's
 //!   true relation, not only the learned one. During the call the visited
 //!   set is not updated, so progress reports show the initial count.
-//!   Measured (bdd, s): faster than `saturation` on cambridge.3 (1.0 / 1.3)
-//!   and Kanban-PT-00005 (0.42 / 0.45), much slower where groups span many
-//!   slots: peterson.4 28.8 / 4.2, BART-PT-002 over 60 / 6.0,
-//!   Dekker-PT-020 over 30 / 20.2 (every intermediate node is fired and
-//!   projected for every group of its slot: 131,694 fires on peterson.4).
-//!   Hence not the default.
+//!   Measured (bdd, node-saturation / saturation, s): far faster on
+//!   TokenRing-PT-015 (3.5·10⁷ states: 15.7 / 159.8; the set-level order
+//!   needed 938,068 whole-set images), faster on at.3 12.2 / 16.3,
+//!   SharedMemory-PT-000010 0.94 / 1.18, phils.4 0.33 / 0.50, with far
+//!   smaller peaks (at.3 36,608 / 142,885 nodes), but much slower where
+//!   groups span many slots: lamport.5 51.7 / 13.7, peterson.4 32.2 / 4.3,
+//!   gear.2 4.2 / 3.0, BART-PT-002 over 60 / 7.3 (`mdd` over 60 / 4.4),
+//!   Dekker-PT-020 over 30 / 19.1 (every intermediate node is
+//!   fired and projected for every group of its slot: 131,694 fires on
+//!   peterson.4). Hence selectable, not the default.
 //!
 //! Re-encoding: a learned value without variables stops the step with
 //! [`Stop::Widen`]; the search then moves its visited set, frontier,
