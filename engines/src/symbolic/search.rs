@@ -33,7 +33,7 @@
 //!   needed 938,068 whole-set images), faster on at.3 12.2 / 16.3,
 //!   SharedMemory-PT-000010 0.94 / 1.18, phils.4 0.33 / 0.50, with far
 //!   smaller peaks (at.3 36,608 / 142,885 nodes), but much slower where
-//!   groups span many slots: lamport.5 51.7 / 13.7, peterson.4 32.2 / 4.3,
+//!   groups span many slots: lamport.5 51.7 / 13.7, peterson.4 16.1 / 4.3,
 //!   gear.2 4.2 / 3.0, BART-PT-002 over 60 / 7.3 (`mdd` over 60 / 4.4),
 //!   Dekker-PT-020 over 30 / 19.1 (every intermediate node is
 //!   fired and projected for every group of its slot: 131,694 fires on
