@@ -221,7 +221,7 @@ pub const ENGINES: &[EngineSpec] = &[
         name: "bdd",
         summary: "symbolic reachability, slots in binary over oxidd BDDs, relations learned per group",
         params: &[
-            ("strategy", "bfs, chaining or saturation (saturation)"),
+            ("strategy", "bfs, chaining, saturation (the saturation order on whole sets, LTSmin sat-like) or node-saturation (node-wise, Ciardo) (saturation)"),
             ("threads", "oxidd worker threads for apply (the run's --threads)"),
             (
                 "slot_order",
@@ -238,7 +238,7 @@ pub const ENGINES: &[EngineSpec] = &[
         name: "mdd",
         summary: "symbolic reachability, slots one-hot over an oxidd ZBDD (LDD-shaped), relations learned per group",
         params: &[
-            ("strategy", "bfs, chaining or saturation (saturation)"),
+            ("strategy", "bfs, chaining, saturation (the saturation order on whole sets, LTSmin sat-like) or node-saturation (node-wise, Ciardo) (saturation)"),
             ("threads", "oxidd worker threads for apply (the run's --threads)"),
             (
                 "slot_order",

@@ -1,7 +1,9 @@
 //! The symbolic engines (`bdd`, `mdd`) against an explicit exploration on
 //! small BEEM and MCC models: the decoded visited set must equal the
 //! explicit state set vector by vector, for every strategy and both BDD
-//! variable orders, and the count must equal the manifest's oracle. The
+//! variable orders, and the count must equal the manifest's oracle. Some
+//! of the models outgrow their initial layout, so the re-encoding of live
+//! sets (relations included) is checked the same way. The
 //! models come from `../shared/datasets` (or `$STATEBENCH_DATA`); the
 //! oracles from the project's manifests.
 
@@ -99,9 +101,12 @@ fn decoded_visited_sets_equal_the_explicit_state_sets() {
         ("bdd", &[("strategy", "bfs")]),
         ("bdd", &[("strategy", "chaining"), ("order", "blocked")]),
         ("bdd", &[("strategy", "saturation")]),
+        ("bdd", &[("strategy", "saturation"), ("order", "blocked")]),
+        ("bdd", &[("strategy", "node-saturation")]),
         ("mdd", &[("strategy", "bfs")]),
         ("mdd", &[("strategy", "chaining")]),
         ("mdd", &[("strategy", "saturation")]),
+        ("mdd", &[("strategy", "node-saturation")]),
     ];
     for &(suite, instance) in CASES {
         let (path, oracle) = manifest(suite, instance);
@@ -136,13 +141,26 @@ fn decoded_visited_sets_equal_the_explicit_state_sets() {
 fn reports_match_the_oracle_and_account_nodes() {
     // LamportFastMutEx-PT-2 (within the first five) once made the BDD count
     // overflow on a factor for the empty set.
+    let mut reencodings = [0u64; 2];
     for &(suite, instance) in &CASES[..5] {
         let (path, oracle) = manifest(suite, instance);
         let model = load(&path);
-        for engine in ["bdd", "mdd"] {
+        for (e, engine) in ["bdd", "mdd"].into_iter().enumerate() {
             let r =
                 engines::create(engine, model.as_ref(), &options(&[]), Default::default()).unwrap();
             assert_eq!(r.states, oracle, "{instance} {engine}");
+            let counter = |name: &str| {
+                r.counters
+                    .iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| *v)
+                    .unwrap_or_else(|| panic!("{instance} {engine}: no counter {name}"))
+            };
+            reencodings[e] += counter("reencodings");
+            assert!(
+                counter("dd_peak_visited_nodes") >= final_nodes_of(&r),
+                "{instance} {engine}"
+            );
             let final_nodes = r.dd_final_nodes.unwrap();
             let peak = r.dd_peak_nodes.unwrap();
             assert!(
@@ -154,4 +172,13 @@ fn reports_match_the_oracle_and_account_nodes() {
             assert!(learned.is_some_and(|(_, n)| *n > 0), "{instance} {engine}");
         }
     }
+    // The cases must exercise the move to a wider layout in both encodings.
+    assert!(
+        reencodings.iter().all(|&n| n > 0),
+        "re-encodings bdd/mdd: {reencodings:?}"
+    );
+}
+
+fn final_nodes_of(r: &engines::RunReport) -> u64 {
+    r.dd_final_nodes.unwrap()
 }

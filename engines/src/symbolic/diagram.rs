@@ -6,12 +6,22 @@
 //! Owns the contract between the search and an encoding: sets of states
 //! over current variables, relations of one transition group over the
 //! current variables of its read ∪ write slots and the next variables of its
-//! write slots. Must not know models, strategies or learning.
+//! write slots, and the slot-level view of both (a set whose variables all
+//! belong to slots `≥ l` as the list of its slot-`l` values with their
+//! suffix sets) on which the node-wise saturation of [`super::search`]
+//! recurses. Must not know models, strategies or learning.
 
 use super::layout::Layout;
+use oxidd::util::FxHasher;
 use oxidd::{BooleanFunction, Function, InnerNode, Manager, Node, NodeID};
 use pins::Value;
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hash};
+
+/// Hash set with the (fast, non-keyed) hasher oxidd uses itself.
+pub type FxHashSet<T> = HashSet<T, BuildHasherDefault<FxHasher>>;
+/// Hash map with oxidd's hasher.
+pub type FxHashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// The manager ran out of node slots (its capacity comes from the budget).
 #[derive(Debug)]
@@ -35,9 +45,23 @@ pub struct GroupShape {
     pub write: Vec<usize>,
 }
 
+/// What a set constrains, for moving it to a wider layout
+/// ([`Diagram::transfer`]).
+#[derive(Clone, Copy, Debug)]
+pub enum Support {
+    /// A set of states: current variables of every slot.
+    State,
+    /// Group `g`'s relation: current variables of its read ∪ write slots,
+    /// next variables of its write slots.
+    Relation(usize),
+    /// Group `g`'s learned projections: current variables of its read ∪
+    /// write slots.
+    Projection(usize),
+}
+
 /// Sets and relations of one encoding in one manager.
-pub trait Diagram {
-    type Set: Clone + PartialEq;
+pub trait Diagram: Sized {
+    type Set: Clone + Eq + Hash;
     fn layout(&self) -> &Layout;
     fn empty(&self) -> Self::Set;
     fn union(&self, a: &Self::Set, b: &Self::Set) -> DdResult<Self::Set>;
@@ -45,13 +69,15 @@ pub trait Diagram {
     fn is_empty(&self, a: &Self::Set) -> bool;
     /// The set holding one full state vector.
     fn state(&self, v: &[Value]) -> DdResult<Self::Set>;
-    /// `s` projected on `slots` (the other slots' variables quantified).
-    fn project(&self, s: &Self::Set, slots: &[usize]) -> DdResult<Self::Set>;
+    /// `s` projected on group `g`'s read ∪ write slots (the other slots'
+    /// variables quantified).
+    fn project(&self, s: &Self::Set, g: usize) -> DdResult<Self::Set>;
     /// Calls `f` with every vector (values of `slots`, in order) of a set
     /// that depends only on `slots`.
     fn for_each_vector(&self, s: &Self::Set, slots: &[usize], f: &mut dyn FnMut(&[Value]));
-    /// The relation holding one pair: values of `g.proj`, values of `g.write`.
-    fn pair(&self, g: &GroupShape, cur: &[Value], next: &[Value]) -> DdResult<Self::Set>;
+    /// The relation holding the pairs `pairs` (values of `g.proj`, values of
+    /// `g.write`; sorted, distinct), built in one go.
+    fn relation(&self, g: &GroupShape, pairs: &[(Vec<Value>, Vec<Value>)]) -> DdResult<Self::Set>;
     /// Successors of `s` by the relation `rel` of group `g`.
     fn image(&self, s: &Self::Set, rel: &Self::Set, g: usize) -> DdResult<Self::Set>;
     /// Exact number of states in `s` (`None` past `u128`).
@@ -60,6 +86,27 @@ pub trait Diagram {
     fn count_pairs(&self, s: &Self::Set, rel: &Self::Set, g: usize) -> DdResult<Option<u128>>;
     /// Inner nodes reachable from any of `roots`, each counted once.
     fn shared_nodes(&self, roots: &[&Self::Set]) -> u64;
+
+    /// The slot-`slot` values of `s` (a set over slots `≥ slot`), increasing,
+    /// each with its suffix set over slots `> slot` (never empty).
+    fn entries(&self, s: &Self::Set, slot: usize) -> Vec<(Value, Self::Set)>;
+    /// The set over slots `≥ slot` with the given entries (values
+    /// increasing and distinct; empty suffixes are left out).
+    fn set_of_entries(&self, slot: usize, entries: &[(Value, Self::Set)]) -> DdResult<Self::Set>;
+    /// The slot-`slot` pairs of a relation `r` over slots `≥ slot`, `slot` in
+    /// its group's read ∪ write slots: (current value, next value, rest),
+    /// sorted; a slot the group only reads has next = current.
+    fn rel_entries(
+        &self,
+        r: &Self::Set,
+        slot: usize,
+        writes: bool,
+    ) -> Vec<(Value, Value, Self::Set)>;
+
+    /// `sets` of `old` (same encoding, a layout this one widens: every
+    /// slot at least as wide) in this manager, each value keeping its
+    /// meaning.
+    fn transfer(&self, old: &Self, sets: &[(&Self::Set, Support)]) -> DdResult<Vec<Self::Set>>;
 }
 
 /// Node id and level of `f`'s root (`None` for a terminal).
@@ -85,28 +132,26 @@ pub fn level_of<F: Function>(f: &F) -> u32 {
     top(f).1.unwrap_or(u32::MAX)
 }
 
-/// Inner nodes reachable from `roots` (all in one manager), each once.
+/// Inner nodes reachable from `roots` (all in one manager), each once: one
+/// walk over borrowed edges under one manager lock, a fast-hash seen set.
 pub fn shared_inner_nodes<F: Function>(roots: &[&F]) -> u64 {
     let Some(first) = roots.first() else {
         return 0;
     };
     first.with_manager_shared(|m, _| {
-        let mut seen: HashSet<NodeID> = HashSet::new();
+        let mut seen: FxHashSet<NodeID> = FxHashSet::default();
         let mut stack = Vec::new();
         for r in roots {
-            stack.push(m.clone_edge(r.as_edge(m)));
+            stack.push(r.as_edge(m));
         }
         let mut count = 0u64;
         while let Some(e) = stack.pop() {
-            if seen.insert(e.node_id()) {
-                if let Node::Inner(n) = m.get_node(e.borrowed()) {
+            if let Node::Inner(n) = m.get_node(e) {
+                if seen.insert(e.node_id()) {
                     count += 1;
-                    for c in n.children() {
-                        stack.push(m.clone_edge(c));
-                    }
+                    stack.extend(n.children());
                 }
             }
-            m.drop_edge(e);
         }
         count
     })

@@ -13,19 +13,22 @@
 //! that writes a slot only on some successors (copy semantics) is still
 //! exact.
 //!
+//! A batch (the unseen projections of one image) is expanded completely
+//! before anything is added, and becomes one diagram
+//! ([`Diagram::relation`]) joined to the group's relation by one union.
+//!
 //! Owns the calls to the model and the learned-pair count. Must not know
 //! search strategies; the diagram is used only through [`Diagram`].
 
 use super::diagram::{Diagram, GroupShape, OutOfNodes};
 use pins::{Model, ModelError, Value};
 
-/// Why an attempt stopped early.
+/// Why a search stopped early.
 pub enum Stop {
-    /// A value with no variables yet: restart with a wider layout.
-    Widen {
-        slot: usize,
-        value: Value,
-    },
+    /// Values with no variables yet, (slot, largest such value) for every
+    /// slot of a learned batch that needs it: the search re-encodes its sets
+    /// in a wider layout and resumes.
+    Widen(Vec<(usize, Value)>),
     Model(ModelError),
     Full,
 }
@@ -39,7 +42,7 @@ impl From<OutOfNodes> for Stop {
 pub struct Learner<'m> {
     model: &'m dyn Model,
     filler: Vec<Value>,
-    /// Transitions (pairs of short vectors) added to relations.
+    /// Transitions (distinct pairs of short vectors) added to relations.
     pub learned: u64,
     /// Calls of the model's successor function.
     pub calls: u64,
@@ -60,18 +63,20 @@ impl<'m> Learner<'m> {
         }
     }
 
-    /// Adds to `rel` the transitions of group `g` from every short vector
-    /// of `short` (a set over `shape.proj`, not yet learned).
+    /// The transitions of group `g` from every short vector of `short` (a
+    /// set over `shape.proj`, not yet learned), as one relation. A value
+    /// outside the layout stops with [`Stop::Widen`] naming every slot of
+    /// the batch that needs widening (the batch is learned again after).
     pub fn learn<D: Diagram>(
         &mut self,
         d: &D,
         g: usize,
         shape: &GroupShape,
         short: &D::Set,
-        rel: &mut D::Set,
-    ) -> Result<(), Stop> {
+    ) -> Result<D::Set, Stop> {
         let mut pairs: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
         let mut failure: Option<Stop> = None;
+        let mut misfits: Vec<(usize, Value)> = Vec::new();
         let mut full = self.filler.clone();
         let model = self.model;
         let mut calls = 0u64;
@@ -93,8 +98,10 @@ impl<'m> Learner<'m> {
                     if shape.write.get(w) == Some(&i) {
                         w += 1;
                         if !d.layout().fits(i, b) {
-                            failure = Some(Stop::Widen { slot: i, value: b });
-                            return;
+                            match misfits.iter_mut().find(|m| m.0 == i) {
+                                Some(m) => m.1 = m.1.max(b),
+                                None => misfits.push((i, b)),
+                            }
                         }
                         or |= b;
                     } else if a != b {
@@ -118,14 +125,12 @@ impl<'m> Learner<'m> {
         if let Some(stop) = failure {
             return Err(stop);
         }
-        for (cur, next) in pairs {
-            let p = d.pair(shape, &cur, &next)?;
-            let grown = d.union(rel, &p)?;
-            if grown != *rel {
-                self.learned += 1;
-            }
-            *rel = grown;
+        if !misfits.is_empty() {
+            return Err(Stop::Widen(misfits));
         }
-        Ok(())
+        pairs.sort_unstable();
+        pairs.dedup();
+        self.learned += pairs.len() as u64;
+        Ok(d.relation(shape, &pairs)?)
     }
 }

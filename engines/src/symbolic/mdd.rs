@@ -14,10 +14,14 @@
 //! Owns the ZBDD manager of one search attempt and every set in it. Must
 //! not know models, strategies or learning.
 
-use super::diagram::{is_true_terminal, shared_inner_nodes, top, DdResult, Diagram, GroupShape};
+use super::diagram::{
+    is_true_terminal, shared_inner_nodes, top, DdResult, Diagram, FxHashMap, GroupShape, Support,
+};
 use super::layout::Layout;
 use oxidd::zbdd::{ZBDDFunction, ZBDDManagerRef};
-use oxidd::{BooleanFunction, BooleanVecSet, ManagerRef, NodeID};
+use oxidd::{
+    BooleanFunction, BooleanVecSet, Function, HasLevel, Manager, ManagerRef, Node, NodeID,
+};
 use pins::Value;
 use std::collections::HashMap;
 
@@ -57,20 +61,23 @@ impl Mdd {
         })
     }
 
-    /// The entries of `f` for slot `slot` (current or next block).
+    /// The entries of `f` for slot `slot` (current or next block), in one
+    /// walk down the 0-edges under one manager lock.
     fn chain(&self, f: &ZBDDFunction, slot: usize, next: bool) -> Chain {
-        let mut out = Vec::new();
-        let mut f = f.clone();
-        while let (_, Some(level)) = top(&f) {
-            let (s, v, n) = self.roles[level as usize];
-            if s != slot || n != next {
-                break;
+        f.with_manager_shared(|m, root| {
+            let mut out = Vec::new();
+            let mut e = root;
+            while let Node::Inner(n) = m.get_node(e) {
+                let (s, v, nx) = self.roles[n.level() as usize];
+                if s != slot || nx != next {
+                    break;
+                }
+                let (hi, lo) = ZBDDFunction::cofactors_edge(m, e).expect("inner node");
+                out.push((v, ZBDDFunction::from_edge(m, m.clone_edge(hi))));
+                e = lo;
             }
-            let (hi, lo) = f.cofactors().expect("inner node");
-            out.push((v, hi));
-            f = lo;
-        }
-        out
+            out
+        })
     }
 
     /// The set with entries `chain` (values increasing) at slot `slot`.
@@ -234,23 +241,30 @@ impl Mdd {
         c
     }
 
+    /// `f` with the slots outside `keep` removed; a node below slot `last`
+    /// (the last kept one) stands for a non-empty family and becomes the
+    /// base set without being walked.
     fn project_rec(
         &self,
         f: &ZBDDFunction,
         keep: &[bool],
-        memo: &mut HashMap<NodeID, ZBDDFunction>,
+        last: usize,
+        memo: &mut FxHashMap<NodeID, ZBDDFunction>,
     ) -> DdResult<ZBDDFunction> {
         let (id, level) = top(f);
         let Some(level) = level else {
             return Ok(f.clone());
         };
+        if self.roles[level as usize].0 > last {
+            return Ok(self.base.clone());
+        }
         if let Some(p) = memo.get(&id) {
             return Ok(p.clone());
         }
         let (hi, lo) = f.cofactors().expect("inner node");
         let (hi, lo) = (
-            self.project_rec(&hi, keep, memo)?,
-            self.project_rec(&lo, keep, memo)?,
+            self.project_rec(&hi, keep, last, memo)?,
+            self.project_rec(&lo, keep, last, memo)?,
         );
         let p = if keep[self.roles[level as usize].0] {
             hi.change(level)?.union(&lo)?
@@ -293,12 +307,20 @@ impl Diagram for Mdd {
         Ok(f)
     }
 
-    fn project(&self, s: &ZBDDFunction, slots: &[usize]) -> DdResult<ZBDDFunction> {
+    fn project(&self, s: &ZBDDFunction, g: usize) -> DdResult<ZBDDFunction> {
         let mut keep = vec![false; self.layout.width.len()];
-        for &i in slots {
+        for &i in &self.shapes[g].proj {
             keep[i] = true;
         }
-        self.project_rec(s, &keep, &mut HashMap::new())
+        let last = self.shapes[g].proj.last().copied().unwrap_or(0);
+        if self.shapes[g].proj.is_empty() {
+            return Ok(if self.is_empty(s) {
+                self.empty.clone()
+            } else {
+                self.base.clone()
+            });
+        }
+        self.project_rec(s, &keep, last, &mut FxHashMap::default())
     }
 
     fn for_each_vector(&self, s: &ZBDDFunction, slots: &[usize], f: &mut dyn FnMut(&[Value])) {
@@ -325,26 +347,58 @@ impl Diagram for Mdd {
         rec(self, s, slots, 0, &mut values, f);
     }
 
-    fn pair(&self, g: &GroupShape, cur: &[Value], next: &[Value]) -> DdResult<ZBDDFunction> {
-        let mut vars: Vec<u32> = Vec::with_capacity(cur.len() + next.len());
-        vars.extend(
-            g.proj
-                .iter()
-                .zip(cur)
-                .map(|(&i, &x)| self.layout.cur[i][x as usize]),
-        );
-        vars.extend(
-            g.write
-                .iter()
-                .zip(next)
-                .map(|(&i, &x)| self.layout.next[i][x as usize]),
-        );
-        vars.sort_unstable();
-        let mut f = self.base.clone();
-        for v in vars.into_iter().rev() {
-            f = f.change(v)?;
+    fn relation(
+        &self,
+        g: &GroupShape,
+        pairs: &[(Vec<Value>, Vec<Value>)],
+    ) -> DdResult<ZBDDFunction> {
+        // A trie over the pairs' variables (sorted), built bottom-up: the
+        // rows are sorted by variable list, so each slot's alternatives are
+        // contiguous.
+        let rows: Vec<Vec<u32>> = pairs
+            .iter()
+            .map(|(cur, next)| {
+                let mut vars: Vec<u32> = Vec::with_capacity(cur.len() + next.len());
+                vars.extend(
+                    g.proj
+                        .iter()
+                        .zip(cur)
+                        .map(|(&i, &x)| self.layout.cur[i][x as usize]),
+                );
+                vars.extend(
+                    g.write
+                        .iter()
+                        .zip(next)
+                        .map(|(&i, &x)| self.layout.next[i][x as usize]),
+                );
+                vars.sort_unstable();
+                vars
+            })
+            .collect();
+        let mut rows = rows;
+        rows.sort_unstable();
+        rows.dedup();
+        fn build(d: &Mdd, rows: &[Vec<u32>], col: usize) -> DdResult<ZBDDFunction> {
+            let Some(first) = rows.first() else {
+                return Ok(d.empty.clone());
+            };
+            if col == first.len() {
+                return Ok(d.base.clone());
+            }
+            // Groups of equal variable at `col`, from the last (deepest
+            // alternative) to the first, each one node.
+            let mut acc = d.empty.clone();
+            let mut end = rows.len();
+            while end > 0 {
+                let v = rows[end - 1][col];
+                let start = rows[..end].partition_point(|r| r[col] < v);
+                let child = build(d, &rows[start..end], col + 1)?;
+                acc = child.change(v)?.union(&acc)?;
+                end = start;
+            }
+            Ok(acc)
         }
-        Ok(f)
+        build(self, &rows, 0)
     }
 
     fn image(&self, s: &ZBDDFunction, rel: &ZBDDFunction, g: usize) -> DdResult<ZBDDFunction> {
@@ -368,5 +422,85 @@ impl Diagram for Mdd {
 
     fn shared_nodes(&self, roots: &[&ZBDDFunction]) -> u64 {
         shared_inner_nodes(roots)
+    }
+
+    fn entries(&self, s: &ZBDDFunction, slot: usize) -> Vec<(Value, ZBDDFunction)> {
+        self.chain(s, slot, false)
+    }
+
+    fn set_of_entries(
+        &self,
+        slot: usize,
+        entries: &[(Value, ZBDDFunction)],
+    ) -> DdResult<ZBDDFunction> {
+        self.build(entries.to_vec(), slot, false)
+    }
+
+    fn rel_entries(
+        &self,
+        r: &ZBDDFunction,
+        slot: usize,
+        writes: bool,
+    ) -> Vec<(Value, Value, ZBDDFunction)> {
+        let mut out = Vec::new();
+        for (v, rest) in self.chain(r, slot, false) {
+            if writes {
+                for (w, below) in self.chain(&rest, slot, true) {
+                    out.push((v, w, below));
+                }
+            } else {
+                out.push((v, v, rest));
+            }
+        }
+        out
+    }
+
+    fn transfer(
+        &self,
+        old: &Mdd,
+        sets: &[(&ZBDDFunction, Support)],
+    ) -> DdResult<Vec<ZBDDFunction>> {
+        // Old variable → new variable: a widened slot gains values after
+        // its old ones; absent values cost nothing, so no constraint.
+        let map: Vec<u32> = old
+            .roles
+            .iter()
+            .map(|&(slot, j, next)| {
+                let vars = if next {
+                    &self.layout.next
+                } else {
+                    &self.layout.cur
+                };
+                vars[slot][j as usize]
+            })
+            .collect();
+        fn copy(
+            d: &Mdd,
+            f: &ZBDDFunction,
+            map: &[u32],
+            memo: &mut FxHashMap<usize, ZBDDFunction>,
+        ) -> DdResult<ZBDDFunction> {
+            let (id, level) = top(f);
+            let Some(level) = level else {
+                return Ok(if is_true_terminal(f) {
+                    d.base.clone()
+                } else {
+                    d.empty.clone()
+                });
+            };
+            if let Some(x) = memo.get(&id) {
+                return Ok(x.clone());
+            }
+            let (hi, lo) = f.cofactors().expect("inner node");
+            let h = copy(d, &hi, map, memo)?;
+            let l = copy(d, &lo, map, memo)?;
+            let x = h.change(map[level as usize])?.union(&l)?;
+            memo.insert(id, x.clone());
+            Ok(x)
+        }
+        let mut memo = FxHashMap::default();
+        sets.iter()
+            .map(|&(f, _)| copy(self, f, &map, &mut memo))
+            .collect()
     }
 }

@@ -5,17 +5,19 @@
 //!
 //! Modules: [`layout`] (variable order), [`diagram`] (the set algebra
 //! contract), [`bdd`] and [`mdd`] (the two encodings), [`learn`] (relation
-//! learning), [`search`] (strategies and node sampling). This module owns
-//! the engine parameters, the restarts on domain growth and the
+//! learning), [`search`] (strategies, re-encoding and node sampling). This
+//! module owns the engine parameters, the slot order and the
 //! [`RunReport`]; it must not know formalisms or the harness.
 //!
 //! Slot domains are not known in advance (Petri net places are declared
 //! 32 bits wide): a search starts with the smallest layout holding the
 //! initial state (plus one bit / a doubled domain) and, when learning meets
-//! a value without variables, restarts from scratch with that slot widened
-//! (counter `reencodings`). Spare binary bits would add nodes to every BDD
-//! path, so the binary widths are kept tight this way; one-hot variables
-//! for absent values cost no node.
+//! values without variables, moves every live set (visited, frontier,
+//! relations, learned projections) to a layout with those slots widened
+//! and goes on (counter `reencodings`; [`search`] says where each strategy
+//! resumes). Spare binary bits would add nodes to every BDD path, so the
+//! binary widths are kept tight this way; one-hot variables for absent
+//! values cost no node.
 //!
 //! Report: `states` is the exact path count of the visited set (u128, no
 //! floating point); `transitions` is Σ over groups of the exact number of
@@ -53,6 +55,47 @@
 //!   becomes a bit pattern with zero-suppressed bits) and was not built;
 //!   the binary BDD is the `bdd` engine. Final nodes one-hot / binary:
 //!   bakery.3 2,189 / 3,906, FMS-PT-00005 446 / 667.
+//!
+//! Performance (issue 6; `bdd`, `saturation`, one core of a 2-core VM
+//! whose other core ran another benchmark, `nice 19`, so ±20% is noise).
+//! Where the time went (perf, gear.2, 3.5 s): oxidd's unique table 18%,
+//! relational products 15% and projections 8%, zeroing pages 10% (6% a
+//! fresh 4M-entry apply cache for each of the 6 restarts), hashing in the
+//! node sampling 12% (a SipHash insert and a cloned edge per node). On
+//! frogs.2 the time went into learning: 33,209 pairs added one cube and
+//! one union at a time. What changed, and what it gave:
+//! - Re-encoding moves the live sets to the wider layout instead of
+//!   restarting ([`Diagram::transfer`]): no repeated images or model calls.
+//!   cambridge.3 3.25 → 1.60 s (16 restarts before), Kanban-PT-00005
+//!   0.73 → 0.48 s, SharedMemory-PT-000010 2.0 → 1.2 s. `dd_final_nodes`
+//!   can differ slightly (cambridge.3 6,960 → 6,868): the widths now grow
+//!   by the largest misfit of a whole batch, not by the first one. The peak
+//!   now covers the whole run, not only the last attempt (Kanban 4,673 →
+//!   5,818).
+//! - A learned batch is one diagram ([`Diagram::relation`]), joined to the
+//!   relation by one union: frogs.2 2.95 → 1.69 s.
+//! - Node sampling walks borrowed edges under one lock with an Fx hash set;
+//!   the progress state count runs at most every 250 ms. Same sampling
+//!   points as before, so peaks stay comparable.
+//! - Projection of a set with no variable above the group's top slot (the
+//!   node saturation's suffix sets) quantifies a cube of the slots below
+//!   the top only; the `mdd` projection stops below the group's last slot
+//!   (every ZBDD node has a set) instead of walking to the bottom.
+//! - Not taken: forcing oxidd garbage collections when the manager held 4×
+//!   the live nodes made at.3 slower (22.7 s against 14.5 s; a collection
+//!   empties the apply cache), so collection stays oxidd's (95% of the node
+//!   capacity); apply cache of 1M or 16M entries instead of 4M: at.3 18.5
+//!   and 20.6 s against 14.5 s. Node-wise saturation is kept as
+//!   `strategy=node-saturation` but not made the default (measurements in
+//!   [`search`]).
+//! - Unchanged, and where the time goes now (at.3, 16 s): oxidd's unique
+//!   table 31%, relational products 18%, unions and differences 22%,
+//!   projections 9%: the search is bound by oxidd's apply on the
+//!   intermediate sets of the set-level strategy (peak 142,885 nodes for a
+//!   final 34,032). TokenRing-PT-015 (3.5·10⁷ states) takes 160 s: the
+//!   set-level order applies 938,068 whole-set images (`node-saturation`:
+//!   15.7 s). Dekker-PT-020 (19 s) is bound by learning: 31.5 million
+//!   model calls for 440 transitions, its groups reading many places.
 
 mod bdd;
 mod diagram;
@@ -141,11 +184,7 @@ impl SymbolicConfig {
     }
 
     fn params(&self, encoding: Encoding) -> String {
-        let strategy = match self.strategy {
-            Strategy::Bfs => "bfs",
-            Strategy::Chaining => "chaining",
-            Strategy::Saturation => "saturation",
-        };
+        let strategy = self.strategy.name();
         let mut s = format!(
             "strategy={strategy};threads={};slot_order={}",
             self.threads,
@@ -227,24 +266,22 @@ fn decode<D: Diagram>(
     let permuted = slot_order(model, config);
     let model: &dyn Model = &permuted;
     let shapes = shapes(model);
-    let mut layout = Layout::for_initial(encoding, &model.initial_state());
-    loop {
-        let d = make(layout.clone(), &shapes).map_err(|_| "node table too small".to_string())?;
-        let mut search =
-            Search::new(d, model, &shapes, None).map_err(|_| "node table too small")?;
-        match search.run(config.strategy) {
-            Ok(()) => {
-                let all: Vec<usize> = (0..model.slot_count()).collect();
-                let mut out = Vec::new();
-                search.d.for_each_vector(&search.visited, &all, &mut |v| {
-                    out.push(permuted.to_inner(v))
-                });
-                return Ok(out);
-            }
-            Err(Stop::Widen { slot, value }) => layout = layout.widened(slot, value),
-            Err(Stop::Model(e)) => return Err(e.to_string()),
-            Err(Stop::Full) => return Err("node table full".into()),
+    let layout = Layout::for_initial(encoding, &model.initial_state());
+    let make = |layout: Layout| make(layout, &shapes);
+    let mut search =
+        Search::new(layout, &make, model, &shapes, None).map_err(|_| "node table too small")?;
+    match search.run(config.strategy) {
+        Ok(()) => {
+            let all: Vec<usize> = (0..model.slot_count()).collect();
+            let mut out = Vec::new();
+            search.d.for_each_vector(&search.visited, &all, &mut |v| {
+                out.push(permuted.to_inner(v))
+            });
+            Ok(out)
         }
+        Err(Stop::Widen(_)) => unreachable!("the search re-encodes"),
+        Err(Stop::Model(e)) => Err(e.to_string()),
+        Err(Stop::Full) => Err("node table full".into()),
     }
 }
 
@@ -288,44 +325,28 @@ fn run<D: Diagram>(
     let permuted = slot_order(model, config);
     let model: &dyn Model = &permuted;
     let shapes = shapes(model);
-    let mut layout = Layout::for_initial(encoding, &model.initial_state());
-    let mut reencodings = 0u64;
-    let mut progress = cfg.progress;
-    let mut report = loop {
-        let diagram = match make(layout.clone(), &shapes) {
-            Ok(d) => d,
-            Err(_) => break failed(RunStatus::TableFull, "node table too small".into()),
-        };
-        let cb = progress.as_deref_mut().map(|c| c as &mut dyn FnMut(&_));
-        let mut search = match Search::new(diagram, model, &shapes, cb) {
-            Ok(s) => s,
-            Err(_) => break failed(RunStatus::TableFull, "node table too small".into()),
-        };
-        let outcome = search.run(config.strategy);
-        match outcome {
-            Err(Stop::Widen { slot, value }) => {
-                layout = layout.widened(slot, value);
-                reencodings += 1;
-                continue;
-            }
+    let layout = Layout::for_initial(encoding, &model.initial_state());
+    let make = |layout: Layout| make(layout, &shapes);
+    let cb = cfg.progress.map(|c| c as &mut dyn FnMut(&_));
+    let mut report = match Search::new(layout, &make, model, &shapes, cb) {
+        Err(_) => failed(RunStatus::TableFull, "node table too small".into()),
+        Ok(mut search) => match search.run(config.strategy) {
+            Err(Stop::Widen(_)) => unreachable!("the search re-encodes"),
             Err(Stop::Model(e)) => {
-                break summarize(&search, &shapes, RunStatus::ModelError, e.to_string())
+                summarize(&search, &shapes, RunStatus::ModelError, e.to_string())
             }
-            Err(Stop::Full) => {
-                break summarize(
-                    &search,
-                    &shapes,
-                    RunStatus::TableFull,
-                    format!(
-                        "decision-diagram node table full ({} nodes)",
-                        config.node_capacity
-                    ),
-                )
-            }
-            Ok(()) => break summarize(&search, &shapes, RunStatus::Ok, String::new()),
-        }
+            Err(Stop::Full) => summarize(
+                &search,
+                &shapes,
+                RunStatus::TableFull,
+                format!(
+                    "decision-diagram node table full ({} nodes)",
+                    config.node_capacity
+                ),
+            ),
+            Ok(()) => summarize(&search, &shapes, RunStatus::Ok, String::new()),
+        },
     };
-    report.counters.push(("reencodings".into(), reencodings));
     if config.strategy != Strategy::Bfs {
         report.levels = None;
     }
@@ -386,7 +407,7 @@ fn summarize<D: Diagram>(
         transitions: to_u64(transitions).unwrap_or(u64::MAX),
         // BFS levels; chaining and saturation have no level structure
         // (the caller clears it), their sweeps are the `rounds` counter.
-        levels: Some(f.levels.saturating_sub(1)),
+        levels: Some(f.rounds.saturating_sub(1)),
         engine_bytes_used: final_nodes * BYTES_PER_NODE,
         engine_bytes_alloc: peak * BYTES_PER_NODE,
         max_slot_bits: Value::BITS - search.learner.value_bits_or.leading_zeros(),
@@ -403,7 +424,9 @@ fn summarize<D: Diagram>(
             ("learned_transitions".into(), search.learner.learned),
             ("model_calls".into(), search.learner.calls),
             ("images".into(), f.images),
-            ("rounds".into(), f.levels),
+            ("rounds".into(), f.rounds),
+            ("fires".into(), f.fires),
+            ("reencodings".into(), f.reencodings),
             (
                 "relation_nodes".into(),
                 d.shared_nodes(&search.rels.iter().collect::<Vec<_>>()),
