@@ -182,3 +182,64 @@ fn reports_match_the_oracle_and_account_nodes() {
 fn final_nodes_of(r: &engines::RunReport) -> u64 {
     r.dd_final_nodes.unwrap()
 }
+
+/// DiVinE's error state breaks locality: an erroneous transition leads to
+/// one constant vector, whatever the slots outside its write set hold. In
+/// this model, `P`'s `a -> b` fails on `y = 300` (out of a byte's range)
+/// after writing `x = 0`, so from the learner's filler (the initial state)
+/// the error state looks like a local change of `P`'s own slots; only a
+/// second expansion with another filler tells it apart. `P` has an odd
+/// number of states, so the error state is expanded (`Q` still moves in
+/// it). Every strategy must find exactly the explicit states and
+/// transitions.
+#[test]
+fn error_state_is_reached_from_every_state_of_an_erroneous_projection() {
+    let text = "byte x = 0;
+process P {
+    byte y = 0;
+    state a, b, e;
+    init a;
+    trans
+        a -> b { guard x == 1; effect x = 0, y = 300; },
+        b -> a { effect y = 0; };
+}
+process Q {
+    state c, d;
+    init c;
+    trans
+        c -> d { effect x = 1; },
+        d -> c { effect x = 0; };
+}
+system async;
+";
+    let model = dve::parse_str(text, "error.dve").unwrap();
+    let expected = explicit(&model);
+    let mut transitions = 0u64;
+    for s in &expected {
+        model.next_all(s, &mut |_, _| transitions += 1).unwrap();
+    }
+    assert!(
+        expected.iter().any(|s| model.is_error_state(s)),
+        "the model must reach the error state"
+    );
+    for engine in ["bdd", "mdd"] {
+        for strategy in ["bfs", "chaining", "saturation", "node-saturation"] {
+            let opts = options(&[("strategy", strategy)]);
+            let vectors = reachable_vectors(engine, &model, &opts).unwrap();
+            let decoded: HashSet<Vec<Value>> = vectors.into_iter().collect();
+            assert_eq!(decoded, expected, "{engine} {strategy}");
+            let r = engines::create(engine, &model, &opts, Default::default()).unwrap();
+            assert_eq!(
+                r.status,
+                engines::RunStatus::Ok,
+                "{engine} {strategy}: {}",
+                r.message
+            );
+            assert_eq!(
+                (r.states, r.transitions),
+                (expected.len() as u64, transitions),
+                "{engine} {strategy}"
+            );
+        }
+    }
+}

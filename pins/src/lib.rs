@@ -144,6 +144,18 @@ pub trait Model: Send + Sync {
         Ok(())
     }
 
+    /// Whether `state` is the model's *error state*: the one exception to
+    /// write sets. A successor that is the error state may differ from its
+    /// source outside the group's write set; whether a group reaches it
+    /// from a state must depend only on the group's read slots, and the
+    /// error state itself on nothing (DiVinE's error state is one constant
+    /// vector). Engines that learn groups on projections (the symbolic
+    /// ones) add it as a whole state instead of a local change. Default:
+    /// the model has no error state.
+    fn is_error_state(&self, _state: &[Value]) -> bool {
+        false
+    }
+
     /// Number of slots `k`.
     fn slot_count(&self) -> usize {
         self.slots().len()

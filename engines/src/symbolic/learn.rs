@@ -9,6 +9,12 @@
 //! read set and changes only its write set, so any filler gives the same
 //! successors; the learner checks the second half (a successor that differs
 //! outside the write set is a model error, not a silent wrong count).
+//! The one exception is the model's error state
+//! ([`pins::Model::is_error_state`], DiVinE's): it is no local change, so
+//! it goes into no relation; the learner records it as a whole state
+//! ([`Learner::escape_targets`]) and the short vector that reached it
+//! ([`Learner::escape_sources`], for the transition count), and the search
+//! adds it to the visited set.
 //! Slots written but not read are part of the projection too, so a group
 //! that writes a slot only on some successors (copy semantics) is still
 //! exact.
@@ -22,6 +28,7 @@
 
 use super::diagram::{Diagram, GroupShape, OutOfNodes};
 use pins::{Model, ModelError, Value};
+use std::collections::BTreeSet;
 
 /// Why a search stopped early.
 pub enum Stop {
@@ -48,6 +55,12 @@ pub struct Learner<'m> {
     pub calls: u64,
     /// OR of every value seen (the widest slot value).
     pub value_bits_or: Value,
+    /// Error states reached (full vectors), not yet in the visited set
+    /// unless the search has taken them.
+    pub escape_targets: BTreeSet<Vec<Value>>,
+    /// Per group, the short vectors (values of its read ∪ write slots)
+    /// from which it reaches an error state.
+    pub escape_sources: Vec<BTreeSet<Vec<Value>>>,
 }
 
 impl<'m> Learner<'m> {
@@ -60,6 +73,8 @@ impl<'m> Learner<'m> {
             learned: 0,
             calls: 0,
             value_bits_or,
+            escape_targets: BTreeSet::new(),
+            escape_sources: vec![BTreeSet::new(); model.groups().len()],
         }
     }
 
@@ -75,12 +90,17 @@ impl<'m> Learner<'m> {
         short: &D::Set,
     ) -> Result<D::Set, Stop> {
         let mut pairs: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
+        let mut escapes: Vec<(Vec<Value>, Vec<Value>)> = Vec::new();
         let mut failure: Option<Stop> = None;
         let mut misfits: Vec<(usize, Value)> = Vec::new();
         let mut full = self.filler.clone();
         let model = self.model;
         let mut calls = 0u64;
         let mut or = 0;
+        // A slot outside the projection, if any: flipping its filler value
+        // tells an error transition from a local change that happens to
+        // produce the error state (see `expand`).
+        let spare = (0..full.len()).find(|i| shape.proj.binary_search(i).is_err());
         d.for_each_vector(short, &shape.proj, &mut |cur| {
             if failure.is_some() {
                 return;
@@ -88,36 +108,35 @@ impl<'m> Learner<'m> {
             for (&i, &v) in shape.proj.iter().zip(cur) {
                 full[i] = v;
             }
+            let mut out = Expansion {
+                pairs: &mut pairs,
+                escapes: &mut escapes,
+                misfits: &mut misfits,
+                or: &mut or,
+            };
+            let mark = (out.pairs.len(), out.escapes.len());
             calls += 1;
-            let result = model.next(&full, g, &mut |succ| {
-                if failure.is_some() {
-                    return;
-                }
-                let mut w = 0;
-                for (i, (&a, &b)) in full.iter().zip(succ).enumerate() {
-                    if shape.write.get(w) == Some(&i) {
-                        w += 1;
-                        if !d.layout().fits(i, b) {
-                            match misfits.iter_mut().find(|m| m.0 == i) {
-                                Some(m) => m.1 = m.1.max(b),
-                                None => misfits.push((i, b)),
-                            }
+            match expand(model, d, g, shape, cur, &full, &mut out) {
+                Ok(false) => {}
+                Ok(true) => {
+                    // A successor is the error state but agrees with its
+                    // source outside the write set: it may be a local
+                    // change or an error. With one spare slot changed, an
+                    // error transition still gives the error state, which
+                    // now differs outside the write set.
+                    if let Some(j) = spare {
+                        out.pairs.truncate(mark.0);
+                        out.escapes.truncate(mark.1);
+                        full[j] ^= 1;
+                        calls += 1;
+                        let again = expand(model, d, g, shape, cur, &full, &mut out);
+                        full[j] ^= 1;
+                        if let Err(stop) = again {
+                            failure = Some(stop);
                         }
-                        or |= b;
-                    } else if a != b {
-                        failure = Some(Stop::Model(ModelError::new(format!(
-                            "group {g} ({}) changed slot {i} ({}), which is not in its write set",
-                            model.groups()[g].label,
-                            model.slots()[i].name
-                        ))));
-                        return;
                     }
                 }
-                let next = shape.write.iter().map(|&i| succ[i]).collect();
-                pairs.push((cur.to_vec(), next));
-            });
-            if let Err(e) = result {
-                failure = Some(Stop::Model(e));
+                Err(stop) => failure = Some(stop),
             }
         });
         self.calls += calls;
@@ -128,9 +147,100 @@ impl<'m> Learner<'m> {
         if !misfits.is_empty() {
             return Err(Stop::Widen(misfits));
         }
+        for (from, to) in escapes {
+            self.escape_sources[g].insert(from);
+            self.escape_targets.insert(to);
+        }
         pairs.sort_unstable();
         pairs.dedup();
         self.learned += pairs.len() as u64;
         Ok(d.relation(shape, &pairs)?)
+    }
+}
+
+/// Where [`expand`] puts what it finds.
+struct Expansion<'a> {
+    pairs: &'a mut Vec<(Vec<Value>, Vec<Value>)>,
+    escapes: &'a mut Vec<(Vec<Value>, Vec<Value>)>,
+    misfits: &'a mut Vec<(usize, Value)>,
+    or: &'a mut Value,
+}
+
+impl Expansion<'_> {
+    fn check(&mut self, layout: &super::layout::Layout, i: usize, b: Value) {
+        if !layout.fits(i, b) {
+            match self.misfits.iter_mut().find(|m| m.0 == i) {
+                Some(m) => m.1 = m.1.max(b),
+                None => self.misfits.push((i, b)),
+            }
+        }
+        *self.or |= b;
+    }
+}
+
+/// The successors of `full` (whose projection is `cur`) by group `g`: a
+/// local change becomes a pair, an error state reached by changing a slot
+/// outside the write set an escape, any other change outside the write set
+/// a model error. Returns whether some successor was the error state
+/// without changing a slot outside the write set (ambiguous: the caller
+/// decides).
+fn expand<D: Diagram>(
+    model: &dyn Model,
+    d: &D,
+    g: usize,
+    shape: &GroupShape,
+    cur: &[Value],
+    full: &[Value],
+    out: &mut Expansion<'_>,
+) -> Result<bool, Stop> {
+    let mut failure: Option<Stop> = None;
+    let mut ambiguous = false;
+    let layout = d.layout();
+    model
+        .next(full, g, &mut |succ| {
+            if failure.is_some() {
+                return;
+            }
+            let outside = {
+                let mut w = 0;
+                full.iter().zip(succ).enumerate().find(|&(i, (a, b))| {
+                    if shape.write.get(w) == Some(&i) {
+                        w += 1;
+                        false
+                    } else {
+                        a != b
+                    }
+                })
+            };
+            match outside {
+                Some(_) if model.is_error_state(succ) => {
+                    for (i, &b) in succ.iter().enumerate() {
+                        out.check(layout, i, b);
+                    }
+                    out.escapes.push((cur.to_vec(), succ.to_vec()));
+                }
+                Some((i, _)) => {
+                    failure = Some(Stop::Model(ModelError::new(format!(
+                        "group {g} ({}) changed slot {i} ({}), which is not in its write set",
+                        model.groups()[g].label,
+                        model.slots()[i].name
+                    ))));
+                }
+                None => {
+                    if succ != full && model.is_error_state(succ) {
+                        ambiguous = true;
+                    }
+                    for &i in &shape.write {
+                        out.check(layout, i, succ[i]);
+                    }
+                    let next = shape.write.iter().map(|&i| succ[i]).collect();
+                    out.pairs.push((cur.to_vec(), next));
+                }
+            }
+        })
+        .map_err(Stop::Model)?;
+    match failure {
+        Some(stop) => Err(stop),
+        None => Ok(ambiguous),
     }
 }

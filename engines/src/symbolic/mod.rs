@@ -21,9 +21,9 @@
 //!
 //! Report: `states` is the exact path count of the visited set (u128, no
 //! floating point); `transitions` is Σ over groups of the exact number of
-//! pairs (state, successor) in visited × relation, which equals the
-//! explicit count unless one call of the model emits the same successor
-//! twice. `dd_final_nodes` counts the inner nodes of the final visited set,
+//! pairs (state, successor) in visited × relation, plus the transitions to
+//! the model's error state (see [`learn`]), which equals the explicit count
+//! unless one call of the model emits the same successor twice. `dd_final_nodes` counts the inner nodes of the final visited set,
 //! `dd_peak_nodes` the maximum shared inner-node count of everything live
 //! (see [`search`] for the sampling points). `engine_bytes_used` is
 //! `dd_final_nodes × 16` and `engine_bytes_alloc` `dd_peak_nodes × 16`:
@@ -387,6 +387,29 @@ fn summarize<D: Diagram>(
         for (g, rel) in search.rels.iter().enumerate().take(shapes.len()) {
             let pairs = d.count_pairs(&search.visited, rel, g).ok().flatten();
             transitions = transitions.and_then(|t| t.checked_add(pairs?));
+            // Transitions to the error state: one per visited state whose
+            // projection reaches it, counted through the identity relation
+            // on those projections.
+            let sources = &search.learner.escape_sources[g];
+            if !sources.is_empty() {
+                let shape = &shapes[g];
+                let pairs: Vec<(Vec<Value>, Vec<Value>)> = sources
+                    .iter()
+                    .map(|cur| {
+                        let write = shape
+                            .write
+                            .iter()
+                            .map(|w| cur[shape.proj.binary_search(w).expect("write ⊆ proj")])
+                            .collect();
+                        (cur.clone(), write)
+                    })
+                    .collect();
+                let escapes = d
+                    .relation(shape, &pairs)
+                    .ok()
+                    .and_then(|id| d.count_pairs(&search.visited, &id, g).ok().flatten());
+                transitions = transitions.and_then(|t| t.checked_add(escapes?));
+            }
         }
     }
     let to_u64 = |c: Option<u128>| c.and_then(|c| u64::try_from(c).ok());

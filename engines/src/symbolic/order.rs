@@ -133,6 +133,9 @@ impl Model for Permuted<'_> {
     fn groups(&self) -> &[TransitionGroup] {
         &self.groups
     }
+    fn is_error_state(&self, state: &[Value]) -> bool {
+        self.inner.is_error_state(&self.to_inner(state))
+    }
     fn next(
         &self,
         state: &[Value],

@@ -48,6 +48,11 @@
 //! visited set, keeping every learned transition (no model call is
 //! repeated except for the interrupted batch).
 //!
+//! Error states: the learner sets aside a successor that is the model's
+//! error state ([`pins::Model::is_error_state`]); when a strategy ends, the
+//! new ones join the visited set as the frontier and the strategy runs
+//! again, until none is new.
+//!
 //! Diagnostics: with `STATEBENCH_SYMBOLIC_TRACE` set in the environment,
 //! every sampling point prints the figures so far on stderr (the node
 //! saturation shows no progress otherwise).
@@ -273,9 +278,33 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             };
             match outcome {
                 Err(Stop::Widen(misfits)) => self.reencode(&misfits)?,
-                other => return other,
+                Err(stop) => return Err(stop),
+                Ok(()) => {
+                    if !self.take_escapes()? {
+                        return Ok(());
+                    }
+                }
             }
         }
+    }
+
+    /// Adds the error states the learner met ([`Learner::escape_targets`])
+    /// to the visited set and makes the new ones the frontier; whether any
+    /// was new (the strategy then runs again: `bfs` and `chaining` from
+    /// the frontier, the saturations from the whole visited set).
+    fn take_escapes(&mut self) -> Result<bool, Stop> {
+        let mut targets = self.d.empty();
+        for t in &self.learner.escape_targets {
+            let one = self.d.state(t)?;
+            targets = self.d.union(&targets, &one)?;
+        }
+        let new = self.d.minus(&targets, &self.visited)?;
+        if self.d.is_empty(&new) {
+            return Ok(false);
+        }
+        self.visited = self.d.union(&self.visited, &new)?;
+        self.frontier = new;
+        Ok(true)
     }
 
     /// Moves every live set to a layout wide enough for `misfits`.

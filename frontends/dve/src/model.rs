@@ -821,6 +821,12 @@ impl pins::Model for DveModel {
         &self.groups
     }
 
+    fn is_error_state(&self, state: &[Value]) -> bool {
+        // Only the asynchronous error state is one constant vector; a
+        // synchronous system has a single group writing every slot.
+        !self.is_synchronous() && DveModel::is_error_state(self, state)
+    }
+
     fn next(
         &self,
         state: &[Value],
