@@ -365,7 +365,9 @@ fn build_shared_hash_table(
     opts: &EngineOptions,
 ) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
     let config = hash_table_config(opts)?;
-    Ok(Box::new(SharedHashTable::new(model.slot_count(), config)?))
+    let mut table = SharedHashTable::new(model.slot_count(), config)?;
+    table.set_rebuild_threads(opts.threads);
+    Ok(Box::new(table))
 }
 
 /// The report of an engine that could not even be created within its
@@ -465,11 +467,10 @@ fn build_shared_tree(
     opts: &EngineOptions,
 ) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
     let config = tree_config(model, opts)?;
-    Ok(Box::new(SharedTree::new(
-        model.slot_count(),
-        &config,
-        Budget::new(opts.mem_budget),
-    )?))
+    let mut tree = SharedTree::new(model.slot_count(), &config, Budget::new(opts.mem_budget))?;
+    tree.set_node_rebuild_threads(opts.threads);
+    tree.root_mut().set_rebuild_threads(opts.threads);
+    Ok(Box::new(tree))
 }
 
 fn compact_tree_config(
@@ -553,11 +554,11 @@ fn build_shared_compact_tree(
     opts: &EngineOptions,
 ) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
     let config = compact_tree_config(model, opts)?;
-    Ok(Box::new(SharedCompactTree::new(
-        model.slot_count(),
-        &config,
-        Budget::new(opts.mem_budget),
-    )?))
+    let mut tree =
+        SharedCompactTree::new(model.slot_count(), &config, Budget::new(opts.mem_budget))?;
+    tree.set_node_rebuild_threads(opts.threads);
+    tree.root_mut().set_rebuild_threads(opts.threads);
+    Ok(Box::new(tree))
 }
 
 fn trie_config(opts: &EngineOptions) -> Result<PTrieConfig, BuildError> {

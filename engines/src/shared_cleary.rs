@@ -54,7 +54,9 @@
 //! the adaptive root) by the stop-the-world protocol of
 //! [`crate::concurrent`]: an insertion that would pass the growth
 //! threshold answers [`InsertError::Grow`] and `grow` re-inserts every key
-//! with exclusive access. The entry count is reserved with one
+//! with exclusive access, on as many threads as the search has workers
+//! (each takes the clusters starting in one slice of the old array and
+//! inserts them into the new table by the locked protocol above). The entry count is reserved with one
 //! `fetch_add` under the locks, so the table never holds more than its
 //! threshold (at least one bucket stays empty).
 //!
@@ -72,6 +74,9 @@ use crate::cleary::{
 use crate::concurrent::InsertError;
 use crate::sync::{fence, spin, zeroed_u64, AtomicU64, Ordering};
 use crate::visited::TableFull;
+
+/// Keys below which a rebuild stays on one thread (spawning costs more).
+const PARALLEL_REBUILD_MIN: u64 = 1 << 16;
 
 /// log2 of the buckets per region (at most the table's own log2).
 #[cfg(not(loom))]
@@ -490,6 +495,9 @@ pub struct SharedClearyTable {
     refused: Option<String>,
     growths: u64,
     shifted: AtomicU64,
+    /// Threads that re-insert the keys when the table is rebuilt (growth,
+    /// re-keying); the search's worker count.
+    rebuild_threads: usize,
 }
 
 impl SharedClearyTable {
@@ -554,7 +562,14 @@ impl SharedClearyTable {
             refused: None,
             growths: 0,
             shifted: AtomicU64::new(0),
+            rebuild_threads: 1,
         })
+    }
+
+    /// Lets growth and re-keying re-insert the keys with `threads` threads
+    /// (every worker of the search is stopped meanwhile).
+    pub fn set_rebuild_threads(&mut self, threads: usize) {
+        self.rebuild_threads = threads.max(1);
     }
 
     /// Keys stored.
@@ -720,7 +735,12 @@ impl SharedClearyTable {
     /// when the table must grow first (nothing inserted).
     pub fn find_or_insert(&self, key: u64) -> Result<bool, InsertError> {
         debug_assert_eq!(key & !low_mask(self.config.key_bits), 0);
-        let h = mix(key, self.config.key_bits);
+        self.find_or_insert_hashed(mix(key, self.config.key_bits))
+    }
+
+    /// [`find_or_insert`](Self::find_or_insert) of the key whose hash
+    /// ([`mix`]) is `h`.
+    fn find_or_insert_hashed(&self, h: u64) -> Result<bool, InsertError> {
         let mask = self.mask();
         let home = ((h >> self.rem_bits) as usize) >> self.region_bits;
         let mut run = Run { home, a: 0, b: 0 };
@@ -815,7 +835,10 @@ impl SharedClearyTable {
             self.budget.clone(),
         ) {
             Ok(mut bigger) => {
-                self.for_each_hash(|h| bigger.insert_exclusive(h));
+                bigger.rebuild_threads = self.rebuild_threads;
+                // Same keys, same hashes: a doubled array only takes one
+                // more quotient bit from each.
+                self.move_into(&mut bigger, |h| h);
                 debug_assert_eq!(bigger.len(), self.len());
                 bigger.growths = self.growths + 1;
                 bigger.shifted = AtomicU64::new(self.shifted());
@@ -832,18 +855,33 @@ impl SharedClearyTable {
     /// Calls `f` with the hashed key of every entry (exclusive access, or
     /// no insertion running), reconstructing each quotient from the virgin
     /// bits of its cluster.
-    fn for_each_hash(&self, mut f: impl FnMut(u64)) {
+    fn for_each_hash(&self, f: impl FnMut(u64)) {
         if self.is_empty() {
             return;
         }
+        let start = self.empty_from(0);
+        self.for_each_hash_between(start, start + self.mask() + 1, f);
+    }
+
+    /// The first empty bucket at or after bucket `b`, as a position that
+    /// may pass the array's end (`b` ≤ result < `b` + buckets).
+    fn empty_from(&self, b: usize) -> usize {
+        let mask = self.mask();
+        (b..=b + mask)
+            .find(|&i| self.packed.get(i & mask) & OCCUPIED == 0)
+            .expect("a bucket is always empty")
+    }
+
+    /// [`for_each_hash`](Self::for_each_hash) over the buckets strictly
+    /// between positions `from` (an empty bucket) and `to` (`from` < `to`
+    /// ≤ `from` + buckets; positions past the end wrap): the entries of
+    /// the clusters that start there.
+    fn for_each_hash_between(&self, from: usize, to: usize, mut f: impl FnMut(u64)) {
         let t = &self.packed;
         let mask = self.mask();
-        let start = (0..=mask)
-            .find(|&i| t.get(i) & OCCUPIED == 0)
-            .expect("a bucket is always empty");
-        let mut virgin = start;
-        for step in 1..=mask + 1 {
-            let p = (start + step) & mask;
+        let mut virgin = from & mask;
+        for q in from + 1..to {
+            let p = q & mask;
             let e = t.get(p);
             if e & OCCUPIED == 0 {
                 virgin = p;
@@ -861,6 +899,40 @@ impl SharedClearyTable {
         }
     }
 
+    /// Inserts `map(h)` into `into` (an empty table; `map` gives the hash
+    /// there) for the hash `h` of every key here; exclusive access to
+    /// both. With several rebuild threads and room below `into`'s growth
+    /// threshold, each thread takes the clusters starting in one slice of
+    /// the buckets and inserts through the locked protocol (clusters that
+    /// collide in `into` are what its region locks are for); otherwise
+    /// one exclusive pass.
+    fn move_into(&self, into: &mut SharedClearyTable, map: impl Fn(u64) -> u64 + Sync) {
+        let threads = self.rebuild_threads.min(into.rebuild_threads);
+        let n = self.mask() + 1;
+        if threads <= 1 || self.len() < PARALLEL_REBUILD_MIN || self.len() >= into.grow_at {
+            self.for_each_hash(|h| into.insert_exclusive(map(h)));
+            return;
+        }
+        let s0 = self.empty_from(0);
+        let mut cuts: Vec<usize> = (0..threads)
+            .map(|c| self.empty_from(c * n / threads).clamp(s0, s0 + n))
+            .collect();
+        cuts.push(s0 + n);
+        let target: &SharedClearyTable = into;
+        let map = &map;
+        std::thread::scope(|scope| {
+            for w in cuts.windows(2).filter(|w| w[0] < w[1]) {
+                let (from, to) = (w[0], w[1]);
+                scope.spawn(move || {
+                    self.for_each_hash_between(from, to, |h| {
+                        let inserted = target.find_or_insert_hashed(map(h));
+                        assert_eq!(inserted, Ok(true), "a rebuild inserts distinct keys");
+                    });
+                });
+            }
+        });
+    }
+
     /// Calls `f` with every stored key (no insertion running).
     pub fn for_each_key(&self, mut f: impl FnMut(u64)) {
         let bits = self.config.key_bits;
@@ -873,7 +945,7 @@ impl SharedClearyTable {
         &self,
         config: ClearyConfig,
         rekeyable: bool,
-        f: impl Fn(u64) -> u64,
+        f: impl Fn(u64) -> u64 + Sync,
     ) -> Result<SharedClearyTable, TableFull> {
         if let Err(e) = config.check() {
             panic!("SharedClearyTable: {e}");
@@ -897,10 +969,11 @@ impl SharedClearyTable {
             });
         }
         let bits = self.config.key_bits;
-        self.for_each_hash(|h| {
+        t.rebuild_threads = self.rebuild_threads;
+        self.move_into(&mut t, |h| {
             let key = f(unmix(h, bits));
             debug_assert_eq!(key & !low_mask(config.key_bits), 0);
-            t.insert_exclusive(mix(key, config.key_bits));
+            mix(key, config.key_bits)
         });
         t.growths = self.growths;
         t.shifted = AtomicU64::new(self.shifted());
@@ -1076,6 +1149,50 @@ mod tests {
         // Entries of 3 + K − m bits (3..=11): many per word, words shared by
         // regions; at m = K = 12 the remainder is empty.
         overlapping_inserts(shape(12, 4, 12), 8, 1_500, false);
+    }
+
+    /// Growth and re-keying with several rebuild threads (each re-inserts
+    /// the clusters of one slice of the buckets through the locked
+    /// protocol) keep exactly the keys, with Cleary's invariants (clusters
+    /// at load 0.75 cross the slices' cuts).
+    #[test]
+    fn parallel_rebuilds_keep_every_key() {
+        for threads in [2, 3, 5] {
+            let bits = 36;
+            let mut t =
+                SharedClearyTable::new("root", shape(bits, 8, 24), true, Budget::unlimited())
+                    .unwrap();
+            t.set_rebuild_threads(threads);
+            let key =
+                |i: u64| -> u64 { (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 7) & low_mask(bits) };
+            let mut reference = HashSet::new();
+            for i in 0..3 * PARALLEL_REBUILD_MIN {
+                let k = key(i);
+                loop {
+                    match t.find_or_insert(k) {
+                        Ok(new) => {
+                            assert_eq!(new, reference.insert(k), "key {k:#x}");
+                            break;
+                        }
+                        Err(InsertError::Grow) => t.grow().unwrap(),
+                        Err(InsertError::Full(f)) => panic!("{}", f.message),
+                    }
+                }
+            }
+            assert!(t.growths() >= 2, "growths {}", t.growths());
+            t.check_invariants();
+            // Re-key: one more key bit, prepended.
+            let wider = shape(bits + 1, t.log2_buckets(), 24);
+            let r = t.rekeyed(wider, false, |k| k | 1 << bits).unwrap();
+            r.check_invariants();
+            let mut stored = HashSet::new();
+            r.for_each_key(|k| assert!(stored.insert(k)));
+            let expected: HashSet<u64> = reference.iter().map(|k| k | 1 << bits).collect();
+            assert_eq!(stored, expected, "{threads} threads");
+            let mut kept = HashSet::new();
+            t.for_each_key(|k| assert!(kept.insert(k)));
+            assert_eq!(kept, reference);
+        }
     }
 
     /// A rekeyable table created below `m = K` stays rekeyable once its

@@ -91,6 +91,12 @@ impl SharedClearyRoot {
         &self.table
     }
 
+    /// Lets growth and re-keying of the root table re-insert its keys
+    /// with `threads` threads (the search's workers are stopped then).
+    pub fn set_rebuild_threads(&mut self, threads: usize) {
+        self.table.set_rebuild_threads(threads);
+    }
+
     /// Times the root was re-keyed.
     pub fn rekeys(&self) -> u64 {
         self.rekeys

@@ -27,7 +27,9 @@
 //! the explorer stops the world and calls [`SharedTable::grow`], which
 //! doubles the bucket array, places every entry anew from its bucket word
 //! alone (the memo holds the top hash bits, the table has at most 2^32
-//! buckets: one streaming pass, no tuple is read), and extends the
+//! buckets: one streaming pass, no tuple is read; with several workers
+//! each takes one slice of the old array and claims buckets in the new one
+//! by the insertion's CAS), and extends the
 //! data area to cover the next threshold plus [`MARGIN`] indices (threads
 //! that passed the threshold check together may each insert one more
 //! tuple). Data chunks are therefore allocated only under exclusive
@@ -86,7 +88,13 @@ pub struct SharedTable {
     /// stops; waiters on that bucket give up).
     failed: AtomicBool,
     reserved: u64,
+    /// Threads that place the entries when the bucket array doubles (the
+    /// search's worker count; every worker is stopped meanwhile).
+    rebuild_threads: usize,
 }
+
+/// Buckets below which a growth stays on one thread (spawning costs more).
+const PARALLEL_GROW_MIN: usize = 1 << 16;
 
 impl SharedTable {
     /// A table of `width`-word tuples with at least `initial_buckets`
@@ -123,6 +131,7 @@ impl SharedTable {
             capacity: 0,
             failed: AtomicBool::new(false),
             reserved: 0,
+            rebuild_threads: 1,
         };
         let grow_at = t.threshold(n);
         t.reserve(n as u64 * 8 + t.chunk_bytes_to_cover(grow_at + MARGIN))?;
@@ -164,6 +173,11 @@ impl SharedTable {
             })?;
         self.reserved += bytes;
         Ok(())
+    }
+
+    /// Lets growth place the entries with `threads` threads.
+    pub fn set_rebuild_threads(&mut self, threads: usize) {
+        self.rebuild_threads = threads.max(1);
     }
 
     /// Tuple width in words.
@@ -321,17 +335,39 @@ impl SharedTable {
         self.reserve(n as u64 * 8 + self.chunk_bytes_to_cover(grow_at + MARGIN))?;
         let old = std::mem::replace(&mut self.buckets, zeroed_u64(n));
         self.bits += 1;
-        let mask = n - 1;
-        for b in old.iter().map(|b| b.load(Ordering::Relaxed)) {
-            if b == EMPTY || b & LOW == BUSY {
-                continue;
+        let threads = self
+            .rebuild_threads
+            .min(old.len() / PARALLEL_GROW_MIN)
+            .max(1);
+        let slice = old.len().div_ceil(threads);
+        let this = &*self;
+        // Each thread places the entries of one slice of the old array with
+        // the insertion's own claim (a CAS on the first empty bucket from
+        // the home bucket): entries are distinct, so placements commute.
+        let place = |part: &[AtomicU64]| {
+            let mask = n - 1;
+            for b in part.iter().map(|b| b.load(Ordering::Relaxed)) {
+                if b == EMPTY || b & LOW == BUSY {
+                    continue;
+                }
+                // The memo's top bits are the hash's.
+                let mut pos = this.home(b);
+                while this.buckets[pos]
+                    .compare_exchange(EMPTY, b, Ordering::Relaxed, Ordering::Relaxed)
+                    .is_err()
+                {
+                    pos = (pos + 1) & mask;
+                }
             }
-            // The memo's top bits are the hash's.
-            let mut pos = self.home(b);
-            while self.buckets[pos].load(Ordering::Relaxed) != EMPTY {
-                pos = (pos + 1) & mask;
-            }
-            self.buckets[pos].store(b, Ordering::Relaxed);
+        };
+        if threads == 1 {
+            place(&old);
+        } else {
+            std::thread::scope(|scope| {
+                for part in old.chunks(slice) {
+                    scope.spawn(move || place(part));
+                }
+            });
         }
         drop(old);
         self.budget.release(old_bytes);
@@ -378,6 +414,11 @@ impl SharedHashTable {
     /// The underlying table.
     pub fn table(&self) -> &SharedTable {
         &self.table
+    }
+
+    /// Lets growth place the entries with `threads` threads.
+    pub fn set_rebuild_threads(&mut self, threads: usize) {
+        self.table.set_rebuild_threads(threads);
     }
 }
 
@@ -438,9 +479,21 @@ mod tests {
     /// result against a reference: every distinct vector inserted exactly
     /// once, dense indices, every vector readable at its index.
     fn overlapping_inserts(width: usize, threads: usize, per_thread: u32) {
-        let table = std::sync::RwLock::new(
-            SharedTable::new("t", width, 16, 0.5, u64::MAX, Budget::unlimited()).unwrap(),
-        );
+        overlapping_inserts_growing_with(width, threads, per_thread, 1);
+    }
+
+    /// [`overlapping_inserts`] with `rebuild` threads placing entries at
+    /// each growth.
+    fn overlapping_inserts_growing_with(
+        width: usize,
+        threads: usize,
+        per_thread: u32,
+        rebuild: usize,
+    ) {
+        let mut table =
+            SharedTable::new("t", width, 16, 0.5, u64::MAX, Budget::unlimited()).unwrap();
+        table.set_rebuild_threads(rebuild);
+        let table = std::sync::RwLock::new(table);
         let barrier = Barrier::new(threads);
         let vector = |i: u32| -> Vec<u32> { (0..width as u32).map(|j| i * 7 + j).collect() };
         let results: Vec<Vec<(u32, u32, bool)>> = std::thread::scope(|s| {
@@ -493,6 +546,7 @@ mod tests {
         for (&i, &index) in &index_of {
             table.get_into(index, &mut buf);
             assert_eq!(buf, vector(i));
+            assert_eq!(table.find_or_insert(&buf), Ok((index, false)), "vector {i}");
         }
         assert_eq!(table.used_bytes(), table.len() * (8 + 4 * width as u64));
     }
@@ -500,6 +554,14 @@ mod tests {
     #[test]
     fn many_threads_overlapping_pairs() {
         overlapping_inserts(2, 8, 20_000);
+    }
+
+    #[test]
+    fn growth_on_several_threads_keeps_every_entry() {
+        // About 10^5 distinct pairs: the last doublings (from 2^17 buckets)
+        // place entries on 2 and 3 threads.
+        overlapping_inserts_growing_with(2, 4, 100_000, 3);
+        overlapping_inserts_growing_with(3, 2, 150_000, 2);
     }
 
     #[test]

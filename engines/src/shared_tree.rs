@@ -185,6 +185,18 @@ impl<R: SharedRoot> SharedTreeDb<R> {
         &self.root
     }
 
+    /// The root table, mutably (before the search starts).
+    pub fn root_mut(&mut self) -> &mut R {
+        &mut self.root
+    }
+
+    /// Lets the node tables' growth place entries with `threads` threads.
+    pub fn set_node_rebuild_threads(&mut self, threads: usize) {
+        for t in &mut self.tables {
+            t.set_rebuild_threads(threads);
+        }
+    }
+
     #[cold]
     fn value_too_wide(&self, state: &[Value]) -> InsertError {
         let (i, v) = state
