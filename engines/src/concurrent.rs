@@ -63,6 +63,10 @@ pub trait ConcurrentVisitedSet: Send + Sync {
     /// nothing when no table needs to grow any more.
     fn grow(&mut self) -> Result<(), TableFull>;
 
+    /// The search runs `threads` workers: `grow` may use as many threads
+    /// (every worker waits meanwhile). Called once before the search.
+    fn set_workers(&mut self, _threads: usize) {}
+
     /// Number of distinct states stored (exact once no insertion runs).
     fn len(&self) -> u64;
 

@@ -136,11 +136,12 @@ struct Tally {
 /// Explores `model` with `threads` workers over `set`.
 pub fn explore_parallel(
     model: &dyn Model,
-    set: Box<dyn ConcurrentVisitedSet>,
+    mut set: Box<dyn ConcurrentVisitedSet>,
     threads: usize,
     cfg: ExploreConfig<'_>,
 ) -> RunReport {
     let threads = threads.max(1);
+    set.set_workers(threads);
     let start = Instant::now();
     let k = model.slot_count();
     let side_words = set.side_words();

@@ -365,9 +365,7 @@ fn build_shared_hash_table(
     opts: &EngineOptions,
 ) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
     let config = hash_table_config(opts)?;
-    let mut table = SharedHashTable::new(model.slot_count(), config)?;
-    table.set_rebuild_threads(opts.threads);
-    Ok(Box::new(table))
+    Ok(Box::new(SharedHashTable::new(model.slot_count(), config)?))
 }
 
 /// The report of an engine that could not even be created within its
@@ -467,10 +465,11 @@ fn build_shared_tree(
     opts: &EngineOptions,
 ) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
     let config = tree_config(model, opts)?;
-    let mut tree = SharedTree::new(model.slot_count(), &config, Budget::new(opts.mem_budget))?;
-    tree.set_node_rebuild_threads(opts.threads);
-    tree.root_mut().set_rebuild_threads(opts.threads);
-    Ok(Box::new(tree))
+    Ok(Box::new(SharedTree::new(
+        model.slot_count(),
+        &config,
+        Budget::new(opts.mem_budget),
+    )?))
 }
 
 fn compact_tree_config(
@@ -554,11 +553,11 @@ fn build_shared_compact_tree(
     opts: &EngineOptions,
 ) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
     let config = compact_tree_config(model, opts)?;
-    let mut tree =
-        SharedCompactTree::new(model.slot_count(), &config, Budget::new(opts.mem_budget))?;
-    tree.set_node_rebuild_threads(opts.threads);
-    tree.root_mut().set_rebuild_threads(opts.threads);
-    Ok(Box::new(tree))
+    Ok(Box::new(SharedCompactTree::new(
+        model.slot_count(),
+        &config,
+        Budget::new(opts.mem_budget),
+    )?))
 }
 
 fn trie_config(opts: &EngineOptions) -> Result<PTrieConfig, BuildError> {

@@ -207,6 +207,13 @@ impl ConcurrentVisitedSet for SharedCollapse {
         self.root.grow()
     }
 
+    fn set_workers(&mut self, threads: usize) {
+        self.root.set_rebuild_threads(threads);
+        for t in &mut self.tables {
+            t.set_rebuild_threads(threads);
+        }
+    }
+
     fn len(&self) -> u64 {
         self.root.len()
     }

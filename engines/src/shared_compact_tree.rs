@@ -91,12 +91,6 @@ impl SharedClearyRoot {
         &self.table
     }
 
-    /// Lets growth and re-keying of the root table re-insert its keys
-    /// with `threads` threads (the search's workers are stopped then).
-    pub fn set_rebuild_threads(&mut self, threads: usize) {
-        self.table.set_rebuild_threads(threads);
-    }
-
     /// Times the root was re-keyed.
     pub fn rekeys(&self) -> u64 {
         self.rekeys
@@ -191,6 +185,11 @@ impl SharedRoot for SharedClearyRoot {
         out.push(("root_growths".into(), t.growths()));
         out.push(("root_rekeys".into(), self.rekeys));
         out.push(("root_regions".into(), t.regions()));
+    }
+
+    fn set_rebuild_threads(&mut self, threads: usize) {
+        // Growth and re-keying alike (`rekeyed` passes it on).
+        self.table.set_rebuild_threads(threads);
     }
 }
 

@@ -415,11 +415,6 @@ impl SharedHashTable {
     pub fn table(&self) -> &SharedTable {
         &self.table
     }
-
-    /// Lets growth place the entries with `threads` threads.
-    pub fn set_rebuild_threads(&mut self, threads: usize) {
-        self.table.set_rebuild_threads(threads);
-    }
 }
 
 impl ConcurrentVisitedSet for SharedHashTable {
@@ -443,6 +438,10 @@ impl ConcurrentVisitedSet for SharedHashTable {
 
     fn grow(&mut self) -> Result<(), TableFull> {
         self.table.grow()
+    }
+
+    fn set_workers(&mut self, threads: usize) {
+        self.table.set_rebuild_threads(threads);
     }
 
     fn len(&self) -> u64 {

@@ -52,6 +52,8 @@ pub trait SharedRoot: Send + Sync {
     fn alloc_bytes(&self) -> u64;
     /// Engine counters of the root table.
     fn counters(&self, out: &mut Vec<(String, u64)>);
+    /// Lets `grow` re-insert with `threads` threads.
+    fn set_rebuild_threads(&mut self, threads: usize);
 }
 
 impl SharedRoot for SharedTable {
@@ -79,6 +81,10 @@ impl SharedRoot for SharedTable {
 
     fn counters(&self, out: &mut Vec<(String, u64)>) {
         out.push(("root_buckets".into(), self.buckets()));
+    }
+
+    fn set_rebuild_threads(&mut self, threads: usize) {
+        SharedTable::set_rebuild_threads(self, threads);
     }
 }
 
@@ -185,18 +191,6 @@ impl<R: SharedRoot> SharedTreeDb<R> {
         &self.root
     }
 
-    /// The root table, mutably (before the search starts).
-    pub fn root_mut(&mut self) -> &mut R {
-        &mut self.root
-    }
-
-    /// Lets the node tables' growth place entries with `threads` threads.
-    pub fn set_node_rebuild_threads(&mut self, threads: usize) {
-        for t in &mut self.tables {
-            t.set_rebuild_threads(threads);
-        }
-    }
-
     #[cold]
     fn value_too_wide(&self, state: &[Value]) -> InsertError {
         let (i, v) = state
@@ -283,6 +277,13 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
             t.grow()?;
         }
         self.root.grow()
+    }
+
+    fn set_workers(&mut self, threads: usize) {
+        for t in &mut self.tables {
+            t.set_rebuild_threads(threads);
+        }
+        self.root.set_rebuild_threads(threads);
     }
 
     fn len(&self) -> u64 {
