@@ -19,8 +19,45 @@
 //! must be idempotent (another worker may have grown the table in between:
 //! it then does nothing).
 
+use crate::lease::Lease;
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
+
+/// What one worker keeps between its insertions into one set: free scratch
+/// words and its leases (`lease`), one per table of the set, numbered by
+/// the set. It serves one set: [`ConcurrentVisitedSet::retire`] it into
+/// that set when the worker is done (and before it serves another).
+#[derive(Debug, Default)]
+pub struct WorkerLocal {
+    /// Words the set may use freely between calls.
+    pub scratch: Vec<u32>,
+    leases: Vec<Lease>,
+}
+
+impl WorkerLocal {
+    /// An empty worker state.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The worker's leases for tables `0..n` of its set.
+    #[inline]
+    pub fn leases(&mut self, n: usize) -> &mut [Lease] {
+        if self.leases.len() < n {
+            self.leases.resize(n, Lease::new());
+        }
+        &mut self.leases[..n]
+    }
+
+    /// The scratch words and the leases of tables `0..n`, both at once.
+    #[inline]
+    pub fn split(&mut self, n: usize) -> (&mut Vec<u32>, &mut [Lease]) {
+        if self.leases.len() < n {
+            self.leases.resize(n, Lease::new());
+        }
+        (&mut self.scratch, &mut self.leases[..n])
+    }
+}
 
 /// Why a concurrent insertion did not complete.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,17 +84,23 @@ pub trait ConcurrentVisitedSet: Send + Sync {
     }
 
     /// Inserts `state` if absent (as
-    /// [`crate::VisitedSet::find_or_insert_from`]); `scratch` is a buffer
-    /// owned by the calling thread that the set may use freely. Exactly one
-    /// of any number of concurrent insertions of the same absent vector
-    /// answers `New`.
+    /// [`crate::VisitedSet::find_or_insert_from`]); `local` is the calling
+    /// worker's own state (scratch words, leases). Exactly one of any
+    /// number of concurrent insertions of the same absent vector answers
+    /// `New`. The indices answered are unique but need not be dense.
     fn find_or_insert_from(
         &self,
         state: &[Value],
         pred: Option<(&[Value], &[u32])>,
         side: &mut [u32],
-        scratch: &mut Vec<u32>,
+        local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError>;
+
+    /// Returns what the worker's `local` still holds of this set (unused
+    /// leased numbers, tallies). Every worker calls it once it stops
+    /// inserting; [`len`](Self::len) and [`memory`](Self::memory) are exact
+    /// once every worker did.
+    fn retire(&self, _local: &mut WorkerLocal) {}
 
     /// Grows whatever table asked for it (see the module documentation);
     /// nothing when no table needs to grow any more.
@@ -67,7 +110,8 @@ pub trait ConcurrentVisitedSet: Send + Sync {
     /// (every worker waits meanwhile). Called once before the search.
     fn set_workers(&mut self, _threads: usize) {}
 
-    /// Number of distinct states stored (exact once no insertion runs).
+    /// Number of distinct states stored (exact once no insertion runs and
+    /// every worker retired).
     fn len(&self) -> u64;
 
     /// Whether no state is stored.
@@ -75,7 +119,8 @@ pub trait ConcurrentVisitedSet: Send + Sync {
         self.len() == 0
     }
 
-    /// Current exact memory accounting (exact once no insertion runs).
+    /// Current memory accounting (exact once no insertion runs and every
+    /// worker retired).
     fn memory(&self) -> MemoryUsage;
 
     /// The effective parameters, as [`crate::VisitedSet::params`].

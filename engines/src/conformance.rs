@@ -150,7 +150,7 @@ pub fn concurrent_overlapping_inserts<S: crate::ConcurrentVisitedSet>(
             .map(|t| {
                 let (set, barrier) = (&set, &barrier);
                 s.spawn(move || {
-                    let mut scratch = Vec::new();
+                    let mut local = crate::WorkerLocal::new();
                     let mut side = vec![0; side_words];
                     let mut out = Vec::new();
                     barrier.wait();
@@ -158,12 +158,10 @@ pub fn concurrent_overlapping_inserts<S: crate::ConcurrentVisitedSet>(
                         let i = (n.wrapping_mul(t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
                         let v = vector(i);
                         loop {
-                            let r = set.read().unwrap().find_or_insert_from(
-                                &v,
-                                None,
-                                &mut side,
-                                &mut scratch,
-                            );
+                            let r = set
+                                .read()
+                                .unwrap()
+                                .find_or_insert_from(&v, None, &mut side, &mut local);
                             match r {
                                 Ok(r) => {
                                     out.push((v, r));
@@ -174,6 +172,7 @@ pub fn concurrent_overlapping_inserts<S: crate::ConcurrentVisitedSet>(
                             }
                         }
                     }
+                    set.read().unwrap().retire(&mut local);
                     out
                 })
             })
@@ -194,17 +193,18 @@ pub fn concurrent_overlapping_inserts<S: crate::ConcurrentVisitedSet>(
     }
     assert_eq!(news.len(), distinct.len(), "a vector never answered New");
     assert_eq!(set.len(), distinct.len() as u64, "len");
-    let mut scratch = Vec::new();
+    let mut local = crate::WorkerLocal::new();
     let mut side = vec![0; side_words];
     for (v, &reference) in &news {
         let r = set
-            .find_or_insert_from(v, None, &mut side, &mut scratch)
+            .find_or_insert_from(v, None, &mut side, &mut local)
             .unwrap_or_else(|e| panic!("{v:?}: {e:?}"));
         assert!(!r.is_new(), "{v:?} lost");
         if r.reference() != u64::MAX {
             assert_eq!(r.reference(), reference, "{v:?}");
         }
     }
+    set.retire(&mut local);
     assert_eq!(set.len(), distinct.len() as u64);
     (set, news)
 }

@@ -20,6 +20,7 @@ pub mod explore;
 pub mod hash_table;
 pub mod index_table;
 pub mod latency;
+pub mod lease;
 pub mod parallel;
 pub mod ptrie;
 pub mod registry;
@@ -39,7 +40,7 @@ pub mod tree;
 pub mod visited;
 
 pub use budget::Budget;
-pub use concurrent::{ConcurrentVisitedSet, InsertError};
+pub use concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 pub use explore::{explore, ExploreConfig, Progress};
 pub use latency::OpLatency;
 pub use parallel::explore_parallel;

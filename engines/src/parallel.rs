@@ -35,7 +35,8 @@
 //! releases its guard after its current batch), take the write lock, call
 //! `grow`, and retry.
 //!
-//! Figures. States = the set's count; transitions = successors generated,
+//! Figures. States = the set's count (exact once every worker retired its
+//! [`WorkerLocal`], which it does when it stops); transitions = successors generated,
 //! counted per successor as the sequential explorer does (exact, summed
 //! over workers); counter `search_depth` = 1 + the largest depth at which
 //! a state was inserted, which equals the BFS level count with one thread
@@ -46,7 +47,7 @@
 //! A `table_full` or model error stops every worker after its current
 //! state; the counts are then those reached so far.
 
-use crate::concurrent::{ConcurrentVisitedSet, InsertError};
+use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::explore::{ExploreConfig, Progress};
 use crate::latency::LatencySampler;
 use crate::report::{RunReport, RunStatus};
@@ -165,11 +166,11 @@ pub fn explore_parallel(
     let mut init_bits = 0;
     let init = model.initial_state();
     let mut side = vec![0u32; side_words];
-    let mut scratch = Vec::new();
+    let mut local = WorkerLocal::new();
     loop {
         let r = shared
             .read()
-            .find_or_insert_from(&init, None, &mut side, &mut scratch);
+            .find_or_insert_from(&init, None, &mut side, &mut local);
         match r {
             Ok(_) => {
                 init_bits = init.iter().fold(0, |acc, &v| acc | v);
@@ -187,6 +188,7 @@ pub fn explore_parallel(
         }
         break;
     }
+    shared.read().retire(&mut local);
 
     let ExploreConfig {
         mut progress,
@@ -282,7 +284,7 @@ fn work(
     let width = shared.k + shared.side_words;
     let mut tally = Tally::default();
     let mut side = vec![0u32; shared.side_words];
-    let mut scratch = Vec::new();
+    let mut mine = WorkerLocal::new();
     let mut guard: Option<RwLockReadGuard<'_, Box<dyn ConcurrentVisitedSet>>> = None;
     let mut next_report = every;
     let mut idle_rounds = 0u32;
@@ -326,13 +328,13 @@ fn work(
                     let set = guard.as_ref().expect("guard held while expanding");
                     let r = tally.latency.time(|| {
                         if shared.side_words == 0 {
-                            set.find_or_insert_from(succ, None, &mut side, &mut scratch)
+                            set.find_or_insert_from(succ, None, &mut side, &mut mine)
                         } else {
                             set.find_or_insert_from(
                                 succ,
                                 Some((cur_state, cur_side)),
                                 &mut side,
-                                &mut scratch,
+                                &mut mine,
                             )
                         }
                     });
@@ -413,6 +415,11 @@ fn work(
                 });
             }
         }
+    }
+    // Leases back (the set's count is exact once every worker did this).
+    match guard {
+        Some(set) => set.retire(&mut mine),
+        None => shared.read().retire(&mut mine),
     }
     tally
 }

@@ -56,9 +56,14 @@
 //! threshold answers [`InsertError::Grow`] and `grow` re-inserts every key
 //! with exclusive access, on as many threads as the search has workers
 //! (each takes the clusters starting in one slice of the old array and
-//! inserts them into the new table by the locked protocol above). The entry count is reserved with one
-//! `fetch_add` under the locks, so the table never holds more than its
-//! threshold (at least one bucket stays empty).
+//! inserts them into the new table by the locked protocol above). Each
+//! insertion is admitted under the locks by the worker's own lease (see
+//! `lease`: a block of [`LEASE`] admissions taken from the table's counter
+//! with one CAS, never past the threshold), so workers share no counter on
+//! the hot path and the table never holds more than its threshold (at
+//! least one bucket stays empty). The shift count is tallied on the lease
+//! too. A rebuilt table carries the counter over, so live leases stay
+//! valid across growth and re-keying.
 //!
 //! Accounting: `used` = entries × (K − m + 3) bits, as the sequential
 //! table; `alloc` = the packed array (as the sequential table) + 8 bytes of
@@ -72,6 +77,7 @@ use crate::cleary::{
     OCCUPIED, VIRGIN,
 };
 use crate::concurrent::InsertError;
+use crate::lease::{Lease, LeasePool, LEASE};
 use crate::sync::{fence, spin, zeroed_u64, AtomicU64, Ordering};
 use crate::visited::TableFull;
 
@@ -476,8 +482,9 @@ pub struct SharedClearyTable {
     region_bits: u32,
     /// One lock word per region (odd: held).
     locks: Box<[AtomicU64]>,
-    /// Entries stored (reserved under the locks before the shift).
-    len: AtomicU64,
+    /// Admissions (entries), leased to workers; taken under the locks
+    /// before the shift. Its event tally counts shifted entries.
+    pool: LeasePool,
     /// Insertions answer "grow" (or "full") at this many entries; changed
     /// only under exclusive access.
     grow_at: u64,
@@ -494,7 +501,6 @@ pub struct SharedClearyTable {
     reserved: u64,
     refused: Option<String>,
     growths: u64,
-    shifted: AtomicU64,
     /// Threads that re-insert the keys when the table is rebuilt (growth,
     /// re-keying); the search's worker count.
     rebuild_threads: usize,
@@ -552,7 +558,7 @@ impl SharedClearyTable {
             },
             region_bits,
             locks: zeroed_u64(regions),
-            len: AtomicU64::new(0),
+            pool: LeasePool::new(),
             grow_at,
             capacity,
             rekeyable,
@@ -561,7 +567,6 @@ impl SharedClearyTable {
             reserved: bytes,
             refused: None,
             growths: 0,
-            shifted: AtomicU64::new(0),
             rebuild_threads: 1,
         })
     }
@@ -572,9 +577,16 @@ impl SharedClearyTable {
         self.rebuild_threads = threads.max(1);
     }
 
-    /// Keys stored.
+    /// Keys stored (exact once every lease is retired; before, plus the
+    /// unused admissions of live leases).
     pub fn len(&self) -> u64 {
-        self.len.load(Ordering::Relaxed)
+        self.pool.len()
+    }
+
+    /// Returns the unused admissions and the tally of `lease` (the worker
+    /// stops inserting).
+    pub fn retire(&self, lease: &mut Lease) {
+        self.pool.retire(lease);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -618,7 +630,7 @@ impl SharedClearyTable {
 
     /// Entries moved by insertions.
     pub fn shifted(&self) -> u64 {
-        self.shifted.load(Ordering::Relaxed)
+        self.pool.events()
     }
 
     #[inline]
@@ -733,14 +745,14 @@ impl SharedClearyTable {
     /// Inserts `key` (below 2^K) if absent: `Ok(true)` if this call
     /// inserted it, `Ok(false)` if it was present; [`InsertError::Grow`]
     /// when the table must grow first (nothing inserted).
-    pub fn find_or_insert(&self, key: u64) -> Result<bool, InsertError> {
+    pub fn find_or_insert(&self, key: u64, lease: &mut Lease) -> Result<bool, InsertError> {
         debug_assert_eq!(key & !low_mask(self.config.key_bits), 0);
-        self.find_or_insert_hashed(mix(key, self.config.key_bits))
+        self.find_or_insert_hashed(mix(key, self.config.key_bits), lease)
     }
 
     /// [`find_or_insert`](Self::find_or_insert) of the key whose hash
     /// ([`mix`]) is `h`.
-    fn find_or_insert_hashed(&self, h: u64) -> Result<bool, InsertError> {
+    fn find_or_insert_hashed(&self, h: u64, lease: &mut Lease) -> Result<bool, InsertError> {
         let mask = self.mask();
         let home = ((h >> self.rem_bits) as usize) >> self.region_bits;
         let mut run = Run { home, a: 0, b: 0 };
@@ -784,36 +796,38 @@ impl SharedClearyTable {
                     return Ok(false);
                 }
                 Some(Err(vacancy)) => {
-                    if self.len.fetch_add(1, Ordering::Relaxed) >= self.grow_at {
-                        self.len.fetch_sub(1, Ordering::Relaxed);
+                    if self
+                        .pool
+                        .peek(lease, LEASE, self.grow_at, self.grow_at)
+                        .is_err()
+                    {
                         self.unlock(run);
                         return Err(self.no_room());
                     }
+                    self.pool.consume(lease);
                     let moved = insert_at(&self.packed, vacancy, mask);
                     self.unlock(run);
-                    if moved != 0 {
-                        self.shifted.fetch_add(moved, Ordering::Relaxed);
-                    }
+                    lease.count_events(moved);
                     return Ok(true);
                 }
             }
         }
     }
 
-    /// Inserts the absent hashed key `h` with exclusive access.
+    /// Inserts the absent hashed key `h` with exclusive access (a rebuild:
+    /// the caller then carries the old count over).
     fn insert_exclusive(&mut self, h: u64) {
         let mask = self.mask();
         let v = locate(&mut Exclusive(&self.packed), h, self.rem_bits, mask)
             .expect("an exclusive view reads every bucket")
             .expect_err("keys are distinct");
         insert_at(&self.packed, v, mask);
-        self.len.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Whether the table is at its growth threshold with `m = K`, so that
     /// its owner should re-key it with wider keys before more insertions.
     pub fn wants_wider_keys(&self) -> bool {
-        self.rekeyable && self.len() >= self.grow_at
+        self.rekeyable && self.pool.claimed() >= self.grow_at
     }
 
     /// Doubles the bucket array if the table reached its threshold and may
@@ -821,7 +835,7 @@ impl SharedClearyTable {
     /// the budget refuses is not an error: the table then fills its
     /// current array to the maximal load.
     pub fn grow(&mut self) -> Result<(), TableFull> {
-        if self.len() < self.grow_at
+        if self.pool.claimed() < self.grow_at
             || self.log2 >= self.config.max_log2_buckets
             || self.refused.is_some()
         {
@@ -839,9 +853,8 @@ impl SharedClearyTable {
                 // Same keys, same hashes: a doubled array only takes one
                 // more quotient bit from each.
                 self.move_into(&mut bigger, |h| h);
-                debug_assert_eq!(bigger.len(), self.len());
                 bigger.growths = self.growths + 1;
-                bigger.shifted = AtomicU64::new(self.shifted());
+                bigger.pool = self.pool.carry();
                 *self = bigger; // drops (and releases) the old array
             }
             Err(full) => {
@@ -905,11 +918,17 @@ impl SharedClearyTable {
     /// threshold, each thread takes the clusters starting in one slice of
     /// the buckets and inserts through the locked protocol (clusters that
     /// collide in `into` are what its region locks are for); otherwise
-    /// one exclusive pass.
+    /// one exclusive pass. `into`'s count is the caller's to set (it
+    /// carries `self`'s over).
     fn move_into(&self, into: &mut SharedClearyTable, map: impl Fn(u64) -> u64 + Sync) {
         let threads = self.rebuild_threads.min(into.rebuild_threads);
         let n = self.mask() + 1;
-        if threads <= 1 || self.len() < PARALLEL_REBUILD_MIN || self.len() >= into.grow_at {
+        // Rebuild threads admit the keys by leases of `into`: room for every
+        // key plus one unused lease per thread.
+        if threads <= 1
+            || self.len() < PARALLEL_REBUILD_MIN
+            || self.len() + threads as u64 * LEASE >= into.grow_at
+        {
             self.for_each_hash(|h| into.insert_exclusive(map(h)));
             return;
         }
@@ -924,8 +943,9 @@ impl SharedClearyTable {
             for w in cuts.windows(2).filter(|w| w[0] < w[1]) {
                 let (from, to) = (w[0], w[1]);
                 scope.spawn(move || {
+                    let mut lease = Lease::new();
                     self.for_each_hash_between(from, to, |h| {
-                        let inserted = target.find_or_insert_hashed(map(h));
+                        let inserted = target.find_or_insert_hashed(map(h), &mut lease);
                         assert_eq!(inserted, Ok(true), "a rebuild inserts distinct keys");
                     });
                 });
@@ -976,7 +996,7 @@ impl SharedClearyTable {
             mix(key, config.key_bits)
         });
         t.growths = self.growths;
-        t.shifted = AtomicU64::new(self.shifted());
+        t.pool = self.pool.carry();
         Ok(t)
     }
 
@@ -1081,12 +1101,13 @@ mod tests {
                     s.spawn(move || {
                         barrier.wait();
                         let mut news = Vec::new();
+                        let mut lease = Lease::new();
                         for n in 0..per_thread as u64 {
                             // Overlapping ranges walked in different orders.
                             let i = (n * (2 * t as u64 + 1)) % per_thread as u64 + t as u64 * 101;
                             let k = key(i);
                             loop {
-                                let r = table.read().unwrap().find_or_insert(k);
+                                let r = table.read().unwrap().find_or_insert(k, &mut lease);
                                 match r {
                                     Ok(true) => {
                                         news.push(k);
@@ -1100,6 +1121,7 @@ mod tests {
                                 }
                             }
                         }
+                        table.read().unwrap().retire(&mut lease);
                         news
                     })
                 })
@@ -1123,9 +1145,10 @@ mod tests {
         let mut stored = HashSet::new();
         table.for_each_key(|k| assert!(stored.insert(k)));
         assert_eq!(stored, reference);
+        let mut lease = Lease::new();
         for &k in &reference {
             assert!(table.contains(k));
-            assert_eq!(table.find_or_insert(k), Ok(false));
+            assert_eq!(table.find_or_insert(k, &mut lease), Ok(false));
         }
         assert_eq!(table.used_bits(), table.len() * table.entry_bits() as u64);
     }
@@ -1166,10 +1189,11 @@ mod tests {
             let key =
                 |i: u64| -> u64 { (i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 7) & low_mask(bits) };
             let mut reference = HashSet::new();
+            let mut lease = Lease::new();
             for i in 0..3 * PARALLEL_REBUILD_MIN {
                 let k = key(i);
                 loop {
-                    match t.find_or_insert(k) {
+                    match t.find_or_insert(k, &mut lease) {
                         Ok(new) => {
                             assert_eq!(new, reference.insert(k), "key {k:#x}");
                             break;
@@ -1180,6 +1204,7 @@ mod tests {
                 }
             }
             assert!(t.growths() >= 2, "growths {}", t.growths());
+            t.retire(&mut lease);
             t.check_invariants();
             // Re-key: one more key bit, prepended.
             let wider = shape(bits + 1, t.log2_buckets(), 24);
@@ -1204,8 +1229,9 @@ mod tests {
         let mut t =
             SharedClearyTable::new("root", shape(12, 4, 12), true, Budget::unlimited()).unwrap();
         let mut n = 0u64;
+        let mut lease = Lease::new();
         loop {
-            match t.find_or_insert(n) {
+            match t.find_or_insert(n, &mut lease) {
                 Ok(true) => n += 1,
                 Ok(false) => unreachable!(),
                 Err(InsertError::Grow) if t.wants_wider_keys() => break,
@@ -1222,8 +1248,9 @@ mod tests {
         let mut t =
             SharedClearyTable::new("root", shape(30, 10, 10), false, Budget::unlimited()).unwrap();
         let mut n = 0u64;
+        let mut lease = Lease::new();
         let err = loop {
-            match t.find_or_insert(n * 3) {
+            match t.find_or_insert(n * 3, &mut lease) {
                 Ok(true) => n += 1,
                 Ok(false) => unreachable!(),
                 Err(InsertError::Grow) => t.grow().unwrap(),
@@ -1237,8 +1264,9 @@ mod tests {
             SharedClearyTable::new("root", shape(30, 10, 20), false, budget.clone()).unwrap();
         assert_eq!(t.alloc_bytes(), table_bytes(30, 10) + 16 * 8);
         let mut n = 0u64;
+        let mut lease = Lease::new();
         let err = loop {
-            match t.find_or_insert(n * 3) {
+            match t.find_or_insert(n * 3, &mut lease) {
                 Ok(true) => n += 1,
                 Ok(false) => unreachable!(),
                 Err(InsertError::Grow) => t.grow().unwrap(),
@@ -1247,6 +1275,7 @@ mod tests {
         };
         assert_eq!(n, 921);
         assert!(err.message.contains("growth refused"), "{}", err.message);
+        t.retire(&mut lease);
         t.check_invariants();
         drop(t);
         assert_eq!(budget.reserved(), 0);
@@ -1278,13 +1307,24 @@ mod loom_tests {
         unmix(q << 4 | r, 8)
     }
 
+    /// Inserts `keys` as one worker (one lease, retired at the end).
+    fn insert_all(t: &SharedClearyTable, keys: &[u64]) -> Vec<bool> {
+        let mut lease = Lease::new();
+        let r = keys
+            .iter()
+            .map(|&k| t.find_or_insert(k, &mut lease).unwrap())
+            .collect();
+        t.retire(&mut lease);
+        r
+    }
+
     #[test]
     fn loom_same_key_twice_is_one_entry() {
         loom::model(|| {
             let t = Arc::new(tiny());
             let t2 = t.clone();
-            let h = loom::thread::spawn(move || t2.find_or_insert(key(5, 9)).unwrap());
-            let a = t.find_or_insert(key(5, 9)).unwrap();
+            let h = loom::thread::spawn(move || insert_all(&t2, &[key(5, 9)])[0]);
+            let a = insert_all(&t, &[key(5, 9)])[0];
             let b = h.join().unwrap();
             assert!(a ^ b, "exactly one insertion");
             assert_eq!(t.len(), 1);
@@ -1298,19 +1338,17 @@ mod loom_tests {
             // A cluster at buckets 3..=4 (quotient 3 twice), crossing the
             // boundary of regions 0 and 1.
             let t = tiny();
-            assert!(t.find_or_insert(key(3, 4)).unwrap());
-            assert!(t.find_or_insert(key(3, 8)).unwrap());
+            assert_eq!(insert_all(&t, &[key(3, 4), key(3, 8)]), [true, true]);
             let t = Arc::new(t);
             let t2 = t.clone();
             // Thread 2: quotient 3, smallest remainder: shifts the group.
             let h = loom::thread::spawn(move || {
-                let x = t2.find_or_insert(key(3, 1)).unwrap();
-                let y = t2.find_or_insert(key(4, 2)).unwrap();
-                (x, y)
+                let r = insert_all(&t2, &[key(3, 1), key(4, 2)]);
+                (r[0], r[1])
             });
             // Main: quotient 4 (its home is occupied by quotient 3's
             // group), and the same key as thread 2's second.
-            let a = t.find_or_insert(key(4, 2)).unwrap();
+            let a = insert_all(&t, &[key(4, 2)])[0];
             let (x, y) = h.join().unwrap();
             assert!(x);
             assert!(a ^ y, "exactly one insertion of key(4, 2)");
@@ -1334,12 +1372,11 @@ mod loom_tests {
             // 3's remainder 1 for its own. The region words must reject
             // that snapshot.
             let t = tiny();
-            for k in [key(4, 7), key(4, 9), key(6, 2)] {
-                assert!(t.find_or_insert(k).unwrap());
-            }
+            let three = insert_all(&t, &[key(4, 7), key(4, 9), key(6, 2)]);
+            assert_eq!(three, [true; 3]);
             let t = Arc::new(t);
             let t2 = t.clone();
-            let h = loom::thread::spawn(move || t2.find_or_insert(key(3, 1)).unwrap());
+            let h = loom::thread::spawn(move || insert_all(&t2, &[key(3, 1)])[0]);
             assert!(!t.contains(key(4, 1)), "false positive");
             assert!(h.join().unwrap());
             assert!(t.contains(key(3, 1)));
@@ -1354,11 +1391,10 @@ mod loom_tests {
             // remainder (shifting the group right into region 2) while a
             // reader looks up the present keys without locks.
             let t = tiny();
-            assert!(t.find_or_insert(key(7, 6)).unwrap());
-            assert!(t.find_or_insert(key(8, 3)).unwrap());
+            assert_eq!(insert_all(&t, &[key(7, 6), key(8, 3)]), [true, true]);
             let t = Arc::new(t);
             let t2 = t.clone();
-            let h = loom::thread::spawn(move || t2.find_or_insert(key(7, 2)).unwrap());
+            let h = loom::thread::spawn(move || insert_all(&t2, &[key(7, 2)])[0]);
             assert!(t.contains(key(7, 6)));
             assert!(t.contains(key(8, 3)));
             assert!(!t.contains(key(8, 6)));

@@ -20,7 +20,7 @@
 //! successors of one state in a row and a transition changes one or two
 //! processes, so only the components that differ from the previous vector
 //! the worker inserted are looked up. The previous vector and its index
-//! vector are kept in the worker's own `scratch` buffer (tagged with the
+//! vector are kept in the worker's own scratch buffer (tagged with the
 //! set's identity, cleared while a look-up is under way), so workers share
 //! nothing but the tables. Component indices never move (growth re-hashes
 //! buckets only), so the cache survives growth. The sequential
@@ -46,7 +46,7 @@
 
 use crate::budget::Budget;
 use crate::collapse::{CollapseConfig, SlotPartition};
-use crate::concurrent::{ConcurrentVisitedSet, InsertError};
+use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::shared_table::SharedTable;
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
@@ -162,10 +162,12 @@ impl ConcurrentVisitedSet for SharedCollapse {
         state: &[Value],
         _pred: Option<(&[Value], &[u32])>,
         _side: &mut [u32],
-        scratch: &mut Vec<u32>,
+        local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError> {
         assert_eq!(state.len(), self.k, "collapse: vector length");
         let n = self.tables.len();
+        // Leases: component table `c` has lease `c`, the main table `n`.
+        let (scratch, leases) = local.split(n + 1);
         // scratch = [cache tag, previous vector (k), its indices (n),
         // sub-vector buffer (widest component)].
         let need = 1 + self.k + n.max(1) + self.max_width;
@@ -188,16 +190,25 @@ impl ConcurrentVisitedSet for SharedCollapse {
             for (dst, &s) in sub.iter_mut().zip(slots) {
                 *dst = state[s];
             }
-            indices[c] = table.find_or_insert(sub)?.0;
+            indices[c] = table.find_or_insert(sub, &mut leases[c])?.0;
         }
         prev.copy_from_slice(state);
         tag[0] = self.id;
-        let (index, new) = self.root.find_or_insert(indices)?;
+        let (index, new) = self.root.find_or_insert(indices, &mut leases[n])?;
         Ok(if new {
             Inserted::New(index as u64)
         } else {
             Inserted::Found(index as u64)
         })
+    }
+
+    fn retire(&self, local: &mut WorkerLocal) {
+        let n = self.tables.len();
+        let leases = local.leases(n + 1);
+        for (t, lease) in self.tables.iter().zip(leases.iter_mut()) {
+            t.retire(lease);
+        }
+        self.root.retire(&mut leases[n]);
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
@@ -249,6 +260,7 @@ mod tests {
     use super::*;
     use crate::conformance::concurrent_overlapping_inserts;
     use crate::explore::ExploreConfig;
+    use crate::lease::LEASE;
     use crate::parallel::explore_parallel;
     use crate::report::RunStatus;
     use crate::test_models::Counters;
@@ -283,11 +295,14 @@ mod tests {
             // Root grew (from 2048 buckets), component [4, 0] too.
             let counters: std::collections::HashMap<_, _> = set.counters().into_iter().collect();
             assert!(counters["main_buckets"] > 2048, "{counters:?}");
-            // Dense references, each resolving to its vector; exact bytes.
+            // Unique references (dense but for the holes of retired
+            // leases), each resolving to its vector; exact bytes.
             let mut comps: [HashSet<Vec<u32>>; 3] = Default::default();
             let mut refs: Vec<u64> = index_of.values().copied().collect();
             refs.sort_unstable();
-            assert!(refs.iter().enumerate().all(|(n, &r)| n as u64 == r));
+            refs.dedup();
+            assert_eq!(refs.len(), index_of.len());
+            assert!(*refs.last().unwrap() < (index_of.len() as u64 + threads as u64 * LEASE));
             for (v, &r) in &index_of {
                 assert_eq!(&set.get(r as u32), v);
             }
@@ -311,11 +326,11 @@ mod tests {
     #[test]
     fn references_resolve_to_their_vectors() {
         let mut set = five();
-        let mut scratch = Vec::new();
+        let mut local = WorkerLocal::new();
         let mut refs = Vec::new();
         for i in 0..5000 {
             let r = loop {
-                match set.find_or_insert_from(&vector(i), None, &mut [], &mut scratch) {
+                match set.find_or_insert_from(&vector(i), None, &mut [], &mut local) {
                     Err(InsertError::Grow) => set.grow().unwrap(),
                     r => break r.unwrap(),
                 }
@@ -331,24 +346,26 @@ mod tests {
     fn a_stale_or_foreign_cache_is_not_trusted() {
         let a = five();
         let b = five();
-        let mut scratch = Vec::new();
-        let ins = |s: &SharedCollapse, v: &[u32], scratch: &mut Vec<u32>| {
-            s.find_or_insert_from(v, None, &mut [], scratch).unwrap()
+        let mut local = WorkerLocal::new();
+        let ins = |s: &SharedCollapse, v: &[u32], local: &mut WorkerLocal| {
+            s.find_or_insert_from(v, None, &mut [], local).unwrap()
         };
-        assert!(ins(&a, &[1, 2, 3, 0, 5], &mut scratch).is_new());
-        assert!(ins(&a, &[9, 9, 9, 1, 9], &mut scratch).is_new());
+        assert!(ins(&a, &[1, 2, 3, 0, 5], &mut local).is_new());
+        assert!(ins(&a, &[9, 9, 9, 1, 9], &mut local).is_new());
         // `b` sees `a`'s cache in the scratch: it must look everything up.
-        assert_eq!(ins(&b, &[9, 9, 9, 1, 8], &mut scratch), Inserted::New(0));
+        assert_eq!(ins(&b, &[9, 9, 9, 1, 8], &mut local), Inserted::New(0));
         assert_eq!(b.get(0), vec![9, 9, 9, 1, 8]);
-        assert_eq!(ins(&a, &[9, 9, 9, 1, 8], &mut scratch), Inserted::New(2));
-        assert_eq!(a.get(2), vec![9, 9, 9, 1, 8]);
+        // (`a`'s leases were replaced by `b`'s: a fresh lease of `a`.)
+        let r = ins(&a, &[9, 9, 9, 1, 8], &mut local);
+        assert!(r.is_new());
+        assert_eq!(a.get(r.reference() as u32), vec![9, 9, 9, 1, 8]);
     }
 
     #[test]
     fn component_index_overflow_is_table_full_and_keeps_the_cache_honest() {
         let set = collapse(2, vec![vec![1], vec![0]], 5);
-        let mut scratch = Vec::new();
-        let mut ins = |v: [u32; 2]| set.find_or_insert_from(&v, None, &mut [], &mut scratch);
+        let mut local = WorkerLocal::new();
+        let mut ins = |v: [u32; 2]| set.find_or_insert_from(&v, None, &mut [], &mut local);
         for a in 0..5u32 {
             for b in 0..5u32 {
                 assert!(ins([a, b]).unwrap().is_new());
@@ -366,6 +383,7 @@ mod tests {
         assert!(ins([0, 5]).is_err());
         assert!(ins([5, 0]).is_err());
         assert_eq!(ins([4, 4]).unwrap(), Inserted::Found(24));
+        set.retire(&mut local);
         assert_eq!(set.len(), 25);
     }
 

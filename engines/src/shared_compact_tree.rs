@@ -36,6 +36,7 @@ use crate::budget::Budget;
 use crate::cleary::ClearyConfig;
 use crate::compact_tree::{bits_of, CompactTreeConfig};
 use crate::concurrent::InsertError;
+use crate::lease::Lease;
 use crate::shared_cleary::SharedClearyTable;
 use crate::shared_tree::{SharedRoot, SharedTreeDb};
 use crate::sync::{AtomicU32, Ordering};
@@ -127,7 +128,12 @@ impl SharedClearyRoot {
 
 impl SharedRoot for SharedClearyRoot {
     #[inline]
-    fn find_or_insert(&self, left: u32, right: u32) -> Result<(u64, bool), InsertError> {
+    fn find_or_insert(
+        &self,
+        left: u32,
+        right: u32,
+        lease: &mut Lease,
+    ) -> Result<(u64, bool), InsertError> {
         if left >> self.left_bits != 0 || right >> self.right_bits != 0 {
             // Only with an adaptive key: a fixed key has the children's
             // full widths (node indices below 2^w, values below 2^u).
@@ -139,7 +145,11 @@ impl SharedRoot for SharedClearyRoot {
         // The reference does not depend on the current key width.
         let reference = (left as u64) << 32 | right as u64;
         let key = (left as u64) << self.right_bits | right as u64;
-        Ok((reference, self.table.find_or_insert(key)?))
+        Ok((reference, self.table.find_or_insert(key, lease)?))
+    }
+
+    fn retire(&self, lease: &mut Lease) {
+        self.table.retire(lease);
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
@@ -223,7 +233,7 @@ impl SharedTreeDb<SharedClearyRoot> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::concurrent::ConcurrentVisitedSet;
+    use crate::concurrent::{ConcurrentVisitedSet, WorkerLocal};
     use crate::explore::ExploreConfig;
     use crate::parallel::explore_parallel;
     use crate::report::RunStatus;
@@ -304,17 +314,18 @@ mod tests {
     fn accounting_and_params_match_the_documentation() {
         let c = config(Some(14), false, false, true);
         let mut set = SharedCompactTree::new(5, &c, Budget::unlimited()).unwrap();
-        let mut scratch = Vec::new();
+        let mut local = WorkerLocal::new();
         for i in 0..4000u32 {
             let s = [i % 64, i / 64, 1, i % 7, 2];
             let r = loop {
-                match set.find_or_insert_from(&s, None, &mut [0; 3], &mut scratch) {
+                match set.find_or_insert_from(&s, None, &mut [0; 3], &mut local) {
                     Err(InsertError::Grow) => set.grow().unwrap(),
                     r => break r.unwrap(),
                 }
             };
             assert!(r.is_new());
         }
+        set.retire(&mut local);
         let root = set.root().table();
         // K = 2w = 60, m = 14: 49-bit entries; node tuples 16 bytes each.
         assert_eq!(root.entry_bits(), 60 - 14 + 3);
@@ -345,10 +356,11 @@ mod tests {
                     s.spawn(move || {
                         barrier.wait();
                         let mut news = Vec::new();
+                        let mut lease = Lease::new();
                         for n in 0..6000u32 {
                             let (l, r) = pair(n + t * 500);
                             loop {
-                                let got = root.read().unwrap().find_or_insert(l, r);
+                                let got = root.read().unwrap().find_or_insert(l, r, &mut lease);
                                 match got {
                                     Ok((reference, new)) => {
                                         assert_eq!(reference, (l as u64) << 32 | r as u64);
@@ -362,6 +374,7 @@ mod tests {
                                 }
                             }
                         }
+                        root.read().unwrap().retire(&mut lease);
                         news
                     })
                 })
@@ -380,8 +393,9 @@ mod tests {
         assert_eq!(root.len(), reference.len() as u64);
         assert!(root.rekeys() >= 2, "{} re-keyings", root.rekeys());
         root.table().check_invariants();
+        let mut lease = Lease::new();
         for &(l, r) in &reference {
-            assert!(!root.find_or_insert(l, r).unwrap().1);
+            assert!(!root.find_or_insert(l, r, &mut lease).unwrap().1);
         }
     }
 
@@ -400,7 +414,7 @@ mod tests {
         // k = 3: a root child is a slot, so values must fit u bits.
         let set = SharedCompactTree::new(3, &c, Budget::unlimited()).unwrap();
         let e = set
-            .find_or_insert_from(&[1, 64, 1], None, &mut [], &mut Vec::new())
+            .find_or_insert_from(&[1, 64, 1], None, &mut [], &mut WorkerLocal::new())
             .unwrap_err();
         assert_eq!(
             e,
@@ -411,10 +425,11 @@ mod tests {
         // k = 4: the values are in the leaves; any u32 is stored exactly.
         let set = SharedCompactTree::new(4, &c, Budget::unlimited()).unwrap();
         let mut side = vec![0u32; set.side_words()];
+        let mut local = WorkerLocal::new();
         for v in [[1, 64, 1, 2], [1, 2, u32::MAX, 2]] {
-            let first = set.find_or_insert_from(&v, None, &mut side, &mut Vec::new());
+            let first = set.find_or_insert_from(&v, None, &mut side, &mut local);
             assert!(first.unwrap().is_new(), "{v:?}");
-            let again = set.find_or_insert_from(&v, None, &mut side, &mut Vec::new());
+            let again = set.find_or_insert_from(&v, None, &mut side, &mut local);
             assert!(!again.unwrap().is_new(), "{v:?}");
         }
         // 2^10 buckets at load 0.9 hold 921 states, then table_full.

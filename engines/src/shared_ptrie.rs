@@ -69,7 +69,7 @@
 //! models nor the search order.
 
 use crate::budget::Budget;
-use crate::concurrent::{ConcurrentVisitedSet, InsertError};
+use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::ptrie::{PTrie, PTrieConfig};
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
@@ -157,7 +157,7 @@ impl ConcurrentVisitedSet for ShardedPTrie {
         state: &[Value],
         _pred: Option<(&[Value], &[u32])>,
         _side: &mut [u32],
-        _scratch: &mut Vec<u32>,
+        _local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError> {
         debug_assert_eq!(state.len(), self.k);
         let shard = self.shard_of(state);
@@ -298,9 +298,9 @@ mod tests {
         let empty = set.memory();
         assert_eq!(empty.used, 16 * seq.memory().used);
         assert_eq!(empty.alloc, 16 * seq.memory().alloc);
-        let mut scratch = Vec::new();
+        let mut local = WorkerLocal::new();
         for i in 0..20_000 {
-            set.find_or_insert_from(&vector(i), None, &mut [], &mut scratch)
+            set.find_or_insert_from(&vector(i), None, &mut [], &mut local)
                 .unwrap();
             seq.find_or_insert(&vector(i)).unwrap();
         }

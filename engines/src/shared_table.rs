@@ -11,11 +11,15 @@
 //! `index + 1` (the tuple is stored at `index` in the data area) or
 //! [`BUSY`] (a thread is writing it). To insert, a thread probes linearly
 //! from the home bucket; at an empty bucket it claims it with one CAS
-//! `0 → memo|BUSY`, takes the next dense index with one `fetch_add`, writes
-//! the tuple into the data area and publishes `memo|index+1` with a release
-//! store. A thread meeting a busy bucket with its own memo waits for the
+//! `0 → memo|BUSY`, takes the next index of its own lease (`lease`: a
+//! block of [`LEASE`] indices the worker took from the table's counter with
+//! one CAS, so workers share no counter on the hot path and fill disjoint
+//! stretches of the data area), writes the tuple into the data area and
+//! publishes `memo|index+1` with a release store. A thread meeting a busy bucket with its own memo waits for the
 //! publication (the writer is a few stores away), then compares the
-//! tuples. A bucket changes only `0 → busy → published`, so two threads
+//! tuples. Indices are unique and stable, and dense once every lease is
+//! retired except for the holes retired leases leave (at most `LEASE − 1`
+//! per worker and search). A bucket changes only `0 → busy → published`, so two threads
 //! inserting the same tuple meet at the same bucket (the first empty one on
 //! their common probe sequence): exactly one claims it, the other finds the
 //! tuple there. No lock, no lost or duplicated entry. The data area is a
@@ -23,16 +27,16 @@
 //! module has no `unsafe`.
 //!
 //! Growth (see [`crate::concurrent`]): a thread that would claim a bucket
-//! while the table holds `grow_at` tuples answers [`InsertError::Grow`];
+//! with an empty lease while the table has leased `grow_at` indices
+//! answers [`InsertError::Grow`];
 //! the explorer stops the world and calls [`SharedTable::grow`], which
 //! doubles the bucket array, places every entry anew from its bucket word
 //! alone (the memo holds the top hash bits, the table has at most 2^32
 //! buckets: one streaming pass, no tuple is read; with several workers
 //! each takes one slice of the old array and claims buckets in the new one
 //! by the insertion's CAS), and extends the
-//! data area to cover the next threshold plus [`MARGIN`] indices (threads
-//! that passed the threshold check together may each insert one more
-//! tuple). Data chunks are therefore allocated only under exclusive
+//! data area to cover the next threshold plus [`MARGIN`] indices (the last
+//! lease taken below the threshold may reach [`LEASE`] past it). Data chunks are therefore allocated only under exclusive
 //! access, never on the insertion path.
 //!
 //! Accounting: `used` = entries × (8-byte bucket + 4·width bytes);
@@ -42,9 +46,10 @@
 //! It owns only this table; it must not know states, models or the search.
 
 use crate::budget::Budget;
-use crate::concurrent::{ConcurrentVisitedSet, InsertError};
+use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::hash_table::HashTableConfig;
 use crate::index_table::mix64;
+use crate::lease::{Exhausted, Lease, LeasePool, LEASE};
 use crate::sync::{spin, zeroed_u32, zeroed_u64, AtomicBool, AtomicU32, AtomicU64, Ordering};
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
@@ -56,13 +61,14 @@ pub const BUSY: u64 = 0xffff_ffff;
 const LOW: u64 = 0xffff_ffff;
 /// The memo half of a bucket word: the top 32 bits of the tuple's hash.
 const MEMO: u64 = !LOW;
-/// Indices the data area covers beyond the growth threshold: an upper
-/// bound on the threads that may pass the threshold check together.
+/// Indices the data area covers beyond the growth threshold (at least one
+/// lease) and buckets kept empty below the threshold.
 #[cfg(not(loom))]
 pub const MARGIN: u64 = 1024;
 /// Small under loom, so that the modelled table has 16 buckets.
 #[cfg(loom)]
 pub const MARGIN: u64 = 8;
+const _: () = assert!(LEASE <= MARGIN);
 /// Tuple words per data chunk (at most; smaller for a small table).
 const CHUNK_WORDS: usize = 1 << 20;
 
@@ -76,8 +82,8 @@ pub struct SharedTable {
     bits: u32,
     chunks: Vec<Box<[AtomicU32]>>,
     chunk_shift: u32,
-    /// Tuples stored (= the next index).
-    len: AtomicU64,
+    /// The index counter, handed out in leases.
+    pool: LeasePool,
     /// At most this many tuples (at most 2^32 − 2).
     max_entries: u64,
     /// Changed only under exclusive access.
@@ -125,7 +131,7 @@ impl SharedTable {
             bits: n.trailing_zeros(),
             chunks: Vec::new(),
             chunk_shift: usize::BITS - 1 - per_chunk.leading_zeros(),
-            len: AtomicU64::new(0),
+            pool: LeasePool::new(),
             max_entries: max_entries.min(u32::MAX as u64 - 2),
             grow_at: 0,
             capacity: 0,
@@ -185,9 +191,15 @@ impl SharedTable {
         self.width
     }
 
-    /// Tuples stored.
+    /// Tuples stored (exact once every lease is retired; before, plus the
+    /// unused indices of live leases).
     pub fn len(&self) -> u64 {
-        self.len.load(Ordering::Relaxed)
+        self.pool.len()
+    }
+
+    /// Returns the unused indices of `lease` (the worker stops inserting).
+    pub fn retire(&self, lease: &mut Lease) {
+        self.pool.retire(lease);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -233,7 +245,8 @@ impl SharedTable {
             .all(|(a, &v)| a.load(Ordering::Relaxed) == v)
     }
 
-    /// Copies the tuple with index `index` (below `len()`) into `out`.
+    /// Copies the tuple with index `index` (one this table answered) into
+    /// `out`.
     pub fn get_into(&self, index: u32, out: &mut [u32]) {
         for (o, a) in out.iter_mut().zip(self.slot(index as u64)) {
             *o = a.load(Ordering::Relaxed);
@@ -252,9 +265,13 @@ impl SharedTable {
         })
     }
 
-    /// The index of `tuple`, inserting it if absent; the flag tells whether
-    /// this call inserted it.
-    pub fn find_or_insert(&self, tuple: &[u32]) -> Result<(u32, bool), InsertError> {
+    /// The index of `tuple`, inserting it if absent with the next index of
+    /// the caller's `lease`; the flag tells whether this call inserted it.
+    pub fn find_or_insert(
+        &self,
+        tuple: &[u32],
+        lease: &mut Lease,
+    ) -> Result<(u32, bool), InsertError> {
         debug_assert_eq!(tuple.len(), self.width);
         let hash = Self::hash(tuple);
         let memo = hash & MEMO;
@@ -264,16 +281,16 @@ impl SharedTable {
             let bucket = &self.buckets[pos];
             let mut b = bucket.load(Ordering::Acquire);
             if b == EMPTY {
-                let len = self.len.load(Ordering::Relaxed);
-                if len >= self.max_entries {
-                    return Err(self.failure(&format!(
-                        "{} entries, the limit of its index width",
-                        self.max_entries
-                    )));
-                }
-                if len >= self.grow_at {
-                    return Err(InsertError::Grow);
-                }
+                let index = match self.pool.peek(lease, LEASE, self.grow_at, self.max_entries) {
+                    Ok(index) => index,
+                    Err(Exhausted::Soft) => return Err(InsertError::Grow),
+                    Err(Exhausted::Hard) => {
+                        return Err(self.failure(&format!(
+                            "{} entries, the limit of its index width",
+                            self.max_entries
+                        )))
+                    }
+                };
                 match bucket.compare_exchange(
                     EMPTY,
                     memo | BUSY,
@@ -281,11 +298,12 @@ impl SharedTable {
                     Ordering::Acquire,
                 ) {
                     Ok(_) => {
-                        let index = self.len.fetch_add(1, Ordering::Relaxed);
+                        self.pool.consume(lease);
                         if index >= self.capacity {
-                            // More than MARGIN threads passed the check.
+                            // A lease past the data area: cannot happen
+                            // while LEASE <= MARGIN.
                             self.failed.store(true, Ordering::Release);
-                            return Err(self.failure("more concurrent insertions than its margin"));
+                            return Err(self.failure("a lease past its data area"));
                         }
                         for (a, &v) in self.slot(index).iter().zip(tuple) {
                             a.store(v, Ordering::Relaxed);
@@ -318,7 +336,7 @@ impl SharedTable {
     /// Doubles the bucket array if the table reached its threshold (no-op
     /// otherwise); exclusive access, so no insertion runs meanwhile.
     pub fn grow(&mut self) -> Result<(), TableFull> {
-        if self.len() < self.grow_at {
+        if self.pool.claimed() < self.grow_at {
             return Ok(());
         }
         if self.bits >= 32 {
@@ -423,17 +441,22 @@ impl ConcurrentVisitedSet for SharedHashTable {
         state: &[Value],
         _pred: Option<(&[Value], &[u32])>,
         _side: &mut [u32],
-        _scratch: &mut Vec<u32>,
+        local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError> {
         // A model without slots has one state, stored as the vector [0].
-        let (index, new) =
-            self.table
-                .find_or_insert(if state.is_empty() { &[0] } else { state })?;
+        let (index, new) = self.table.find_or_insert(
+            if state.is_empty() { &[0] } else { state },
+            &mut local.leases(1)[0],
+        )?;
         Ok(if new {
             Inserted::New(index as u64)
         } else {
             Inserted::Found(index as u64)
         })
+    }
+
+    fn retire(&self, local: &mut WorkerLocal) {
+        self.table.retire(&mut local.leases(1)[0]);
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
@@ -476,7 +499,8 @@ mod tests {
     /// Inserts `per_thread` overlapping vectors from each of `threads`
     /// threads (growing when asked, as the explorer does) and checks the
     /// result against a reference: every distinct vector inserted exactly
-    /// once, dense indices, every vector readable at its index.
+    /// once, unique indices, dense but for the holes of retired leases, the
+    /// count exact after retiring, every vector readable at its index.
     fn overlapping_inserts(width: usize, threads: usize, per_thread: u32) {
         overlapping_inserts_growing_with(width, threads, per_thread, 1);
     }
@@ -502,12 +526,13 @@ mod tests {
                     s.spawn(move || {
                         barrier.wait();
                         let mut out = Vec::new();
+                        let mut lease = Lease::new();
                         for n in 0..per_thread {
                             // Threads walk overlapping ranges in different orders.
                             let i = (n * (t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
                             let v = vector(i);
                             loop {
-                                let r = table.read().unwrap().find_or_insert(&v);
+                                let r = table.read().unwrap().find_or_insert(&v, &mut lease);
                                 match r {
                                     Ok((index, new)) => {
                                         out.push((i, index, new));
@@ -520,6 +545,7 @@ mod tests {
                                 }
                             }
                         }
+                        table.read().unwrap().retire(&mut lease);
                         out
                     })
                 })
@@ -537,15 +563,23 @@ mod tests {
         assert_eq!(table.len(), index_of.len() as u64);
         let mut indices: Vec<u32> = index_of.values().copied().collect();
         indices.sort_unstable();
+        indices.dedup();
+        assert_eq!(indices.len(), index_of.len(), "unique indices");
+        let holes = *indices.last().unwrap() as u64 + 1 - indices.len() as u64;
         assert!(
-            indices.iter().enumerate().all(|(n, &i)| n as u32 == i),
-            "dense"
+            holes < threads as u64 * LEASE,
+            "{holes} holes: only retired leases leave some"
         );
         let mut buf = vec![0; width];
+        let mut lease = Lease::new();
         for (&i, &index) in &index_of {
             table.get_into(index, &mut buf);
             assert_eq!(buf, vector(i));
-            assert_eq!(table.find_or_insert(&buf), Ok((index, false)), "vector {i}");
+            assert_eq!(
+                table.find_or_insert(&buf, &mut lease),
+                Ok((index, false)),
+                "vector {i}"
+            );
         }
         assert_eq!(table.used_bytes(), table.len() * (8 + 4 * width as u64));
     }
@@ -573,8 +607,9 @@ mod tests {
         let budget = Budget::new(64 << 20);
         let mut t = SharedTable::new("t", 4, 16, 0.75, u64::MAX, budget.clone()).unwrap();
         let mut i = 0u32;
+        let mut lease = Lease::new();
         let err = loop {
-            match t.find_or_insert(&[i, 1, 2, 3]) {
+            match t.find_or_insert(&[i, 1, 2, 3], &mut lease) {
                 Ok(_) => i += 1,
                 Err(InsertError::Grow) => {
                     if let Err(e) = t.grow() {
@@ -587,7 +622,11 @@ mod tests {
         assert!(err.message.contains("memory budget"), "{}", err.message);
         assert_eq!(budget.reserved(), t.alloc_bytes());
         for j in 0..i {
-            assert_eq!(t.find_or_insert(&[j, 1, 2, 3]).unwrap(), (j, false));
+            // One worker: its leases follow each other, so indices are dense.
+            assert_eq!(
+                t.find_or_insert(&[j, 1, 2, 3], &mut lease).unwrap(),
+                (j, false)
+            );
         }
         drop(t);
         assert_eq!(budget.reserved(), 0);
@@ -611,8 +650,15 @@ mod loom_tests {
         loom::model(|| {
             let t = Arc::new(tiny());
             let t2 = t.clone();
-            let h = loom::thread::spawn(move || t2.find_or_insert(&[3, 4]).unwrap());
-            let a = t.find_or_insert(&[3, 4]).unwrap();
+            let h = loom::thread::spawn(move || {
+                let mut lease = Lease::new();
+                let r = t2.find_or_insert(&[3, 4], &mut lease).unwrap();
+                t2.retire(&mut lease);
+                r
+            });
+            let mut lease = Lease::new();
+            let a = t.find_or_insert(&[3, 4], &mut lease).unwrap();
+            t.retire(&mut lease);
             let b = h.join().unwrap();
             assert_eq!(a.0, b.0, "same index");
             assert!(a.1 ^ b.1, "exactly one insertion");
@@ -621,27 +667,38 @@ mod loom_tests {
     }
 
     #[test]
-    fn loom_distinct_tuples_get_distinct_dense_indices() {
+    fn loom_distinct_tuples_get_distinct_indices() {
         loom::model(|| {
             let t = Arc::new(tiny());
             let t2 = t.clone();
             let h = loom::thread::spawn(move || {
-                let x = t2.find_or_insert(&[1, 1]).unwrap();
-                let y = t2.find_or_insert(&[2, 2]).unwrap();
-                (x, y)
+                let mut lease = Lease::new();
+                let x = t2.find_or_insert(&[1, 1], &mut lease).unwrap();
+                let y = t2.find_or_insert(&[2, 2], &mut lease).unwrap();
+                let z = t2.find_or_insert(&[3, 3], &mut lease).unwrap();
+                t2.retire(&mut lease);
+                (x, y, z)
             });
-            let a = t.find_or_insert(&[2, 2]).unwrap();
-            let (x, y) = h.join().unwrap();
+            let mut lease = Lease::new();
+            let a = t.find_or_insert(&[2, 2], &mut lease).unwrap();
+            t.retire(&mut lease);
+            let (x, y, z) = h.join().unwrap();
             assert_eq!(a.0, y.0);
             assert!(a.1 ^ y.1);
-            assert!(x.1);
-            assert_ne!(x.0, y.0);
-            assert!(x.0 < 2 && y.0 < 2);
+            assert!(x.1 && z.1);
+            assert!(x.0 != y.0 && y.0 != z.0 && x.0 != z.0);
+            // At most three leases of 2 (two for the thread that inserts
+            // three tuples): the indices fall below 6, and the count is
+            // exact after both workers retired.
+            assert!(x.0 < 6 && y.0 < 6 && z.0 < 6);
+            assert_eq!(t.len(), 3);
             let mut buf = [0; 2];
             t.get_into(x.0, &mut buf);
             assert_eq!(buf, [1, 1]);
             t.get_into(y.0, &mut buf);
             assert_eq!(buf, [2, 2]);
+            t.get_into(z.0, &mut buf);
+            assert_eq!(buf, [3, 3]);
         });
     }
 }

@@ -11,7 +11,8 @@
 //! growing at load 1/2 by the stop-the-world protocol of
 //! [`crate::concurrent`]); the root of `tree` is a [`SharedTable`] of root
 //! tuples growing at load 3/4. The per-insertion scratch (node indices,
-//! which nodes changed) is the calling worker's, so insertions share
+//! which nodes changed) and the index leases (node table `j` has lease
+//! `j`, the root the next) are the calling worker's, so insertions share
 //! nothing but the tables. Slot values wider than `u` bits (when `u < 32`)
 //! are a [`TableFull`] "slot i value v needs more than u=… bits", as in
 //! the sequential tree.
@@ -27,7 +28,8 @@
 //! must not know models nor the search order.
 
 use crate::budget::Budget;
-use crate::concurrent::{ConcurrentVisitedSet, InsertError};
+use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
+use crate::lease::Lease;
 use crate::shared_table::SharedTable;
 use crate::tree::{build, Child, Node, TreeConfig};
 use crate::visited::{Inserted, MemoryUsage, TableFull};
@@ -35,8 +37,16 @@ use pins::Value;
 
 /// The root table of a concurrent tree: stores root tuples.
 pub trait SharedRoot: Send + Sync {
-    /// Stores the root tuple `(left, right)` if absent: (reference, new).
-    fn find_or_insert(&self, left: u32, right: u32) -> Result<(u64, bool), InsertError>;
+    /// Stores the root tuple `(left, right)` if absent, counting it on the
+    /// worker's `lease`: (reference, new).
+    fn find_or_insert(
+        &self,
+        left: u32,
+        right: u32,
+        lease: &mut Lease,
+    ) -> Result<(u64, bool), InsertError>;
+    /// Returns what the worker's `lease` holds.
+    fn retire(&self, lease: &mut Lease);
     /// Grows (or re-keys) with exclusive access if an insertion asked for
     /// it; idempotent.
     fn grow(&mut self) -> Result<(), TableFull>;
@@ -58,9 +68,18 @@ pub trait SharedRoot: Send + Sync {
 
 impl SharedRoot for SharedTable {
     #[inline]
-    fn find_or_insert(&self, left: u32, right: u32) -> Result<(u64, bool), InsertError> {
-        let (index, new) = SharedTable::find_or_insert(self, &[left, right])?;
+    fn find_or_insert(
+        &self,
+        left: u32,
+        right: u32,
+        lease: &mut Lease,
+    ) -> Result<(u64, bool), InsertError> {
+        let (index, new) = SharedTable::find_or_insert(self, &[left, right], lease)?;
         Ok((index as u64, new))
+    }
+
+    fn retire(&self, lease: &mut Lease) {
+        SharedTable::retire(self, lease);
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
@@ -222,16 +241,18 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
         state: &[Value],
         pred: Option<(&[Value], &[u32])>,
         side: &mut [u32],
-        scratch: &mut Vec<u32>,
+        local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError> {
         debug_assert_eq!(state.len(), self.k);
+        let inner = self.tables.len();
+        let (scratch, leases) = local.split(inner + 1);
+        let (leases, root_lease) = leases.split_at_mut(inner);
         if self.value_bits < 32 && state.iter().fold(0, |a, &v| a | v) >> self.value_bits != 0 {
             return Err(self.value_too_wide(state));
         }
         let (l, r) = if self.k == 1 {
             (state[0], 0)
         } else {
-            let inner = self.tables.len();
             let pred = if self.incremental { pred } else { None };
             // scratch = node indices, then one changed-flag per node.
             scratch.clear();
@@ -256,7 +277,7 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
                     }
                 }
                 let tuple = [value(node.left, idx), value(node.right, idx)];
-                idx[j] = self.tables[j].find_or_insert(&tuple)?.0;
+                idx[j] = self.tables[j].find_or_insert(&tuple, &mut leases[j])?.0;
             }
             if side.len() == inner {
                 side.copy_from_slice(idx);
@@ -264,12 +285,21 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
             let root = self.nodes[inner];
             (value(root.left, idx), value(root.right, idx))
         };
-        let (reference, new) = self.root.find_or_insert(l, r)?;
+        let (reference, new) = self.root.find_or_insert(l, r, &mut root_lease[0])?;
         Ok(if new {
             Inserted::New(reference)
         } else {
             Inserted::Found(reference)
         })
+    }
+
+    fn retire(&self, local: &mut WorkerLocal) {
+        let inner = self.tables.len();
+        let leases = local.leases(inner + 1);
+        for (t, lease) in self.tables.iter().zip(leases.iter_mut()) {
+            t.retire(lease);
+        }
+        self.root.retire(&mut leases[inner]);
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
