@@ -47,7 +47,7 @@
 use crate::budget::Budget;
 use crate::collapse::{CollapseConfig, SlotPartition};
 use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
-use crate::shared_table::SharedTable;
+use crate::shared_table::{retire_leases, SharedTable};
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
 
@@ -203,12 +203,7 @@ impl ConcurrentVisitedSet for SharedCollapse {
     }
 
     fn retire(&self, local: &mut WorkerLocal) {
-        let n = self.tables.len();
-        let leases = local.leases(n + 1);
-        for (t, lease) in self.tables.iter().zip(leases.iter_mut()) {
-            t.retire(lease);
-        }
-        self.root.retire(&mut leases[n]);
+        self.root.retire(retire_leases(&self.tables, local));
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {

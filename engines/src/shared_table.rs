@@ -402,6 +402,20 @@ impl Drop for SharedTable {
     }
 }
 
+/// Retires a worker's leases `0..n` into `tables` (lease `j` is table
+/// `j`'s) and returns its lease `n`: the one of the owner's next table (a
+/// tree's or COLLAPSE's root).
+pub(crate) fn retire_leases<'a>(
+    tables: &[SharedTable],
+    local: &'a mut WorkerLocal,
+) -> &'a mut Lease {
+    let (own, rest) = local.leases(tables.len() + 1).split_at_mut(tables.len());
+    for (t, lease) in tables.iter().zip(own) {
+        t.retire(lease);
+    }
+    &mut rest[0]
+}
+
 /// The concurrent `hash-table` engine: one [`SharedTable`] of full state
 /// vectors, growing at the configured `max_load`.
 pub struct SharedHashTable {

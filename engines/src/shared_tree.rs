@@ -30,7 +30,7 @@
 use crate::budget::Budget;
 use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::lease::Lease;
-use crate::shared_table::SharedTable;
+use crate::shared_table::{retire_leases, SharedTable};
 use crate::tree::{build, Child, Node, TreeConfig};
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
@@ -294,12 +294,7 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
     }
 
     fn retire(&self, local: &mut WorkerLocal) {
-        let inner = self.tables.len();
-        let leases = local.leases(inner + 1);
-        for (t, lease) in self.tables.iter().zip(leases.iter_mut()) {
-            t.retire(lease);
-        }
-        self.root.retire(&mut leases[inner]);
+        self.root.retire(retire_leases(&self.tables, local));
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
