@@ -1011,7 +1011,7 @@ impl SharedClearyTable {
         let mut count = 0;
         self.for_each_hash(|_| count += 1);
         assert_eq!(count, self.len());
-        let start = (0..n).find(|&i| t.get(i) & OCCUPIED == 0).unwrap();
+        let start = self.empty_from(0);
         let mut p = (start + 1) & mask;
         let mut seen = 0;
         while seen < n - 1 {
