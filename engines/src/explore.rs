@@ -50,6 +50,11 @@ pub struct ExploreConfig<'a> {
     /// a search that expanded at least one state.
     pub progress: Option<&'a mut dyn FnMut(&Progress)>,
     pub progress_every: u64,
+    /// Called once, before the first state is stored, with the engine's
+    /// parameters as resolved at start (the `engine_params` of the report,
+    /// which may still change, e.g. a widened encoding): a run cut short
+    /// by a limit has no report, and still records what it ran with.
+    pub configured: Option<&'a mut dyn FnMut(&str)>,
 }
 
 impl Default for ExploreConfig<'_> {
@@ -57,6 +62,7 @@ impl Default for ExploreConfig<'_> {
         ExploreConfig {
             progress: None,
             progress_every: 1 << 16,
+            configured: None,
         }
     }
 }
@@ -66,7 +72,11 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
     let ExploreConfig {
         mut progress,
         progress_every,
+        configured,
     } = cfg;
+    if let Some(announce) = configured {
+        announce(&set.params());
+    }
     let start = Instant::now();
     let k = model.slot_count();
     let mut transitions = 0u64;
@@ -183,6 +193,7 @@ mod tests {
             ExploreConfig {
                 progress: Some(&mut cb),
                 progress_every: 10,
+                configured: None,
             },
         );
         assert_eq!(r.status, RunStatus::Ok);

@@ -193,7 +193,11 @@ pub fn explore_parallel(
     let ExploreConfig {
         mut progress,
         progress_every,
+        configured,
     } = cfg;
+    if let Some(announce) = configured {
+        announce(&shared.read().params());
+    }
     let mut workers = workers.into_iter();
     let first = workers.next().expect("one worker");
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
@@ -466,6 +470,7 @@ mod tests {
                 ExploreConfig {
                     progress: Some(&mut cb),
                     progress_every: 100,
+                    configured: None,
                 },
             );
             assert_eq!(r.status, RunStatus::Ok, "{}", r.message);

@@ -358,6 +358,9 @@ pub fn execute(
                 row.groups = Some(*groups);
                 row.parse_time_s = Some(*parse_time_s);
             }
+            ChildMessage::Configured { engine_params } => {
+                row.engine_params = engine_params.clone();
+            }
             ChildMessage::Progress {
                 states,
                 transitions,

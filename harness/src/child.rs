@@ -92,9 +92,15 @@ pub fn main(args: ChildArgs) -> i32 {
         params,
         threads: args.threads,
     };
+    let mut configured = |engine_params: &str| {
+        say(&ChildMessage::Configured {
+            engine_params: engine_params.to_string(),
+        })
+    };
     let cfg = ExploreConfig {
         progress: Some(&mut progress),
         progress_every: 1 << 12,
+        configured: Some(&mut configured),
     };
     match engines::create(&args.engine, model.as_ref(), &opts, cfg) {
         Ok(report) => {

@@ -24,6 +24,9 @@ pub enum ChildMessage {
         groups: u64,
         parse_time_s: f64,
     },
+    /// The engine's parameters as resolved when its search starts (the
+    /// report repeats them; a run killed at a limit has only these).
+    Configured { engine_params: String },
     /// Figures so far.
     Progress { states: u64, transitions: u64 },
     /// The run's report (any status the engine itself can tell).

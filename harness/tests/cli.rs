@@ -434,6 +434,14 @@ fn timeout_is_a_row_with_the_progress_made() {
     );
     assert!(row["rss_peak_bytes"].as_u64().unwrap() > 0);
     assert_eq!(row["states_match"], serde_json::Value::Null);
+    // No report came, but the engine announced its parameters at start.
+    assert!(
+        row["engine_params"]
+            .as_str()
+            .unwrap()
+            .starts_with("max_load="),
+        "{row}"
+    );
 }
 
 #[test]

@@ -181,7 +181,11 @@ impl<'m> Search<'m> {
         let ExploreConfig {
             mut progress,
             progress_every,
+            configured,
         } = cfg;
+        if let Some(announce) = configured {
+            announce(&self.config.params());
+        }
         let every = progress_every.max(1);
         let mut expanded = 0u64;
         let init = self.model.initial_state();

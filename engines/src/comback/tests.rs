@@ -493,6 +493,7 @@ fn progress_is_reported() {
         ExploreConfig {
             progress: Some(&mut cb),
             progress_every: 100,
+            configured: None,
         },
     );
     assert_eq!(calls as u64, r.states / 100 + 1);

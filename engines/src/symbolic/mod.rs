@@ -327,6 +327,9 @@ fn run<D: Diagram>(
     let shapes = shapes(model);
     let layout = Layout::for_initial(encoding, &model.initial_state());
     let make = |layout: Layout| make(layout, &shapes);
+    if let Some(announce) = cfg.configured {
+        announce(&config.params(encoding));
+    }
     let cb = cfg.progress.map(|c| c as &mut dyn FnMut(&_));
     let mut report = match Search::new(layout, &make, model, &shapes, cb) {
         Err(_) => failed(RunStatus::TableFull, "node table too small".into()),
