@@ -50,8 +50,8 @@ pub struct ExploreConfig<'a> {
     /// a search that expanded at least one state.
     pub progress: Option<&'a mut dyn FnMut(&Progress)>,
     pub progress_every: u64,
-    /// Called once, before the first state is stored, with the engine's
-    /// parameters as resolved at start (the `engine_params` of the report,
+    /// Called once, as the search starts (before its first expansion),
+    /// with the engine's parameters as resolved then (the `engine_params` of the report,
     /// which may still change, e.g. a widened encoding): a run cut short
     /// by a limit has no report, and still records what it ran with.
     pub configured: Option<&'a mut dyn FnMut(&str)>,
