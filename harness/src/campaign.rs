@@ -57,6 +57,19 @@ pub struct RunArgs {
     /// Engine parameter, `ENGINE.key=value`; repeatable.
     #[arg(long = "param")]
     pub params: Vec<String>,
+    /// Parameter sweep, `ENGINE.key=v1,v2,...`; repeatable: the engine runs
+    /// once per value (per combination, over several sweeps of one engine),
+    /// each configuration its own row, so variants are compared within one
+    /// campaign. The first values form the engine's first configuration.
+    #[arg(long = "sweep")]
+    pub sweeps: Vec<String>,
+    /// With --sweep: an engine's later configurations run only on the
+    /// instances (and thread counts, repetitions) where its first
+    /// configuration finished; elsewhere they get no row. Saves the limit's
+    /// worth of time per instance the first configuration could not finish,
+    /// when later ones are not expected to either.
+    #[arg(long, requires = "sweeps")]
+    pub sweep_where_first_finished: bool,
     /// Wall-clock limit per run, seconds.
     #[arg(long, default_value_t = 180.0)]
     pub timeout: f64,
@@ -530,6 +543,10 @@ struct Settings {
     repetitions: u32,
     #[serde(default)]
     shard: Option<Shard>,
+    #[serde(default)]
+    sweeps: Vec<String>,
+    #[serde(default)]
+    sweep_where_first_finished: bool,
 }
 
 fn one_thread() -> Vec<u32> {
@@ -572,38 +589,91 @@ pub fn known_engines() -> String {
     names.join(", ")
 }
 
-/// Parses `--param ENGINE.key=value` into per-engine `key=value;...` strings.
+/// Splits `ENGINE.key=value` (`what` names the flag in errors), checking
+/// that the engine is among `--engines` and has the parameter.
+fn engine_param<'a>(
+    what: &str,
+    p: &'a str,
+    engines_: &[String],
+) -> anyhow::Result<(&'a str, &'a str, &'a str)> {
+    let (engine, kv) = p
+        .split_once('.')
+        .filter(|(_, kv)| kv.contains('='))
+        .ok_or_else(|| anyhow::anyhow!("{what} {p}: expected ENGINE.key=value"))?;
+    if !engines_.iter().any(|e| e == engine) {
+        bail!("{what} {p}: engine '{engine}' is not among --engines");
+    }
+    let (key, value) = kv.split_once('=').expect("checked above");
+    let key = key.trim();
+    let known = engines::find(engine)
+        .map(|s| s.params)
+        .or_else(|| crate::peers::find(engine).map(|p| p.params));
+    if let Some(params) = known {
+        if !params.iter().any(|(name, _)| *name == key) {
+            let names: Vec<_> = params.iter().map(|(n, _)| *n).collect();
+            bail!(
+                "{what} {p}: engine {engine} has no parameter '{key}' (it has: {})",
+                names.join(", ")
+            );
+        }
+    }
+    Ok((engine, key, value))
+}
+
+/// Per engine, its configurations as `key=value;...` strings: the
+/// `--param` settings, then one combination of the `--sweep` values each
+/// (the first values first). An engine without sweeps has one.
 fn engine_configs(
     engines_: &[String],
     params: &[String],
-) -> anyhow::Result<HashMap<String, String>> {
-    let mut out: HashMap<String, Vec<String>> = HashMap::new();
+    sweeps: &[String],
+) -> anyhow::Result<HashMap<String, Vec<String>>> {
+    let mut fixed: HashMap<String, Vec<String>> = HashMap::new();
     for p in params {
-        let (engine, kv) = p
-            .split_once('.')
-            .filter(|(_, kv)| kv.contains('='))
-            .ok_or_else(|| anyhow::anyhow!("--param {p}: expected ENGINE.key=value"))?;
-        if !engines_.iter().any(|e| e == engine) {
-            bail!("--param {p}: engine '{engine}' is not among --engines");
-        }
-        let key = kv.split('=').next().unwrap_or_default().trim();
-        let known = engines::find(engine)
-            .map(|s| s.params)
-            .or_else(|| crate::peers::find(engine).map(|p| p.params));
-        if let Some(params) = known {
-            if !params.iter().any(|(name, _)| *name == key) {
-                let names: Vec<_> = params.iter().map(|(n, _)| *n).collect();
-                bail!(
-                    "--param {p}: engine {engine} has no parameter '{key}' (it has: {})",
-                    names.join(", ")
-                );
-            }
-        }
-        out.entry(engine.to_string())
+        let (engine, key, value) = engine_param("--param", p, engines_)?;
+        fixed
+            .entry(engine.to_string())
             .or_default()
-            .push(kv.to_string());
+            .push(format!("{key}={value}"));
     }
-    Ok(out.into_iter().map(|(k, v)| (k, v.join(";"))).collect())
+    let mut out: HashMap<String, Vec<String>> = engines_
+        .iter()
+        .map(|e| {
+            (
+                e.clone(),
+                vec![fixed.get(e).cloned().unwrap_or_default().join(";")],
+            )
+        })
+        .collect();
+    for p in sweeps {
+        let (engine, key, values) = engine_param("--sweep", p, engines_)?;
+        let values: Vec<&str> = values.split(',').map(str::trim).collect();
+        if values.iter().any(|v| v.is_empty()) {
+            bail!("--sweep {p}: expected ENGINE.key=v1,v2,... with no empty value");
+        }
+        if fixed
+            .get(engine)
+            .is_some_and(|kvs| kvs.iter().any(|kv| kv.split('=').next() == Some(key)))
+        {
+            bail!("--sweep {p}: {engine}.{key} is also set by --param");
+        }
+        let configs = out
+            .get_mut(engine)
+            .expect("every engine has a configuration");
+        *configs = configs
+            .iter()
+            .flat_map(|c| {
+                values.iter().map(move |v| {
+                    if c.is_empty() {
+                        format!("{key}={v}")
+                    } else {
+                        format!("{c};{key}={v}")
+                    }
+                })
+            })
+            .collect();
+    }
+    Ok(out)
 }
 
 /// `statebench run`. Returns the process exit code.
@@ -629,6 +699,8 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             args.scaling = false;
             args.repetitions = stored.repetitions.max(1);
             args.shard = stored.shard;
+            args.sweeps = stored.sweeps;
+            args.sweep_where_first_finished = stored.sweep_where_first_finished;
             eprintln!(
                 "resuming campaign {campaign} with its original settings (suites {}, engines {}, timeout {} s, {} repetition(s){})",
                 args.selection.suite.join(","),
@@ -661,7 +733,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
     }
-    let configs = engine_configs(&args.engines, &args.params)?;
+    let configs = engine_configs(&args.engines, &args.params, &args.sweeps)?;
     let entries = select(&args.selection)?;
     if entries.is_empty() {
         let sel = &args.selection;
@@ -723,6 +795,8 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             threads: args.threads.clone(),
             repetitions: args.repetitions,
             shard: args.shard,
+            sweeps: args.sweeps.clone(),
+            sweep_where_first_finished: args.sweep_where_first_finished,
         };
         std::fs::write(&settings, serde_json::to_string_pretty(&stored)? + "\n")
             .with_context(|| format!("cannot write {}", settings.display()))?;
@@ -744,14 +818,16 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     for repetition in 0..args.repetitions {
         for entry in &entries {
             for engine in &args.engines {
-                for &threads in &args.threads {
-                    plan.push(Planned {
-                        entry: (*entry).clone(),
-                        engine: engine.clone(),
-                        engine_config: configs.get(engine).cloned().unwrap_or_default(),
-                        threads,
-                        repetition,
-                    });
+                for config in &configs[engine] {
+                    for &threads in &args.threads {
+                        plan.push(Planned {
+                            entry: (*entry).clone(),
+                            engine: engine.clone(),
+                            engine_config: config.clone(),
+                            threads,
+                            repetition,
+                        });
+                    }
                 }
             }
         }
@@ -761,11 +837,11 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     }
     let todo: Vec<&Planned> = plan.iter().filter(|p| !done.contains(&p.key())).collect();
     eprintln!(
-        "campaign {campaign}: {} runs ({} models{} x {} engines x threads {:?} x {} repetition(s)), {} already done; timeout {} s, memory limit {:.1} GiB; CSV {}",
+        "campaign {campaign}: {} runs ({} models{} x {} engine configurations x threads {:?} x {} repetition(s)), {} already done; timeout {} s, memory limit {:.1} GiB; CSV {}",
         plan.len(),
         entries.len(),
         args.shard.map_or(String::new(), |s| format!(" of shard {s}")),
-        args.engines.len(),
+        configs.values().map(Vec::len).sum::<usize>(),
         args.threads,
         args.repetitions,
         plan.len() - todo.len(),
@@ -794,7 +870,28 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     for row in &previous {
         note_baseline(row, &mut baselines);
     }
+    let mut statuses: HashMap<RunKey, Status> =
+        previous.iter().map(|r| (r.key(), r.status)).collect();
     for (i, run) in todo.iter().enumerate() {
+        if args.sweep_where_first_finished {
+            let first = &configs[&run.engine][0];
+            let mut first_key = run.key();
+            first_key.engine_config = first.clone();
+            if let Some(status) = statuses.get(&first_key).filter(|s| **s != Status::Ok) {
+                bar.inc(1);
+                bar.suspend(|| {
+                    eprintln!(
+                        "[{}/{}] {} / {} [{}] skipped: its first configuration [{first}] ended {status}",
+                        i + 1,
+                        todo.len(),
+                        run.entry.instance,
+                        run.engine,
+                        run.engine_config
+                    )
+                });
+                continue;
+            }
+        }
         let source = sources
             .entry(format!("{}/{}", run.entry.suite, run.entry.instance))
             .or_insert_with(|| {
@@ -819,6 +916,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             row.speedup = speedup(&row, &baselines);
         }
         note_baseline(&row, &mut baselines);
+        statuses.insert(row.key(), row.status);
         writer.write(&row)?;
         bar.inc(1);
         bar.suspend(|| eprintln!("[{}/{}] {}", i + 1, todo.len(), summary::run_line(&row)));
@@ -847,4 +945,50 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         }
     }
     Ok(summary::exit_code(&campaign_rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::engine_configs;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn sweeps_multiply_an_engines_configurations_first_values_first() {
+        let engines_ = names(&["bdd", "hash-table"]);
+        let configs = engine_configs(
+            &engines_,
+            &names(&["bdd.order=interleaved"]),
+            &names(&["bdd.strategy=saturation,bfs", "bdd.threads=1,2"]),
+        )
+        .unwrap();
+        assert_eq!(
+            configs["bdd"],
+            names(&[
+                "order=interleaved;strategy=saturation;threads=1",
+                "order=interleaved;strategy=saturation;threads=2",
+                "order=interleaved;strategy=bfs;threads=1",
+                "order=interleaved;strategy=bfs;threads=2",
+            ])
+        );
+        assert_eq!(configs["hash-table"], names(&[""]));
+    }
+
+    #[test]
+    fn bad_sweeps_are_refused() {
+        let engines_ = names(&["bdd"]);
+        for (params, sweep) in [
+            (&[][..], "bdd.strategy=bfs,"),
+            (&[][..], "mdd.strategy=bfs"),
+            (&[][..], "bdd.nosuch=1,2"),
+            (&["bdd.strategy=bfs"][..], "bdd.strategy=saturation,bfs"),
+        ] {
+            assert!(
+                engine_configs(&engines_, &names(params), &names(&[sweep])).is_err(),
+                "{sweep} with {params:?}"
+            );
+        }
+    }
 }

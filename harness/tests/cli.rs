@@ -511,3 +511,66 @@ fn two_threads_give_the_one_thread_counts_or_unsupported() {
         "hash-table and tree at least"
     );
 }
+
+/// `--sweep` gives one row per configuration; with
+/// `--sweep-where-first-finished` the later configurations run only where
+/// the first finished, and `--resume` keeps both settings.
+#[test]
+fn a_sweep_runs_later_configurations_only_where_the_first_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    // At 0.2 GiB the hash table cannot hold cycles-10-4 (see the
+    // table_full test); kanban-1 fits under either load factor.
+    let run = |extra: &[&str]| {
+        statebench()
+            .args(["run", "--campaign", "s", "--results"])
+            .arg(dir.path())
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    run(&[
+        "--models",
+        "kanban-1,cycles-10-4",
+        "--engines",
+        "hash-table",
+        "--sweep",
+        "hash-table.max_load=0.5,0.8",
+        "--sweep-where-first-finished",
+        "--mem-limit",
+        "0.2",
+        "--no-report",
+    ]);
+    let rows = read_csv(&dir.path().join("s/runs.csv"));
+    let configs = |instance: &str| {
+        let mut v: Vec<(String, String)> = rows
+            .iter()
+            .filter(|r| r["instance"] == instance)
+            .map(|r| (r["engine_config"].clone(), r["status"].clone()))
+            .collect();
+        v.sort();
+        v
+    };
+    let ok = |c: &str| (c.to_string(), "ok".to_string());
+    assert_eq!(
+        configs("kanban-1"),
+        vec![ok("max_load=0.5"), ok("max_load=0.8")]
+    );
+    assert_eq!(
+        configs("cycles-10-4"),
+        vec![("max_load=0.5".to_string(), "table_full".to_string())]
+    );
+    let kanban: Vec<_> = rows
+        .iter()
+        .filter(|r| r["instance"] == "kanban-1")
+        .collect();
+    assert_eq!(kanban[0]["states"], kanban[1]["states"]);
+    assert_eq!(&kanban[0]["states"], &builtin_oracles()["kanban-1"].0);
+    // Resumed: nothing left to run, the skip still applies.
+    let out = run(&["--resume", "--no-report"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("skipped"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(read_csv(&dir.path().join("s/runs.csv")).len(), 3);
+}
