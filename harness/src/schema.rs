@@ -136,6 +136,25 @@ impl std::fmt::Display for RunKey {
 }
 
 impl Row {
+    /// The engine with its requested parameters, `bdd [strategy=bfs]`: what
+    /// the summary, report, plots and progress lines call a configuration.
+    pub fn variant(&self) -> String {
+        if self.engine_config.is_empty() {
+            self.engine.clone()
+        } else {
+            format!("{} [{}]", self.engine, self.engine_config)
+        }
+    }
+
+    /// The engine counter `name` from `counters` (`name=value;...`).
+    pub fn counter(&self, name: &str) -> Option<u64> {
+        self.counters
+            .split(';')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| *k == name)
+            .and_then(|(_, v)| v.parse().ok())
+    }
+
     pub fn key(&self) -> RunKey {
         RunKey {
             suite: self.suite.clone(),

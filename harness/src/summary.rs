@@ -24,7 +24,7 @@ pub fn si(v: f64) -> String {
 
 /// One line for a finished run.
 pub fn run_line(row: &Row) -> String {
-    let mut line = format!("{} / {}: {}", row.instance, row.engine, row.status);
+    let mut line = format!("{} / {}: {}", row.instance, row.variant(), row.status);
     if let Some(s) = row.states {
         let _ = write!(line, ", {s} states");
     }

@@ -239,7 +239,8 @@ fn report_is_one_self_contained_page_with_every_row() {
         .iter()
         .map(|r| (r["engine"].as_str(), r["formalism"].as_str()))
         .collect();
-    let summary = &md[md.find("## Summary").unwrap()..md.find("## Figures").unwrap()];
+    let summary = &md[md.find("## Summary").unwrap()..];
+    let summary = &summary[..summary[1..].find("\n## ").unwrap() + 1];
     let lines = summary
         .lines()
         .filter(|l| l.starts_with("| ") && !l.starts_with("| engine"))
@@ -252,6 +253,24 @@ fn report_is_one_self_contained_page_with_every_row() {
     );
     // The mismatching row is flagged.
     assert!(md.contains("Needs attention (1 runs"), "{md}");
+    // The fixture's mdd rows have diagram sizes: their table is on both
+    // pages, one line (one configuration, one formalism per line: 2).
+    let mdd_formalisms: HashSet<&str> = rows
+        .iter()
+        .filter(|r| r["engine"] == "mdd" && !r["dd_final_nodes"].is_empty())
+        .map(|r| r["formalism"].as_str())
+        .collect();
+    assert!(!mdd_formalisms.is_empty());
+    let dd = &md[md.find("## Decision-diagram sizes").expect("the dd table")..];
+    let dd = &dd[..dd[1..].find("\n## ").unwrap() + 1];
+    assert_eq!(
+        dd.matches("\n| mdd |").count(),
+        mdd_formalisms.len(),
+        "{dd}"
+    );
+    assert!(html.contains("<h2>Decision-diagram sizes</h2>"));
+    // One configuration per engine: no comparison table.
+    assert!(!md.contains("## Configurations compared"));
     // The Markdown twin's images exist.
     for f in &figures {
         let png = format!("figures/{}", f["png"].as_str().unwrap());

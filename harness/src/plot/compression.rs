@@ -7,8 +7,8 @@
 //! Builds figure data only.
 
 use super::{
-    by_formalism, finished_sequential, no_points_note, param, variant, variants, Axis, Figure,
-    Input, Panel, Reference, Scale,
+    by_formalism, finished_sequential, no_points_note, param, variants, Axis, Figure, Input, Panel,
+    Reference, Scale,
 };
 use crate::schema::Row;
 
@@ -64,9 +64,9 @@ fn figure(input: &Input, against: &Against) -> Figure {
     let best = compact_tree_best_case(&input.rows);
     let mut panels = Vec::new();
     for v in variants(&input.rows) {
-        let rows: Vec<&Row> = input.rows.iter().filter(|r| variant(r) == v).collect();
+        let rows: Vec<&Row> = input.rows.iter().filter(|r| r.variant() == v).collect();
         let plotted: Vec<(&Row, f64, f64)> = finished_sequential(&input.rows)
-            .filter(|r| variant(r) == v)
+            .filter(|r| r.variant() == v)
             .filter_map(|r| Some((r, (against.value)(r)?, r.bits_per_state?)))
             .collect();
         let mut references = Vec::new();

@@ -4,8 +4,8 @@
 //! rows with `dd_final_nodes` and `dd_peak_nodes`. Builds figure data only.
 
 use super::{
-    by_formalism, finished_sequential, no_points_note, variant, variants, Axis, Figure, Input,
-    Panel, Reference, Scale,
+    by_formalism, finished_sequential, no_points_note, variants, Axis, Figure, Input, Panel,
+    Reference, Scale,
 };
 use crate::schema::Row;
 
@@ -14,15 +14,15 @@ pub fn figure(input: &Input) -> Figure {
         .into_iter()
         .filter(|v| {
             input.rows.iter().any(|r| {
-                variant(r) == *v && (r.dd_final_nodes.is_some() || r.dd_peak_nodes.is_some())
+                r.variant() == *v && (r.dd_final_nodes.is_some() || r.dd_peak_nodes.is_some())
             })
         })
         .collect();
     let mut panels = Vec::new();
     for v in symbolic {
-        let rows: Vec<&Row> = input.rows.iter().filter(|r| variant(r) == v).collect();
+        let rows: Vec<&Row> = input.rows.iter().filter(|r| r.variant() == v).collect();
         let points = finished_sequential(&input.rows)
-            .filter(|r| variant(r) == v)
+            .filter(|r| r.variant() == v)
             .filter_map(|r| {
                 Some((
                     r.formalism.as_str(),

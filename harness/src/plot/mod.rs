@@ -297,15 +297,6 @@ pub fn command(args: PlotArgs) -> anyhow::Result<i32> {
 
 // --- What the families share: which rows, how to name and colour them. ---
 
-/// An engine with its requested parameters: `tree`, `tree [w=20]`.
-fn variant(row: &Row) -> String {
-    if row.engine_config.is_empty() {
-        row.engine.clone()
-    } else {
-        format!("{} [{}]", row.engine, row.engine_config)
-    }
-}
-
 /// The campaign's variants, registry order first, then by name.
 fn variants(rows: &[Row]) -> Vec<String> {
     let mut seen: BTreeMap<(usize, String), ()> = BTreeMap::new();
@@ -314,7 +305,7 @@ fn variants(rows: &[Row]) -> Vec<String> {
             .iter()
             .position(|e| e.name == r.engine)
             .unwrap_or(usize::MAX);
-        seen.insert((rank, variant(r)), ());
+        seen.insert((rank, r.variant()), ());
     }
     seen.into_keys().map(|(_, v)| v).collect()
 }

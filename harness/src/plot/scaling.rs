@@ -11,9 +11,7 @@
 //! the reason, until a campaign has multi-threaded rows. Builds figure
 //! data only.
 
-use super::{
-    by_formalism, no_points_note, variant, variants, Axis, Figure, Input, Panel, Reference, Scale,
-};
+use super::{by_formalism, no_points_note, variants, Axis, Figure, Input, Panel, Reference, Scale};
 use crate::schema::{Row, Status};
 use std::collections::BTreeMap;
 
@@ -63,7 +61,7 @@ pub fn figure(input: &Input) -> Figure {
     let mut panels = Vec::new();
     let mut sequential_only = Vec::new();
     for v in variants(&input.rows) {
-        let rows: Vec<&Row> = input.rows.iter().filter(|r| variant(r) == v).collect();
+        let rows: Vec<&Row> = input.rows.iter().filter(|r| r.variant() == v).collect();
         if !rows.iter().any(|r| r.threads > 1) {
             continue;
         }

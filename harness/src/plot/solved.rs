@@ -4,8 +4,8 @@
 //! (time of the i-th fastest, i). Builds figure data only.
 
 use super::{
-    engine_colour, finished_sequential, no_points_note, variant, variants, Axis, Figure, Input,
-    Panel, Scale, Series,
+    engine_colour, finished_sequential, no_points_note, variants, Axis, Figure, Input, Panel,
+    Scale, Series,
 };
 
 pub fn figure(input: &Input) -> Figure {
@@ -13,7 +13,7 @@ pub fn figure(input: &Input) -> Figure {
     let mut unsolved = Vec::new();
     for (i, v) in variants(&input.rows).into_iter().enumerate() {
         let mut times: Vec<f64> = finished_sequential(&input.rows)
-            .filter(|r| variant(r) == v && r.states_match != Some(false))
+            .filter(|r| r.variant() == v && r.states_match != Some(false))
             .filter_map(|r| r.time_s)
             .collect();
         times.sort_by(f64::total_cmp);

@@ -5,8 +5,8 @@
 //! Builds figure data only.
 
 use super::{
-    by_formalism, finished_sequential, no_points_note, variant, variants, Axis, Figure, Input,
-    Panel, Reference, Scale,
+    by_formalism, finished_sequential, no_points_note, variants, Axis, Figure, Input, Panel,
+    Reference, Scale,
 };
 use crate::schema::Row;
 use std::collections::BTreeMap;
@@ -66,7 +66,7 @@ fn values<'a>(
     metric: &Metric,
 ) -> BTreeMap<(&'a str, &'a str), (&'a str, f64)> {
     let mut all: BTreeMap<(&str, &str), (&str, Vec<f64>)> = BTreeMap::new();
-    for r in finished_sequential(rows).filter(|r| variant(r) == v) {
+    for r in finished_sequential(rows).filter(|r| r.variant() == v) {
         if let Some(x) = (metric.value)(r) {
             all.entry((&r.suite, &r.instance))
                 .or_insert((&r.formalism, Vec::new()))
@@ -105,7 +105,7 @@ fn figure(input: &Input, metric: &Metric) -> Figure {
                     .filter_map(|(key, (f, y))| base.get(key).map(|(_, x)| (*f, (*x, *y))));
                 let series = by_formalism(both);
                 let note = series.is_empty().then(|| {
-                    let rows: Vec<&Row> = input.rows.iter().filter(|r| variant(r) == v).collect();
+                    let rows: Vec<&Row> = input.rows.iter().filter(|r| r.variant() == v).collect();
                     let why = no_points_note(input, &rows, &[metric.column]);
                     format!("no instance finished by both {v} and {ct}: {why}")
                 });

@@ -201,6 +201,32 @@ pub fn render(page: &Page) -> String {
         o.push_str("</ul>\n");
     }
 
+    for t in &page.tables {
+        let _ = write!(
+            o,
+            "<h2>{}</h2>\n<p class=muted>{} Click a header to sort.</p>\n<div class=wide><table class=\"sortable summary\"><thead><tr>",
+            esc(&t.title),
+            esc(&t.caption)
+        );
+        for h in &t.header {
+            let _ = write!(o, "<th>{}</th>", esc(h));
+        }
+        o.push_str("</tr></thead>\n<tbody>\n");
+        for r in &t.rows {
+            o.push_str("<tr>");
+            for c in r {
+                match c.value {
+                    Some(v) => num_cell(&mut o, &c.text, Some(v)),
+                    None if c.text == "-" => num_cell(&mut o, &c.text, None),
+                    None => {
+                        let _ = write!(o, "<td>{}</td>", esc(&c.text));
+                    }
+                }
+            }
+            o.push_str("</tr>\n");
+        }
+        o.push_str("</tbody></table></div>\n");
+    }
     o.push_str("<h2>Figures</h2>\n");
     match &page.figures {
         Err(message) => {

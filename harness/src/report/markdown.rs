@@ -77,6 +77,36 @@ pub fn render(page: &Page) -> String {
             let _ = writeln!(o, "- {line}");
         }
     }
+    for t in &page.tables {
+        let _ = writeln!(o, "\n## {}\n\n{}\n", t.title, t.caption);
+        let _ = writeln!(
+            o,
+            "| {} |",
+            t.header
+                .iter()
+                .map(|h| cell(h))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+        let align: Vec<&str> = (0..t.header.len())
+            .map(|i| {
+                let numeric = t
+                    .rows
+                    .iter()
+                    .any(|r| r.get(i).is_some_and(|c| c.value.is_some()));
+                if numeric {
+                    "--:"
+                } else {
+                    "---"
+                }
+            })
+            .collect();
+        let _ = writeln!(o, "|{}|", align.join("|"));
+        for r in &t.rows {
+            let cells: Vec<String> = r.iter().map(|c| cell(&c.text)).collect();
+            let _ = writeln!(o, "| {} |", cells.join(" | "));
+        }
+    }
     o.push_str("\n## Figures\n\n");
     match &page.figures {
         Err(message) => {

@@ -4,6 +4,8 @@
 //! Draws the figures through `plot`; reads rows through `schema`; must not
 //! run anything nor write CSV.
 
+mod configurations;
+mod dd;
 mod facts;
 mod html;
 mod markdown;
@@ -25,6 +27,9 @@ pub struct Page<'a> {
     pub summary: Vec<tables::Line>,
     /// One line per run needing attention.
     pub attention: Vec<String>,
+    /// The tables beyond the summary that the rows call for (decision
+    /// diagram sizes, configurations compared).
+    pub tables: Vec<tables::Table>,
     /// The drawn figures, or why there are none.
     pub figures: Result<&'a [Rendered], String>,
     /// Directory of the figure files, relative to the report.
@@ -86,6 +91,10 @@ pub fn write(results: &Path, out: Option<&Path>) -> anyhow::Result<Written> {
             .iter()
             .filter(|r| tables::needs_attention(r))
             .map(summary::run_line)
+            .collect(),
+        tables: [dd::table(&input.rows), configurations::table(&input.rows)]
+            .into_iter()
+            .flatten()
             .collect(),
         figures: rendered
             .as_deref()

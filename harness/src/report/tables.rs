@@ -33,17 +33,64 @@ pub struct Line {
 /// The median of `v` (mean of the two middle values for an even count);
 /// `None` when empty. The one median of the harness: summary, report and
 /// compare use it.
-pub fn median(mut v: Vec<f64>) -> Option<f64> {
+pub fn median(v: Vec<f64>) -> Option<f64> {
+    quantile(v, 0.5)
+}
+
+/// The `q`-quantile of `v` (0 <= q <= 1), interpolating linearly between
+/// the two closest ranks (Hyndman and Fan's type 7, numpy's default; q =
+/// 0.5 is the median); `None` when empty.
+pub fn quantile(mut v: Vec<f64>, q: f64) -> Option<f64> {
     if v.is_empty() {
         return None;
     }
     v.sort_by(f64::total_cmp);
-    let n = v.len();
-    Some(if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    })
+    let h = (v.len() - 1) as f64 * q.clamp(0.0, 1.0);
+    let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+    Some(v[lo] + (h - lo as f64) * (v[hi] - v[lo]))
+}
+
+/// A table of figures derived from the rows beyond the summary (decision
+/// diagram sizes, configurations compared): the renderers print it as is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub title: String,
+    /// What the table shows and how its figures are defined.
+    pub caption: String,
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<Cell>>,
+}
+
+/// One cell: its text, and its value when it is a number (sorting,
+/// right alignment).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    pub value: Option<f64>,
+}
+
+impl Cell {
+    pub fn text(text: impl Into<String>) -> Cell {
+        Cell {
+            text: text.into(),
+            value: None,
+        }
+    }
+
+    /// A figure with three significant digits (`-` when absent).
+    pub fn figure(v: Option<f64>) -> Cell {
+        Cell {
+            text: fmt(v),
+            value: v,
+        }
+    }
+
+    pub fn count(n: usize) -> Cell {
+        Cell {
+            text: n.to_string(),
+            value: Some(n as f64),
+        }
+    }
 }
 
 /// Geometric mean of the positive values (none: `None`).
@@ -55,14 +102,6 @@ pub fn geomean(v: &[f64]) -> Option<f64> {
     Some((pos.iter().map(|x| x.ln()).sum::<f64>() / pos.len() as f64).exp())
 }
 
-fn engine_label(r: &Row) -> String {
-    if r.engine_config.is_empty() {
-        r.engine.clone()
-    } else {
-        format!("{} [{}]", r.engine, r.engine_config)
-    }
-}
-
 /// The summary, engines in registry order, then formalisms by name.
 pub fn summary(rows: &[Row]) -> Vec<Line> {
     let mut groups: BTreeMap<(usize, String, String), Vec<&Row>> = BTreeMap::new();
@@ -72,7 +111,7 @@ pub fn summary(rows: &[Row]) -> Vec<Line> {
             .position(|e| e.name == r.engine)
             .unwrap_or(usize::MAX);
         groups
-            .entry((rank, engine_label(r), r.formalism.clone()))
+            .entry((rank, r.variant(), r.formalism.clone()))
             .or_default()
             .push(r);
     }
@@ -163,7 +202,7 @@ mod tests {
             let rows: Vec<&Row> = input
                 .rows
                 .iter()
-                .filter(|r| engine_label(r) == l.engine && r.formalism == l.formalism)
+                .filter(|r| r.variant() == l.engine && r.formalism == l.formalism)
                 .collect();
             let ok: Vec<&&Row> = rows.iter().filter(|r| r.status == Status::Ok).collect();
             assert_eq!(l.finished, ok.len());
@@ -197,5 +236,9 @@ mod tests {
         assert!((geomean(&[2.0, 8.0]).unwrap() - 4.0).abs() < 1e-12);
         assert_eq!(geomean(&[0.0]), None);
         assert_eq!(median(vec![3.0, 1.0, 2.0, 10.0]), Some(2.5));
+        assert_eq!(median(vec![3.0, 1.0, 2.0]), Some(2.0));
+        assert_eq!(quantile(vec![1.0, 2.0, 3.0, 4.0, 5.0], 0.1), Some(1.4));
+        assert_eq!(quantile(vec![4.0, 1.0], 1.0), Some(4.0));
+        assert_eq!(quantile(vec![], 0.5), None);
     }
 }
