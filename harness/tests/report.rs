@@ -251,8 +251,14 @@ fn report_is_one_self_contained_page_with_every_row() {
             && summary.contains("1 timeout, 1 memory_limit |"),
         "{summary}"
     );
-    // The mismatching row is flagged.
-    assert!(md.contains("Needs attention (1 runs"), "{md}");
+    // The mismatching row is flagged, and so is its instance, where the
+    // other engines found the oracle's count.
+    assert!(md.contains("Needs attention (2 runs or instances"), "{md}");
+    assert!(
+        md.contains("beem/anderson.1: engines disagree: 1279 states, 4000 transitions: tree;"),
+        "{md}"
+    );
+    assert!(md.contains("| dve | 2 | 1 | anderson.1 |"), "{md}");
     // The fixture's mdd rows have diagram sizes: their table is on both
     // pages, one line (one configuration, one formalism per line: 2).
     let mdd_formalisms: HashSet<&str> = rows

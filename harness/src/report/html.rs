@@ -192,7 +192,7 @@ pub fn render(page: &Page) -> String {
     if !page.attention.is_empty() {
         let _ = writeln!(
             o,
-            "<h3>Needs attention ({} runs: oracle mismatch, crash or model error)</h3>\n<ul>",
+            "<h3>Needs attention ({} runs or instances: oracle mismatch, engines disagreeing, crash or model error)</h3>\n<ul>",
             page.attention.len()
         );
         for line in &page.attention {

@@ -70,7 +70,7 @@ pub fn render(page: &Page) -> String {
     if !page.attention.is_empty() {
         let _ = writeln!(
             o,
-            "\n### Needs attention ({} runs: oracle mismatch, crash or model error)\n",
+            "\n### Needs attention ({} runs or instances: oracle mismatch, engines disagreeing, crash or model error)\n",
             page.attention.len()
         );
         for line in &page.attention {

@@ -4,6 +4,7 @@
 //! Draws the figures through `plot`; reads rows through `schema`; must not
 //! run anything nor write CSV.
 
+mod agreement;
 mod configurations;
 mod dd;
 mod facts;
@@ -27,8 +28,8 @@ pub struct Page<'a> {
     pub summary: Vec<tables::Line>,
     /// One line per run needing attention.
     pub attention: Vec<String>,
-    /// The tables beyond the summary that the rows call for (decision
-    /// diagram sizes, configurations compared).
+    /// The tables beyond the summary that the rows call for (counts
+    /// across engines, decision-diagram sizes, configurations compared).
     pub tables: Vec<tables::Table>,
     /// The drawn figures, or why there are none.
     pub figures: Result<&'a [Rendered], String>,
@@ -79,6 +80,7 @@ pub fn write(results: &Path, out: Option<&Path>) -> anyhow::Result<Written> {
                 .map(|n| n.to_string_lossy().into_owned())
         })
         .unwrap_or_else(|| "campaign".into());
+    let (agreement, disagreements) = agreement::check(&input.rows);
     let page = Page {
         title: format!("statebench campaign {campaign}"),
         csv_name: input.csv.display().to_string(),
@@ -91,11 +93,16 @@ pub fn write(results: &Path, out: Option<&Path>) -> anyhow::Result<Written> {
             .iter()
             .filter(|r| tables::needs_attention(r))
             .map(summary::run_line)
+            .chain(disagreements)
             .collect(),
-        tables: [dd::table(&input.rows), configurations::table(&input.rows)]
-            .into_iter()
-            .flatten()
-            .collect(),
+        tables: [
+            agreement,
+            dd::table(&input.rows),
+            configurations::table(&input.rows),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
         figures: rendered
             .as_deref()
             .map_err(|_| figures_error.clone().unwrap_or_default()),
