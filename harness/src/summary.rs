@@ -2,6 +2,7 @@
 //! a table per suite and engine, the list of anything wrong, and the exit
 //! code. Reads rows only; must not run anything nor write CSV.
 
+use crate::report::agreement;
 use crate::report::tables::median;
 use crate::schema::{Row, Status};
 use std::collections::BTreeMap;
@@ -137,25 +138,29 @@ pub fn table(rows: &[Row]) -> String {
             );
         }
     }
-    let attention: Vec<&Row> = rows
+    let attention: Vec<String> = rows
         .iter()
         .filter(|r| is_mismatch(r) || matches!(r.status, Status::ModelError | Status::Crashed))
+        .map(run_line)
+        .chain(agreement::check(rows).1)
         .collect();
     if !attention.is_empty() {
         let _ = writeln!(out, "\nneeds attention:");
-        for r in attention {
-            let _ = writeln!(out, "  {}", run_line(r));
+        for line in attention {
+            let _ = writeln!(out, "  {line}");
         }
     }
     out
 }
 
-/// 1 when a count disagrees with an oracle or a run crashed or hit a model
+/// 1 when a count disagrees with an oracle or with another engine's (or
+/// thread count's) on the same instance, or a run crashed or hit a model
 /// error; 0 otherwise (limits reached are outcomes, not failures).
 pub fn exit_code(rows: &[Row]) -> i32 {
     let bad = rows
         .iter()
-        .any(|r| is_mismatch(r) || matches!(r.status, Status::ModelError | Status::Crashed));
+        .any(|r| is_mismatch(r) || matches!(r.status, Status::ModelError | Status::Crashed))
+        || !agreement::check(rows).1.is_empty();
     i32::from(bad)
 }
 
@@ -181,6 +186,22 @@ mod tests {
         assert!(text.contains("m-2 / hash-table"), "{text}");
         assert_eq!(exit_code(&[a.clone()]), 0);
         assert_eq!(exit_code(&[a, b]), 1);
+    }
+
+    #[test]
+    fn engines_disagreeing_without_an_oracle_fail_the_campaign() {
+        let mut a = Row::example();
+        a.oracle_states = None;
+        a.oracle_transitions = None;
+        a.derive();
+        let mut b = a.clone();
+        b.engine = "bdd".into();
+        assert_eq!(exit_code(&[a.clone(), b.clone()]), 0);
+        b.states = Some(2);
+        b.derive();
+        assert_eq!(exit_code(&[a.clone(), b.clone()]), 1);
+        let text = table(&[a, b]);
+        assert!(text.contains("engines disagree"), "{text}");
     }
 
     #[test]

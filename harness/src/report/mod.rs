@@ -4,7 +4,7 @@
 //! Draws the figures through `plot`; reads rows through `schema`; must not
 //! run anything nor write CSV.
 
-mod agreement;
+pub mod agreement;
 mod configurations;
 mod dd;
 mod facts;
