@@ -70,6 +70,12 @@ pub struct RunArgs {
     /// when later ones are not expected to either.
     #[arg(long, requires = "sweeps")]
     pub sweep_where_first_finished: bool,
+    /// With several --threads: the later thread counts run only on the
+    /// instances (and configurations, repetitions) where the first thread
+    /// count finished; elsewhere they get no row (there is nothing to
+    /// compare them with, and no speedup).
+    #[arg(long)]
+    pub threads_where_first_finished: bool,
     /// Wall-clock limit per run, seconds.
     #[arg(long, default_value_t = 180.0)]
     pub timeout: f64,
@@ -547,6 +553,8 @@ struct Settings {
     sweeps: Vec<String>,
     #[serde(default)]
     sweep_where_first_finished: bool,
+    #[serde(default)]
+    threads_where_first_finished: bool,
 }
 
 fn one_thread() -> Vec<u32> {
@@ -676,6 +684,40 @@ fn engine_configs(
     Ok(out)
 }
 
+/// Why `run` is not run: a run it depends on ended without finishing, the
+/// engine's first configuration (`--sweep-where-first-finished`) or its
+/// first thread count (`--threads-where-first-finished`) on the same
+/// instance. `None` while that run has no row yet (it comes first in the
+/// plan) or finished.
+fn skipped_because(
+    run: &Planned,
+    args: &RunArgs,
+    configs: &HashMap<String, Vec<String>>,
+    statuses: &HashMap<RunKey, Status>,
+) -> Option<String> {
+    let own = run.key();
+    let mut first = Vec::new();
+    if args.sweep_where_first_finished {
+        let mut key = own.clone();
+        key.engine_config = configs[&run.engine][0].clone();
+        let what = format!("its first configuration [{}]", key.engine_config);
+        first.push((key, what));
+    }
+    if args.threads_where_first_finished {
+        let mut key = own.clone();
+        key.threads = args.threads[0];
+        let what = format!("its {}-thread run", key.threads);
+        first.push((key, what));
+    }
+    first
+        .into_iter()
+        .filter(|(key, _)| *key != own)
+        .find_map(|(key, what)| {
+            let status = statuses.get(&key).filter(|s| **s != Status::Ok)?;
+            Some(format!("{what} ended {status}"))
+        })
+}
+
 /// `statebench run`. Returns the process exit code.
 pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     // A resumed campaign keeps the settings it was started with.
@@ -701,6 +743,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             args.shard = stored.shard;
             args.sweeps = stored.sweeps;
             args.sweep_where_first_finished = stored.sweep_where_first_finished;
+            args.threads_where_first_finished = stored.threads_where_first_finished;
             eprintln!(
                 "resuming campaign {campaign} with its original settings (suites {}, engines {}, timeout {} s, {} repetition(s){})",
                 args.selection.suite.join(","),
@@ -797,6 +840,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             shard: args.shard,
             sweeps: args.sweeps.clone(),
             sweep_where_first_finished: args.sweep_where_first_finished,
+            threads_where_first_finished: args.threads_where_first_finished,
         };
         std::fs::write(&settings, serde_json::to_string_pretty(&stored)? + "\n")
             .with_context(|| format!("cannot write {}", settings.display()))?;
@@ -873,24 +917,20 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     let mut statuses: HashMap<RunKey, Status> =
         previous.iter().map(|r| (r.key(), r.status)).collect();
     for (i, run) in todo.iter().enumerate() {
-        if args.sweep_where_first_finished {
-            let first = &configs[&run.engine][0];
-            let mut first_key = run.key();
-            first_key.engine_config = first.clone();
-            if let Some(status) = statuses.get(&first_key).filter(|s| **s != Status::Ok) {
-                bar.inc(1);
-                bar.suspend(|| {
-                    eprintln!(
-                        "[{}/{}] {} / {} [{}] skipped: its first configuration [{first}] ended {status}",
-                        i + 1,
-                        todo.len(),
-                        run.entry.instance,
-                        run.engine,
-                        run.engine_config
-                    )
-                });
-                continue;
-            }
+        if let Some(reason) = skipped_because(run, &args, &configs, &statuses) {
+            bar.inc(1);
+            bar.suspend(|| {
+                eprintln!(
+                    "[{}/{}] {} / {} [{}] / {} thread(s) skipped: {reason}",
+                    i + 1,
+                    todo.len(),
+                    run.entry.instance,
+                    run.engine,
+                    run.engine_config,
+                    run.threads
+                )
+            });
+            continue;
         }
         let source = sources
             .entry(format!("{}/{}", run.entry.suite, run.entry.instance))

@@ -574,3 +574,44 @@ fn a_sweep_runs_later_configurations_only_where_the_first_finished() {
     );
     assert_eq!(read_csv(&dir.path().join("s/runs.csv")).len(), 3);
 }
+
+/// `--threads-where-first-finished`: the 2-thread run only where the
+/// 1-thread run finished.
+#[test]
+fn later_thread_counts_run_only_where_the_first_finished() {
+    let dir = tempfile::tempdir().unwrap();
+    statebench()
+        .args(["run", "--campaign", "t", "--no-report", "--results"])
+        .arg(dir.path())
+        .args([
+            "--models",
+            "kanban-1,cycles-10-4",
+            "--engines",
+            "hash-table",
+        ])
+        .args(["--threads", "1,2", "--threads-where-first-finished"])
+        .args(["--mem-limit", "0.2"])
+        .output()
+        .unwrap();
+    let rows = read_csv(&dir.path().join("t/runs.csv"));
+    let mut runs: Vec<(String, String, String)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r["instance"].clone(),
+                r["threads"].clone(),
+                r["status"].clone(),
+            )
+        })
+        .collect();
+    runs.sort();
+    let run = |i: &str, t: &str, s: &str| (i.to_string(), t.to_string(), s.to_string());
+    assert_eq!(
+        runs,
+        vec![
+            run("cycles-10-4", "1", "table_full"),
+            run("kanban-1", "1", "ok"),
+            run("kanban-1", "2", "ok"),
+        ]
+    );
+}
