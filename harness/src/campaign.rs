@@ -638,11 +638,14 @@ fn engine_configs(
 ) -> anyhow::Result<HashMap<String, Vec<String>>> {
     let mut fixed: HashMap<String, Vec<String>> = HashMap::new();
     for p in params {
-        let (engine, key, value) = engine_param("--param", p, engines_)?;
+        let (engine, _, _) = engine_param("--param", p, engines_)?;
+        // As given (`key=value`), so a resumed campaign's configurations
+        // are the strings its rows carry.
+        let (_, kv) = p.split_once('.').expect("checked by engine_param");
         fixed
             .entry(engine.to_string())
             .or_default()
-            .push(format!("{key}={value}"));
+            .push(kv.to_string());
     }
     let mut out: HashMap<String, Vec<String>> = engines_
         .iter()
@@ -653,17 +656,21 @@ fn engine_configs(
             )
         })
         .collect();
+    let mut swept = HashSet::new();
     for p in sweeps {
         let (engine, key, values) = engine_param("--sweep", p, engines_)?;
         let values: Vec<&str> = values.split(',').map(str::trim).collect();
         if values.iter().any(|v| v.is_empty()) {
             bail!("--sweep {p}: expected ENGINE.key=v1,v2,... with no empty value");
         }
-        if fixed
-            .get(engine)
-            .is_some_and(|kvs| kvs.iter().any(|kv| kv.split('=').next() == Some(key)))
-        {
+        if fixed.get(engine).is_some_and(|kvs| {
+            kvs.iter()
+                .any(|kv| kv.split('=').next().map(str::trim) == Some(key))
+        }) {
             bail!("--sweep {p}: {engine}.{key} is also set by --param");
+        }
+        if !swept.insert((engine, key)) {
+            bail!("--sweep {p}: {engine}.{key} is swept twice");
         }
         let configs = out
             .get_mut(engine)
@@ -1024,9 +1031,16 @@ mod tests {
             (&[][..], "mdd.strategy=bfs"),
             (&[][..], "bdd.nosuch=1,2"),
             (&["bdd.strategy=bfs"][..], "bdd.strategy=saturation,bfs"),
+            (&[][..], "bdd.strategy=bfs;bdd.strategy=saturation"),
         ] {
             assert!(
-                engine_configs(&engines_, &names(params), &names(&[sweep])).is_err(),
+                // `;` separates two --sweep flags here.
+                engine_configs(
+                    &engines_,
+                    &names(params),
+                    &names(&sweep.split(';').collect::<Vec<_>>())
+                )
+                .is_err(),
                 "{sweep} with {params:?}"
             );
         }
