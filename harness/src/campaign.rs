@@ -76,6 +76,14 @@ pub struct RunArgs {
     /// compare them with, and no speedup).
     #[arg(long)]
     pub threads_where_first_finished: bool,
+    /// With several engines: the later engines run only on the instances
+    /// (and thread counts, repetitions) where the first engine of
+    /// --engines, in its first configuration, finished; elsewhere they get
+    /// no row. Name the fastest engine first: where it reaches the limit,
+    /// the slower ones are not tried (a limit's worth of time saved per
+    /// engine on instances too large for all of them).
+    #[arg(long)]
+    pub engines_where_first_finished: bool,
     /// Wall-clock limit per run, seconds.
     #[arg(long, default_value_t = 180.0)]
     pub timeout: f64,
@@ -555,6 +563,8 @@ struct Settings {
     sweep_where_first_finished: bool,
     #[serde(default)]
     threads_where_first_finished: bool,
+    #[serde(default)]
+    engines_where_first_finished: bool,
 }
 
 fn one_thread() -> Vec<u32> {
@@ -691,19 +701,28 @@ fn engine_configs(
     Ok(out)
 }
 
-/// Why `run` is not run: a run it depends on ended without finishing, the
-/// engine's first configuration (`--sweep-where-first-finished`) or its
-/// first thread count (`--threads-where-first-finished`) on the same
-/// instance. `None` while that run has no row yet (it comes first in the
-/// plan) or finished.
+/// Why `run` is not run: a run it depends on ended without finishing, or
+/// was itself skipped: the engine's first configuration
+/// (`--sweep-where-first-finished`), its first thread count
+/// (`--threads-where-first-finished`) or the first engine
+/// (`--engines-where-first-finished`) on the same instance. `None` while
+/// those runs have no row yet (they come first in the plan) or finished.
 fn skipped_because(
     run: &Planned,
     args: &RunArgs,
     configs: &HashMap<String, Vec<String>>,
     statuses: &HashMap<RunKey, Status>,
+    skipped: &HashSet<RunKey>,
 ) -> Option<String> {
     let own = run.key();
     let mut first = Vec::new();
+    if args.engines_where_first_finished && run.engine != args.engines[0] {
+        let mut key = own.clone();
+        key.engine = args.engines[0].clone();
+        key.engine_config = configs[&key.engine][0].clone();
+        let what = format!("the first engine's run ({})", key.engine);
+        first.push((key, what));
+    }
     if args.sweep_where_first_finished {
         let mut key = own.clone();
         key.engine_config = configs[&run.engine][0].clone();
@@ -720,6 +739,9 @@ fn skipped_because(
         .into_iter()
         .filter(|(key, _)| *key != own)
         .find_map(|(key, what)| {
+            if skipped.contains(&key) {
+                return Some(format!("{what} was skipped"));
+            }
             let status = statuses.get(&key).filter(|s| **s != Status::Ok)?;
             Some(format!("{what} ended {status}"))
         })
@@ -751,6 +773,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             args.sweeps = stored.sweeps;
             args.sweep_where_first_finished = stored.sweep_where_first_finished;
             args.threads_where_first_finished = stored.threads_where_first_finished;
+            args.engines_where_first_finished = stored.engines_where_first_finished;
             eprintln!(
                 "resuming campaign {campaign} with its original settings (suites {}, engines {}, timeout {} s, {} repetition(s){})",
                 args.selection.suite.join(","),
@@ -848,6 +871,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             sweeps: args.sweeps.clone(),
             sweep_where_first_finished: args.sweep_where_first_finished,
             threads_where_first_finished: args.threads_where_first_finished,
+            engines_where_first_finished: args.engines_where_first_finished,
         };
         std::fs::write(&settings, serde_json::to_string_pretty(&stored)? + "\n")
             .with_context(|| format!("cannot write {}", settings.display()))?;
@@ -923,18 +947,27 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     }
     let mut statuses: HashMap<RunKey, Status> =
         previous.iter().map(|r| (r.key(), r.status)).collect();
+    let mut skipped = HashSet::new();
     for (i, run) in todo.iter().enumerate() {
-        if let Some(reason) = skipped_because(run, &args, &configs, &statuses) {
+        if let Some(reason) = skipped_because(run, &args, &configs, &statuses, &skipped) {
+            skipped.insert(run.key());
             bar.inc(1);
             bar.suspend(|| {
+                let mut what = run.engine.clone();
+                if !run.engine_config.is_empty() {
+                    what.push_str(&format!(" [{}]", run.engine_config));
+                }
+                if run.threads > 1 {
+                    what.push_str(&format!(" ({} threads)", run.threads));
+                }
+                if run.repetition > 0 {
+                    what.push_str(&format!(" #{}", run.repetition));
+                }
                 eprintln!(
-                    "[{}/{}] {} / {} [{}] / {} thread(s) skipped: {reason}",
+                    "[{}/{}] {} / {what}: skipped, {reason}",
                     i + 1,
                     todo.len(),
                     run.entry.instance,
-                    run.engine,
-                    run.engine_config,
-                    run.threads
                 )
             });
             continue;

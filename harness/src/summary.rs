@@ -25,7 +25,14 @@ pub fn si(v: f64) -> String {
 
 /// One line for a finished run.
 pub fn run_line(row: &Row) -> String {
-    let mut line = format!("{} / {}: {}", row.instance, row.variant(), row.status);
+    let mut line = format!("{} / {}", row.instance, row.variant());
+    if row.threads > 1 {
+        let _ = write!(line, " ({} threads)", row.threads);
+    }
+    if row.repetition > 0 {
+        let _ = write!(line, " #{}", row.repetition);
+    }
+    let _ = write!(line, ": {}", row.status);
     if let Some(s) = row.states {
         let _ = write!(line, ", {s} states");
     }
@@ -55,6 +62,9 @@ pub fn run_line(row: &Row) -> String {
     }
     if let Some(b) = row.bits_per_state {
         let _ = write!(line, ", {b:.1} bits/state");
+    }
+    if let (Some(x), true) = (row.speedup, row.threads > 1) {
+        let _ = write!(line, ", speedup {x:.2}");
     }
     if row.status != Status::Ok && !row.message.is_empty() {
         let _ = write!(line, " -- {}", row.message);
@@ -202,6 +212,20 @@ mod tests {
         assert_eq!(exit_code(&[a.clone(), b.clone()]), 1);
         let text = table(&[a, b]);
         assert!(text.contains("engines disagree"), "{text}");
+    }
+
+    #[test]
+    fn run_lines_tell_thread_counts_and_repetitions_apart() {
+        let mut a = Row::example();
+        a.derive();
+        let one = run_line(&a);
+        assert!(!one.contains("threads") && !one.contains('#'), "{one}");
+        a.threads = 2;
+        a.repetition = 1;
+        a.speedup = Some(1.9);
+        let two = run_line(&a);
+        assert!(two.contains("(2 threads) #1: ok"), "{two}");
+        assert!(two.ends_with("speedup 1.90"), "{two}");
     }
 
     #[test]

@@ -615,3 +615,80 @@ fn later_thread_counts_run_only_where_the_first_finished() {
         ]
     );
 }
+
+/// Rows of a `--no-report` campaign over kanban-1 and cycles-10-4 at
+/// 0.2 GiB (where the hash table cannot hold cycles-10-4), as sorted
+/// (instance, engine, engine_config, threads, status).
+fn skip_campaign(extra: &[&str]) -> Vec<[String; 5]> {
+    let dir = tempfile::tempdir().unwrap();
+    statebench()
+        .args(["run", "--campaign", "k", "--no-report", "--results"])
+        .arg(dir.path())
+        .args(["--models", "kanban-1,cycles-10-4", "--mem-limit", "0.2"])
+        .args(extra)
+        .output()
+        .unwrap();
+    let mut runs: Vec<[String; 5]> = read_csv(&dir.path().join("k/runs.csv"))
+        .iter()
+        .map(|r| ["instance", "engine", "engine_config", "threads", "status"].map(|k| r[k].clone()))
+        .collect();
+    runs.sort();
+    runs
+}
+
+fn run_of(instance: &str, engine: &str, config: &str, threads: &str, status: &str) -> [String; 5] {
+    [instance, engine, config, threads, status].map(str::to_string)
+}
+
+/// `--engines-where-first-finished`: tree runs only where hash-table
+/// finished, at the same thread count; a run whose prerequisite was
+/// skipped is skipped too.
+#[test]
+fn later_engines_run_only_where_the_first_finished() {
+    let runs = skip_campaign(&[
+        "--engines",
+        "hash-table,tree",
+        "--threads",
+        "1,2",
+        "--threads-where-first-finished",
+        "--engines-where-first-finished",
+    ]);
+    assert_eq!(
+        runs,
+        vec![
+            run_of("cycles-10-4", "hash-table", "", "1", "table_full"),
+            run_of("kanban-1", "hash-table", "", "1", "ok"),
+            run_of("kanban-1", "hash-table", "", "2", "ok"),
+            run_of("kanban-1", "tree", "", "1", "ok"),
+            run_of("kanban-1", "tree", "", "2", "ok"),
+        ]
+    );
+}
+
+/// A sweep and several thread counts, both restricted: the second
+/// configuration at 2 threads depends on two skipped runs and is skipped.
+#[test]
+fn a_run_depending_on_skipped_runs_is_skipped() {
+    let runs = skip_campaign(&[
+        "--engines",
+        "hash-table",
+        "--sweep",
+        "hash-table.max_load=0.5,0.8",
+        "--sweep-where-first-finished",
+        "--threads",
+        "1,2",
+        "--threads-where-first-finished",
+    ]);
+    let cycles: Vec<_> = runs.iter().filter(|r| r[0] == "cycles-10-4").collect();
+    assert_eq!(
+        cycles,
+        vec![&run_of(
+            "cycles-10-4",
+            "hash-table",
+            "max_load=0.5",
+            "1",
+            "table_full"
+        )]
+    );
+    assert_eq!(runs.len(), 5, "{runs:?}");
+}

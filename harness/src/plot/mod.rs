@@ -14,7 +14,7 @@ mod chart;
 mod compression;
 mod dd;
 mod font;
-mod scaling;
+pub(crate) mod scaling;
 mod solved;
 mod versus;
 

@@ -21,7 +21,7 @@ pub const MIN_BASE_TIME_S: f64 = 0.1;
 
 /// The speedup of each finished run of `rows` (one variant): the recorded
 /// one, else computed from the single-thread run of the same instance.
-fn speedups<'a>(rows: &[&'a Row]) -> Vec<(&'a Row, f64)> {
+pub(crate) fn speedups<'a>(rows: &[&'a Row]) -> Vec<(&'a Row, f64)> {
     let mut single: BTreeMap<(&str, &str), Vec<f64>> = BTreeMap::new();
     for r in rows {
         if let (Status::Ok, 1, Some(t)) = (r.status, r.threads, r.time_s) {

@@ -10,6 +10,7 @@ mod dd;
 mod facts;
 mod html;
 mod markdown;
+mod speedup;
 pub mod tables;
 
 use crate::plot::{self, Input, Rendered};
@@ -99,6 +100,7 @@ pub fn write(results: &Path, out: Option<&Path>) -> anyhow::Result<Written> {
             agreement,
             dd::table(&input.rows),
             configurations::table(&input.rows),
+            speedup::table(&input.rows),
         ]
         .into_iter()
         .flatten()
