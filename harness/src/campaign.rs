@@ -76,12 +76,13 @@ pub struct RunArgs {
     /// compare them with, and no speedup).
     #[arg(long)]
     pub threads_where_first_finished: bool,
-    /// With several engines: the later engines run only on the instances
+    /// With several engines: the later engines do not run on the instances
     /// (and thread counts, repetitions) where the first engine of
-    /// --engines, in its first configuration, finished; elsewhere they get
-    /// no row. Name the fastest engine first: where it reaches the limit,
-    /// the slower ones are not tried (a limit's worth of time saved per
-    /// engine on instances too large for all of them).
+    /// --engines, in its first configuration, reached the --timeout; they
+    /// get no row there. Name the fastest engine first: where it runs out
+    /// of time, the slower ones are not tried (a limit's worth of time
+    /// saved per engine on instances too large for all of them). Where it
+    /// runs out of memory, the others still run.
     #[arg(long)]
     pub engines_where_first_finished: bool,
     /// Wall-clock limit per run, seconds.
@@ -701,12 +702,15 @@ fn engine_configs(
     Ok(out)
 }
 
-/// Why `run` is not run: a run it depends on ended without finishing, or
-/// was itself skipped: the engine's first configuration
-/// (`--sweep-where-first-finished`), its first thread count
-/// (`--threads-where-first-finished`) or the first engine
-/// (`--engines-where-first-finished`) on the same instance. `None` while
-/// those runs have no row yet (they come first in the plan) or finished.
+/// Why `run` is not run: a run it depends on on the same instance ended
+/// without finishing, or was itself skipped: the engine's first
+/// configuration (`--sweep-where-first-finished`) or its first thread count
+/// (`--threads-where-first-finished`); or the first engine's run at the
+/// same thread count (`--engines-where-first-finished`) ran out of time:
+/// only a timeout, since an engine that runs out of memory says nothing of
+/// a more compact one, and a skipped run of the first engine is left to
+/// the other rules. `None` while those runs have no row yet (they come
+/// first in the plan) or finished.
 fn skipped_because(
     run: &Planned,
     args: &RunArgs,
@@ -721,28 +725,34 @@ fn skipped_because(
         key.engine = args.engines[0].clone();
         key.engine_config = configs[&key.engine][0].clone();
         let what = format!("the first engine's run ({})", key.engine);
-        first.push((key, what));
+        first.push((key, what, true));
     }
     if args.sweep_where_first_finished {
         let mut key = own.clone();
         key.engine_config = configs[&run.engine][0].clone();
         let what = format!("its first configuration [{}]", key.engine_config);
-        first.push((key, what));
+        first.push((key, what, false));
     }
     if args.threads_where_first_finished {
         let mut key = own.clone();
         key.threads = args.threads[0];
         let what = format!("its {}-thread run", key.threads);
-        first.push((key, what));
+        first.push((key, what, false));
     }
     first
         .into_iter()
-        .filter(|(key, _)| *key != own)
-        .find_map(|(key, what)| {
-            if skipped.contains(&key) {
+        .filter(|(key, _, _)| *key != own)
+        .find_map(|(key, what, only_timeout)| {
+            if skipped.contains(&key) && !only_timeout {
                 return Some(format!("{what} was skipped"));
             }
-            let status = statuses.get(&key).filter(|s| **s != Status::Ok)?;
+            let status = statuses.get(&key).filter(|s| {
+                if only_timeout {
+                    **s == Status::Timeout
+                } else {
+                    **s != Status::Ok
+                }
+            })?;
             Some(format!("{what} ended {status}"))
         })
 }
@@ -1077,5 +1087,81 @@ mod tests {
                 "{sweep} with {params:?}"
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod skip_tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        run: RunArgs,
+    }
+
+    fn planned(engine: &str, threads: u32) -> Planned {
+        let entry = Entry {
+            suite: "beem".into(),
+            instance: "m".into(),
+            model: "m".into(),
+            formalism: "dve".into(),
+            path: String::new(),
+            source_url: String::new(),
+            sha256: String::new(),
+            oracle_states: None,
+            oracle_transitions: None,
+            complete: String::new(),
+            notes: String::new(),
+        };
+        Planned {
+            entry,
+            engine: engine.into(),
+            engine_config: String::new(),
+            threads,
+            repetition: 0,
+        }
+    }
+
+    /// `--engines-where-first-finished` skips after the first engine's
+    /// timeout only; the thread rule then skips the 2-thread run too.
+    #[test]
+    fn run_skipping_after_a_timeout() {
+        let args = Cli::parse_from([
+            "run",
+            "--engines",
+            "hash-table,tree",
+            "--threads",
+            "1,2",
+            "--threads-where-first-finished",
+            "--engines-where-first-finished",
+        ])
+        .run;
+        let configs = engine_configs(&args.engines, &[], &[]).unwrap();
+        let why = |first: Status, skipped: &[Planned], run: &Planned| {
+            let statuses = HashMap::from([(planned("hash-table", 1).key(), first)]);
+            let skipped: HashSet<RunKey> = skipped.iter().map(Planned::key).collect();
+            skipped_because(run, &args, &configs, &statuses, &skipped)
+        };
+        let ht2 = planned("hash-table", 2);
+        let (tree1, tree2) = (planned("tree", 1), planned("tree", 2));
+        assert_eq!(
+            why(Status::Timeout, &[], &ht2).as_deref(),
+            Some("its 1-thread run ended timeout")
+        );
+        assert_eq!(
+            why(Status::Timeout, std::slice::from_ref(&ht2), &tree1).as_deref(),
+            Some("the first engine's run (hash-table) ended timeout")
+        );
+        assert_eq!(
+            why(Status::Timeout, &[ht2.clone(), tree1.clone()], &tree2).as_deref(),
+            Some("its 1-thread run was skipped")
+        );
+        for status in [Status::TableFull, Status::MemoryLimit] {
+            assert_eq!(why(status, std::slice::from_ref(&ht2), &tree1), None);
+            assert_eq!(why(status, std::slice::from_ref(&ht2), &tree2), None);
+        }
+        assert_eq!(why(Status::Ok, &[], &tree1), None);
     }
 }
