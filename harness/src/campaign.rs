@@ -963,21 +963,11 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             skipped.insert(run.key());
             bar.inc(1);
             bar.suspend(|| {
-                let mut what = run.engine.clone();
-                if !run.engine_config.is_empty() {
-                    what.push_str(&format!(" [{}]", run.engine_config));
-                }
-                if run.threads > 1 {
-                    what.push_str(&format!(" ({} threads)", run.threads));
-                }
-                if run.repetition > 0 {
-                    what.push_str(&format!(" #{}", run.repetition));
-                }
                 eprintln!(
-                    "[{}/{}] {} / {what}: skipped, {reason}",
+                    "[{}/{}] {}: skipped, {reason}",
                     i + 1,
                     todo.len(),
-                    run.entry.instance,
+                    run.key().label()
                 )
             });
             continue;

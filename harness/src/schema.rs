@@ -121,6 +121,24 @@ pub struct RunKey {
     pub repetition: u32,
 }
 
+impl RunKey {
+    /// What progress lines call a run: `instance / engine [config]`, then
+    /// ` (t threads)` above 1 thread and ` #r` after the first repetition.
+    pub fn label(&self) -> String {
+        let mut label = format!("{} / {}", self.instance, self.engine);
+        if !self.engine_config.is_empty() {
+            label.push_str(&format!(" [{}]", self.engine_config));
+        }
+        if self.threads > 1 {
+            label.push_str(&format!(" ({} threads)", self.threads));
+        }
+        if self.repetition > 0 {
+            label.push_str(&format!(" #{}", self.repetition));
+        }
+        label
+    }
+}
+
 impl std::fmt::Display for RunKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{} engine {}", self.suite, self.instance, self.engine)?;

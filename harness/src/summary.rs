@@ -25,14 +25,7 @@ pub fn si(v: f64) -> String {
 
 /// One line for a finished run.
 pub fn run_line(row: &Row) -> String {
-    let mut line = format!("{} / {}", row.instance, row.variant());
-    if row.threads > 1 {
-        let _ = write!(line, " ({} threads)", row.threads);
-    }
-    if row.repetition > 0 {
-        let _ = write!(line, " #{}", row.repetition);
-    }
-    let _ = write!(line, ": {}", row.status);
+    let mut line = format!("{}: {}", row.key().label(), row.status);
     if let Some(s) = row.states {
         let _ = write!(line, ", {s} states");
     }
