@@ -4,7 +4,11 @@
 //! Every input must have exactly the current schema's header (merging is
 //! for shards of one campaign run by one statebench; `report` and
 //! `compare` read older schemas themselves). A run key ([`RunKey`]) present
-//! twice, in two inputs or in one, is an error naming the files. Rows are
+//! twice, in two inputs or in one, is an error naming the files, except
+//! that with `--rerun-replaces` a later input's row replaces an earlier
+//! input's row of the same key in place (a campaign that reruns some runs
+//! of another, merged after it; each replacement is listed on stderr). A
+//! key twice in one input is always an error. Rows are
 //! written in input order (the inputs in the order given, each file's rows
 //! in its order), rewritten through the schema's writer; a last line cut
 //! short by a killed shard is skipped with a note (rerun that shard with
@@ -28,6 +32,11 @@ pub struct MergeArgs {
     /// Replace OUT if it exists.
     #[arg(long)]
     pub force: bool,
+    /// A run already read from an earlier input is replaced by a later
+    /// input's row (give a rerun campaign after the one it reruns); without
+    /// it such a run is an error.
+    #[arg(long)]
+    pub rerun_replaces: bool,
 }
 
 /// Checks that `path` has exactly the current schema's header.
@@ -82,7 +91,8 @@ pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
         bail!("{} exists; pass --force to replace it", args.out.display());
     }
     let out_canonical = args.out.canonicalize().ok();
-    let mut seen: HashMap<RunKey, &Path> = HashMap::new();
+    let mut seen: HashMap<RunKey, (&Path, usize)> = HashMap::new();
+    let mut replaced = 0usize;
     let mut rows = Vec::new();
     let mut commits = BTreeSet::new();
     for input in &args.inputs {
@@ -96,17 +106,36 @@ pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
         }
         for row in loaded.rows {
             let key = row.key();
-            if let Some(first) = seen.get(&key) {
-                let place = if *first == input.as_path() {
-                    format!("twice in {}", input.display())
-                } else {
-                    format!("in both {} and {}", first.display(), input.display())
-                };
-                bail!("duplicate run ({key}) {place}");
-            }
-            seen.insert(key, input);
             commits.insert(row.git_commit.clone());
-            rows.push(row);
+            match seen.get(&key) {
+                Some((first, at)) if args.rerun_replaces && *first != input.as_path() => {
+                    eprintln!(
+                        "replaced: {key} of {} by {}",
+                        first.display(),
+                        input.display()
+                    );
+                    let at = *at;
+                    rows[at] = row;
+                    seen.insert(key, (input, at));
+                    replaced += 1;
+                }
+                Some((first, _)) => {
+                    let place = if *first == input.as_path() {
+                        format!("twice in {}", input.display())
+                    } else {
+                        format!(
+                            "in both {} and {} (--rerun-replaces lets the later one win)",
+                            first.display(),
+                            input.display()
+                        )
+                    };
+                    bail!("duplicate run ({key}) {place}");
+                }
+                None => {
+                    seen.insert(key, (input, rows.len()));
+                    rows.push(row);
+                }
+            }
         }
     }
     if commits.len() > 1 {
@@ -134,10 +163,15 @@ pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
     };
     persisted.map_err(|e| anyhow::anyhow!("cannot write {}: {}", args.out.display(), e.error))?;
     println!(
-        "merged {} rows from {} files into {}",
+        "merged {} rows from {} files into {}{}",
         rows.len(),
         args.inputs.len(),
-        args.out.display()
+        args.out.display(),
+        if replaced > 0 {
+            format!(" ({replaced} replaced by a later input)")
+        } else {
+            String::new()
+        }
     );
     Ok(0)
 }

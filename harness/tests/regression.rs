@@ -564,6 +564,51 @@ fn shards_merged_equal_the_unsharded_campaign() {
     );
     assert!(!dir.path().join("dup.csv").exists());
 
+    // The same with --rerun-replaces: the later input's rows win, in place.
+    let mut rerun = read(&shards[0]);
+    for r in &mut rerun.rows {
+        r.insert("message".into(), "rerun".into());
+    }
+    let rerun_csv = dir.path().join("rerun.csv");
+    write(&rerun_csv, &rerun.headers, &rerun.rows);
+    let replaced = dir.path().join("replaced.csv");
+    let out = statebench()
+        .arg("merge")
+        .arg(&replaced)
+        .args([&shards[0], &shards[1], &rerun_csv])
+        .arg("--rerun-replaces")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("replaced:"),
+        "{}",
+        text(&out)
+    );
+    let r = read(&replaced);
+    let (s0, s1) = (read(&shards[0]).rows, read(&shards[1]).rows);
+    assert_eq!(r.rows.len(), s0.len() + s1.len());
+    assert_eq!(
+        r.rows.iter().map(key).collect::<Vec<_>>(),
+        s0.iter().chain(&s1).map(key).collect::<Vec<_>>(),
+        "replaced rows keep their place"
+    );
+    assert!(r.rows[..s0.len()].iter().all(|x| x["message"] == "rerun"));
+    assert!(r.rows[s0.len()..].iter().all(|x| x["message"] != "rerun"));
+    // A key twice in one input stays an error with the flag.
+    let twice = dir.path().join("twice.csv");
+    let doubled: Vec<Record> = s1.iter().chain(&s1).cloned().collect();
+    write(&twice, &rerun.headers, &doubled);
+    let out = statebench()
+        .arg("merge")
+        .arg(dir.path().join("twice-out.csv"))
+        .args([&shards[0], &twice])
+        .arg("--rerun-replaces")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("twice in"));
+
     // An input of another schema (a column dropped).
     let t = read(&shards[2]);
     let headers: Vec<String> = t
