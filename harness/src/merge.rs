@@ -94,7 +94,6 @@ pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
     let mut seen: HashMap<RunKey, (&Path, usize)> = HashMap::new();
     let mut replaced = 0usize;
     let mut rows = Vec::new();
-    let mut commits = BTreeSet::new();
     for input in &args.inputs {
         if out_canonical.is_some() && input.canonicalize().ok() == out_canonical {
             bail!("{} is both the output and an input", input.display());
@@ -106,7 +105,6 @@ pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
         }
         for row in loaded.rows {
             let key = row.key();
-            commits.insert(row.git_commit.clone());
             match seen.get(&key) {
                 Some((first, at)) if args.rerun_replaces && *first != input.as_path() => {
                     eprintln!(
@@ -138,6 +136,8 @@ pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
             }
         }
     }
+    // Counted over the merged rows, so a replaced row's commit does not count.
+    let commits: BTreeSet<&str> = rows.iter().map(|r| r.git_commit.as_str()).collect();
     if commits.len() > 1 {
         eprintln!(
             "warning: the inputs come from {} commits ({})",

@@ -571,20 +571,26 @@ fn shards_merged_equal_the_unsharded_campaign() {
     }
     let rerun_csv = dir.path().join("rerun.csv");
     write(&rerun_csv, &rerun.headers, &rerun.rows);
+    // The rows to be replaced carry another commit; once replaced, it must
+    // not be named in the "inputs come from N commits" warning.
+    let mut stale = read(&shards[0]);
+    for r in &mut stale.rows {
+        r.insert("git_commit".into(), "stale-commit".into());
+    }
+    let stale_csv = dir.path().join("stale.csv");
+    write(&stale_csv, &stale.headers, &stale.rows);
     let replaced = dir.path().join("replaced.csv");
     let out = statebench()
         .arg("merge")
         .arg(&replaced)
-        .args([&shards[0], &shards[1], &rerun_csv])
+        .args([&stale_csv, &shards[1], &rerun_csv])
         .arg("--rerun-replaces")
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("replaced:"),
-        "{}",
-        text(&out)
-    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("replaced:"), "{}", text(&out));
+    assert!(!stderr.contains("stale-commit"), "{}", text(&out));
     let r = read(&replaced);
     let (s0, s1) = (read(&shards[0]).rows, read(&shards[1]).rows);
     assert_eq!(r.rows.len(), s0.len() + s1.len());
