@@ -243,6 +243,26 @@ fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(SystemTime::now()).to_string()
 }
 
+/// The message of a run stopped at a limit: what stopped it and the last
+/// progress figures, with the explicit explorer's open set (states and the
+/// bytes of their `k`-slot vectors), which the engine's own figures leave out.
+fn limit_message(what: &str, progress: Option<(u64, u64, u64)>, k: Option<u64>) -> String {
+    match progress {
+        Some((s, t, 0)) => format!("{what} ({s} states, {t} transitions explored so far)"),
+        Some((s, t, q)) => {
+            let queue = match k {
+                Some(k) => format!(
+                    "; {q} states queued, {:.2} GiB of vectors",
+                    (q * k * 4) as f64 / (1u64 << 30) as f64
+                ),
+                None => format!("; {q} states queued"),
+            };
+            format!("{what} ({s} states, {t} transitions explored so far{queue})")
+        }
+        None => what.to_string(),
+    }
+}
+
 fn one_line(text: &str) -> String {
     text.lines()
         .map(str::trim)
@@ -392,7 +412,8 @@ pub fn execute(
             ChildMessage::Progress {
                 states,
                 transitions,
-            } => progress_states = Some((*states, *transitions)),
+                queued,
+            } => progress_states = Some((*states, *transitions, *queued)),
             ChildMessage::Report(r) => {
                 reported = true;
                 row.status = match r.status {
@@ -437,10 +458,8 @@ pub fn execute(
             }
         }
     }
-    let limit_text = |what: &str| match progress_states {
-        Some((s, t)) => format!("{what} ({s} states, {t} transitions explored so far)"),
-        None => what.to_string(),
-    };
+    let k = row.k;
+    let limit_text = |what: &str| limit_message(what, progress_states, k);
     match outcome.ending {
         Ending::Timeout => {
             row.status = Status::Timeout;
@@ -1029,7 +1048,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
 
 #[cfg(test)]
 mod tests {
-    use super::engine_configs;
+    use super::{engine_configs, limit_message};
 
     fn names(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
@@ -1077,6 +1096,27 @@ mod tests {
                 "{sweep} with {params:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_limit_message_names_the_queue() {
+        assert_eq!(
+            limit_message("timeout after 9 s", None, Some(4)),
+            "timeout after 9 s"
+        );
+        assert_eq!(
+            limit_message("timeout after 9 s", Some((10, 20, 0)), Some(4)),
+            "timeout after 9 s (10 states, 20 transitions explored so far)"
+        );
+        // 2^20 queued vectors of 256 slots of 4 bytes: 1 GiB.
+        assert_eq!(
+            limit_message("memory", Some((10, 20, 1 << 20)), Some(256)),
+            "memory (10 states, 20 transitions explored so far; 1048576 states queued, 1.00 GiB of vectors)"
+        );
+        assert_eq!(
+            limit_message("memory", Some((10, 20, 3)), None),
+            "memory (10 states, 20 transitions explored so far; 3 states queued)"
+        );
     }
 }
 

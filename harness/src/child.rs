@@ -84,6 +84,7 @@ pub fn main(args: ChildArgs) -> i32 {
             say(&ChildMessage::Progress {
                 states: p.states,
                 transitions: p.transitions,
+                queued: p.queued,
             });
         }
     };

@@ -27,8 +27,14 @@ pub enum ChildMessage {
     /// The engine's parameters as resolved when its search starts (the
     /// report repeats them; a run killed at a limit has only these).
     Configured { engine_params: String },
-    /// Figures so far.
-    Progress { states: u64, transitions: u64 },
+    /// Figures so far. `queued`: states waiting in the explicit
+    /// explorer's open set (full vectors; 0 where the engine has none).
+    Progress {
+        states: u64,
+        transitions: u64,
+        #[serde(default)]
+        queued: u64,
+    },
     /// The run's report (any status the engine itself can tell).
     Report(engines::RunReport),
     /// The run could not start: a broken or unsupported model, bad options.
