@@ -253,7 +253,8 @@ fn limit_message(what: &str, progress: Option<(u64, u64, u64)>, k: Option<u64>) 
             let queue = match k {
                 Some(k) => format!(
                     "; {q} states queued, {:.2} GiB of vectors",
-                    (q * k * 4) as f64 / (1u64 << 30) as f64
+                    (q * k * std::mem::size_of::<pins::Value>() as u64) as f64
+                        / (1u64 << 30) as f64
                 ),
                 None => format!("; {q} states queued"),
             };
