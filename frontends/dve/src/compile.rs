@@ -268,20 +268,12 @@ impl Compiler<'_> {
 
     fn scalar(&self, sym: &Sym, name: &str, pos: Pos) -> Result<Ex, DveError> {
         match sym {
-            Sym::Var {
-                base,
-                len: None,
-                ty,
-            } => Ok(Ex::Var(*base, *ty)),
-            Sym::Const {
-                values,
-                array: false,
-            } => Ok(Ex::Const(values[0])),
-            Sym::Var { len: Some(_), .. } | Sym::Const { array: true, .. } => self.err(
-                ErrorKind::Semantic,
-                pos,
-                format!("type error: array '{name}' used without an index"),
-            ),
+            // A scalar, or an array named without an index: its first
+            // element, as in DiVinE 2 (crate documentation, "Arrays named
+            // without an index"). Arrays have at least one element (checked
+            // at their declaration).
+            Sym::Var { base, ty, .. } => Ok(Ex::Var(*base, *ty)),
+            Sym::Const { values, .. } => Ok(Ex::Const(values[0])),
             _ => self.var_kind_error(sym, name, pos),
         }
     }
@@ -439,11 +431,15 @@ impl Compiler<'_> {
                 idx: self.expr(proc, i)?,
                 pos,
             }),
-            (Sym::Var { len: Some(_), .. }, None) => self.err(
-                ErrorKind::Semantic,
-                pos,
-                format!("type error: cannot assign to array '{name}' without an index"),
-            ),
+            // The array's first element, as DiVinE 2 stores it (see `scalar`).
+            (
+                Sym::Var {
+                    base,
+                    len: Some(_),
+                    ty,
+                },
+                None,
+            ) => Ok(LVal::Var(*base, *ty, pos)),
             (Sym::Var { len: None, .. }, Some(_)) => self.err(
                 ErrorKind::Semantic,
                 pos,

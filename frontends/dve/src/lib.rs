@@ -92,6 +92,19 @@
 //!   state, so counts differ only if the error state is reachable in one
 //!   reading and not the other (not seen in BEEM).
 //! * Deadlock states simply have no successors (no self-loop is added).
+//! * Arrays named without an index. A variable or constant array used
+//!   without `[...]`, in an expression or as the target of an assignment or
+//!   a receive (`byte e[3]; ... guard e == 1; effect e = list[0];`, BEEM's
+//!   `train-gate`), is its first element `e[0]`. DiVinE 2 resolves a name
+//!   to its symbol and reads or writes it at element offset 0 unless a
+//!   subscript gives another (`Symbol::deref(mem, idx = 0)` and
+//!   `Symbol::set` in `divine/dve/symtab.h`; `TI::Identifier` in
+//!   `divine/dve/expression.h` evaluates a plain name with the default
+//!   offset); BEEM's counts confirm it (`train-gate.1`: 1,020 states and
+//!   2,142 edges, `.2`: 22,076 / 47,464, `.3`: 22,496 / 48,384, equal
+//!   here). Still refused, with the position of the name, as DiVinE's
+//!   semantic checks refuse them: assigning to a constant (array or not),
+//!   indexing a scalar, and a channel or process name used as a value.
 //!
 //! Everything above is the asynchronous (`system async`) semantics. A
 //! synchronous system (`system sync`) follows DiVinE 2's interpreter

@@ -74,12 +74,9 @@ fn sync_on_undeclared_channel() {
 
 #[test]
 fn type_errors() {
-    let e = error("byte a[3];\nprocess P { state s; init s;\n trans s -> s { guard a == 1; }; }\nsystem async;");
+    let e = error("const byte C[2] = {1, 2};\nprocess P { state s; init s;\n trans s -> s { effect C = 1; }; }\nsystem async;");
     assert_eq!(e.kind(), ErrorKind::Semantic);
-    assert_eq!(
-        e.to_string(),
-        "bad.dve:3:23: type error: array 'a' used without an index"
-    );
+    assert_eq!(e.to_string(), "bad.dve:3:24: cannot assign to constant 'C'");
     let e = error("byte x;\nprocess P { state s; init s;\n trans s -> s { effect x[1] = 2; }; }\nsystem async;");
     assert!(e.to_string().starts_with("bad.dve:3:24: type error"), "{e}");
     let e = error("const byte N = 2;\nprocess P { state s; init s;\n trans s -> s { effect N = 1; }; }\nsystem async;");
@@ -348,4 +345,30 @@ fn dependencies_are_exact() {
         names,
         ["a[0]", "a[1]", "a[2]", "x", "y", "i", "P.pc", "Q.pc", "Q.v"]
     );
+}
+
+#[test]
+fn an_array_named_without_an_index_is_its_first_element() {
+    // `e = 2` writes e[0] only, `e` reads e[0]: from e = {0, 5} the
+    // reachable states are e = {0,5} and {2,5}; a guard on `e` then lets
+    // the copy into `x` happen once e[0] == 2.
+    let text = "byte e[2] = {0, 5}; byte x;\nconst byte C[2] = {7, 9};\n\
+                process P { state s; init s;\n\
+                trans s -> s { effect e = 2; },\n\
+                s -> s { guard e == 2; effect x = e + C; }; }\nsystem async;";
+    let m = parse_str(text, "t.dve").unwrap();
+    pins::validate(&m).unwrap();
+    let states = reach(&m).unwrap();
+    let mut got: Vec<Vec<u32>> = states.into_iter().collect();
+    got.sort();
+    // Slots: e[0], e[1], x, P's control state.
+    assert_eq!(
+        got,
+        vec![vec![0, 5, 0, 0], vec![2, 5, 0, 0], vec![2, 5, 9, 0]]
+    );
+    // e[1] (slot 1) is neither read nor written; slot 3 is the control state.
+    let groups = m.groups();
+    assert_eq!(groups[0].write, vec![0, 3]);
+    assert_eq!(groups[1].read, vec![0, 3]);
+    assert_eq!(groups[1].write, vec![2, 3]);
 }
