@@ -26,9 +26,10 @@
 
 use crate::latency::LatencySampler;
 use crate::report::{RunReport, RunStatus};
+use crate::slot_domains::SlotDomains;
 use crate::state_queue::StateQueue;
 use crate::visited::VisitedSet;
-use pins::{Model, Value};
+use pins::Model;
 use std::time::Instant;
 
 /// Whether the explorer times a sample of visited-set calls (module doc).
@@ -81,7 +82,7 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
     let k = model.slot_count();
     let mut transitions = 0u64;
     let mut levels = 0u64;
-    let mut value_bits_or: Value = 0;
+    let mut domains = SlotDomains::new(k);
     let mut failure: Option<(RunStatus, String)> = None;
     let mut latency = LatencySampler::new();
 
@@ -93,7 +94,7 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
     let mut side = vec![0u32; side_words];
     match set.find_or_insert_from(&init, None, &mut side) {
         Ok(_) => {
-            value_bits_or = init.iter().fold(0, |acc, &v| acc | v);
+            domains.observe(&init);
             queue.push_parts(&init, &side);
         }
         Err(full) => failure = Some((RunStatus::TableFull, full.message)),
@@ -125,7 +126,7 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
             };
             match inserted {
                 Ok(r) if r.is_new() => {
-                    value_bits_or |= succ.iter().fold(0, |acc, &v| acc | v);
+                    domains.observe(succ);
                     queue.push_parts(succ, &side);
                 }
                 Ok(_) => {}
@@ -165,7 +166,8 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
         levels: Some(levels),
         engine_bytes_used: memory.used,
         engine_bytes_alloc: memory.alloc,
-        max_slot_bits: Value::BITS - value_bits_or.leading_zeros(),
+        max_slot_bits: domains.max_slot_bits(),
+        universe_log2: domains.universe_log2(),
         explore_time_s: start.elapsed().as_secs_f64(),
         engine_params: set.params(),
         dd_final_nodes: None,

@@ -31,6 +31,7 @@ pub mod shared_compact_tree;
 pub mod shared_ptrie;
 pub mod shared_table;
 pub mod shared_tree;
+pub mod slot_domains;
 pub mod state_queue;
 pub mod symbolic;
 mod sync;

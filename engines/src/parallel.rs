@@ -51,6 +51,7 @@ use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::explore::{ExploreConfig, Progress};
 use crate::latency::LatencySampler;
 use crate::report::{RunReport, RunStatus};
+use crate::slot_domains::SlotDomains;
 use crossbeam_deque::{Steal, Stealer, Worker};
 use pins::{Model, Value};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -129,7 +130,7 @@ impl Shared<'_> {
 #[derive(Default)]
 struct Tally {
     transitions: u64,
-    value_bits_or: Value,
+    domains: SlotDomains,
     /// This worker's sample of `find_or_insert_from` latencies.
     latency: LatencySampler,
 }
@@ -163,7 +164,7 @@ pub fn explore_parallel(
         failure: Mutex::new(None),
     };
 
-    let mut init_bits = 0;
+    let mut domains = SlotDomains::new(k);
     let init = model.initial_state();
     let mut side = vec![0u32; side_words];
     let mut local = WorkerLocal::new();
@@ -173,7 +174,7 @@ pub fn explore_parallel(
             .find_or_insert_from(&init, None, &mut side, &mut local);
         match r {
             Ok(_) => {
-                init_bits = init.iter().fold(0, |acc, &v| acc | v);
+                domains.observe(&init);
                 let mut words = init.clone();
                 words.extend_from_slice(&side);
                 shared.pending.store(1, Ordering::Relaxed);
@@ -225,7 +226,9 @@ pub fn explore_parallel(
 
     let set = shared.set.into_inner().unwrap_or_else(|e| e.into_inner());
     let transitions: u64 = tallies.iter().map(|t| t.transitions).sum();
-    let value_bits_or = tallies.iter().fold(init_bits, |a, t| a | t.value_bits_or);
+    for t in &tallies {
+        domains.merge(&t.domains);
+    }
     let mut latency = LatencySampler::new();
     for t in &tallies {
         latency.merge(&t.latency);
@@ -266,7 +269,8 @@ pub fn explore_parallel(
         levels: (threads == 1).then_some(levels),
         engine_bytes_used: memory.used,
         engine_bytes_alloc: memory.alloc,
-        max_slot_bits: Value::BITS - value_bits_or.leading_zeros(),
+        max_slot_bits: domains.max_slot_bits(),
+        universe_log2: domains.universe_log2(),
         explore_time_s: start.elapsed().as_secs_f64(),
         engine_params: set.params(),
         dd_final_nodes: None,
@@ -286,7 +290,10 @@ fn work(
     every: u64,
 ) -> Tally {
     let width = shared.k + shared.side_words;
-    let mut tally = Tally::default();
+    let mut tally = Tally {
+        domains: SlotDomains::new(shared.k),
+        ..Tally::default()
+    };
     let mut side = vec![0u32; shared.side_words];
     let mut mine = WorkerLocal::new();
     let mut guard: Option<RwLockReadGuard<'_, Box<dyn ConcurrentVisitedSet>>> = None;
@@ -346,7 +353,7 @@ fn work(
                         Ok(r) => {
                             if r.is_new() {
                                 inserted_any = true;
-                                tally.value_bits_or |= succ.iter().fold(0, |acc, &v| acc | v);
+                                tally.domains.observe(succ);
                                 out.words.extend_from_slice(succ);
                                 out.words.extend_from_slice(&side);
                                 if out.words.len() >= BATCH * width.max(1) {

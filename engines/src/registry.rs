@@ -380,6 +380,7 @@ fn table_full_report(message: String) -> RunReport {
         engine_bytes_used: 0,
         engine_bytes_alloc: 0,
         max_slot_bits: 0,
+        universe_log2: None,
         explore_time_s: 0.0,
         engine_params: String::new(),
         dd_final_nodes: None,

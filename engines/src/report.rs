@@ -35,6 +35,11 @@ pub struct RunReport {
     pub engine_bytes_alloc: u64,
     /// Bits of the largest value any slot of any stored state took (`u`).
     pub max_slot_bits: u32,
+    /// `log2 U`, `U` the product over slots of the distinct values the slot
+    /// took in stored states ([`crate::slot_domains`]); `None` for engines
+    /// that never see the states one by one (BDD/MDD) or when none was stored.
+    #[serde(default)]
+    pub universe_log2: Option<f64>,
     /// Wall time of the search alone, seconds.
     pub explore_time_s: f64,
     /// Effective engine parameters, `key=value;...`.

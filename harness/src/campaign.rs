@@ -320,12 +320,15 @@ fn base_row(ctx: &RunContext, run: &Planned) -> Row {
         dd_final_nodes: None,
         dd_peak_nodes: None,
         max_slot_bits: None,
-        lower_bound_bits: None,
+        locality_bound_bits: None,
         speedup: None,
         counters: String::new(),
         op_latency_p50_ns: None,
         op_latency_p99_ns: None,
         op_latency_p999_ns: None,
+        universe_log2: None,
+        combinatorial_bound_bits: None,
+        bits_per_state_rss: None,
     }
 }
 
@@ -433,6 +436,7 @@ pub fn execute(
                 row.dd_final_nodes = r.dd_final_nodes;
                 row.dd_peak_nodes = r.dd_peak_nodes;
                 row.max_slot_bits = Some(r.max_slot_bits);
+                row.universe_log2 = r.universe_log2;
                 row.op_latency_p50_ns = r.op_latency.map(|l| l.p50_ns);
                 row.op_latency_p99_ns = r.op_latency.map(|l| l.p99_ns);
                 row.op_latency_p999_ns = r.op_latency.map(|l| l.p999_ns);

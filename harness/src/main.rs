@@ -336,10 +336,14 @@ fn print_explore(r: &schema::Row) {
             mib(r.rss_peak_bytes.unwrap_or(0))
         );
     }
-    if let Some(lb) = r.lower_bound_bits {
+    if let Some(lb) = r.locality_bound_bits {
         println!(
-            "lower bound  {lb:.1} bits/state (u = {} bits)",
-            r.max_slot_bits.unwrap_or(0)
+            "bounds       locality {lb:.1} bits/state (u + log2(k) + 2, u = {} bits: the worst set with that locality){}",
+            r.max_slot_bits.unwrap_or(0),
+            r.combinatorial_bound_bits.map_or(String::new(), |c| format!(
+                ", combinatorial {c:.1} bits/state (log2 C(U, n) / n, log2 U = {:.1})",
+                r.universe_log2.unwrap_or(0.0)
+            ))
         );
     }
     if let (Some(p50), Some(p99), Some(p999)) = (

@@ -1,9 +1,11 @@
 //! `statebench merge OUT.csv IN1.csv IN2.csv ...`: joins the CSVs of a
 //! sharded campaign (`run --shard I/N`) into one.
 //!
-//! Every input must have exactly the current schema's header (merging is
-//! for shards of one campaign run by one statebench; `report` and
-//! `compare` read older schemas themselves). A run key ([`RunKey`]) present
+//! Every input must have the current schema's header, or an older one:
+//! the schema only ever appends columns (and renames one, [`RENAMED`]), so
+//! an older header is a prefix of today's once renamed; its missing columns
+//! are read empty, derived ones recomputed, and said on stderr. Anything
+//! else (a column dropped or reordered, a newer schema) is refused. A run key ([`RunKey`]) present
 //! twice, in two inputs or in one, is an error naming the files, except
 //! that with `--rerun-replaces` a later input's row replaces an earlier
 //! input's row of the same key in place (a campaign that reruns some runs
@@ -16,7 +18,7 @@
 //! existing OUT is never replaced without `--force`. Owns only this; must
 //! not run anything nor change its inputs.
 
-use crate::schema::{header_line, read_rows_tolerant, write_rows, RunKey};
+use crate::schema::{header_line, read_rows_tolerant, write_rows, RunKey, RENAMED};
 use anyhow::{bail, Context as _};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -39,8 +41,10 @@ pub struct MergeArgs {
     pub rerun_replaces: bool,
 }
 
-/// Checks that `path` has exactly the current schema's header.
-fn check_header(path: &Path) -> anyhow::Result<()> {
+/// Checks that `path` has the current schema's header or an older one (a
+/// prefix of it once renamed columns take their new names); returns the
+/// columns an older header lacks.
+fn check_header(path: &Path) -> anyhow::Result<Vec<String>> {
     let mut reader =
         csv::Reader::from_path(path).with_context(|| format!("cannot read {}", path.display()))?;
     let headers = reader
@@ -53,16 +57,32 @@ fn check_header(path: &Path) -> anyhow::Result<()> {
         );
     }
     let expected = header_line();
-    if headers.iter().collect::<Vec<_>>().join(",") == expected {
-        return Ok(());
-    }
     let schema: Vec<&str> = expected.split(',').collect();
+    let renamed: Vec<&str> = headers
+        .iter()
+        .map(|h| {
+            RENAMED
+                .iter()
+                .find(|(old, _)| *old == h)
+                .map_or(h, |(_, new)| new)
+        })
+        .collect();
+    if renamed.len() <= schema.len() && schema[..renamed.len()] == renamed[..] {
+        return Ok(schema[renamed.len()..]
+            .iter()
+            .map(|c| c.to_string())
+            .collect());
+    }
     let missing: Vec<&str> = schema
         .iter()
         .copied()
         .filter(|c| !headers.iter().any(|h| h == *c))
         .collect();
-    let unknown: Vec<&str> = headers.iter().filter(|h| !schema.contains(h)).collect();
+    let unknown: Vec<&str> = renamed
+        .iter()
+        .copied()
+        .filter(|h| !schema.contains(h))
+        .collect();
     let detail = match (missing.is_empty(), unknown.is_empty()) {
         (true, true) => "same columns in another order".to_string(),
         _ => format!(
@@ -80,7 +100,7 @@ fn check_header(path: &Path) -> anyhow::Result<()> {
         ),
     };
     bail!(
-        "{}: its header differs from this statebench's CSV schema ({detail}); merge joins only CSVs of the current schema",
+        "{}: its header differs from this statebench's CSV schema ({detail}); merge joins CSVs of the current schema or an older one (a prefix of it)",
         path.display()
     )
 }
@@ -98,7 +118,14 @@ pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
         if out_canonical.is_some() && input.canonicalize().ok() == out_canonical {
             bail!("{} is both the output and an input", input.display());
         }
-        check_header(input)?;
+        let missing = check_header(input)?;
+        if !missing.is_empty() {
+            eprintln!(
+                "note: {} has an older schema: its rows are written with {} empty (derived ones recomputed)",
+                input.display(),
+                missing.join(", ")
+            );
+        }
         let loaded = read_rows_tolerant(input)?;
         for note in &loaded.notes {
             eprintln!("note: {note}");

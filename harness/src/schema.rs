@@ -97,7 +97,12 @@ pub struct Row {
     pub dd_final_nodes: Option<u64>,
     pub dd_peak_nodes: Option<u64>,
     pub max_slot_bits: Option<u32>,
-    pub lower_bound_bits: Option<f64>,
+    /// The locality bound `u + log2(k) + 2` of the Compact Tree paper
+    /// (DESIGN.md): the bits per state needed for the *worst* set of
+    /// vectors in which successors differ from their predecessor in one
+    /// slot. A given set can be stored below it; a reference line, not a
+    /// floor. Called `lower_bound_bits` before (read as this column).
+    pub locality_bound_bits: Option<f64>,
     pub speedup: Option<f64>,
     /// Engine-specific counters, `name=value;...`.
     pub counters: String,
@@ -108,6 +113,54 @@ pub struct Row {
     pub op_latency_p50_ns: Option<u64>,
     pub op_latency_p99_ns: Option<u64>,
     pub op_latency_p999_ns: Option<u64>,
+    /// `log2 U`, `U` the number of vectors in the product of the slot
+    /// domains actually seen (per slot, the distinct values it took in the
+    /// stored states); measured by explorers that see every state (empty
+    /// for BDD/MDD and SPIN).
+    pub universe_log2: Option<f64>,
+    /// The combinatorial bound `log2 C(U, n) / n` bits per state, `n` =
+    /// `states`: the information needed to single out an arbitrary set of
+    /// `n` vectors of that universe (computed in log space through the
+    /// log-gamma function). A reference, not a floor for a structured set.
+    pub combinatorial_bound_bits: Option<f64>,
+    /// `8 × rss_peak_bytes / states`: the whole process's memory per state.
+    pub bits_per_state_rss: Option<f64>,
+}
+
+/// Columns of older schemas read under their current name.
+pub const RENAMED: [(&str, &str); 1] = [("lower_bound_bits", "locality_bound_bits")];
+
+/// Columns computed from others by [`Row::derive`]: a file without them is
+/// read with them recomputed.
+pub const DERIVED: [&str; 8] = [
+    "states_match",
+    "transitions_match",
+    "bits_per_state",
+    "bits_per_state_alloc",
+    "states_per_s",
+    "locality_bound_bits",
+    "combinatorial_bound_bits",
+    "bits_per_state_rss",
+];
+
+/// `log2 C(U, n)` for `log2 U` and `n <= U`, in log space: through
+/// log-gamma while `U` is exact in an `f64`, otherwise as
+/// `n log2 U - log2 n! + sum_j log2(1 - j/U)` with the sum's first-order
+/// term (the next one is below `n^3 / U^2`, negligible there).
+pub fn log2_binomial(log2_u: f64, n: u64) -> f64 {
+    let n_f = n as f64;
+    let ln2 = std::f64::consts::LN_2;
+    let lgamma = libm::lgamma;
+    if log2_u < 52.0 {
+        let u = log2_u.exp2().round();
+        if n_f > u {
+            return f64::NAN;
+        }
+        (lgamma(u + 1.0) - lgamma(n_f + 1.0) - lgamma(u - n_f + 1.0)) / ln2
+    } else {
+        let pairs = n_f * (n_f - 1.0) / 2.0;
+        n_f * log2_u - lgamma(n_f + 1.0) / ln2 - pairs * (-log2_u).exp2() / ln2
+    }
 }
 
 /// Identifies a run inside a campaign: rows with equal keys are the same run.
@@ -184,9 +237,10 @@ impl Row {
         }
     }
 
-    /// Fills the figures derived from others: match flags, bits per state,
-    /// throughput and the information-theoretic lower bound
-    /// `u + log2(k) + 2` (DESIGN.md).
+    /// Fills the figures derived from others ([`DERIVED`]): match flags,
+    /// bits per state (used, allocated, resident set), throughput, the
+    /// locality bound `u + log2(k) + 2` and the combinatorial bound
+    /// `log2 C(U, n) / n` (DESIGN.md).
     pub fn derive(&mut self) {
         let finished = self.status == Status::Ok;
         let exact = self.oracle_complete != Some(false);
@@ -207,8 +261,15 @@ impl Row {
             (Some(s), Some(t)) if t > 0.0 => Some(s as f64 / t),
             _ => None,
         };
-        self.lower_bound_bits = match (self.max_slot_bits, self.k) {
+        self.bits_per_state_rss = per_state(self.rss_peak_bytes);
+        self.locality_bound_bits = match (self.max_slot_bits, self.k) {
             (Some(u), Some(k)) if k > 0 => Some(u.max(1) as f64 + (k as f64).log2() + 2.0),
+            _ => None,
+        };
+        self.combinatorial_bound_bits = match (self.universe_log2, self.states) {
+            (Some(log2_u), Some(n)) if finished && n > 0 => {
+                Some(log2_binomial(log2_u, n) / n as f64).filter(|b| b.is_finite())
+            }
             _ => None,
         };
     }
@@ -276,7 +337,15 @@ pub fn read_rows_tolerant(path: &Path) -> anyhow::Result<Loaded> {
     let schema: Vec<String> = header_line().split(',').map(str::to_string).collect();
     let position: Vec<Option<usize>> = schema
         .iter()
-        .map(|c| file_headers.iter().position(|h| h == c))
+        .map(|c| {
+            let old = RENAMED
+                .iter()
+                .find(|(_, new)| new == c)
+                .map(|(old, _)| *old);
+            file_headers
+                .iter()
+                .position(|h| h == c || Some(h.as_str()) == old)
+        })
         .collect();
     loaded.missing_columns = schema
         .iter()
@@ -286,7 +355,7 @@ pub fn read_rows_tolerant(path: &Path) -> anyhow::Result<Loaded> {
         .collect();
     loaded.unknown_columns = file_headers
         .iter()
-        .filter(|h| !schema.contains(h))
+        .filter(|h| !schema.contains(h) && !RENAMED.iter().any(|(old, _)| old == h))
         .cloned()
         .collect();
     if loaded.missing_columns.len() == schema.len() {
@@ -295,14 +364,6 @@ pub fn read_rows_tolerant(path: &Path) -> anyhow::Result<Loaded> {
             path.display()
         );
     }
-    const DERIVED: [&str; 6] = [
-        "states_match",
-        "transitions_match",
-        "bits_per_state",
-        "bits_per_state_alloc",
-        "states_per_s",
-        "lower_bound_bits",
-    ];
     let rederive = DERIVED
         .iter()
         .any(|d| loaded.missing_columns.iter().any(|m| m == d));
@@ -486,12 +547,15 @@ impl Row {
             dd_final_nodes: None,
             dd_peak_nodes: None,
             max_slot_bits: Some(1),
-            lower_bound_bits: Some(1.0),
+            locality_bound_bits: Some(1.0),
             speedup: Some(1.0),
             counters: String::new(),
             op_latency_p50_ns: Some(1),
             op_latency_p99_ns: Some(1),
             op_latency_p999_ns: Some(1),
+            universe_log2: Some(1.0),
+            combinatorial_bound_bits: Some(1.0),
+            bits_per_state_rss: Some(1.0),
         }
     }
 }
@@ -519,7 +583,21 @@ mod tests {
         assert_eq!(row.bits_per_state, Some(32.0));
         assert_eq!(row.bits_per_state_alloc, Some(64.0));
         assert_eq!(row.states_per_s, Some(2000.0));
-        assert_eq!(row.lower_bound_bits, Some(3.0 + 3.0 + 2.0));
+        assert_eq!(row.locality_bound_bits, Some(3.0 + 3.0 + 2.0));
+        row.rss_peak_bytes = Some(1 << 20);
+        // 1000 vectors out of 2^10 = 1024: log2 C(1024, 1000) / 1000 bits.
+        row.universe_log2 = Some(10.0);
+        row.derive();
+        assert_eq!(row.bits_per_state_rss, Some(8.0 * 1048576.0 / 1000.0));
+        let exact: f64 = (0..24)
+            .map(|j| ((1024 - j) as f64 / (24 - j) as f64).log2())
+            .sum();
+        let b = row.combinatorial_bound_bits.unwrap();
+        assert!(
+            (b - exact / 1000.0).abs() < 1e-9,
+            "{b} vs {}",
+            exact / 1000.0
+        );
         row.oracle_complete = Some(false);
         row.states = Some(1500);
         row.derive();

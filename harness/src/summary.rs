@@ -55,6 +55,9 @@ pub fn run_line(row: &Row) -> String {
     }
     if let Some(b) = row.bits_per_state {
         let _ = write!(line, ", {b:.1} bits/state");
+        if let Some(a) = row.bits_per_state_alloc {
+            let _ = write!(line, " ({a:.1} allocated)");
+        }
     }
     if let (Some(x), true) = (row.speedup, row.threads > 1) {
         let _ = write!(line, ", speedup {x:.2}");
@@ -89,7 +92,8 @@ pub fn table(rows: &[Row]) -> String {
         "mismatch",
         "failed",
         "median states/s",
-        "median bits/state",
+        "median bits/state used",
+        "alloc",
     ];
     let mut lines: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     for ((suite, engine), rs) in &groups {
@@ -120,6 +124,8 @@ pub fn table(rows: &[Row]) -> String {
             failed_text,
             median(ok.iter().filter_map(|r| r.states_per_s).collect()).map_or("-".into(), si),
             median(ok.iter().filter_map(|r| r.bits_per_state).collect())
+                .map_or("-".into(), |b| format!("{b:.1}")),
+            median(ok.iter().filter_map(|r| r.bits_per_state_alloc).collect())
                 .map_or("-".into(), |b| format!("{b:.1}")),
         ]);
     }

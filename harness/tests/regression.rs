@@ -640,6 +640,49 @@ fn shards_merged_equal_the_unsharded_campaign() {
         "{stderr}"
     );
     assert!(!dir.path().join("bad.csv").exists());
+
+    // An older schema: the newest columns missing at the end and the
+    // locality bound under its old name. Read, with the derived columns
+    // recomputed and the measured one empty.
+    let n = t.headers.len();
+    let mut headers: Vec<String> = t.headers[..n - 3].to_vec();
+    let lb = headers
+        .iter()
+        .position(|h| h == "locality_bound_bits")
+        .unwrap();
+    headers[lb] = "lower_bound_bits".into();
+    let rows: Vec<Record> = t
+        .rows
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            r.insert("lower_bound_bits".into(), r["locality_bound_bits"].clone());
+            r
+        })
+        .collect();
+    let older = dir.path().join("older.csv");
+    write(&older, &headers, &rows);
+    let merged = dir.path().join("with-older.csv");
+    let ok = statebench()
+        .arg("merge")
+        .arg(&merged)
+        .args([&shards[0], &older])
+        .output()
+        .unwrap();
+    assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
+    let stderr = String::from_utf8_lossy(&ok.stderr);
+    assert!(
+        stderr.contains("older schema") && stderr.contains("universe_log2"),
+        "{stderr}"
+    );
+    let m = read(&merged);
+    assert_eq!(m.headers, t.headers);
+    let last = &m.rows[m.rows.len() - 1];
+    assert_eq!(last["universe_log2"], "");
+    assert_eq!(
+        last["locality_bound_bits"],
+        t.rows[t.rows.len() - 1]["locality_bound_bits"]
+    );
 }
 
 #[test]

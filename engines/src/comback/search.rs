@@ -19,6 +19,7 @@ use super::{capacity_bytes, grow_for, ComBackConfig, Stop};
 use crate::budget::Budget;
 use crate::explore::{ExploreConfig, Progress};
 use crate::report::{RunReport, RunStatus};
+use crate::slot_domains::SlotDomains;
 use crate::state_queue::StateQueue;
 use pins::{Model, Value};
 use std::time::Instant;
@@ -65,7 +66,7 @@ struct Search<'m> {
     pairs: Vec<(u32, u32)>,
     transitions: u64,
     levels: u64,
-    value_bits_or: Value,
+    domains: SlotDomains,
     counters: Counters,
 }
 
@@ -99,6 +100,7 @@ fn report_of_failure(config: &ComBackConfig, stop: Stop, start: Instant) -> RunR
         engine_bytes_used: 0,
         engine_bytes_alloc: 0,
         max_slot_bits: 0,
+        universe_log2: None,
         explore_time_s: start.elapsed().as_secs_f64(),
         engine_params: config.params(),
         dd_final_nodes: None,
@@ -154,7 +156,7 @@ impl<'m> Search<'m> {
             pairs: Vec::new(),
             transitions: 0,
             levels: 0,
-            value_bits_or: 0,
+            domains: SlotDomains::new(k),
             counters: Counters::default(),
         })
     }
@@ -170,7 +172,7 @@ impl<'m> Search<'m> {
         let id = self.edges.push(pred, event)?;
         self.table.insert(signature, id)?;
         self.cache.store(id, v);
-        self.value_bits_or |= v.iter().fold(0, |acc, &x| acc | x);
+        self.domains.observe(v);
         if !self.config.id_queue {
             self.next.push_parts(&[id], v);
         }
@@ -539,7 +541,8 @@ impl<'m> Search<'m> {
             levels: self.config.level_sync.then_some(self.levels),
             engine_bytes_used: self.used_bytes(),
             engine_bytes_alloc: self.alloc_bytes(),
-            max_slot_bits: Value::BITS - self.value_bits_or.leading_zeros(),
+            max_slot_bits: self.domains.max_slot_bits(),
+            universe_log2: self.domains.universe_log2(),
             explore_time_s: start.elapsed().as_secs_f64(),
             engine_params: self.config.params(),
             dd_final_nodes: None,

@@ -101,7 +101,7 @@ fn spans(figure: &Figure) -> (Span, Span) {
         }
         for r in &p.references {
             match r {
-                Reference::Marks { points, .. } => {
+                Reference::Marks { points, .. } | Reference::Ticks { points, .. } => {
                     xs.extend(points.iter().map(|p| p.0));
                     ys.extend(points.iter().map(|p| p.1));
                 }
@@ -217,6 +217,7 @@ enum Swatch {
     Points(RGBColor),
     Dashed,
     Cross,
+    Tick,
 }
 
 /// The figure's legend: every series and reference label once, in order.
@@ -236,7 +237,10 @@ fn legend(figure: &Figure) -> Vec<(Swatch, String)> {
                 Reference::Marks { label, points } if !points.is_empty() => {
                     add(Swatch::Cross, label)
                 }
-                Reference::Marks { .. } => {}
+                Reference::Ticks { label, points } if !points.is_empty() => {
+                    add(Swatch::Tick, label)
+                }
+                Reference::Marks { .. } | Reference::Ticks { .. } => {}
             }
         }
     }
@@ -297,6 +301,12 @@ fn draw_legend<DB: DrawingBackend>(
                 }
                 Swatch::Cross => area
                     .draw(&Cross::new((x + 5, y), 4, GREY.stroke_width(1)))
+                    .map_err(e)?,
+                Swatch::Tick => area
+                    .draw(&PathElement::new(
+                        vec![(x, y), (x + 10, y)],
+                        BLACK.stroke_width(2),
+                    ))
                     .map_err(e)?,
             }
             let text_x = if *swatch == Swatch::Dashed {
@@ -408,7 +418,15 @@ where
                     )
                     .map_err(e)?;
             }
-            Reference::Marks { .. } => {}
+            Reference::Ticks { points, .. } if !points.is_empty() => {
+                chart
+                    .draw_series(points.iter().map(|p| {
+                        EmptyElement::at(*p)
+                            + PathElement::new(vec![(-4, 0), (4, 0)], BLACK.stroke_width(2))
+                    }))
+                    .map_err(e)?;
+            }
+            Reference::Marks { .. } | Reference::Ticks { .. } => {}
         }
     }
     for s in &panel.series {

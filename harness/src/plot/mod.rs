@@ -138,6 +138,11 @@ pub enum Reference {
         label: String,
         points: Vec<(f64, f64)>,
     },
+    /// A short horizontal tick per value (a second per-row bound).
+    Ticks {
+        label: String,
+        points: Vec<(f64, f64)>,
+    },
 }
 
 #[derive(Clone, Debug)]

@@ -84,7 +84,7 @@ if (q) {
 "#;
 
 /// Columns shown first in the table of every run.
-const LEADING: [&str; 14] = [
+const LEADING: [&str; 17] = [
     "suite",
     "instance",
     "engine",
@@ -97,6 +97,9 @@ const LEADING: [&str; 14] = [
     "transitions_match",
     "time_s",
     "bits_per_state",
+    "bits_per_state_alloc",
+    "bits_per_state_rss",
+    "locality_bound_bits",
     "rss_peak_bytes",
     "message",
 ];
@@ -160,11 +163,13 @@ pub fn render(page: &Page) -> String {
         o.push_str("<p>This campaign has no rows yet.</p>\n");
     } else {
         o.push_str(
-            "<p class=muted>Finished = status ok. Bits per state, time (exploration, seconds) and memory \
+            "<p class=muted>Finished = status ok. Bits per state (used: occupied entries; allocated: what the engine holds, \
+             tables sized for growth included), time (exploration, seconds) and memory \
              (peak resident set of the run's process, MiB) over finished runs; geo-mean = geometric mean. \
              Click a header to sort.</p>\n<div class=wide><table class=\"sortable summary\"><thead><tr><th>engine</th><th>formalism</th>\
-             <th>runs</th><th>finished</th><th>oracle mismatches</th><th>median bits/state</th>\
-             <th>geo-mean bits/state</th><th>median time (s)</th><th>geo-mean time (s)</th>\
+             <th>runs</th><th>finished</th><th>oracle mismatches</th><th>median bits/state used</th>\
+             <th>median bits/state allocated</th><th>geo-mean bits/state used</th>\
+             <th>geo-mean bits/state allocated</th><th>median time (s)</th><th>geo-mean time (s)</th>\
              <th>total time (s)</th><th>median peak RSS (MiB)</th><th>max peak RSS (MiB)</th>\
              <th>failures by status</th></tr></thead>\n<tbody>\n",
         );
@@ -179,7 +184,9 @@ pub fn render(page: &Page) -> String {
             num_cell(&mut o, &l.finished.to_string(), Some(l.finished as f64));
             num_cell(&mut o, &l.mismatches.to_string(), Some(l.mismatches as f64));
             num_cell(&mut o, &fmt(l.bits_median), l.bits_median);
+            num_cell(&mut o, &fmt(l.bits_alloc_median), l.bits_alloc_median);
             num_cell(&mut o, &fmt(l.bits_geomean), l.bits_geomean);
+            num_cell(&mut o, &fmt(l.bits_alloc_geomean), l.bits_alloc_geomean);
             num_cell(&mut o, &fmt(l.time_median), l.time_median);
             num_cell(&mut o, &fmt(l.time_geomean), l.time_geomean);
             num_cell(&mut o, &fmt(Some(l.time_total)), Some(l.time_total));

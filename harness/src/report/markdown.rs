@@ -43,21 +43,23 @@ pub fn render(page: &Page) -> String {
         o.push_str("This campaign has no rows yet.\n");
     } else {
         o.push_str(
-            "Finished = status ok. Bits per state, time (exploration, seconds) and memory (peak resident set, MiB) over finished runs; geo-mean = geometric mean.\n\n\
-             | engine | formalism | runs | finished | oracle mismatches | median bits/state | geo-mean bits/state | median time (s) | geo-mean time (s) | total time (s) | median peak RSS (MiB) | max peak RSS (MiB) | failures by status |\n\
-             |---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n",
+            "Finished = status ok. Bits per state (used: occupied entries; allocated: what the engine holds, tables sized for growth included), time (exploration, seconds) and memory (peak resident set, MiB) over finished runs; geo-mean = geometric mean.\n\n\
+             | engine | formalism | runs | finished | oracle mismatches | median bits/state used | median bits/state allocated | geo-mean bits/state used | geo-mean bits/state allocated | median time (s) | geo-mean time (s) | total time (s) | median peak RSS (MiB) | max peak RSS (MiB) | failures by status |\n\
+             |---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|\n",
         );
         for l in &page.summary {
             let _ = writeln!(
                 o,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 cell(&l.engine),
                 cell(&l.formalism),
                 l.runs,
                 l.finished,
                 l.mismatches,
                 fmt(l.bits_median),
+                fmt(l.bits_alloc_median),
                 fmt(l.bits_geomean),
+                fmt(l.bits_alloc_geomean),
                 fmt(l.time_median),
                 fmt(l.time_geomean),
                 fmt(Some(l.time_total)),

@@ -17,8 +17,12 @@ pub struct Line {
     pub finished: usize,
     /// Finished runs whose counts disagree with the oracle.
     pub mismatches: usize,
+    /// Bits per state of the bytes used (occupied entries).
     pub bits_median: Option<f64>,
     pub bits_geomean: Option<f64>,
+    /// Bits per state of the bytes allocated.
+    pub bits_alloc_median: Option<f64>,
+    pub bits_alloc_geomean: Option<f64>,
     /// Exploration time of finished runs, seconds.
     pub time_median: Option<f64>,
     pub time_geomean: Option<f64>,
@@ -120,6 +124,7 @@ pub fn summary(rows: &[Row]) -> Vec<Line> {
         .map(|((_, engine, formalism), rs)| {
             let ok: Vec<&&Row> = rs.iter().filter(|r| r.status == Status::Ok).collect();
             let bits: Vec<f64> = ok.iter().filter_map(|r| r.bits_per_state).collect();
+            let alloc: Vec<f64> = ok.iter().filter_map(|r| r.bits_per_state_alloc).collect();
             let time: Vec<f64> = ok.iter().filter_map(|r| r.time_s).collect();
             let rss: Vec<f64> = ok
                 .iter()
@@ -137,6 +142,8 @@ pub fn summary(rows: &[Row]) -> Vec<Line> {
                 mismatches: ok.iter().filter(|r| needs_attention(r)).count(),
                 bits_median: median(bits.clone()),
                 bits_geomean: geomean(&bits),
+                bits_alloc_median: median(alloc.clone()),
+                bits_alloc_geomean: geomean(&alloc),
                 time_median: median(time.clone()),
                 time_geomean: geomean(&time),
                 time_total: time.iter().sum(),

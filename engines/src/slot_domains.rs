@@ -1,0 +1,117 @@
+//! The values each slot took over the stored states: the slot domains
+//! actually seen, from which the report derives the largest slot value
+//! (`u`, the locality bound's input) and the size of the model's vector
+//! universe `U = ∏ d_i` (`d_i` = distinct values of slot `i`), the input of
+//! the combinatorial bound `log2 C(U, n) / n` (harness `schema.rs`).
+//!
+//! Owns only the per-slot value sets; the explorers call [`SlotDomains::observe`]
+//! once per *new* state (never per successor), so the cost is `k` bit
+//! operations per stored state. Values below [`DENSE_LIMIT`] live in a
+//! bitset, larger ones (rare: big token counts, interned data values) in a
+//! hash set, so the count is exact for every value. Must not know engines
+//! or models.
+
+use pins::Value;
+use std::collections::HashSet;
+
+/// Values below this are kept in a slot's bitset (at most 8 KiB a slot).
+pub const DENSE_LIMIT: Value = 1 << 16;
+
+/// The distinct values seen per slot.
+#[derive(Clone, Debug, Default)]
+pub struct SlotDomains {
+    dense: Vec<Vec<u64>>,
+    sparse: Vec<HashSet<Value>>,
+    /// Bitwise OR of every value seen (its bit length is `u`).
+    value_or: Value,
+}
+
+impl SlotDomains {
+    /// Empty domains for vectors of `k` slots.
+    pub fn new(k: usize) -> Self {
+        SlotDomains {
+            dense: vec![Vec::new(); k],
+            sparse: vec![HashSet::new(); k],
+            value_or: 0,
+        }
+    }
+
+    /// Records the values of one stored state.
+    #[inline]
+    pub fn observe(&mut self, state: &[Value]) {
+        for ((&v, bits), sparse) in state.iter().zip(&mut self.dense).zip(&mut self.sparse) {
+            self.value_or |= v;
+            if v < DENSE_LIMIT {
+                let word = (v >> 6) as usize;
+                if word >= bits.len() {
+                    bits.resize(word + 1, 0);
+                }
+                bits[word] |= 1 << (v & 63);
+            } else {
+                sparse.insert(v);
+            }
+        }
+    }
+
+    /// Adds another worker's domains (same `k`).
+    pub fn merge(&mut self, other: &SlotDomains) {
+        self.value_or |= other.value_or;
+        for (mine, theirs) in self.dense.iter_mut().zip(&other.dense) {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0);
+            }
+            mine.iter_mut().zip(theirs).for_each(|(a, b)| *a |= b);
+        }
+        for (mine, theirs) in self.sparse.iter_mut().zip(&other.sparse) {
+            mine.extend(theirs);
+        }
+    }
+
+    /// Bits of the largest value any slot took (`u`; 0 when all are 0).
+    pub fn max_slot_bits(&self) -> u32 {
+        Value::BITS - self.value_or.leading_zeros()
+    }
+
+    /// Distinct values of each slot.
+    pub fn sizes(&self) -> Vec<u64> {
+        self.dense
+            .iter()
+            .zip(&self.sparse)
+            .map(|(bits, sparse)| {
+                bits.iter().map(|w| u64::from(w.count_ones())).sum::<u64>() + sparse.len() as u64
+            })
+            .collect()
+    }
+
+    /// `log2 U`, the universe being every combination of the values seen in
+    /// each slot; `None` before any state was observed.
+    pub fn universe_log2(&self) -> Option<f64> {
+        let sizes = self.sizes();
+        if sizes.contains(&0) {
+            return None;
+        }
+        Some(sizes.iter().map(|&d| (d as f64).log2()).sum())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_distinct_values_per_slot_dense_and_sparse() {
+        let mut d = SlotDomains::new(3);
+        assert_eq!(d.universe_log2(), None);
+        d.observe(&[0, 5, DENSE_LIMIT + 7]);
+        d.observe(&[0, 6, DENSE_LIMIT + 7]);
+        d.observe(&[1, 5, 3]);
+        assert_eq!(d.sizes(), vec![2, 2, 2]);
+        assert_eq!(d.universe_log2(), Some(3.0));
+        assert_eq!(d.max_slot_bits(), 17);
+        let mut other = SlotDomains::new(3);
+        other.observe(&[2, 5, u32::MAX]);
+        d.merge(&other);
+        assert_eq!(d.sizes(), vec![3, 2, 3]);
+        assert_eq!(d.max_slot_bits(), 32);
+    }
+}
