@@ -46,8 +46,8 @@ pub use explore::{explore, ExploreConfig, Progress};
 pub use latency::OpLatency;
 pub use parallel::explore_parallel;
 pub use registry::{
-    build_concurrent_set, build_visited_set, create, find, supports_threads, EngineOptions,
-    EngineSpec, ENGINES,
+    build_concurrent_set, build_visited_set, create, find, has_concurrent_form, supports_threads,
+    EngineOptions, EngineSpec, ENGINES, FORM_PARAM,
 };
 pub use report::{RunReport, RunStatus};
 pub use visited::{Inserted, MemoryUsage, TableFull, VisitedSet};

@@ -330,6 +330,12 @@ fn self_parallel(name: &str) -> bool {
     })
 }
 
+/// Whether engine `name` has a concurrent form driven by the parallel
+/// explorer (so `form=concurrent` at one thread is its paper baseline).
+pub fn has_concurrent_form(name: &str) -> bool {
+    concurrent_builder(name).is_some()
+}
+
 /// Whether engine `name` can run with more than one thread.
 pub fn supports_threads(name: &str) -> bool {
     concurrent_builder(name).is_some() || self_parallel(name)
@@ -602,6 +608,38 @@ pub fn find(name: &str) -> Option<&'static EngineSpec> {
     ENGINES.iter().find(|e| e.name == name)
 }
 
+/// The parameter every engine with a concurrent form takes: `form=sequential`
+/// (the default at one thread: the sequential engine and explorer) or
+/// `form=concurrent` (the default, and the only form, above one thread).
+/// `form=concurrent` at one thread runs the concurrent engine with the
+/// parallel explorer and one worker: the baseline of the paper's speedup
+/// (one implementation at 1 and at N threads).
+pub const FORM_PARAM: &str = "form";
+
+/// `opts` without the [`FORM_PARAM`] parameter, and whether it asks for the
+/// concurrent form (it always does above one thread).
+fn split_form(name: &str, opts: &EngineOptions) -> Result<(bool, EngineOptions), String> {
+    let mut rest = opts.clone();
+    rest.params.retain(|(k, _)| k != FORM_PARAM);
+    let concurrent = match opts.get::<String>(FORM_PARAM, String::new())?.as_str() {
+        "" => opts.threads > 1,
+        "concurrent" => true,
+        "sequential" if opts.threads <= 1 => false,
+        "sequential" => {
+            return Err(format!(
+                "engine {name}: form=sequential runs one thread (--threads {})",
+                opts.threads
+            ))
+        }
+        other => {
+            return Err(format!(
+                "engine parameter {FORM_PARAM}={other}: not a valid value (sequential, concurrent)"
+            ))
+        }
+    };
+    Ok((concurrent, rest))
+}
+
 /// Explores `model` with the engine `name`. `Err` for an unknown engine or
 /// invalid parameters; every outcome of the search itself is a report.
 pub fn create(
@@ -611,15 +649,24 @@ pub fn create(
     cfg: ExploreConfig<'_>,
 ) -> Result<RunReport, String> {
     let spec = lookup(name)?;
-    if opts.threads > 1 && !self_parallel(name) {
+    if let (true, EngineKind::Search(run)) = (self_parallel(name), spec.kind) {
+        return run(model, opts, cfg);
+    }
+    let (concurrent, opts) = split_form(name, opts)?;
+    let opts = &opts;
+    if concurrent {
         let Some(build) = concurrent_builder(name) else {
-            return Err(format!(
-                "engine {name} runs with one thread only (--threads {} unsupported)",
-                opts.threads
-            ));
+            return Err(if opts.threads > 1 {
+                format!(
+                    "engine {name} runs with one thread only (--threads {} unsupported)",
+                    opts.threads
+                )
+            } else {
+                format!("engine {name} has no concurrent form ({FORM_PARAM}=concurrent)")
+            });
         };
         return match build(model, opts) {
-            Ok(set) => Ok(explore_parallel(model, set, opts.threads, cfg)),
+            Ok(set) => Ok(explore_parallel(model, set, opts.threads.max(1), cfg)),
             Err(BuildError::Invalid(message)) => Err(message),
             Err(BuildError::Full(full)) => Ok(table_full_report(full.message)),
         };

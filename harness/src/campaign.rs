@@ -329,6 +329,7 @@ fn base_row(ctx: &RunContext, run: &Planned) -> Row {
         universe_log2: None,
         combinatorial_bound_bits: None,
         bits_per_state_rss: None,
+        speedup_concurrent: None,
     }
 }
 
@@ -511,11 +512,33 @@ pub fn execute(
 /// against repetition `r` of the 1-thread run (the plan runs them in that
 /// order, the 1-thread one first when 1 is listed first in `--threads`).
 pub fn speedup(row: &Row, baselines: &HashMap<RunKey, f64>) -> Option<f64> {
+    speedup_over(row, baselines, &row.engine_config)
+}
+
+/// The paper's speedup of a row (`speedup_concurrent`): as [`speedup`],
+/// against the same engine's concurrent form at one thread (the run of
+/// configuration [`concurrent_config`]).
+pub fn speedup_concurrent(row: &Row, baselines: &HashMap<RunKey, f64>) -> Option<f64> {
+    speedup_over(row, baselines, &concurrent_config(&row.engine_config))
+}
+
+/// `config` with `form=concurrent` (the engine's concurrent form).
+pub fn concurrent_config(config: &str) -> String {
+    let form = format!("{}=concurrent", engines::FORM_PARAM);
+    if config.is_empty() {
+        form
+    } else {
+        format!("{config};{form}")
+    }
+}
+
+fn speedup_over(row: &Row, baselines: &HashMap<RunKey, f64>, config: &str) -> Option<f64> {
     if row.status != Status::Ok {
         return None;
     }
     let mut key = row.key();
     key.threads = 1;
+    key.engine_config = config.to_string();
     let base = *baselines.get(&key)?;
     let own = row.time_s?;
     (own > 0.0 && base > 0.0).then(|| base / own)
@@ -726,6 +749,20 @@ fn engine_configs(
     Ok(out)
 }
 
+/// The configuration of the paper's speedup baseline for `engine` run with
+/// `config` at `threads`: its concurrent form at one thread, when some
+/// count is above one and the engine has a concurrent form of its own
+/// (not the symbolic engines, whose threads are oxidd's) and `config`
+/// does not already name a form.
+fn paper_baseline(engine: &str, config: &str, threads: &[u32]) -> Option<String> {
+    let names_form = config.split(';').any(|kv| {
+        kv.split_once('=')
+            .is_some_and(|(k, _)| k == engines::FORM_PARAM)
+    });
+    (threads.iter().any(|&t| t > 1) && engines::has_concurrent_form(engine) && !names_form)
+        .then(|| concurrent_config(config))
+}
+
 /// Why `run` is not run: a run it depends on on the same instance ended
 /// without finishing, or was itself skipped: the engine's first
 /// configuration (`--sweep-where-first-finished`) or its first thread count
@@ -760,6 +797,14 @@ fn skipped_because(
     if args.threads_where_first_finished {
         let mut key = own.clone();
         key.threads = args.threads[0];
+        // The paper's baseline (the concurrent form at one thread) serves
+        // the later thread counts: it depends on its configuration's first.
+        if let Some(base) = configs[&run.engine]
+            .iter()
+            .find(|c| concurrent_config(c) == run.engine_config)
+        {
+            key.engine_config = base.clone();
+        }
         let what = format!("its {}-thread run", key.threads);
         first.push((key, what, false));
     }
@@ -928,7 +973,22 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         for entry in &entries {
             for engine in &args.engines {
                 for config in &configs[engine] {
+                    let mut baseline = paper_baseline(engine, config, &args.threads);
                     for &threads in &args.threads {
+                        // The concurrent form at one thread comes right
+                        // before the first multi-thread run it is the
+                        // baseline of.
+                        if threads > 1 {
+                            if let Some(config) = baseline.take() {
+                                plan.push(Planned {
+                                    entry: (*entry).clone(),
+                                    engine: engine.clone(),
+                                    engine_config: config,
+                                    threads: 1,
+                                    repetition,
+                                });
+                            }
+                        }
                         plan.push(Planned {
                             entry: (*entry).clone(),
                             engine: engine.clone(),
@@ -1018,6 +1078,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         );
         if run.threads > 1 {
             row.speedup = speedup(&row, &baselines);
+            row.speedup_concurrent = speedup_concurrent(&row, &baselines);
         }
         note_baseline(&row, &mut baselines);
         statuses.insert(row.key(), row.status);

@@ -103,6 +103,10 @@ pub struct Row {
     /// slot. A given set can be stored below it; a reference line, not a
     /// floor. Called `lower_bound_bits` before (read as this column).
     pub locality_bound_bits: Option<f64>,
+    /// Speedup over the best sequential run: exploration time of the
+    /// sequential engine at one thread (same instance, configuration and
+    /// repetition) over the row's own; 1 for a one-thread row. The paper's
+    /// definition is `speedup_concurrent`.
     pub speedup: Option<f64>,
     /// Engine-specific counters, `name=value;...`.
     pub counters: String,
@@ -125,6 +129,12 @@ pub struct Row {
     pub combinatorial_bound_bits: Option<f64>,
     /// `8 × rss_peak_bytes / states`: the whole process's memory per state.
     pub bits_per_state_rss: Option<f64>,
+    /// The paper's speedup of a multi-thread row: exploration time of the
+    /// same engine's *concurrent* form at one thread (configuration
+    /// `form=concurrent`, a measured row of the campaign) over the row's
+    /// own. `speedup` is over the best sequential run (the sequential
+    /// engine and explorer at one thread).
+    pub speedup_concurrent: Option<f64>,
 }
 
 /// Columns of older schemas read under their current name.
@@ -556,6 +566,7 @@ impl Row {
             universe_log2: Some(1.0),
             combinatorial_bound_bits: Some(1.0),
             bits_per_state_rss: Some(1.0),
+            speedup_concurrent: Some(1.0),
         }
     }
 }

@@ -61,6 +61,9 @@ pub fn run_line(row: &Row) -> String {
     }
     if let (Some(x), true) = (row.speedup, row.threads > 1) {
         let _ = write!(line, ", speedup {x:.2}");
+        if let Some(c) = row.speedup_concurrent {
+            let _ = write!(line, " ({c:.2} over the concurrent form at 1 thread)");
+        }
     }
     if row.status != Status::Ok && !row.message.is_empty() {
         let _ = write!(line, " -- {}", row.message);

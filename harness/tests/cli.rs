@@ -485,10 +485,27 @@ fn two_threads_give_the_one_thread_counts_or_unsupported() {
     );
     let rows = read_csv(&dir.path().join("t/runs.csv"));
     let oracles = builtin_oracles();
-    assert_eq!(rows.len(), 2 * oracles.len() * engines::ENGINES.len());
+    // A row per engine and thread count, plus the concurrent form at one
+    // thread (form=concurrent) of every engine that has one.
+    let concurrent = engines::ENGINES
+        .iter()
+        .filter(|e| engines::has_concurrent_form(e.name))
+        .count();
+    assert_eq!(
+        rows.len(),
+        oracles.len() * (2 * engines::ENGINES.len() + concurrent)
+    );
+    for row in rows
+        .iter()
+        .filter(|r| r["engine_config"] == "form=concurrent")
+    {
+        assert_eq!(row["threads"], "1", "{row:?}");
+        assert_eq!(row["status"], "ok", "{row:?}");
+        assert_eq!(&row["states"], &oracles[&row["instance"]].0, "{row:?}");
+    }
     let one: HashMap<(String, String), &HashMap<String, String>> = rows
         .iter()
-        .filter(|r| r["threads"] == "1")
+        .filter(|r| r["threads"] == "1" && r["engine_config"].is_empty())
         .map(|r| ((r["instance"].clone(), r["engine"].clone()), r))
         .collect();
     let mut parallel_ok = 0;
@@ -501,6 +518,12 @@ fn two_threads_give_the_one_thread_counts_or_unsupported() {
             assert_eq!(&row["states"], &oracles[&row["instance"]].0);
             let s: f64 = row["speedup"].parse().expect("a speedup");
             assert!(s > 0.0 && s.is_finite());
+            if engines::has_concurrent_form(&row["engine"]) {
+                let p: f64 = row["speedup_concurrent"]
+                    .parse()
+                    .expect("the paper's speedup");
+                assert!(p > 0.0 && p.is_finite());
+            }
             parallel_ok += 1;
         } else {
             assert_eq!(row["status"], "unsupported", "{row:?}");
@@ -610,6 +633,9 @@ fn later_thread_counts_run_only_where_the_first_finished() {
         runs,
         vec![
             run("cycles-10-4", "1", "table_full"),
+            // The concurrent form at one thread (the paper's speedup
+            // baseline) runs where the 2-thread run does.
+            run("kanban-1", "1", "ok"),
             run("kanban-1", "1", "ok"),
             run("kanban-1", "2", "ok"),
         ]
@@ -660,10 +686,13 @@ fn later_engines_still_run_where_the_first_ran_out_of_memory() {
             run_of("cycles-10-4", "hash-table", "", "1", "table_full"),
             run_of("cycles-10-4", "tree", "", "1", "ok"),
             run_of("cycles-10-4", "tree", "", "2", "ok"),
+            run_of("cycles-10-4", "tree", "form=concurrent", "1", "ok"),
             run_of("kanban-1", "hash-table", "", "1", "ok"),
             run_of("kanban-1", "hash-table", "", "2", "ok"),
+            run_of("kanban-1", "hash-table", "form=concurrent", "1", "ok"),
             run_of("kanban-1", "tree", "", "1", "ok"),
             run_of("kanban-1", "tree", "", "2", "ok"),
+            run_of("kanban-1", "tree", "form=concurrent", "1", "ok"),
         ]
     );
 }
@@ -693,5 +722,7 @@ fn a_run_depending_on_skipped_runs_is_skipped() {
             "table_full"
         )]
     );
-    assert_eq!(runs.len(), 5, "{runs:?}");
+    // kanban-1: two configurations at 1 and 2 threads, and each one's
+    // concurrent form at one thread.
+    assert_eq!(runs.len(), 7, "{runs:?}");
 }

@@ -352,7 +352,10 @@ fn repetitions_give_one_row_each_and_survive_resume() {
     let threads: BTreeSet<&str> = table.rows.iter().map(|r| r["threads"].as_str()).collect();
     assert_eq!(instances, BTreeSet::from(["token-ring-4-3", "mutex-4"]));
     assert_eq!(threads, BTreeSet::from(["1", "2"]));
-    assert_eq!(groups.len(), instances.len() * 2 * threads.len());
+    // Per instance and engine: a row per thread count, and the concurrent
+    // form at one thread (configuration form=concurrent, the paper's
+    // speedup baseline).
+    assert_eq!(groups.len(), instances.len() * 2 * (threads.len() + 1));
     for (k, mut reps) in groups {
         reps.sort();
         assert_eq!(reps, ["0", "1"], "{k:?}");
@@ -375,6 +378,26 @@ fn repetitions_give_one_row_each_and_survive_resume() {
         let speedup: f64 = r["speedup"].parse().unwrap();
         assert!(
             (speedup - expected).abs() <= 1e-9 * expected.max(1.0),
+            "{r:?}"
+        );
+        // The paper's speedup: against the concurrent form at one thread.
+        let concurrent = table
+            .rows
+            .iter()
+            .find(|b| {
+                b["threads"] == "1"
+                    && b["engine_config"] == "form=concurrent"
+                    && KEY
+                        .iter()
+                        .filter(|c| **c != "threads" && **c != "engine_config")
+                        .all(|c| b[*c] == r[*c])
+            })
+            .unwrap();
+        let expected =
+            concurrent["time_s"].parse::<f64>().unwrap() / r["time_s"].parse::<f64>().unwrap();
+        let paper: f64 = r["speedup_concurrent"].parse().unwrap();
+        assert!(
+            (paper - expected).abs() <= 1e-9 * expected.max(1.0),
             "{r:?}"
         );
     }
@@ -644,8 +667,8 @@ fn shards_merged_equal_the_unsharded_campaign() {
     // An older schema: the newest columns missing at the end and the
     // locality bound under its old name. Read, with the derived columns
     // recomputed and the measured one empty.
-    let n = t.headers.len();
-    let mut headers: Vec<String> = t.headers[..n - 3].to_vec();
+    let newest = t.headers.iter().position(|h| h == "universe_log2").unwrap();
+    let mut headers: Vec<String> = t.headers[..newest].to_vec();
     let lb = headers
         .iter()
         .position(|h| h == "locality_bound_bits")

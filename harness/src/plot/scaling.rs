@@ -101,7 +101,9 @@ pub fn figure(input: &Input) -> Figure {
     let mut caption = format!(
         "Parallel scaling: one point per finished run of an engine that ran with several threads, \
          speedup = time(1 thread) / time(t threads) of the same instance, colour by formalism; the dashed \
-         diagonal is linear speedup. Instances whose single-thread exploration took less than {MIN_BASE_TIME_S} s \
+         diagonal is linear speedup. The 1-thread time is the best sequential run's (the sequential engine \
+         and explorer: the row's `speedup`); the paper's speedup, over the same concurrent engine at one \
+         thread (`speedup_concurrent`), is in the report's Speedup table. Instances whose single-thread exploration took less than {MIN_BASE_TIME_S} s \
          are left out (their ratio is start-up and timer noise)."
     );
     if !sequential_only.is_empty() {
