@@ -87,7 +87,7 @@ pub fn write(results: &Path, out: Option<&Path>) -> anyhow::Result<Written> {
         csv_name: input.csv.display().to_string(),
         facts: facts::from_rows(&input.rows),
         settings: facts::settings(&campaign_dir),
-        notes: input.notes.clone(),
+        notes: symbolic_note(&input.rows, &input.notes),
         summary: tables::summary(&input.rows),
         attention: input
             .rows
@@ -135,4 +135,14 @@ pub fn command(args: ReportArgs) -> anyhow::Result<i32> {
         return Ok(1);
     }
     Ok(0)
+}
+
+/// The input's notes, and what the symbolic engines' bytes are when the
+/// campaign has their rows.
+fn symbolic_note(rows: &[crate::schema::Row], notes: &[String]) -> Vec<String> {
+    let mut out = notes.to_vec();
+    if rows.iter().any(|r| r.dd_final_nodes.is_some()) {
+        out.push(crate::schema::SYMBOLIC_BYTES_NOTE.to_string());
+    }
+    out
 }
