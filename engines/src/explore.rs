@@ -126,7 +126,7 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
             };
             match inserted {
                 Ok(r) if r.is_new() => {
-                    domains.observe(succ);
+                    domains.observe_successor(succ, cur_state);
                     queue.push_parts(succ, &side);
                 }
                 Ok(_) => {}

@@ -353,7 +353,7 @@ fn work(
                         Ok(r) => {
                             if r.is_new() {
                                 inserted_any = true;
-                                tally.domains.observe(succ);
+                                tally.domains.observe_successor(succ, cur_state);
                                 out.words.extend_from_slice(succ);
                                 out.words.extend_from_slice(&side);
                                 if out.words.len() >= BATCH * width.max(1) {

@@ -39,17 +39,35 @@ impl SlotDomains {
     /// Records the values of one stored state.
     #[inline]
     pub fn observe(&mut self, state: &[Value]) {
-        for ((&v, bits), sparse) in state.iter().zip(&mut self.dense).zip(&mut self.sparse) {
-            self.value_or |= v;
-            if v < DENSE_LIMIT {
-                let word = (v >> 6) as usize;
-                if word >= bits.len() {
-                    bits.resize(word + 1, 0);
-                }
-                bits[word] |= 1 << (v & 63);
-            } else {
-                sparse.insert(v);
+        for (slot, &v) in state.iter().enumerate() {
+            self.insert(slot, v);
+        }
+    }
+
+    /// Records a stored successor of an already observed state: only the
+    /// slots that differ from `pred` can hold a new value (a successor
+    /// usually changes few slots, so this is mostly comparisons).
+    #[inline]
+    pub fn observe_successor(&mut self, state: &[Value], pred: &[Value]) {
+        for (slot, (&v, &p)) in state.iter().zip(pred).enumerate() {
+            if v != p {
+                self.insert(slot, v);
             }
+        }
+    }
+
+    #[inline]
+    fn insert(&mut self, slot: usize, v: Value) {
+        self.value_or |= v;
+        if v < DENSE_LIMIT {
+            let bits = &mut self.dense[slot];
+            let word = (v >> 6) as usize;
+            if word >= bits.len() {
+                bits.resize(word + 1, 0);
+            }
+            bits[word] |= 1 << (v & 63);
+        } else {
+            self.sparse[slot].insert(v);
         }
     }
 
@@ -109,7 +127,8 @@ mod tests {
         assert_eq!(d.universe_log2(), Some(3.0));
         assert_eq!(d.max_slot_bits(), 17);
         let mut other = SlotDomains::new(3);
-        other.observe(&[2, 5, u32::MAX]);
+        other.observe(&[2, 5, 3]);
+        other.observe_successor(&[2, 5, u32::MAX], &[2, 5, 3]);
         d.merge(&other);
         assert_eq!(d.sizes(), vec![3, 2, 3]);
         assert_eq!(d.max_slot_bits(), 32);
