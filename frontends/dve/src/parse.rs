@@ -644,33 +644,45 @@ impl<'a> Parser<'a> {
     }
 
     /// One level deeper into an expression; an error past [`MAX_NESTING`].
+    #[inline]
     fn enter(&mut self) -> PResult<()> {
         self.nest += 1;
         if self.nest > MAX_NESTING {
-            return self.err(format!(
-                "expression nested too deeply (limit {MAX_NESTING} levels of parentheses, \
-                 indices, unary operators and '->')"
-            ));
+            return self.too_deep();
         }
         Ok(())
     }
 
+    #[cold]
+    fn too_deep(&self) -> PResult<()> {
+        self.err(format!(
+            "expression nested too deeply (limit {MAX_NESTING} levels of parentheses, \
+             indices, unary operators and '->')"
+        ))
+    }
+
     /// The height of a node over children of height `h`; an error at `pos`
     /// past [`MAX_HEIGHT`].
+    #[inline]
     fn height(&self, h: usize, pos: Pos) -> PResult<usize> {
         if h >= MAX_HEIGHT {
-            return Err(DveError::at(
-                ErrorKind::Syntax,
-                self.file,
-                pos.line,
-                pos.col,
-                format!(
-                    "expression nested too deeply (limit {MAX_HEIGHT} operators from the root \
-                     to the deepest operand)"
-                ),
-            ));
+            return Err(self.too_high(pos));
         }
         Ok(h + 1)
+    }
+
+    #[cold]
+    fn too_high(&self, pos: Pos) -> DveError {
+        DveError::at(
+            ErrorKind::Syntax,
+            self.file,
+            pos.line,
+            pos.col,
+            format!(
+                "expression nested too deeply (limit {MAX_HEIGHT} operators from the root \
+                 to the deepest operand)"
+            ),
+        )
     }
 
     fn binop_at(&self, level: usize) -> Option<BinOp> {
