@@ -1,8 +1,9 @@
 //! The concurrent `compact-tree` on real models: the project's built-in
 //! Petri nets (`datasets/builtin`) and, when the shared dataset directory
-//! is present, a few BEEM DVE instances. Every thread count must give the
-//! oracle's state count and the same transition count as one thread,
-//! repeatedly (the interleavings differ from run to run).
+//! is present, a few BEEM DVE instances (absent: a failure under CI).
+//! Every thread count must give the oracle's state count and the same
+//! transition count as one thread, repeatedly (the interleavings differ
+//! from run to run).
 
 use engines::{build_concurrent_set, explore_parallel, EngineOptions, ExploreConfig, RunStatus};
 use pins::Model;
@@ -10,6 +11,19 @@ use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Data this test needs is missing: a failure under CI (`CI` set, not empty,
+/// `0` or `false`), else a message that it skipped (as the front-ends'
+/// `tests/common::missing`).
+fn missing(what: &str) {
+    let ci = std::env::var("CI")
+        .is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"));
+    assert!(
+        !ci,
+        "{what} (CI is set: a test must not pass without its data or tools)"
+    );
+    eprintln!("skipped: {what} (under CI=true this fails)");
 }
 
 /// Explores `model` with `compact-tree` (parameters `params`) at
@@ -68,7 +82,7 @@ fn builtin_petri_nets_at_one_two_and_four_threads() {
 fn beem_instances_at_one_two_and_four_threads() {
     let dir = root().join("../shared/datasets/beem/dve");
     if !dir.is_dir() {
-        eprintln!("skipped: {} absent", dir.display());
+        missing(&format!("BEEM corpus not found at {}", dir.display()));
         return;
     }
     for (file, oracle, reps) in [
@@ -78,6 +92,7 @@ fn beem_instances_at_one_two_and_four_threads() {
     ] {
         let path = dir.join(file);
         if !path.is_file() {
+            missing(&format!("{} not found", path.display()));
             continue;
         }
         let model = dve::parse_file(&path).unwrap();

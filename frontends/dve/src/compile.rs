@@ -687,11 +687,20 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
 
     // Groups: in transition order; a rendezvous receive yields one group per
     // sender (other process, transition order); a rendezvous send yields none.
+    // Senders are listed per channel first, so pairing costs the pairs, not
+    // receivers x transitions.
+    let mut senders: Vec<Vec<usize>> = vec![Vec::new(); c.chans.len()];
+    for (si, s) in trans.iter().enumerate() {
+        if let CSync::Send { chan, .. } = &s.sync {
+            senders[*chan].push(si);
+        }
+    }
     let mut kinds = Vec::new();
     for (ti, t) in trans.iter().enumerate() {
         match &t.sync {
             CSync::Recv { chan, lvals } if c.chans[*chan].cap == 0 => {
-                for (si, s) in trans.iter().enumerate() {
+                for &si in &senders[*chan] {
+                    let s = &trans[si];
                     if let CSync::Send { chan: sc, vals } = &s.sync {
                         if sc == chan && s.proc != t.proc {
                             if !lvals.is_empty() && lvals.len() != vals.len() {

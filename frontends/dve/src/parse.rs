@@ -17,6 +17,15 @@
 //! Expression precedence, lowest first (DiVinE's): `->`/`imply` (right),
 //! `or`/`||`, `and`/`&&`, `|`, `^`, `&`, `==` `!=`, `<` `<=` `>` `>=`,
 //! `<<` `>>`, `+` `-`, `*` `/` `%`, unary `-` `~` `not` `!`.
+//!
+//! Depth limits: the parser, `compile` and the evaluator recurse on
+//! expressions, so an expression may nest parentheses, indices, unary
+//! operators and `->` at most [`MAX_NESTING`] deep and its tree may be at
+//! most [`MAX_HEIGHT`] operators from root to leaf (a chain `1+1+...` is a
+//! left-nested tree as high as it is long); beyond either the file gets a
+//! syntax error at the offending token, never a stack overflow. Both fit in
+//! a 2 MiB thread (Rust's default for spawned threads; the `fuzz` test
+//! parses, compiles and explores in one).
 
 use std::collections::HashSet;
 
@@ -165,10 +174,21 @@ pub struct System {
     pub property: Option<(String, Pos)>,
 }
 
+/// Deepest nesting of parentheses, indices, unary operators and `->` in one
+/// expression: about 10 KiB of stack a level (a dozen parser frames), so
+/// 640 KiB at the limit; BEEM needs at most 24 (`plc`).
+pub const MAX_NESTING: usize = 64;
+/// Highest expression tree, in operators from the root to the deepest
+/// operand: about 1.1 KiB of stack a level (compiling), so 560 KiB at the
+/// limit; BEEM needs at most 256.
+pub const MAX_HEIGHT: usize = 512;
+
 struct Parser<'a> {
     toks: Vec<Token>,
     i: usize,
     file: &'a str,
+    /// Current nesting of `expr`/`unary` calls (at most [`MAX_NESTING`]).
+    nest: usize,
     /// Names declared by `process NAME` anywhere in the file: `P->x` is a
     /// foreign variable, not an implication, when `P` is one of them.
     procs: HashSet<String>,
@@ -612,7 +632,57 @@ impl<'a> Parser<'a> {
     }
 
     pub fn expr(&mut self) -> PResult<Expr> {
-        self.binary(0)
+        Ok(self.expr_h()?.0)
+    }
+
+    /// An expression and its height (operators from root to deepest leaf).
+    fn expr_h(&mut self) -> PResult<(Expr, usize)> {
+        self.enter()?;
+        let e = self.binary(0)?;
+        self.nest -= 1;
+        Ok(e)
+    }
+
+    /// One level deeper into an expression; an error past [`MAX_NESTING`].
+    #[inline]
+    fn enter(&mut self) -> PResult<()> {
+        self.nest += 1;
+        if self.nest > MAX_NESTING {
+            return self.too_deep();
+        }
+        Ok(())
+    }
+
+    #[cold]
+    fn too_deep(&self) -> PResult<()> {
+        self.err(format!(
+            "expression nested too deeply (limit {MAX_NESTING} levels of parentheses, \
+             indices, unary operators and '->')"
+        ))
+    }
+
+    /// The height of a node over children of height `h`; an error at `pos`
+    /// past [`MAX_HEIGHT`].
+    #[inline]
+    fn height(&self, h: usize, pos: Pos) -> PResult<usize> {
+        if h >= MAX_HEIGHT {
+            return Err(self.too_high(pos));
+        }
+        Ok(h + 1)
+    }
+
+    #[cold]
+    fn too_high(&self, pos: Pos) -> DveError {
+        DveError::at(
+            ErrorKind::Syntax,
+            self.file,
+            pos.line,
+            pos.col,
+            format!(
+                "expression nested too deeply (limit {MAX_HEIGHT} operators from the root \
+                 to the deepest operand)"
+            ),
+        )
     }
 
     fn binop_at(&self, level: usize) -> Option<BinOp> {
@@ -627,25 +697,29 @@ impl<'a> Parser<'a> {
             .map(|(_, op)| *op)
     }
 
-    fn binary(&mut self, level: usize) -> PResult<Expr> {
+    fn binary(&mut self, level: usize) -> PResult<(Expr, usize)> {
         if level == LEVELS.len() {
             return self.unary();
         }
-        let mut lhs = self.binary(level + 1)?;
+        let (mut lhs, mut h) = self.binary(level + 1)?;
         while let Some(op) = self.binop_at(level) {
             let pos = self.advance().pos;
             if op == BinOp::Imply {
                 // right associative
-                let rhs = self.binary(level)?;
-                return Ok(Expr::Binary(op, Box::new(lhs), Box::new(rhs), pos));
+                self.enter()?;
+                let (rhs, hr) = self.binary(level)?;
+                self.nest -= 1;
+                let h = self.height(h.max(hr), pos)?;
+                return Ok((Expr::Binary(op, Box::new(lhs), Box::new(rhs), pos), h));
             }
-            let rhs = self.binary(level + 1)?;
+            let (rhs, hr) = self.binary(level + 1)?;
+            h = self.height(h.max(hr), pos)?;
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs), pos);
         }
-        Ok(lhs)
+        Ok((lhs, h))
     }
 
-    fn unary(&mut self) -> PResult<Expr> {
+    fn unary(&mut self) -> PResult<(Expr, usize)> {
         let pos = self.pos();
         let op = if self.is_sym("-") {
             Some(UnOp::Neg)
@@ -658,39 +732,43 @@ impl<'a> Parser<'a> {
         };
         if let Some(op) = op {
             self.advance();
-            let e = self.unary()?;
-            return Ok(Expr::Unary(op, Box::new(e), pos));
+            self.enter()?;
+            let (e, h) = self.unary()?;
+            self.nest -= 1;
+            let h = self.height(h, pos)?;
+            return Ok((Expr::Unary(op, Box::new(e), pos), h));
         }
         self.primary()
     }
 
-    fn primary(&mut self) -> PResult<Expr> {
+    fn primary(&mut self) -> PResult<(Expr, usize)> {
         let pos = self.pos();
         match self.peek().clone() {
             Tok::Num(n) => {
                 self.advance();
-                Ok(Expr::Num(n, pos))
+                Ok((Expr::Num(n, pos), 0))
             }
             Tok::Sym("(") => {
                 self.advance();
-                let e = self.expr()?;
+                let e = self.expr_h()?;
                 self.expect_sym(")", "to close the parenthesis")?;
                 Ok(e)
             }
             Tok::Ident(s) if s == "true" => {
                 self.advance();
-                Ok(Expr::Num(1, pos))
+                Ok((Expr::Num(1, pos), 0))
             }
             Tok::Ident(s) if s == "false" => {
                 self.advance();
-                Ok(Expr::Num(0, pos))
+                Ok((Expr::Num(0, pos), 0))
             }
             Tok::Ident(s) if !is_reserved(&s) => {
                 self.advance();
                 if self.eat_sym("[") {
-                    let idx = self.expr()?;
+                    let (idx, h) = self.expr_h()?;
                     self.expect_sym("]", "to close the array index")?;
-                    Ok(Expr::Index(s, pos, Box::new(idx)))
+                    let h = self.height(h, pos)?;
+                    Ok((Expr::Index(s, pos, Box::new(idx)), h))
                 } else if (self.is_sym(".") || (self.is_sym("->") && self.procs.contains(&s)))
                     && matches!(self.peek_at(1), Tok::Ident(_))
                 {
@@ -702,16 +780,16 @@ impl<'a> Parser<'a> {
                         }
                         _ => unreachable!("checked by peek_at"),
                     };
-                    let idx = if self.eat_sym("[") {
-                        let idx = self.expr()?;
+                    let (idx, h) = if self.eat_sym("[") {
+                        let (idx, h) = self.expr_h()?;
                         self.expect_sym("]", "to close the array index")?;
-                        Some(Box::new(idx))
+                        (Some(Box::new(idx)), self.height(h, pos)?)
                     } else {
-                        None
+                        (None, 0)
                     };
-                    Ok(Expr::Dot(s, member, idx, pos))
+                    Ok((Expr::Dot(s, member, idx, pos), h))
                 } else {
-                    Ok(Expr::Var(s, pos))
+                    Ok((Expr::Var(s, pos), 0))
                 }
             }
             t => self.err(format!("expected an expression, found {}", describe(&t))),
@@ -763,6 +841,7 @@ pub fn parse(text: &str, file: &str) -> Result<System, DveError> {
         i: 0,
         file,
         procs,
+        nest: 0,
     };
     p.system()
 }

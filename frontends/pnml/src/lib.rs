@@ -29,7 +29,7 @@ mod partition;
 
 pub use error::{ErrorKind, PnmlError};
 pub use net::{PetriNet, Transition};
-pub use parse::{MAX_XML_DEPTH, PTNET_TYPE};
+pub use parse::{MAX_XML_ATTRIBUTES, MAX_XML_DEPTH, MAX_XML_NAMESPACES, PTNET_TYPE};
 pub use partition::{PartitionMethod, MAX_COMPONENT_PLACES};
 
 /// Reads the P/T net in the PNML file at `path`. Errors name the file as

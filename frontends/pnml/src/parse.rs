@@ -31,8 +31,13 @@
 //! `<hlinitialMarking>`, a transition `<condition>`, an arc
 //! `<hlinscription>`), arcs of any type but `normal` (inhibitor, reset,
 //! read...), any other net type, several nets in one file, elements nested
-//! more than [`MAX_XML_DEPTH`] deep (roxmltree recurses per level; checked
-//! by a linear pre-scan so that no input can overflow the stack).
+//! more than [`MAX_XML_DEPTH`] deep (roxmltree recurses per level),
+//! elements with more than [`MAX_XML_ATTRIBUTES`] attributes (roxmltree
+//! compares each attribute with all before it) and files with more than
+//! [`MAX_XML_NAMESPACES`] namespace declarations (roxmltree's work per
+//! element grows with the square of the namespaces in scope), all found by
+//! a linear pre-scan so that no input can overflow the stack or load in
+//! more than linear time.
 //! Everything else (`<name>`, `<graphics>`, other tool annotations, unknown
 //! elements) is ignored.
 
@@ -54,17 +59,38 @@ pub const PTNET_TYPE: &str = "http://www.pnml.org/version-2009/grammar/ptnet";
 /// needs about 6 levels plus one per nested page.
 pub const MAX_XML_DEPTH: usize = 128;
 
+/// Most attributes (namespace declarations included) on one element.
+/// roxmltree checks each new attribute against all the element's earlier
+/// ones, so loading is quadratic in an element's attributes; PNML elements
+/// have at most 4 (a NUPN `<structure>`).
+pub const MAX_XML_ATTRIBUTES: usize = 64;
+
+/// Most namespace declarations (`xmlns` and `xmlns:*` attributes) in one
+/// file; PNML needs one or two.
+pub const MAX_XML_NAMESPACES: usize = 64;
+
 /// Parses PNML text; `file` labels every error.
 pub(crate) fn parse(text: &str, file: &str) -> Result<PetriNet, PnmlError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if let Some(offset) = nested_too_deep(text, MAX_XML_DEPTH) {
+    if let Some((offset, excess)) = beyond_limits(text, MAX_XML_DEPTH, MAX_XML_ATTRIBUTES) {
+        // `beyond_limits` checks MAX_XML_NAMESPACES itself
         let (line, col) = end_position(&text[..offset]);
         return Err(PnmlError::at(
             ErrorKind::Unsupported,
             file,
             line,
             col,
-            format!("XML elements nested more than {MAX_XML_DEPTH} levels deep are not supported"),
+            match excess {
+                Excess::Depth => format!(
+                    "XML elements nested more than {MAX_XML_DEPTH} levels deep are not supported"
+                ),
+                Excess::Attributes => format!(
+                    "XML elements with more than {MAX_XML_ATTRIBUTES} attributes are not supported"
+                ),
+                Excess::Namespaces => format!(
+                    "more than {MAX_XML_NAMESPACES} XML namespace declarations are not supported"
+                ),
+            },
         ));
     }
     let options = ParsingOptions {
@@ -110,12 +136,23 @@ fn xml_error(e: &roxmltree::Error, text: &str, file: &str) -> PnmlError {
     }
 }
 
+/// Which limit a start tag exceeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Excess {
+    Depth,
+    Attributes,
+    Namespaces,
+}
+
 /// Byte offset of the first start tag nested more than `limit` elements
-/// deep, if any. A linear scan following roxmltree's tokenizer (comments,
-/// CDATA sections, processing instructions, quoted attribute values); it
-/// never counts fewer levels than roxmltree recurses into before that
-/// parser reports an error, so the check guards the recursion.
-fn nested_too_deep(text: &str, limit: usize) -> Option<usize> {
+/// deep or with more than `attributes` attributes, if any. A linear scan
+/// following roxmltree's tokenizer (comments, CDATA sections, processing
+/// instructions, quoted attribute values); it never counts fewer levels
+/// than roxmltree recurses into before that parser reports an error, so the
+/// check guards the recursion. Attributes are counted as the `=` outside
+/// quotes; namespace declarations (more than [`MAX_XML_NAMESPACES`] in the
+/// file) as those whose name starts with `xmlns`.
+fn beyond_limits(text: &str, limit: usize, attributes: usize) -> Option<(usize, Excess)> {
     let b = text.as_bytes();
     let find = |from: usize, pattern: &[u8]| {
         b.get(from..)?
@@ -123,7 +160,7 @@ fn nested_too_deep(text: &str, limit: usize) -> Option<usize> {
             .position(|w| w == pattern)
             .map(|p| from + p + pattern.len())
     };
-    let (mut i, mut depth) = (0usize, 0usize);
+    let (mut i, mut depth, mut namespaces) = (0usize, 0usize, 0usize);
     while let Some(offset) = b.get(i..)?.iter().position(|&c| c == b'<') {
         let lt = i + offset;
         i = match b.get(lt + 1)? {
@@ -140,6 +177,7 @@ fn nested_too_deep(text: &str, limit: usize) -> Option<usize> {
                 // '<' before it is malformed (roxmltree stops there too).
                 let mut j = lt + 1;
                 let mut quote: Option<u8> = None;
+                let mut count = 0;
                 loop {
                     let c = *b.get(j)?;
                     match (quote, c) {
@@ -147,6 +185,23 @@ fn nested_too_deep(text: &str, limit: usize) -> Option<usize> {
                         (Some(q), _) if c == q => quote = None,
                         (None, b'"' | b'\'') => quote = Some(c),
                         (None, b'>') => break,
+                        (None, b'=') => {
+                            count += 1;
+                            if count > attributes {
+                                return Some((lt, Excess::Attributes));
+                            }
+                            let name = b[lt + 1..j].trim_ascii_end();
+                            let start = name
+                                .iter()
+                                .rposition(u8::is_ascii_whitespace)
+                                .map_or(name.len(), |k| k + 1);
+                            if name[start..].starts_with(b"xmlns") {
+                                namespaces += 1;
+                                if namespaces > MAX_XML_NAMESPACES {
+                                    return Some((lt, Excess::Namespaces));
+                                }
+                            }
+                        }
                         _ => {}
                     }
                     j += 1;
@@ -154,7 +209,7 @@ fn nested_too_deep(text: &str, limit: usize) -> Option<usize> {
                 if b[j - 1] != b'/' {
                     depth += 1;
                     if depth > limit {
-                        return Some(lt);
+                        return Some((lt, Excess::Depth));
                     }
                 }
                 j + 1
@@ -899,6 +954,8 @@ mod tests {
 
     #[test]
     fn nesting_depth_scan() {
+        let nested_too_deep =
+            |text: &str, limit: usize| beyond_limits(text, limit, usize::MAX).map(|(o, _)| o);
         let nest = |n: usize| format!("{}{}", "<a>".repeat(n), "</a>".repeat(n));
         assert_eq!(nested_too_deep(&nest(5), 5), None);
         assert_eq!(nested_too_deep(&nest(6), 5), Some(15));
@@ -909,6 +966,30 @@ mod tests {
         assert_eq!(nested_too_deep("<r><s x='>'>", 1), Some(3));
         // malformed: the scan stops where roxmltree would
         assert_eq!(nested_too_deep("<r><s x='<'><t><u>", 1), None);
+    }
+
+    #[test]
+    fn attribute_count_scan() {
+        let attrs = |n: usize| (0..n).map(|k| format!(" a{k}='='")).collect::<String>();
+        let doc = |n: usize| format!("<r><e{}/></r>", attrs(n));
+        assert_eq!(beyond_limits(&doc(3), 9, 3), None);
+        assert_eq!(beyond_limits(&doc(4), 9, 3), Some((3, Excess::Attributes)));
+        assert_eq!(
+            beyond_limits(&format!("<r{}>", attrs(2)), 9, 1),
+            Some((0, Excess::Attributes))
+        );
+        let ns = |n: usize| {
+            (0..n)
+                .map(|k| format!("<e xmlns:n{k} = 'u'/>"))
+                .collect::<String>()
+        };
+        let limit = MAX_XML_NAMESPACES;
+        assert_eq!(beyond_limits(&ns(limit), 9, 9), None);
+        let at = ns(limit).len();
+        assert_eq!(
+            beyond_limits(&ns(limit + 1), 9, 9),
+            Some((at, Excess::Namespaces))
+        );
     }
 
     #[test]

@@ -830,3 +830,52 @@ fn parse_file_reports_io_and_utf8_errors() {
     assert_eq!(e.line(), Some(2));
     assert!(e.to_string().contains("not valid UTF-8"), "{e}");
 }
+
+#[test]
+fn too_many_attributes_or_namespaces_are_refused() {
+    // roxmltree's load time is quadratic in an element's attributes (40 000
+    // took 3.5 s) and grows faster still with nested namespace declarations:
+    // refused by the linear pre-scan, at the offending element.
+    let attrs = |n: usize| (0..n).map(|k| format!(" a{k}=\"x\"")).collect::<String>();
+    let with_attrs = |n: usize| {
+        doc(&format!(
+            "<place id=\"p\"{}/>\n{}",
+            attrs(n),
+            place("q", Some("1"))
+        ))
+    };
+    let net = parse_ok(&with_attrs(crate::MAX_XML_ATTRIBUTES - 1));
+    assert_eq!(net.places(), ["p", "q"]);
+    let text = with_attrs(40_000);
+    let line = line_of(&text, "<place id=\"p\"");
+    parse_err(
+        &text,
+        ErrorKind::Unsupported,
+        Some(line),
+        &["more than 64 attributes"],
+    );
+    let ns = |n: usize| {
+        let open: String = (0..n)
+            .map(|k| format!("<page id=\"g{k}\" xmlns:n{k}=\"u{k}\">"))
+            .collect();
+        doc(&format!(
+            "{open}{}{}",
+            place("p", Some("1")),
+            "</page>".repeat(n)
+        ))
+    };
+    // the document's default namespace is one declaration
+    let net = parse_ok(&ns(crate::MAX_XML_NAMESPACES - 1));
+    assert_eq!(net.places(), ["p"]);
+    let text = ns(1_000);
+    let line = line_of(
+        &text,
+        &format!("<page id=\"g{}\"", crate::MAX_XML_NAMESPACES - 1),
+    );
+    parse_err(
+        &text,
+        ErrorKind::Unsupported,
+        Some(line),
+        &["more than 64 XML namespace declarations"],
+    );
+}

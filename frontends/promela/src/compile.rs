@@ -190,26 +190,53 @@ impl Cx<'_> {
         Err(PromelaError::at(kind, self.file, pos.line, pos.col, msg))
     }
 
+    /// The value of a constant expression (array sizes, capacities,
+    /// `active [N]`, initial values), in 64 bits; an error where it
+    /// overflows them or where C leaves it undefined (see `model`).
     fn const_eval(&self, e: &Expr) -> R<i64> {
+        let overflow = || {
+            self.err(
+                ErrorKind::Semantic,
+                e.pos,
+                "constant expression overflows 64 bits",
+            )
+        };
         Ok(match &e.kind {
             ExprKind::Num(n) => *n,
             ExprKind::Var(n, None) if self.mtypes.contains_key(n) => self.mtypes[n] as i64,
-            ExprKind::Unary("-", a) => -self.const_eval(a)?,
+            ExprKind::Unary("-", a) => match self.const_eval(a)?.checked_neg() {
+                Some(v) => v,
+                None => return overflow(),
+            },
             ExprKind::Unary("!", a) => (self.const_eval(a)? == 0) as i64,
             ExprKind::Unary(_, a) => !self.const_eval(a)?,
             ExprKind::Binary(op, a, b) => {
                 let (a, b) = (self.const_eval(a)?, self.const_eval(b)?);
-                match *op {
-                    "+" => a + b,
-                    "-" => a - b,
-                    "*" => a * b,
+                let checked = match *op {
+                    "+" => a.checked_add(b),
+                    "-" => a.checked_sub(b),
+                    "*" => a.checked_mul(b),
                     "/" | "%" if b == 0 => {
                         return self.err(ErrorKind::Semantic, e.pos, "division by zero")
                     }
-                    "/" => a / b,
-                    "%" => a % b,
-                    "<<" => a << (b & 63),
-                    ">>" => a >> (b & 63),
+                    "/" => a.checked_div(b),
+                    "%" => a.checked_rem(b),
+                    "<<" | ">>" if !(0..32).contains(&b) => {
+                        return self.err(
+                            ErrorKind::Semantic,
+                            e.pos,
+                            format!("shift count {b} out of range 0..31 (undefined in C)"),
+                        )
+                    }
+                    "<<" => a.checked_mul(1 << b),
+                    _ => Some(0),
+                };
+                match *op {
+                    "+" | "-" | "*" | "/" | "%" | "<<" => match checked {
+                        Some(v) => v,
+                        None => return overflow(),
+                    },
+                    ">>" => a >> b,
                     "&" => a & b,
                     "|" => a | b,
                     "^" => a ^ b,
@@ -475,7 +502,16 @@ impl Builder<'_, '_> {
 
     fn expr(&self, e: &Expr) -> R<CExpr> {
         Ok(match &e.kind {
-            ExprKind::Num(n) => CExpr::Const(*n as i32),
+            ExprKind::Num(n) => match i32::try_from(*n) {
+                Ok(v) => CExpr::Const(v),
+                Err(_) => {
+                    return self.cx.err(
+                        ErrorKind::Semantic,
+                        e.pos,
+                        format!("number {n} does not fit in an int (32 bits)"),
+                    )
+                }
+            },
             ExprKind::Var(n, None)
                 if self.cx.mtypes.contains_key(n) && !self.locals.contains_key(n) =>
             {

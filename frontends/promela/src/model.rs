@@ -3,6 +3,22 @@
 //! store, statement execution, rendezvous, atomic continuation and process
 //! creation and deletion. Owns exploration-time semantics only; names,
 //! automata and groups are built by `compile`.
+//!
+//! Arithmetic is SPIN's: `pan` evaluates every expression as C on `int`
+//! (SPIN 6.5.2 `pangen2.c` prints Promela operators as the C operators;
+//! checked against `spin -a` + `gcc -O0` on x86-64), so:
+//! - `+`, `-`, `*` and unary `-` wrap in 32 bits (signed overflow is
+//!   undefined in C; gcc's code, and so pan, wraps);
+//! - `/` and `%` by zero, and `INT_MIN / -1` and `INT_MIN % -1`, are
+//!   model errors: undefined in C, and pan dies of SIGFPE on each;
+//! - a shift by a negative count or by 32 or more is a model error:
+//!   undefined in C (C11 6.5.7), pan's result depends on the compiler and
+//!   the CPU (x86 masks the count to 5 bits);
+//! - `>>` of a negative value is arithmetic (gcc's choice for C's
+//!   implementation-defined case);
+//! - a store converts to the variable's type as C does ([`truncate`]:
+//!   `byte` is `unsigned char`, `short` is `short`, `bit`/`bool` and
+//!   `unsigned : w` are bit-fields), silently, as pan does.
 
 use crate::compile::{
     group_sets, groups_of, type_bits, Act, Automaton, CExpr, CRecv, Chan, ChanRef, GroupKind,
@@ -288,10 +304,22 @@ impl PromelaModel {
                     "/" | "%" if y == 0 => {
                         return Err(ModelError::at(self.loc(*pos), "division by zero"))
                     }
-                    "/" => x.wrapping_div(y),
-                    "%" => x.wrapping_rem(y),
-                    "<<" => x.wrapping_shl(y as u32),
-                    ">>" => x.wrapping_shr(y as u32),
+                    "/" | "%" if x == i32::MIN && y == -1 => {
+                        return Err(ModelError::at(
+                            self.loc(*pos),
+                            format!("integer overflow: {x} {op} -1 is undefined in C (pan traps)"),
+                        ))
+                    }
+                    "/" => x / y,
+                    "%" => x % y,
+                    "<<" | ">>" if !(0..32).contains(&y) => {
+                        return Err(ModelError::at(
+                            self.loc(*pos),
+                            format!("shift count {y} out of range 0..31 (undefined in C)"),
+                        ))
+                    }
+                    "<<" => x << y,
+                    ">>" => x >> y,
                     "&" => x & y,
                     "|" => x | y,
                     "^" => x ^ y,

@@ -1,6 +1,17 @@
 //! Promela syntax tree and its recursive-descent parser. Owns only the
 //! grammar (what the text says), not its meaning: names are resolved,
 //! types checked and automata built in `compile`.
+//!
+//! Depth limits: the parser, `compile` and the evaluator recurse on the
+//! syntax tree, so statements (blocks, `if`, `do`, `atomic`, `d_step`,
+//! labels) may nest at most [`MAX_STATEMENT_NESTING`] deep, an expression
+//! may nest parentheses, indices and unary operators at most
+//! [`MAX_NESTING`] deep, and an expression tree may be at most
+//! [`MAX_HEIGHT`] operators from root to leaf (a chain `1+1+...` is a
+//! left-nested tree as high as it is long). Beyond any of them the file
+//! gets a syntax error at the offending token, never a stack overflow; all
+//! fit in a 2 MiB thread (Rust's default for spawned threads; the `fuzz`
+//! test parses, compiles and explores in one).
 
 use crate::error::{ErrorKind, PromelaError};
 use crate::lexer::{lex, Tok, Token};
@@ -121,10 +132,24 @@ pub struct Spec {
     pub procs: Vec<Proctype>,
 }
 
+/// Deepest nesting of parentheses, indices and unary operators in one
+/// expression (about 10 KiB of stack a level: a dozen parser frames).
+pub const MAX_NESTING: usize = 64;
+/// Highest expression tree, in operators from the root to the deepest
+/// operand (about 1 KiB of stack a level, compiling).
+pub const MAX_HEIGHT: usize = 512;
+/// Deepest nesting of statements: blocks, `if`, `do`, `atomic`, `d_step`
+/// and labels (compile's `if`/`do` expansion allows 64 too).
+pub const MAX_STATEMENT_NESTING: usize = 64;
+
 struct Parser<'a> {
     toks: Vec<Token>,
     i: usize,
     file: &'a str,
+    /// Current nesting of expressions (at most [`MAX_NESTING`]).
+    nest: usize,
+    /// Current nesting of statements (at most [`MAX_STATEMENT_NESTING`]).
+    stmts: usize,
 }
 
 type R<T> = Result<T, PromelaError>;
@@ -505,6 +530,19 @@ impl Parser<'_> {
     }
 
     fn step(&mut self) -> R<Stmt> {
+        self.stmts += 1;
+        if self.stmts > MAX_STATEMENT_NESTING {
+            return self.err(
+                ErrorKind::Syntax,
+                format!("statements nested too deeply (limit {MAX_STATEMENT_NESTING})"),
+            );
+        }
+        let s = self.step_inner()?;
+        self.stmts -= 1;
+        Ok(s)
+    }
+
+    fn step_inner(&mut self) -> R<Stmt> {
         let pos = self.pos();
         self.check_unsupported()?;
         let kind = match self.peek().clone() {
@@ -639,7 +677,7 @@ impl Parser<'_> {
                     p.expect(")")?;
                     return Ok(RecvArg::Match(e));
                 }
-                let e = p.unary()?;
+                let (e, _) = p.unary()?;
                 Ok(match e.kind {
                     ExprKind::Var(..) => RecvArg::Var(e),
                     _ => RecvArg::Match(e),
@@ -654,7 +692,7 @@ impl Parser<'_> {
         // `c!(a,b)` is a parenthesised list, `c!(a+1)%3` an expression:
         // try the list first and fall back when more of an expression follows
         if self.is("(") {
-            let save = self.i;
+            let (save, nest) = (self.i, self.nest);
             self.i += 1;
             let mut out = Vec::new();
             let ok = loop {
@@ -672,6 +710,7 @@ impl Parser<'_> {
                 return Ok(out);
             }
             self.i = save;
+            self.nest = nest;
         }
         let paren = false;
         let mut out = Vec::new();
@@ -695,10 +734,51 @@ impl Parser<'_> {
     }
 
     fn expr(&mut self) -> R<Expr> {
-        self.binary(0)
+        Ok(self.expr_h()?.0)
     }
 
-    fn binary(&mut self, level: usize) -> R<Expr> {
+    /// An expression and its height (operators from root to deepest leaf).
+    fn expr_h(&mut self) -> R<(Expr, usize)> {
+        self.enter()?;
+        let e = self.binary(0)?;
+        self.nest -= 1;
+        Ok(e)
+    }
+
+    /// One level deeper into an expression; an error past [`MAX_NESTING`].
+    fn enter(&mut self) -> R<()> {
+        self.nest += 1;
+        if self.nest > MAX_NESTING {
+            return self.err(
+                ErrorKind::Syntax,
+                format!(
+                    "expression nested too deeply (limit {MAX_NESTING} levels of parentheses, \
+                     indices and unary operators)"
+                ),
+            );
+        }
+        Ok(())
+    }
+
+    /// The height of a node over children of height `h`; an error at `pos`
+    /// past [`MAX_HEIGHT`].
+    fn height(&self, h: usize, pos: Pos) -> R<usize> {
+        if h >= MAX_HEIGHT {
+            return Err(PromelaError::at(
+                ErrorKind::Syntax,
+                self.file,
+                pos.line,
+                pos.col,
+                format!(
+                    "expression nested too deeply (limit {MAX_HEIGHT} operators from the root \
+                     to the deepest operand)"
+                ),
+            ));
+        }
+        Ok(h + 1)
+    }
+
+    fn binary(&mut self, level: usize) -> R<(Expr, usize)> {
         const LEVELS: [&[&str]; 10] = [
             &["||"],
             &["&&"],
@@ -714,15 +794,16 @@ impl Parser<'_> {
         if level == LEVELS.len() {
             return self.unary();
         }
-        let mut l = self.binary(level + 1)?;
+        let (mut l, mut h) = self.binary(level + 1)?;
         loop {
             let op = match self.peek() {
                 Tok::P(p) if LEVELS[level].contains(p) => *p,
-                _ => return Ok(l),
+                _ => return Ok((l, h)),
             };
             let pos = self.pos();
             self.i += 1;
-            let r = self.binary(level + 1)?;
+            let (r, hr) = self.binary(level + 1)?;
+            h = self.height(h.max(hr), pos)?;
             l = Expr {
                 pos,
                 kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
@@ -730,22 +811,30 @@ impl Parser<'_> {
         }
     }
 
-    fn unary(&mut self) -> R<Expr> {
+    fn unary(&mut self) -> R<(Expr, usize)> {
         let pos = self.pos();
         for op in ["!", "~", "-"] {
             if self.eat(op) {
-                let e = self.unary()?;
-                return Ok(Expr {
-                    pos,
-                    kind: ExprKind::Unary(op, Box::new(e)),
-                });
+                self.enter()?;
+                let (e, h) = self.unary()?;
+                self.nest -= 1;
+                let h = self.height(h, pos)?;
+                return Ok((
+                    Expr {
+                        pos,
+                        kind: ExprKind::Unary(op, Box::new(e)),
+                    },
+                    h,
+                ));
             }
         }
         self.primary()
     }
 
-    fn primary(&mut self) -> R<Expr> {
+    fn primary(&mut self) -> R<(Expr, usize)> {
         let pos = self.pos();
+        // height of the subexpressions
+        let mut h = 0;
         let kind = match self.peek().clone() {
             Tok::Num(n) => {
                 self.i += 1;
@@ -753,16 +842,17 @@ impl Parser<'_> {
             }
             Tok::P("(") => {
                 self.i += 1;
-                let e = self.expr()?;
+                let (e, he) = self.expr_h()?;
                 if self.eat("->") {
-                    let a = self.expr()?;
+                    let (a, ha) = self.expr_h()?;
                     self.expect(":")?;
-                    let b = self.expr()?;
+                    let (b, hb) = self.expr_h()?;
                     self.expect(")")?;
+                    h = he.max(ha).max(hb);
                     ExprKind::Cond(Box::new(e), Box::new(a), Box::new(b))
                 } else {
                     self.expect(")")?;
-                    return Ok(e);
+                    return Ok((e, he));
                 }
             }
             Tok::Ident(w) => {
@@ -782,8 +872,9 @@ impl Parser<'_> {
                             _ => "nfull",
                         };
                         self.expect("(")?;
-                        let c = self.expr()?;
+                        let (c, hc) = self.expr_h()?;
                         self.expect(")")?;
+                        h = hc;
                         ExprKind::ChanFn(f, Box::new(c))
                     }
                     "run" => {
@@ -791,7 +882,9 @@ impl Parser<'_> {
                         self.expect("(")?;
                         let mut args = Vec::new();
                         while !self.is(")") {
-                            args.push(self.expr()?);
+                            let (a, ha) = self.expr_h()?;
+                            h = h.max(ha);
+                            args.push(a);
                             if !self.eat(",") {
                                 break;
                             }
@@ -811,8 +904,9 @@ impl Parser<'_> {
                     }
                     _ => {
                         let idx = if self.eat("[") {
-                            let e = self.expr()?;
+                            let (e, he) = self.expr_h()?;
                             self.expect("]")?;
+                            h = he;
                             Some(Box::new(e))
                         } else {
                             None
@@ -834,13 +928,27 @@ impl Parser<'_> {
                 )
             }
         };
-        Ok(Expr { pos, kind })
+        let h = match kind {
+            ExprKind::Num(_)
+            | ExprKind::Var(_, None)
+            | ExprKind::Pid
+            | ExprKind::NrPr
+            | ExprKind::Timeout => 0,
+            _ => self.height(h, pos)?,
+        };
+        Ok((Expr { pos, kind }, h))
     }
 }
 
 /// Parses a whole Promela specification.
 pub fn parse(text: &str, file: &str) -> Result<Spec, PromelaError> {
     let toks = lex(text, file)?;
-    let mut p = Parser { toks, i: 0, file };
+    let mut p = Parser {
+        toks,
+        i: 0,
+        file,
+        nest: 0,
+        stmts: 0,
+    };
     p.spec()
 }

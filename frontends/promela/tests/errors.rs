@@ -82,3 +82,71 @@ fn limits_are_enforced() {
     let e = err("proctype B() { skip }\ninit { do :: run B() od }");
     assert_eq!(e.kind(), ErrorKind::Limit, "{e}");
 }
+
+/// The first model error met exploring `text` (breadth-first), if any.
+fn first_model_error(text: &str) -> Option<String> {
+    use pins::Model;
+    let m = promela::parse_str(text, "m.pml").unwrap_or_else(|e| panic!("{e}"));
+    let mut seen = std::collections::HashSet::new();
+    let mut queue = vec![m.initial_state()];
+    while let Some(s) = queue.pop() {
+        let mut succ = Vec::new();
+        if let Err(e) = m.next_all(&s, &mut |_, t| succ.push(t.to_vec())) {
+            return Some(e.to_string());
+        }
+        for t in succ {
+            if seen.insert(t.clone()) {
+                queue.push(t);
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn arithmetic_undefined_in_c_is_a_model_error() {
+    // pan dies of SIGFPE on the first three; C leaves the shifts undefined.
+    for (expr, what) in [
+        ("x / y", "division by zero"),
+        ("m / n", "integer overflow"),
+        ("m % n", "integer overflow"),
+        ("1 << s", "shift count 32"),
+        ("1 >> n", "shift count -1"),
+        ("1 << b", "shift count 64"),
+    ] {
+        let text = format!(
+            "int x = 5, y, m = -2147483647 - 1, n = -1, s = 32, b = 64, z;\n\
+             active proctype A() {{\n  z = {expr}\n}}"
+        );
+        let e = first_model_error(&text).unwrap_or_else(|| panic!("{expr}: no error"));
+        assert!(e.contains(what) && e.contains("m.pml:3:"), "{expr}: {e}");
+    }
+    // Defined (as pan computes them): wrapping + - *, the last shifts in
+    // range, division of INT_MIN by other values, stores truncated to the
+    // variable's type.
+    let ok = "int m = -2147483647 - 1, z; byte c; short h; bit t;\n\
+              active proctype A() {\n\
+              z = m - 1; assert(z == 2147483647); z = 2147483647 * 2; assert(z == -2);\n\
+              z = 1 << 31; assert(z == m); z = m >> 31; assert(z == -1); z = m / 1; assert(z == m);\n\
+              c = 300; assert(c == 44); c = -1; assert(c == 255); h = 40000; assert(h == -25536);\n\
+              t = 2; assert(t == 0) }";
+    assert_eq!(first_model_error(ok), None);
+}
+
+#[test]
+fn constants_out_of_range_are_refused() {
+    for (text, what) in [
+        ("byte a[(0 - 9223372036854775807 - 1) / -1];", "overflows"),
+        ("byte a[9223372036854775807 * 2];", "overflows"),
+        ("byte a[1 << 40];", "shift count 40"),
+        (
+            "int x;\nactive proctype A() { x = 4294967296 }",
+            "does not fit",
+        ),
+    ] {
+        let e = err(text);
+        assert_eq!(e.kind(), ErrorKind::Semantic, "{text}: {e}");
+        assert!(e.to_string().contains(what), "{text}: {e}");
+        assert!(e.line().is_some() && e.column().is_some(), "{e}");
+    }
+}

@@ -7,18 +7,32 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// `<workspace>/../shared/datasets/mcc`, or `None` (with a notice) when absent.
+/// `<workspace>/../shared/datasets/mcc`, or `None` when absent
+/// (see [`missing`]: a failure under CI).
 pub fn mcc_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets/mcc");
     if dir.join("pnml").is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "notice: MCC corpus not found at {}; skipping this test",
-            dir.display()
-        );
+        missing(&format!("MCC corpus not found at {}", dir.display()));
         None
     }
+}
+
+/// Whether this is a CI run: `CI` set to anything but empty, `0` or `false`.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+}
+
+/// Data or a tool this test needs is missing (`what` says which, and where
+/// it was looked for): under CI the test fails with that message, so a CI
+/// run cannot pass without checking anything; elsewhere it says it skipped.
+pub fn missing(what: &str) {
+    assert!(
+        !in_ci(),
+        "{what} (CI is set: a test must not pass without its data or tools)"
+    );
+    eprintln!("skipped: {what} (under CI=true this fails)");
 }
 
 /// Oracle state-space sizes from `oracle.csv`: model -> (states, transitions).

@@ -12,19 +12,36 @@ use std::process::Command;
 
 use pins::Model;
 
-/// `<workspace>/../shared/datasets/beem/promela`, or `None` (with a notice).
+/// `<workspace>/../shared/datasets/beem/promela`, or `None` when absent
+/// (see [`missing`]: a failure under CI).
 pub fn promela_dir() -> Option<PathBuf> {
     let dir =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets/beem/promela");
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!(
-            "notice: BEEM Promela corpus not found at {}; skipping this test",
+        missing(&format!(
+            "BEEM Promela corpus not found at {}",
             dir.display()
-        );
+        ));
         None
     }
+}
+
+/// Whether this is a CI run: `CI` set to anything but empty, `0` or `false`.
+pub fn in_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
+}
+
+/// Data or a tool this test needs is missing (`what` says which, and where
+/// it was looked for): under CI the test fails with that message, so a CI
+/// run cannot pass without checking anything; elsewhere it says it skipped.
+pub fn missing(what: &str) {
+    assert!(
+        !in_ci(),
+        "{what} (CI is set: a test must not pass without its data or tools)"
+    );
+    eprintln!("skipped: {what} (under CI=true this fails)");
 }
 
 /// Every `.pm` file of `dir`, sorted.
