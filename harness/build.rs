@@ -20,7 +20,7 @@ fn git(root: &Path, args: &[&str]) -> Option<String> {
 }
 
 /// HEAD (with `-dirty`) of the checkout, or `unknown` outside one. Re-runs
-/// when HEAD, the index or any workspace source changes.
+/// when HEAD, the branch it is on or any workspace source changes.
 fn stamp_commit(root: &Path) {
     let commit = match git(root, &["rev-parse", "HEAD"]) {
         Some(head) if !head.is_empty() => {
@@ -35,15 +35,38 @@ fn stamp_commit(root: &Path) {
         _ => "unknown".into(),
     };
     println!("cargo:rustc-env=STATEBENCH_BUILD_COMMIT={commit}");
-    if let Some(git_dir) = git(root, &["rev-parse", "--absolute-git-dir"]) {
-        let git_dir = Path::new(&git_dir);
-        for f in ["HEAD", "index", "refs", "packed-refs"] {
-            println!("cargo:rerun-if-changed={}", git_dir.join(f).display());
+    // Not `.git/index`: `git status` (above, and any later one) rewrites it
+    // without a change to anything tracked, which would rebuild the harness
+    // on every build of a fresh clone. What makes the stamp stale is a new
+    // commit (HEAD, the branch's ref, loose or packed) or an edited source
+    // (the workspace sources below): watched. Only existing paths are
+    // named, since Cargo reruns a script every build for a missing one; a
+    // branch ref not yet loose is watched through its directory.
+    let mut watched = Vec::new();
+    if let Some(head) = git(root, &["rev-parse", "--git-path", "HEAD"]) {
+        watched.push(root.join(head));
+    }
+    if let Some(packed) = git(root, &["rev-parse", "--git-path", "packed-refs"]) {
+        watched.push(root.join(packed));
+    }
+    if let Some(branch) = git(root, &["symbolic-ref", "-q", "HEAD"]) {
+        if let Some(loose) = git(root, &["rev-parse", "--git-path", &branch]) {
+            let loose = root.join(loose);
+            if !loose.exists() {
+                if let Some(dir) = loose.parent() {
+                    watched.push(dir.to_path_buf());
+                }
+            }
+            watched.push(loose);
         }
+    }
+    for path in watched.iter().filter(|p| p.exists()) {
+        println!("cargo:rerun-if-changed={}", path.display());
     }
     for d in [
         "harness/src",
         "engines/src",
+        "pins/src",
         "frontends",
         "Cargo.toml",
         "Cargo.lock",

@@ -86,7 +86,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub engines_where_first_finished: bool,
     /// Wall-clock limit per run, seconds.
-    #[arg(long, default_value_t = 180.0)]
+    #[arg(long, default_value_t = 180.0, value_parser = parse_seconds)]
     pub timeout: f64,
     /// Memory limit per run, GiB (default: 16 or 80% of RAM, the smaller).
     #[arg(long)]
@@ -150,6 +150,29 @@ pub fn parse_count(text: &str) -> Result<u64, String> {
         return Err(format!("'{text}' must be a non-negative number"));
     }
     Ok(v.round() as u64)
+}
+
+/// The longest limit a duration option takes, seconds (ten years): far
+/// beyond any run, and well within what a clock can add.
+pub const MAX_SECONDS: f64 = 10.0 * 365.0 * 24.0 * 3600.0;
+
+/// Parses a duration in seconds (`--timeout`): a finite number above 0 and
+/// at most [`MAX_SECONDS`], so `0`, `nan`, `inf` and `1e300` are refused.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds (e.g. 180 or 0.5)"))?;
+    check_seconds(v).map_err(|e| format!("'{text}' {e}"))
+}
+
+fn check_seconds(v: f64) -> Result<f64, String> {
+    if !(v > 0.0 && v <= MAX_SECONDS) {
+        return Err(format!(
+            "must be a number of seconds above 0 and at most {MAX_SECONDS:.0} (ten years)"
+        ));
+    }
+    Ok(v)
 }
 
 /// The entries a selection picks, suites in the order given, each suite's
@@ -584,6 +607,45 @@ fn upgrade_older_schema(csv_path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The command that resumes `campaign`, as this process was started
+/// (`statebench`, `target/release/statebench`, ...), quoted for a shell.
+fn resume_command(campaign: &str, results: &Path, no_report: bool) -> String {
+    let quote = |text: &str| {
+        let plain = !text.is_empty()
+            && text
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-./:=+,@%".contains(c));
+        if plain {
+            text.to_string()
+        } else {
+            format!("'{}'", text.replace('\'', "'\\''"))
+        }
+    };
+    let program = std::env::args_os()
+        .next()
+        .map_or("statebench".into(), |p| p.to_string_lossy().into_owned());
+    format!(
+        "{} run --resume --campaign {} --results {}{}",
+        quote(&program),
+        quote(campaign),
+        quote(&results.to_string_lossy()),
+        if no_report { " --no-report" } else { "" }
+    )
+}
+
+/// Whether a campaign CSV is empty or white space only (no header).
+fn holds_nothing(csv_path: &Path) -> anyhow::Result<bool> {
+    let meta = std::fs::metadata(csv_path)
+        .with_context(|| format!("cannot read {}", csv_path.display()))?;
+    // Any header is longer; a large file is not read whole here.
+    if meta.len() > 64 {
+        return Ok(false);
+    }
+    let text =
+        std::fs::read(csv_path).with_context(|| format!("cannot read {}", csv_path.display()))?;
+    Ok(text.iter().all(u8::is_ascii_whitespace))
+}
+
 /// The campaign's CSV path, creating nothing.
 fn campaign_csv(results: &Path, campaign: &str) -> PathBuf {
     results.join(campaign).join("runs.csv")
@@ -657,7 +719,7 @@ pub fn known_engines() -> String {
 
 /// Splits `ENGINE.key=value` (`what` names the flag in errors), checking
 /// that the engine is among `--engines` and has the parameter.
-fn engine_param<'a>(
+pub fn engine_param<'a>(
     what: &str,
     p: &'a str,
     engines_: &[String],
@@ -882,8 +944,9 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             bail!("unknown engine '{e}' (known: {})", known_engines());
         }
     }
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        bail!("--timeout must be a positive number of seconds");
+    // Checked again: a resumed campaign's timeout comes from campaign.json.
+    if let Err(e) = check_seconds(args.timeout) {
+        bail!("--timeout {}: {e}", args.timeout);
     }
     let configs = engine_configs(&args.engines, &args.params, &args.sweeps)?;
     let entries = select(&args.selection)?;
@@ -929,8 +992,16 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
                 csv_path.display()
             );
         }
-        upgrade_older_schema(&csv_path)?;
-        read_rows(&csv_path)?
+        if holds_nothing(&csv_path)? {
+            // Created but never written (killed at once, or emptied by
+            // hand): a campaign with no run done; the header comes anew.
+            std::fs::write(&csv_path, "")
+                .with_context(|| format!("cannot write {}", csv_path.display()))?;
+            Vec::new()
+        } else {
+            upgrade_older_schema(&csv_path)?;
+            read_rows(&csv_path)?
+        }
     } else {
         Vec::new()
     };
@@ -1027,7 +1098,11 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         },
     };
     let mut writer = RowWriter::append(&csv_path)?;
-    let bar = ProgressBar::new(todo.len() as u64);
+    // The runs are numbered in the whole campaign: a resumed one goes on
+    // from the runs already done.
+    let already = plan.len() - todo.len();
+    let bar = ProgressBar::new(plan.len() as u64);
+    bar.set_position(already as u64);
     bar.set_style(
         ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} runs  {msg}")
             .expect("valid template")
@@ -1042,7 +1117,16 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     let mut statuses: HashMap<RunKey, Status> =
         previous.iter().map(|r| (r.key(), r.status)).collect();
     let mut skipped = HashSet::new();
+    if let Err(e) = crate::interrupt::catch() {
+        eprintln!("warning: Ctrl-C will end the campaign without a word: {e}");
+    }
+    let mut interrupted = false;
     for (i, run) in todo.iter().enumerate() {
+        if crate::interrupt::requested() {
+            interrupted = true;
+            break;
+        }
+        let i = already + i;
         if let Some(reason) = skipped_because(run, &args, &configs, &statuses, &skipped) {
             skipped.insert(run.key());
             bar.inc(1);
@@ -1050,7 +1134,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
                 eprintln!(
                     "[{}/{}] {}: skipped, {reason}",
                     i + 1,
-                    todo.len(),
+                    plan.len(),
                     run.key().label()
                 )
             });
@@ -1076,6 +1160,11 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             source.as_ref().map_err(String::as_str),
             |states| bar.set_message(format!("{label}: {states} states")),
         );
+        if crate::interrupt::requested() {
+            // Stopped by Ctrl-C, not by the run itself: no row; it reruns on resume.
+            interrupted = true;
+            break;
+        }
         if run.threads > 1 {
             row.speedup = speedup(&row, &baselines);
             row.speedup_concurrent = speedup_concurrent(&row, &baselines);
@@ -1084,10 +1173,21 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         statuses.insert(row.key(), row.status);
         writer.write(&row)?;
         bar.inc(1);
-        bar.suspend(|| eprintln!("[{}/{}] {}", i + 1, todo.len(), summary::run_line(&row)));
+        bar.suspend(|| eprintln!("[{}/{}] {}", i + 1, plan.len(), summary::run_line(&row)));
         new_rows.push(row);
     }
     bar.finish_and_clear();
+    if interrupted {
+        eprintln!(
+            "interrupted: {} of {} runs done ({} in this session), rows in {}; the run in progress left no row.\nresume with: {}",
+            already + new_rows.len(),
+            plan.len(),
+            new_rows.len(),
+            csv_path.display(),
+            resume_command(&campaign, &args.results, args.no_report)
+        );
+        return Ok(130);
+    }
     let all_rows = read_rows(&csv_path)?;
     let planned_keys: HashSet<RunKey> = plan.iter().map(Planned::key).collect();
     let campaign_rows: Vec<Row> = all_rows

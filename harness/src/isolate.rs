@@ -141,7 +141,11 @@ pub fn run(
         }
         if killed.is_none() {
             polled_peak = polled_peak.max(current_rss(pid));
-            if polled_peak > limits.mem_limit_bytes {
+            if crate::interrupt::requested() {
+                // Ctrl-C: the campaign stops and keeps no row of this run.
+                kill(pid);
+                killed = Some(Ending::Signaled(libc::SIGINT));
+            } else if polled_peak > limits.mem_limit_bytes {
                 kill(pid);
                 killed = Some(Ending::MemoryLimit);
             } else if start.elapsed() > limits.timeout {

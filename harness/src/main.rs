@@ -9,6 +9,7 @@ mod campaign;
 mod child;
 mod compare;
 mod datasets;
+mod interrupt;
 mod isolate;
 mod machine;
 mod merge;
@@ -71,11 +72,12 @@ struct ExploreArgs {
     file: PathBuf,
     #[arg(long, default_value = "hash-table")]
     engine: String,
-    /// Engine parameter `key=value`; repeatable.
+    /// Engine parameter `ENGINE.key=value`, as in `run` (`key=value` for
+    /// short); repeatable.
     #[arg(long = "param")]
     params: Vec<String>,
     /// Wall-clock limit, seconds.
-    #[arg(long, default_value_t = 180.0)]
+    #[arg(long, default_value_t = 180.0, value_parser = campaign::parse_seconds)]
     timeout: f64,
     /// Memory limit, GiB (default: 16 or 80% of RAM, the smaller).
     #[arg(long)]
@@ -92,6 +94,7 @@ struct ExploreArgs {
 }
 
 fn main() {
+    restore_sigpipe();
     let cli = Cli::parse();
     let code = match cli.command {
         Cmd::Child(args) => child::main(args),
@@ -104,6 +107,19 @@ fn main() {
         Cmd::Merge(args) => exit_code(merge::command(args)),
     };
     std::process::exit(code);
+}
+
+/// Output into a closed pipe (`statebench list | head -2`) ends the
+/// process quietly, as it does `cat` and `ls`, with the usual status of
+/// SIGPIPE, where Rust's default (the signal ignored, the write an error)
+/// makes `println!` panic.
+fn restore_sigpipe() {
+    // SAFETY: called first thing in `main`, before any thread starts;
+    // setting a signal's disposition back to its default installs no
+    // handler and touches no memory of this process.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
 
 fn exit_code(result: anyhow::Result<i32>) -> i32 {
@@ -215,6 +231,28 @@ fn entry_for_file(file: &std::path::Path) -> datasets::Entry {
     }
 }
 
+/// The `--param`s of `explore` as the child takes them (`key=value;...`):
+/// each `ENGINE.key=value`, the form `run` takes, with ENGINE the one of
+/// `--engine`, or `key=value` for short; an unknown key is refused as in `run`.
+fn explore_params(engine: &str, params: &[String]) -> anyhow::Result<String> {
+    let mut kvs = Vec::new();
+    for p in params {
+        let short = p.split_once('=').is_some_and(|(k, _)| !k.contains('.'));
+        let full = if short {
+            format!("{engine}.{p}")
+        } else {
+            p.clone()
+        };
+        if let Some((named, _)) = full.split_once('.').filter(|(e, _)| *e != engine) {
+            anyhow::bail!("--param {p}: engine '{named}' is not the --engine ({engine})");
+        }
+        campaign::engine_param("--param", &full, &[engine.to_string()])?;
+        let (_, kv) = full.split_once('.').expect("checked by engine_param");
+        kvs.push(kv.to_string());
+    }
+    Ok(kvs.join(";"))
+}
+
 fn explore(args: ExploreArgs) -> anyhow::Result<i32> {
     if engines::find(&args.engine).is_none() && peers::find(&args.engine).is_none() {
         anyhow::bail!(
@@ -232,7 +270,7 @@ fn explore(args: ExploreArgs) -> anyhow::Result<i32> {
     let planned = Planned {
         entry,
         engine: args.engine.clone(),
-        engine_config: args.params.join(";"),
+        engine_config: explore_params(&args.engine, &args.params)?,
         threads: args.threads.max(1),
         repetition: 0,
     };
@@ -240,7 +278,7 @@ fn explore(args: ExploreArgs) -> anyhow::Result<i32> {
         campaign: "explore".into(),
         machine,
         limits: isolate::Limits {
-            timeout: Duration::from_secs_f64(args.timeout.max(0.001)),
+            timeout: Duration::from_secs_f64(args.timeout),
             mem_limit_bytes: mem_limit,
         },
     };

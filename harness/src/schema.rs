@@ -304,8 +304,12 @@ impl Row {
 /// killed writer is dropped from the file (it is rerun on `--resume`).
 pub fn read_rows(path: &Path) -> anyhow::Result<Vec<Row>> {
     truncate_partial_line(path)?;
-    let mut reader = csv::Reader::from_path(path)?;
-    let headers = reader.headers()?.clone();
+    let text = std::fs::read(path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let mut reader = csv::Reader::from_reader(text.as_slice());
+    let headers = reader
+        .headers()
+        .map_err(|e| anyhow::anyhow!("{}:1: {e}", path.display()))?
+        .clone();
     let expected = header_line();
     if headers.iter().collect::<Vec<_>>().join(",") != expected {
         anyhow::bail!(
@@ -314,12 +318,47 @@ pub fn read_rows(path: &Path) -> anyhow::Result<Vec<Row>> {
         );
     }
     let mut rows = Vec::new();
-    for (i, record) in reader.deserialize().enumerate() {
-        let row: Row =
-            record.map_err(|e| anyhow::anyhow!("{}: row {}: {e}", path.display(), i + 2))?;
+    for record in reader.records() {
+        let mut record = record.map_err(|e| csv_error(path, &text, e))?;
+        let line = line_of(&text, record.position());
+        // Without its position, the error names no line of the csv crate's.
+        record.set_position(None);
+        let row: Row = record
+            .deserialize(Some(&headers))
+            .map_err(|e| anyhow::anyhow!("{}:{line}: {e}", path.display()))?;
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// The line (1-based) of a record's first character, counted in the
+/// file's text. The csv crate's own line number is one too low after a
+/// `\r\n` line end: its record then starts at the `\n`, which is skipped
+/// here with any other line end before the record (a record never starts
+/// with one: an empty line is no record).
+fn line_of(text: &[u8], position: Option<&csv::Position>) -> usize {
+    let mut byte = position.map_or(0, |p| p.byte() as usize).min(text.len());
+    while matches!(text.get(byte), Some(b'\r' | b'\n')) {
+        byte += 1;
+    }
+    1 + text[..byte].iter().filter(|&&b| b == b'\n').count()
+}
+
+/// A CSV error reading `path` as `path:LINE: what`, the line counted by [`line_of`].
+fn csv_error(path: &Path, text: &[u8], e: csv::Error) -> anyhow::Error {
+    let line = line_of(text, e.position());
+    // The csv crate's text without its (record, line, byte) position.
+    let what = match e.kind() {
+        csv::ErrorKind::Utf8 { err, .. } => {
+            format!("CSV parse error: field {}: {err}", err.field())
+        }
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("{len} fields where the previous record has {expected_len}"),
+        csv::ErrorKind::Deserialize { err, .. } => format!("CSV deserialize error: {err}"),
+        _ => e.to_string(),
+    };
+    anyhow::anyhow!("{}:{line}: {what}", path.display())
 }
 
 /// What [`read_rows_tolerant`] read: the rows, and what it had to work around.
@@ -396,8 +435,8 @@ pub fn read_rows_tolerant(path: &Path) -> anyhow::Result<Loaded> {
     let mut records = reader.records().peekable();
     while let Some(record) = records.next() {
         let last = records.peek().is_none();
-        let record = record.map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        let line = record.position().map_or(0, |p| p.line());
+        let record = record.map_err(|e| csv_error(path, &text, e))?;
+        let line = line_of(&text, record.position());
         if last && cut_short {
             loaded.notes.push(format!(
                 "{}:{line}: skipped a last line cut short (a run that was killed while writing)",

@@ -726,3 +726,318 @@ fn a_run_depending_on_skipped_runs_is_skipped() {
     // concurrent form at one thread.
     assert_eq!(runs.len(), 7, "{runs:?}");
 }
+
+/// `statebench ARGS` with its stdout a pipe whose reader is gone (as in
+/// `statebench list | head -2` once head has exited); stderr is captured.
+fn into_closed_pipe(args: &[&str]) -> std::process::Output {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    statebench()
+        .args(args)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_closed_pipe_ends_output_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().to_str().unwrap();
+    for args in [
+        &["list"][..],
+        &["list", "--suite", "beem"],
+        &[
+            "run",
+            "--models",
+            "token-ring-4-3",
+            "--engines",
+            "hash-table",
+            "--no-report",
+            "--campaign",
+            "p",
+            "--results",
+            results,
+        ],
+    ] {
+        let out = into_closed_pipe(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(
+            out.status.success() || out.status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {:?}: {stderr}",
+            out.status
+        );
+    }
+    // The campaign's rows are written before its summary meets the pipe.
+    assert_eq!(data_rows(&dir.path().join("p/runs.csv")), 1);
+}
+
+/// The `[i/N]` numbers of a campaign's progress lines.
+fn progress_numbers(stderr: &str) -> Vec<(usize, usize)> {
+    stderr
+        .lines()
+        .filter_map(|l| {
+            let (i, n) = l.strip_prefix('[')?.split_once(']')?.0.split_once('/')?;
+            Some((i.parse().ok()?, n.parse().ok()?))
+        })
+        .collect()
+}
+
+#[test]
+fn ctrl_c_tells_how_to_resume_and_the_resume_numbers_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("i/runs.csv");
+    let total = builtin_oracles().len();
+    let parent = statebench()
+        .args([
+            "run",
+            "--engines",
+            "hash-table",
+            "--no-report",
+            "--campaign",
+            "i",
+            "--results",
+        ])
+        .arg(dir.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Ctrl-C once the small runs are written, during one of the large ones.
+    let start = Instant::now();
+    while data_rows(&csv) < total - 3 {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "campaign made no progress"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let pid = libc::pid_t::try_from(parent.id()).unwrap();
+    // SAFETY: sending a signal to our own child process touches no memory.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
+    let out = parent.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    let done = data_rows(&csv);
+    assert!(done < total, "the Ctrl-C came too late to test anything");
+    assert!(
+        stderr.contains(&format!("interrupted: {done} of {total} runs done")),
+        "{stderr}"
+    );
+    let command = format!(
+        "{} run --resume --campaign i --results {} --no-report",
+        env!("CARGO_BIN_EXE_statebench"),
+        dir.path().display()
+    );
+    assert!(
+        stderr.contains(&format!("resume with: {command}")),
+        "{stderr}"
+    );
+    assert!(
+        read_csv(&csv).iter().all(|r| r["status"] == "ok"),
+        "the interrupted run left a row"
+    );
+
+    let out = statebench()
+        .args([
+            "run",
+            "--resume",
+            "--campaign",
+            "i",
+            "--no-report",
+            "--results",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let numbers = progress_numbers(&stderr);
+    let expected: Vec<(usize, usize)> = (done + 1..=total).map(|i| (i, total)).collect();
+    assert_eq!(numbers, expected, "{stderr}");
+    assert_eq!(data_rows(&csv), total);
+}
+
+#[test]
+fn explore_takes_run_s_form_of_engine_parameters() {
+    let model = workspace().join("datasets/builtin/mutex-4.pnml");
+    for param in ["compact-tree.m=budget", "m=budget"] {
+        let out = statebench()
+            .arg("explore")
+            .arg(&model)
+            .args(["--engine", "compact-tree", "--json", "--param", param])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{param}: {stderr}");
+        let row: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(row["engine_config"], "m=budget", "{param}");
+        assert!(
+            row["engine_params"]
+                .as_str()
+                .unwrap()
+                .contains(";m=budget;"),
+            "{param}: {row}"
+        );
+    }
+    // The same string works in `run`.
+    let dir = tempfile::tempdir().unwrap();
+    let out = statebench()
+        .args([
+            "run",
+            "--models",
+            "mutex-4",
+            "--engines",
+            "compact-tree",
+            "--param",
+            "compact-tree.m=budget",
+            "--no-report",
+            "--results",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    for (param, needle) in [
+        ("tree.m=budget", "is not the --engine"),
+        ("compact-tree.nosuch=1", "no parameter 'nosuch'"),
+        ("nosuch=1", "no parameter 'nosuch'"),
+    ] {
+        let out = statebench()
+            .arg("explore")
+            .arg(&model)
+            .args(["--engine", "compact-tree", "--param", param])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{param}: {stderr}");
+        assert!(stderr.contains(needle), "{param}: {stderr}");
+    }
+}
+
+#[test]
+fn durations_must_be_finite_and_positive() {
+    let model = workspace().join("datasets/builtin/mutex-4.pnml");
+    let dir = tempfile::tempdir().unwrap();
+    for value in ["inf", "1e300", "0", "nan", "-1", "soon"] {
+        let timeout = format!("--timeout={value}");
+        let explore = statebench()
+            .arg("explore")
+            .arg(&model)
+            .arg(&timeout)
+            .output()
+            .unwrap();
+        let run = statebench()
+            .args(["run", "--models", "mutex-4", &timeout])
+            .arg("--results")
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        for (what, out) in [("explore", explore), ("run", run)] {
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{what} --timeout {value}: {stderr}"
+            );
+            assert!(!stderr.contains("panicked"), "{what} {value}: {stderr}");
+            assert!(stderr.contains("--timeout"), "{what} {value}: {stderr}");
+        }
+    }
+    assert!(
+        std::fs::read_dir(dir.path()).unwrap().next().is_none(),
+        "a refused run left a campaign"
+    );
+}
+
+#[test]
+fn an_empty_runs_csv_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("e")).unwrap();
+    let csv = dir.path().join("e/runs.csv");
+    for empty in ["", "\n"] {
+        std::fs::write(&csv, empty).unwrap();
+        let out = statebench()
+            .args([
+                "run",
+                "--resume",
+                "--campaign",
+                "e",
+                "--models",
+                "mutex-4",
+                "--engines",
+                "hash-table",
+                "--no-report",
+                "--results",
+            ])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(data_rows(&csv), 1, "{empty:?}");
+        std::fs::remove_file(dir.path().join("e/campaign.json")).unwrap();
+    }
+}
+
+#[test]
+fn csv_errors_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.csv");
+    let model = workspace().join("datasets/builtin/mutex-4.pnml");
+    for _ in 0..2 {
+        let out = statebench()
+            .arg("explore")
+            .arg(&model)
+            .arg("--csv")
+            .arg(&good)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+    }
+    let text = std::fs::read_to_string(&good).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3);
+    // Line 3 broken (status `okk`), with Unix and with Windows line ends.
+    let broken = lines[2].replacen(",ok,", ",okk,", 1);
+    assert_ne!(broken, lines[2]);
+    for end in ["\n", "\r\n"] {
+        let bad = dir.path().join("bad.csv");
+        std::fs::write(&bad, [lines[0], lines[1], &broken].join(end) + end).unwrap();
+        let campaign = dir.path().join("r/c");
+        std::fs::create_dir_all(&campaign).unwrap();
+        std::fs::copy(&bad, campaign.join("runs.csv")).unwrap();
+        let merged = dir.path().join("merged.csv");
+        let mut commands = [
+            ("compare", statebench()),
+            ("merge", statebench()),
+            ("report", statebench()),
+            ("resume", statebench()),
+        ];
+        commands[0].1.arg("compare").arg(&bad).arg(&good);
+        commands[1]
+            .1
+            .args(["merge", "--force"])
+            .arg(&merged)
+            .arg(&bad);
+        commands[2].1.arg("report").arg(&bad);
+        commands[3]
+            .1
+            .args(["run", "--resume", "--campaign", "c", "--results"])
+            .arg(dir.path().join("r"));
+        for (what, mut cmd) in commands {
+            let out = cmd.output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{what} {end:?}: {stderr}");
+            assert!(
+                stderr.contains(".csv:3: ") && stderr.contains("okk"),
+                "{what} {end:?}: {stderr}"
+            );
+        }
+    }
+}

@@ -184,3 +184,42 @@ fn statebench_engines_on_promela_end_cleanly() {
         other => panic!("status {other}: {row}"),
     }
 }
+
+/// SPIN's transitions count steps executed, statebench's (state, enabled
+/// transition) pairs: a campaign running both on a Promela model compares
+/// their states only, and passes.
+#[test]
+fn spin_and_a_statebench_engine_in_one_campaign_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_statebench"))
+        .args([
+            "run",
+            "--suite",
+            "beem-promela",
+            "--models",
+            "adding.1",
+            "--engines",
+            "spin,hash-table",
+            "--campaign",
+            "c",
+            "--results",
+        ])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(!stdout.contains("disagree"), "{stdout}");
+    let mut reader = csv::Reader::from_path(dir.path().join("c/runs.csv")).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len(), 2);
+    // Same states, different transition counts: the case of the comparison.
+    assert!(rows.iter().all(|r| &r[col("status")] == "ok"));
+    assert_eq!(&rows[0][col("states")], &rows[1][col("states")]);
+    assert_ne!(&rows[0][col("transitions")], &rows[1][col("transitions")]);
+    let report = std::fs::read_to_string(dir.path().join("c/report.md")).unwrap();
+    assert!(report.contains("compared with SPIN's only"), "{report}");
+}

@@ -75,6 +75,15 @@ pub const PEERS: &[PeerSpec] = &[
     },
 ];
 
+/// What a run's `transitions` column counts where it is not statebench's
+/// definition (each pair of a state and a transition enabled in it, once):
+/// every SPIN peer's is pan's `transitions`, steps executed (= states
+/// stored + matched; module `spin`). Counts of different definitions are
+/// never compared with each other (`report::agreement`); states are.
+pub fn transitions_definition(engine: &str) -> Option<&'static str> {
+    find(engine).map(|_| "SPIN's: steps executed")
+}
+
 /// The peer of this name.
 pub fn find(name: &str) -> Option<&'static PeerSpec> {
     PEERS.iter().find(|p| p.name == name)
