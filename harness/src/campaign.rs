@@ -567,6 +567,31 @@ fn speedup_over(row: &Row, baselines: &HashMap<RunKey, f64>, config: &str) -> Op
     (own > 0.0 && base > 0.0).then(|| base / own)
 }
 
+/// The universe of slot-value combinations is the instance's, whatever the
+/// engine: a finished row that could not measure it (BDD/MDD never see
+/// the states one by one) takes it from a finished row of the same
+/// instance with the same state count, earlier in the campaign, and so
+/// gets its combinatorial bound; a row that measured it records it.
+fn share_universe(row: &mut Row, universes: &mut HashMap<(String, String), (u64, f64)>) {
+    let (Status::Ok, Some(states)) = (row.status, row.states) else {
+        return;
+    };
+    let key = (row.suite.clone(), row.instance.clone());
+    match row.universe_log2 {
+        Some(u) => {
+            universes.insert(key, (states, u));
+        }
+        None => {
+            if let Some(&(n, u)) = universes.get(&key) {
+                if n == states {
+                    row.universe_log2 = Some(u);
+                    row.derive();
+                }
+            }
+        }
+    }
+}
+
 /// Records `row` as a baseline if it is an ok 1-thread row.
 fn note_baseline(row: &Row, baselines: &mut HashMap<RunKey, f64>) {
     if row.threads == 1 && row.status == Status::Ok {
@@ -1111,8 +1136,10 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     let mut sources: HashMap<String, Result<ModelSource, String>> = HashMap::new();
     let mut new_rows = Vec::new();
     let mut baselines: HashMap<RunKey, f64> = HashMap::new();
+    let mut universes = HashMap::new();
     for row in &previous {
         note_baseline(row, &mut baselines);
+        share_universe(&mut row.clone(), &mut universes);
     }
     let mut statuses: HashMap<RunKey, Status> =
         previous.iter().map(|r| (r.key(), r.status)).collect();
@@ -1170,6 +1197,7 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
             row.speedup_concurrent = speedup_concurrent(&row, &baselines);
         }
         note_baseline(&row, &mut baselines);
+        share_universe(&mut row, &mut universes);
         statuses.insert(row.key(), row.status);
         writer.write(&row)?;
         bar.inc(1);

@@ -125,8 +125,10 @@ pub struct Row {
     pub op_latency_p999_ns: Option<u64>,
     /// `log2 U`, `U` the number of vectors in the product of the slot
     /// domains actually seen (per slot, the distinct values it took in the
-    /// stored states); measured by explorers that see every state (empty
-    /// for BDD/MDD and SPIN).
+    /// stored states); measured by explorers that see every state. BDD/MDD
+    /// and SPIN rows take it from a finished row of the same instance and
+    /// state count earlier in the campaign (the universe is the
+    /// instance's), and are empty without one.
     pub universe_log2: Option<f64>,
     /// The combinatorial bound `log2 C(U, n) / n` bits per state, `n` =
     /// `states`: the information needed to single out an arbitrary set of

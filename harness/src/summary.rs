@@ -225,9 +225,16 @@ mod tests {
         a.threads = 2;
         a.repetition = 1;
         a.speedup = Some(1.9);
+        a.speedup_concurrent = None;
         let two = run_line(&a);
         assert!(two.contains("(2 threads) #1: ok"), "{two}");
         assert!(two.ends_with("speedup 1.90"), "{two}");
+        a.speedup_concurrent = Some(1.8);
+        let both = run_line(&a);
+        assert!(
+            both.ends_with("speedup 1.90 (1.80 over the concurrent form at 1 thread)"),
+            "{both}"
+        );
     }
 
     #[test]
