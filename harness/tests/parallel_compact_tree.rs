@@ -6,24 +6,12 @@
 //! from run to run).
 
 use engines::{build_concurrent_set, explore_parallel, EngineOptions, ExploreConfig, RunStatus};
+use frontend_testkit::missing;
 use pins::Model;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Data this test needs is missing: a failure under CI (`CI` set, not empty,
-/// `0` or `false`), else a message that it skipped (as the front-ends'
-/// `tests/common::missing`).
-fn missing(what: &str) {
-    let ci = std::env::var("CI")
-        .is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"));
-    assert!(
-        !ci,
-        "{what} (CI is set: a test must not pass without its data or tools)"
-    );
-    eprintln!("skipped: {what} (under CI=true this fails)");
 }
 
 /// Explores `model` with `compact-tree` (parameters `params`) at

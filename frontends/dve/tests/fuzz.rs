@@ -11,13 +11,7 @@
 
 mod common;
 
-use std::collections::{HashSet, VecDeque};
-
-use pins::Model;
-
-const STACK: usize = 2 << 20;
-/// States explored per input before the search stops (still a success).
-const BOUND: usize = 2_000;
+use frontend_testkit::fuzz::{self, load_error_at, Outcome, BOUND};
 
 const SEED: &str = "byte a[3] = {0, 1, 2};
 int x;
@@ -39,83 +33,9 @@ process Q {
 system async;
 ";
 
-/// What loading and exploring `text` gave: states (at most [`BOUND`] + 1),
-/// a model error, or a load error (its one-line message).
-#[derive(Debug, PartialEq)]
-enum Outcome {
-    States(usize),
-    ModelError,
-    LoadError(String),
-}
-
-fn explore(m: &dve::DveModel) -> Outcome {
-    let init = m.initial_state();
-    let mut seen = HashSet::new();
-    let mut queue = VecDeque::new();
-    seen.insert(init.clone());
-    queue.push_back(init);
-    while let Some(s) = queue.pop_front() {
-        let mut succ = Vec::new();
-        if m.next_all(&s, &mut |_, t| succ.push(t.to_vec())).is_err() {
-            return Outcome::ModelError;
-        }
-        for t in succ {
-            if seen.len() <= BOUND && seen.insert(t.clone()) {
-                queue.push_back(t);
-            }
-        }
-    }
-    Outcome::States(seen.len())
-}
-
-/// Loads and explores `text` on a [`STACK`]-sized thread; a panic is
-/// returned as `Err` with its message.
+/// Loads and explores `text` as `fuzz.dve` ([`fuzz::run`]).
 fn run(text: String) -> Result<Outcome, String> {
-    std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(move || match dve::parse_str(&text, "fuzz.dve") {
-            Err(e) => {
-                let msg = e.to_string();
-                assert!(
-                    msg.starts_with("fuzz.dve") && !msg.contains('\n'),
-                    "not a clean error: {msg}"
-                );
-                Outcome::LoadError(msg)
-            }
-            Ok(m) => {
-                pins::validate(&m).unwrap_or_else(|e| panic!("invalid model: {e}"));
-                explore(&m)
-            }
-        })
-        .expect("spawn")
-        .join()
-        .map_err(|p| {
-            p.downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default()
-        })
-}
-
-fn load_error_at(out: &Outcome, what: &str) -> bool {
-    // `fuzz.dve:LINE:COL: ... nested too deeply ...`
-    matches!(out, Outcome::LoadError(m)
-        if m.contains(what) && m.split(':').nth(1).is_some_and(|l| l.parse::<u32>().is_ok())
-            && m.split(':').nth(2).is_some_and(|c| c.parse::<u32>().is_ok()))
-}
-
-/// xorshift64*: deterministic, dependency-free.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+    fuzz::run(text, "fuzz.dve", dve::parse_str)
 }
 
 #[test]
@@ -192,36 +112,10 @@ fn deep_nesting_and_long_chains_are_errors_or_counts() {
 
 #[test]
 fn truncations_and_byte_flips_are_errors_or_counts() {
-    let bytes = SEED.as_bytes();
-    let mut inputs = Vec::new();
-    for cut in 0..bytes.len() {
-        inputs.push(bytes[..cut].to_vec());
-    }
-    let alphabet = b"(){}[];,:.->+-*/%<=!&|^~?0123456789 \n\"axcPQs";
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    for _ in 0..3_000 {
-        let mut b = bytes.to_vec();
-        for _ in 0..1 + rng.below(4) {
-            let at = rng.below(b.len());
-            match rng.below(3) {
-                0 => b[at] = alphabet[rng.below(alphabet.len())],
-                1 => {
-                    b.remove(at);
-                }
-                _ => b.insert(at, alphabet[rng.below(alphabet.len())]),
-            }
-        }
-        inputs.push(b);
-    }
-    let (mut counts, mut errors) = (0, 0);
-    for b in inputs {
-        let text = String::from_utf8_lossy(&b).into_owned();
-        match run(text.clone()) {
-            Ok(Outcome::States(_) | Outcome::ModelError) => counts += 1,
-            Ok(Outcome::LoadError(_)) => errors += 1,
-            Err(p) => panic!("panic {p} on:\n{text}"),
-        }
-    }
-    eprintln!("{counts} mutants explored, {errors} load errors");
-    assert!(counts > 0 && errors > 0);
+    fuzz::truncations_and_byte_flips(
+        SEED,
+        b"(){}[];,:.->+-*/%<=!&|^~?0123456789 \n\"axcPQs",
+        3_000,
+        run,
+    );
 }

@@ -10,13 +10,7 @@
 //! threads). Deterministic: a fixed xorshift seed, a few thousand inputs,
 //! seconds in release mode.
 
-use std::collections::{HashSet, VecDeque};
-
-use pins::Model;
-
-const STACK: usize = 2 << 20;
-/// States explored per input before the search stops (still a success).
-const BOUND: usize = 2_000;
+use frontend_testkit::fuzz::{self, load_error_at, Outcome, BOUND};
 
 const SEED: &str = "mtype = { req, ack };
 chan c = [2] of { mtype, byte };
@@ -38,81 +32,9 @@ active proctype Q() {
 }
 ";
 
-#[derive(Debug, PartialEq)]
-enum Outcome {
-    States(usize),
-    ModelError,
-    LoadError(String),
-}
-
-fn explore(m: &promela::PromelaModel) -> Outcome {
-    let init = m.initial_state();
-    let mut seen = HashSet::new();
-    let mut queue = VecDeque::new();
-    seen.insert(init.clone());
-    queue.push_back(init);
-    while let Some(s) = queue.pop_front() {
-        let mut succ = Vec::new();
-        if m.next_all(&s, &mut |_, t| succ.push(t.to_vec())).is_err() {
-            return Outcome::ModelError;
-        }
-        for t in succ {
-            if seen.len() <= BOUND && seen.insert(t.clone()) {
-                queue.push_back(t);
-            }
-        }
-    }
-    Outcome::States(seen.len())
-}
-
-/// Loads and explores `text` on a [`STACK`]-sized thread; a panic is
-/// returned as `Err` with its message.
+/// Loads and explores `text` as `fuzz.pml` ([`fuzz::run`]).
 fn run(text: String) -> Result<Outcome, String> {
-    std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(move || match promela::parse_str(&text, "fuzz.pml") {
-            Err(e) => {
-                let msg = e.to_string();
-                assert!(
-                    msg.starts_with("fuzz.pml") && !msg.contains('\n'),
-                    "not a clean error: {msg}"
-                );
-                Outcome::LoadError(msg)
-            }
-            Ok(m) => {
-                pins::validate(&m).unwrap_or_else(|e| panic!("invalid model: {e}"));
-                explore(&m)
-            }
-        })
-        .expect("spawn")
-        .join()
-        .map_err(|p| {
-            p.downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default()
-        })
-}
-
-/// A load error `fuzz.pml:LINE:COL: ...` containing `what`.
-fn load_error_at(out: &Outcome, what: &str) -> bool {
-    matches!(out, Outcome::LoadError(m)
-        if m.contains(what) && m.split(':').nth(1).is_some_and(|l| l.parse::<u32>().is_ok())
-            && m.split(':').nth(2).is_some_and(|c| c.parse::<u32>().is_ok()))
-}
-
-/// xorshift64*: deterministic, dependency-free.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+    fuzz::run(text, "fuzz.pml", promela::parse_str)
 }
 
 #[test]
@@ -212,36 +134,10 @@ fn deep_nesting_and_long_chains_are_errors_or_counts() {
 
 #[test]
 fn truncations_and_byte_flips_are_errors_or_counts() {
-    let bytes = SEED.as_bytes();
-    let mut inputs = Vec::new();
-    for cut in 0..bytes.len() {
-        inputs.push(bytes[..cut].to_vec());
-    }
-    let alphabet = b"(){}[];,:.->+-*/%<=!&|^~?_0123456789 \n\"aciomvx";
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    for _ in 0..3_000 {
-        let mut b = bytes.to_vec();
-        for _ in 0..1 + rng.below(4) {
-            let at = rng.below(b.len());
-            match rng.below(3) {
-                0 => b[at] = alphabet[rng.below(alphabet.len())],
-                1 => {
-                    b.remove(at);
-                }
-                _ => b.insert(at, alphabet[rng.below(alphabet.len())]),
-            }
-        }
-        inputs.push(b);
-    }
-    let (mut counts, mut errors) = (0, 0);
-    for b in inputs {
-        let text = String::from_utf8_lossy(&b).into_owned();
-        match run(text.clone()) {
-            Ok(Outcome::States(_) | Outcome::ModelError) => counts += 1,
-            Ok(Outcome::LoadError(_)) => errors += 1,
-            Err(p) => panic!("panic {p} on:\n{text}"),
-        }
-    }
-    eprintln!("{counts} mutants explored, {errors} load errors");
-    assert!(counts > 0 && errors > 0);
+    fuzz::truncations_and_byte_flips(
+        SEED,
+        b"(){}[];,:.->+-*/%<=!&|^~?_0123456789 \n\"aciomvx",
+        3_000,
+        run,
+    );
 }

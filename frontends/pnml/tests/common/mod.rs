@@ -19,21 +19,7 @@ pub fn mcc_dir() -> Option<PathBuf> {
     }
 }
 
-/// Whether this is a CI run: `CI` set to anything but empty, `0` or `false`.
-pub fn in_ci() -> bool {
-    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && !v.eq_ignore_ascii_case("false"))
-}
-
-/// Data or a tool this test needs is missing (`what` says which, and where
-/// it was looked for): under CI the test fails with that message, so a CI
-/// run cannot pass without checking anything; elsewhere it says it skipped.
-pub fn missing(what: &str) {
-    assert!(
-        !in_ci(),
-        "{what} (CI is set: a test must not pass without its data or tools)"
-    );
-    eprintln!("skipped: {what} (under CI=true this fails)");
-}
+pub use frontend_testkit::missing;
 
 /// Oracle state-space sizes from `oracle.csv`: model -> (states, transitions).
 pub fn oracle(dir: &std::path::Path) -> HashMap<String, (u64, u64)> {
