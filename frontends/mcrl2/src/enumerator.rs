@@ -16,8 +16,141 @@
 
 use crate::rewriter::Rewriter;
 use crate::sorts::Sort;
-use crate::term::{Builtin, Term};
+use crate::term::{Builtin, Pattern, Term};
 use crate::value::Value;
+
+/// The terms a user-map call can equal when its known arguments select a
+/// rule whose right-hand side is one of its pattern variables (the `Cn_`
+/// case functions `mcrl22lps` generates: `C3_(e1_3, x, y, z) = y`). Each
+/// inner vector holds argument terms that are all equal to the result of
+/// one possible rule; the call equals a member of one of them. `None`: not
+/// such a call, or it cannot be decided which rules apply.
+fn selected<'t>(
+    rw: &Rewriter,
+    t: &'t Term,
+    known_value: &mut dyn FnMut(&Term) -> Option<Value>,
+) -> Option<Vec<Vec<&'t Term>>> {
+    let Term::Call(m, args, _) = t else {
+        return None;
+    };
+    let info = &rw.maps[*m as usize];
+    // Only arguments some rule matches against a non-variable pattern are
+    // evaluated (the enumeration argument of a case function).
+    let needed: Vec<bool> = (0..args.len())
+        .map(|i| {
+            info.rules.iter().any(|r| {
+                r.lhs.len() == 1
+                    && r.lhs[0].len() == args.len()
+                    && !matches!(r.lhs[0][i], Pattern::Bind(..) | Pattern::Same(_))
+            })
+        })
+        .collect();
+    let values: Vec<Option<Value>> = args
+        .iter()
+        .zip(&needed)
+        .map(|(a, n)| if *n { known_value(a) } else { None })
+        .collect();
+    let mut out = Vec::new();
+    for rule in &info.rules {
+        if rule.lhs.len() != 1 || rule.lhs[0].len() != args.len() {
+            continue;
+        }
+        let mut env = vec![Value::Bool(false); rule.env_size];
+        let mut excluded = false;
+        let mut certain = rule.condition.is_none();
+        // slot -> argument positions that bind or repeat it.
+        let mut positions: Vec<(u32, Vec<usize>)> = Vec::new();
+        for (i, (p, v)) in rule.lhs[0].iter().zip(&values).enumerate() {
+            match (p, v) {
+                (Pattern::Bind(slot, _), _) | (Pattern::Same(slot), None) => {
+                    match positions.iter_mut().find(|(s, _)| s == slot) {
+                        Some((_, ps)) => ps.push(i),
+                        None => positions.push((*slot, vec![i])),
+                    }
+                    if let (Pattern::Bind(_, sort), Some(v)) = (p, v) {
+                        if sort.as_ref().is_some_and(|s| !rw.sorts.has_sort(v, s)) {
+                            excluded = true;
+                        } else {
+                            env[*slot as usize] = v.clone();
+                        }
+                    }
+                    if matches!(p, Pattern::Same(_))
+                        || matches!(p, Pattern::Bind(_, Some(_))) && v.is_none()
+                    {
+                        certain = false;
+                    }
+                }
+                (Pattern::Same(slot), Some(v)) => {
+                    // Equal to an earlier argument: decidable only when that
+                    // one is known too.
+                    let first = positions
+                        .iter()
+                        .find(|(s, _)| s == slot)
+                        .map(|(_, ps)| ps[0]);
+                    match first.and_then(|f| values[f].as_ref()) {
+                        Some(w) if w == v => {}
+                        Some(_) => excluded = true,
+                        None => certain = false,
+                    }
+                    if let Some((_, ps)) = positions.iter_mut().find(|(s, _)| s == slot) {
+                        ps.push(i);
+                    }
+                }
+                (_, None) => return None,
+                (p, Some(v)) => match rw.matches(p, v, &mut env) {
+                    Ok(true) => {}
+                    Ok(false) => excluded = true,
+                    Err(_) => return None,
+                },
+            }
+            if excluded {
+                break;
+            }
+        }
+        if excluded {
+            continue;
+        }
+        let Term::Var(r) = &rule.rhs else {
+            return None;
+        };
+        let (_, ps) = positions.iter().find(|(s, _)| s == r)?;
+        let group: Vec<&Term> = ps.iter().map(|&i| &args[i]).collect();
+        if certain {
+            // An earlier uncertain rule whose result equals this one's
+            // whenever it applies (`C(e, x, x, x) = x`) adds nothing.
+            if let [only] = group[..] {
+                out.retain(|g: &Vec<&Term>| !g.iter().any(|t| std::ptr::eq(*t, only)));
+            }
+            out.push(group);
+            return Some(out);
+        }
+        out.push(group);
+    }
+    // No rule certainly applies: the call may be stuck; give up.
+    None
+}
+
+/// The terms `t` can equal, through `if` with a known condition and
+/// selecting calls (see [`selected`]): groups of equal terms, one group
+/// per possibility; `[[t]]` when nothing is known.
+fn resolve<'t>(
+    rw: &Rewriter,
+    t: &'t Term,
+    known_value: &mut dyn FnMut(&Term) -> Option<Value>,
+) -> Vec<Vec<&'t Term>> {
+    match t {
+        Term::If(c, a, b) => match known_value(c) {
+            Some(Value::Bool(true)) => resolve(rw, a, known_value),
+            Some(Value::Bool(false)) => resolve(rw, b, known_value),
+            _ => vec![vec![t]],
+        },
+        Term::Call(..) => match selected(rw, t, known_value) {
+            Some(groups) => groups,
+            None => vec![vec![t]],
+        },
+        _ => vec![vec![t]],
+    }
+}
 
 /// Whether term `t` reads any of `slots`.
 pub fn mentions(t: &Term, slots: &[u32]) -> bool {
@@ -140,13 +273,9 @@ pub fn candidates(
             };
             match op {
                 Builtin::Eq => {
-                    if is_x(l) {
-                        eval_known(r, env).map(|v| keep(vec![v]))
-                    } else if is_x(r) {
-                        eval_known(l, env).map(|v| keep(vec![v]))
-                    } else {
-                        None
-                    }
+                    let (side, other) = if known(r) { (l, r) } else { (r, l) };
+                    let k = eval_known(other, env)?;
+                    eq_candidates(rw, side, &k, x, unknown, env).map(keep)
                 }
                 Builtin::Lt | Builtin::Le | Builtin::Gt | Builtin::Ge => {
                     // x < e, x <= e, e > x, e >= x.
@@ -171,7 +300,140 @@ pub fn candidates(
                 _ => None,
             }
         }
+        Term::Call(..) => {
+            let groups = {
+                let mut kv = |e: &Term| -> Option<Value> {
+                    if known(e) {
+                        rw.eval(e, env, 0).ok()
+                    } else {
+                        None
+                    }
+                };
+                selected(rw, t, &mut kv)?
+            };
+            let mut out: Vec<Value> = Vec::new();
+            for g in groups {
+                let c = g
+                    .iter()
+                    .find_map(|a| candidates(rw, a, x, sort, unknown, env))?;
+                for v in c {
+                    if !out.contains(&v) {
+                        out.push(v);
+                    }
+                }
+            }
+            Some(out)
+        }
         _ => None,
+    }
+}
+
+/// Candidates for `x` from `t == k` with `k` known: `t` is `x`, or a
+/// constructor term to unify with `k` argument by argument, or a term that
+/// resolves (known `if`, selecting call) to those.
+fn eq_candidates(
+    rw: &Rewriter,
+    t: &Term,
+    k: &Value,
+    x: u32,
+    unknown: &[u32],
+    env: &mut [Value],
+) -> Option<Vec<Value>> {
+    if matches!(t, Term::Var(s) if *s == x) {
+        return Some(vec![k.clone()]);
+    }
+    if !mentions(t, unknown) {
+        return match rw.eval(t, env, 0) {
+            Ok(v) if v != *k && !matches!(v, Value::Func(_)) => Some(Vec::new()),
+            _ => None,
+        };
+    }
+    match t {
+        Term::Ctor(c, args) => match k {
+            Value::Ctor(d, vals) if d == c && vals.len() == args.len() => {
+                let mut acc: Option<Vec<Value>> = None;
+                for (a, v) in args.iter().zip(vals.iter()) {
+                    if let Some(cs) = eq_candidates(rw, a, v, x, unknown, env) {
+                        if cs.is_empty() {
+                            return Some(cs);
+                        }
+                        acc = Some(match acc {
+                            None => cs,
+                            Some(prev) => prev.into_iter().filter(|p| cs.contains(p)).collect(),
+                        });
+                    }
+                }
+                acc
+            }
+            Value::Ctor(..) => Some(Vec::new()),
+            _ => None,
+        },
+        Term::If(..) | Term::Call(..) => {
+            let groups = {
+                let mut kv = |e: &Term| -> Option<Value> {
+                    if mentions(e, unknown) {
+                        None
+                    } else {
+                        rw.eval(e, env, 0).ok()
+                    }
+                };
+                resolve(rw, t, &mut kv)
+            };
+            if groups.len() == 1 && groups[0].len() == 1 && std::ptr::eq(groups[0][0], t) {
+                return None;
+            }
+            let mut out: Vec<Value> = Vec::new();
+            for g in groups {
+                let c = g
+                    .iter()
+                    .find_map(|a| eq_candidates(rw, a, k, x, unknown, env))?;
+                for v in c {
+                    if !out.contains(&v) {
+                        out.push(v);
+                    }
+                }
+            }
+            Some(out)
+        }
+        _ => None,
+    }
+}
+
+/// The static counterpart of [`eq_candidates`].
+fn eq_bounded(
+    rw: &Rewriter,
+    t: &Term,
+    x: u32,
+    unknown: &[u32],
+    params: &[u32],
+    env: &mut [Value],
+) -> bool {
+    if matches!(t, Term::Var(s) if *s == x) {
+        return true;
+    }
+    match t {
+        Term::Ctor(_, args) => args
+            .iter()
+            .any(|a| eq_bounded(rw, a, x, unknown, params, env)),
+        Term::If(..) | Term::Call(..) => {
+            let groups = {
+                let mut kv = |e: &Term| -> Option<Value> {
+                    if mentions(e, unknown) || mentions(e, params) {
+                        None
+                    } else {
+                        rw.eval(e, env, 0).ok()
+                    }
+                };
+                resolve(rw, t, &mut kv)
+            };
+            if groups.len() == 1 && groups[0].len() == 1 && std::ptr::eq(groups[0][0], t) {
+                return false;
+            }
+            groups
+                .iter()
+                .all(|g| g.iter().any(|a| eq_bounded(rw, a, x, unknown, params, env)))
+        }
+        _ => false,
     }
 }
 
@@ -210,12 +472,28 @@ pub fn statically_bounded(
             let is_x = |e: &Term| matches!(e, Term::Var(s) if *s == x);
             let numeric = lower_end(sort).is_some();
             match op {
-                Builtin::Eq => (is_x(l) && known_later(r)) || (is_x(r) && known_later(l)),
+                Builtin::Eq => {
+                    let (side, other) = if known_later(r) { (l, r) } else { (r, l) };
+                    known_later(other) && eq_bounded(rw, side, x, unknown, params, env)
+                }
                 Builtin::Lt | Builtin::Le => numeric && is_x(l) && known_later(r),
                 Builtin::Gt | Builtin::Ge => numeric && is_x(r) && known_later(l),
                 Builtin::In => is_x(l) && known_later(r),
                 _ => false,
             }
+        }
+        Term::Call(..) => {
+            let mut kv = |e: &Term| -> Option<Value> {
+                if known_now(e) {
+                    rw.eval(e, env, 0).ok()
+                } else {
+                    None
+                }
+            };
+            let Some(groups) = selected(rw, t, &mut kv) else {
+                return false;
+            };
+            groups.iter().all(|g| g.iter().any(|a| sb(a, env)))
         }
         _ => false,
     }

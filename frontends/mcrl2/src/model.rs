@@ -26,10 +26,11 @@ use crate::compile::{CompileError, Compiler, Names};
 use crate::enumerator::{candidates, statically_bounded};
 use crate::error::{ErrorKind, Mcrl2Error};
 use crate::interner::Interner;
-use crate::rewriter::Rewriter;
+use crate::rewriter::{Rewriter, STUCK};
 use crate::sorts::{Sort, SortTable};
 use crate::term::{MapInfo, Term};
 use crate::value::Value;
+use std::sync::Arc;
 
 /// One sum variable: its slot, sort and, for a finite sort, its elements.
 struct SumVar {
@@ -599,29 +600,50 @@ impl Mcrl2Model {
         for (a, args) in &s.actions {
             let mut vals = Vec::with_capacity(args.len());
             for t in args {
-                vals.push(
-                    rw.eval(t, env, 0)
-                        .and_then(crate::rewriter::defined)
-                        .map_err(|m| {
-                            self.error(
-                                s,
-                                &format!("an argument of action {}", self.action_names[*a]),
-                                m,
-                            )
-                        })?,
-                );
+                let what = || format!("an argument of action {}", self.action_names[*a]);
+                vals.push(match rw.eval(t, env, 0) {
+                    Ok(Value::Undefined(m)) => {
+                        if m.starts_with(STUCK) {
+                            Value::Undefined(m)
+                        } else {
+                            return Err(self.error(s, &what(), m.to_string()));
+                        }
+                    }
+                    Err(m) if m.starts_with(STUCK) => Value::Undefined(Arc::from(m.as_str())),
+                    Err(m) => return Err(self.error(s, &what(), m)),
+                    Ok(v) => v,
+                });
             }
             label.push((*a, vals));
         }
         label.sort();
         let mut target = state.to_vec();
         for (p, t) in &s.updates {
-            let v = rw
-                .eval(t, env, 0)
-                .and_then(crate::rewriter::defined)
-                .map_err(|m| {
-                    self.error(s, &format!("the update of {}", self.param_names[*p]), m)
-                })?;
+            // A term without a constructor normal form (`s_(NONE)`,
+            // `head([])`) is stored as it is, as lps2lts does; any other
+            // failure is an error.
+            let v = match rw.eval(t, env, 0) {
+                Ok(Value::Undefined(m)) => {
+                    if m.starts_with(STUCK) {
+                        Value::Undefined(m)
+                    } else {
+                        return Err(self.error(
+                            s,
+                            &format!("the update of {}", self.param_names[*p]),
+                            m.to_string(),
+                        ));
+                    }
+                }
+                Err(m) if m.starts_with(STUCK) => Value::Undefined(Arc::from(m.as_str())),
+                Err(m) => {
+                    return Err(self.error(
+                        s,
+                        &format!("the update of {}", self.param_names[*p]),
+                        m,
+                    ))
+                }
+                Ok(v) => v,
+            };
             if !rw.sorts.has_sort(&v, &self.param_sorts[*p]) {
                 return Err(self.error(
                     s,

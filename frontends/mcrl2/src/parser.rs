@@ -5,7 +5,8 @@
 //! Data expressions follow mCRL2's operator priorities (from the toolset's
 //! grammar: `whr` 0, binders 1, `=>` 2 right, `||` 3 right, `&&` 4 right,
 //! `== !=` 5, `< <= > >= in` 6, `|>` 7 right, `<|` 8, `++` 9, `+ -` 10,
-//! `* / div mod` 11, `.` 12, prefix `! - #` 12, application and update 13).
+//! `/ div mod` 11, `* .` 12, prefix `! - #` 13, application and update 14;
+//! so `i mod 2 * n` is `i mod (2 * n)`).
 //!
 //! Owns only text -> [`crate::ast`]; it must not resolve names. A process
 //! section that is not linear (a second process equation, an `init` that
@@ -610,7 +611,7 @@ impl Parser<'_> {
             Tok::Sym("++") => (BinOp::Concat, 9, false),
             Tok::Sym("+") => (BinOp::Add, 10, false),
             Tok::Sym("-") => (BinOp::Sub, 10, false),
-            Tok::Sym("*") => (BinOp::Mul, 11, false),
+            Tok::Sym("*") => (BinOp::Mul, 12, false),
             Tok::Sym("/") => (BinOp::Div, 11, false),
             Tok::Ident(w) if w == "div" => (BinOp::IntDiv, 11, false),
             Tok::Ident(w) if w == "mod" => (BinOp::Mod, 11, false),
@@ -813,6 +814,8 @@ mod tests {
         assert_eq!(show(&e), "((Not f[x]) Eq (1 Add (2 Mul 3)))");
         let e = parse_expr("n - 1 - 2").unwrap();
         assert_eq!(show(&e), "((n Sub 1) Sub 2)");
+        let e = parse_expr("i mod 2 * n").unwrap();
+        assert_eq!(show(&e), "(i Mod (2 Mul n))");
         let e = parse_expr("#l < 1 && a in s").unwrap();
         assert_eq!(show(&e), "(((Size l) Lt 1) And (a In s))");
     }

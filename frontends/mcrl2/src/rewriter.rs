@@ -37,6 +37,15 @@ pub const MAX_DEPTH: usize = 2000;
 /// Evaluation result: a normal form or a message naming what failed.
 pub type Eval = Result<Value, String>;
 
+/// The prefix of messages about terms without a constructor normal form.
+pub const STUCK: &str = "no rewrite rule applies to ";
+
+/// The message for a term that has no constructor normal form (mCRL2
+/// keeps such a term as it is: it is its own normal form).
+pub fn stuck(term: &str) -> String {
+    format!("{STUCK}{term}")
+}
+
 /// `v` itself, or its message when it is [`Value::Undefined`].
 pub fn defined(v: Value) -> Eval {
     match v {
@@ -277,10 +286,10 @@ impl Rewriter {
             Term::Projection(name, which, a) => match defined(self.eval(a, env, depth)?)? {
                 Value::Ctor(d, args) => match which.iter().find(|(c, _)| *c == d) {
                     Some((_, i)) => Ok(args[*i].clone()),
-                    None => Err(format!(
-                        "projection {name} applied to {}, which has no such field",
+                    None => Err(stuck(&format!(
+                        "{name}({})",
                         self.show(&Value::Ctor(d, args.clone()))
-                    )),
+                    ))),
                 },
                 other => Err(format!(
                     "projection {name} applied to {}",
@@ -380,17 +389,12 @@ impl Rewriter {
                 format!("({})", a.join(", "))
             })
             .collect();
-        Err(format!(
-            "no rewrite rule of map {} applies to {}{}",
-            info.name,
-            info.name,
-            args.join("")
-        ))
+        Err(stuck(&format!("{}{}", info.name, args.join(""))))
     }
 
     /// Matches a pattern; an undefined value where the pattern needs a
     /// constructor is an error (jitty would be stuck there too).
-    fn matches(&self, p: &Pattern, v: &Value, env: &mut [Value]) -> Result<bool, String> {
+    pub fn matches(&self, p: &Pattern, v: &Value, env: &mut [Value]) -> Result<bool, String> {
         if let (Value::Undefined(m), false) = (v, matches!(p, Pattern::Bind(_, None))) {
             return Err(m.to_string());
         }
@@ -722,7 +726,7 @@ impl Rewriter {
             (B::At, V::List(l), Some(V::Int(i))) => {
                 match usize::try_from(*i).ok().and_then(|i| l.get(i)) {
                     Some(v) => Ok(v.clone()),
-                    None => Err(format!("list element {i} of a list of length {}", l.len())),
+                    None => Err(stuck(&format!("{}.{i}", self.show(&V::List(l.clone()))))),
                 }
             }
             (B::Add, V::Int(x), Some(V::Int(y))) => checked(x.checked_add(*y)),
@@ -756,10 +760,10 @@ impl Rewriter {
             }
             (B::IntDiv | B::Mod, V::Int(x), Some(V::Int(y))) => {
                 if *y == 0 {
-                    return Err(format!(
-                        "{x} {} 0: division by zero",
+                    return Err(stuck(&format!(
+                        "{x} {} 0 (division by zero)",
                         if b == B::Mod { "mod" } else { "div" }
-                    ));
+                    )));
                 }
                 if b == B::IntDiv {
                     checked(x.checked_div_euclid(*y))
@@ -793,18 +797,18 @@ impl Rewriter {
                     .collect();
                 Ok(V::bag(out))
             }
-            (B::Head, V::List(l), _) => l.first().cloned().ok_or_else(|| "head([])".to_string()),
-            (B::RHead, V::List(l), _) => l.last().cloned().ok_or_else(|| "rhead([])".to_string()),
+            (B::Head, V::List(l), _) => l.first().cloned().ok_or_else(|| stuck("head([])")),
+            (B::RHead, V::List(l), _) => l.last().cloned().ok_or_else(|| stuck("rhead([])")),
             (B::Tail, V::List(l), _) => {
                 if l.is_empty() {
-                    Err("tail([])".into())
+                    Err(stuck("tail([])"))
                 } else {
                     Ok(V::list(l[1..].to_vec()))
                 }
             }
             (B::RTail, V::List(l), _) => {
                 if l.is_empty() {
-                    Err("rtail([])".into())
+                    Err(stuck("rtail([])"))
                 } else {
                     Ok(V::list(l[..l.len() - 1].to_vec()))
                 }
@@ -836,14 +840,14 @@ impl Rewriter {
             }
             (B::Int2Nat, V::Int(x), _) => {
                 if *x < 0 {
-                    Err(format!("Int2Nat({x}) of a negative number"))
+                    Err(stuck(&format!("Int2Nat({x})")))
                 } else {
                     Ok(V::Int(*x))
                 }
             }
             (B::Int2Pos | B::Nat2Pos, V::Int(x), _) => {
                 if *x <= 0 {
-                    Err(format!("{b:?}({x}) of a number that is not positive"))
+                    Err(stuck(&format!("{b:?}({x})")))
                 } else {
                     Ok(V::Int(*x))
                 }

@@ -327,6 +327,10 @@ impl SortTable {
                 items.first().is_none_or(|(x, _)| self.has_sort(x, e))
             }
             (Value::Func(_), Sort::Func(..)) => true,
+            // A map without rules applied (an uninterpreted constant) and a
+            // term without constructor normal form belong to any sort.
+            (Value::Func(f), _) => matches!(f.base, FuncBase::Map(..)) && f.updates.is_empty(),
+            (Value::Undefined(_), _) => true,
             _ => false,
         }
     }

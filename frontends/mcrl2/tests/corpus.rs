@@ -17,7 +17,9 @@ const MAX_SECONDS: u64 = 8;
 
 #[test]
 fn counts_equal_the_oracle_or_unsupported() {
-    let Some(dir) = common::corpus_dir() else { return };
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
     let root = dir.parent().expect("datasets root").to_path_buf();
     let rows = common::oracle(&dir);
     let t0 = Instant::now();
@@ -33,9 +35,19 @@ fn counts_equal_the_oracle_or_unsupported() {
         match mcrl2::parse_file(&root.join(&r.path)) {
             Err(e) if e.kind() == mcrl2::ErrorKind::Unsupported => unsupported += 1,
             Err(e) => other.push(format!("{}: load error: {e}", r.instance)),
-            Ok(m) => match bfs(&m, MAX_STATES as usize * 2, Duration::from_secs(MAX_SECONDS)) {
-                Bfs::Done { states, transitions } if (states, transitions) == (os, ot) => matched += 1,
-                Bfs::Done { states, transitions } => wrong.push(format!(
+            Ok(m) => match bfs(
+                &m,
+                MAX_STATES as usize * 2,
+                Duration::from_secs(MAX_SECONDS),
+            ) {
+                Bfs::Done {
+                    states,
+                    transitions,
+                } if (states, transitions) == (os, ot) => matched += 1,
+                Bfs::Done {
+                    states,
+                    transitions,
+                } => wrong.push(format!(
                     "{}: {states} states {transitions} transitions, oracle {os} {ot}",
                     r.instance
                 )),
@@ -54,13 +66,19 @@ fn counts_equal_the_oracle_or_unsupported() {
     for o in &other {
         eprintln!("  {o}");
     }
-    assert!(wrong.is_empty(), "counts differ from lps2lts:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "counts differ from lps2lts:\n{}",
+        wrong.join("\n")
+    );
     assert!(matched > 0, "no model matched");
 }
 
 #[test]
 fn every_corpus_file_parses() {
-    let Some(dir) = common::corpus_dir() else { return };
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
     let mut failures = Vec::new();
     let mut n = 0;
     for e in std::fs::read_dir(dir.join("lps")).expect("list lps") {

@@ -33,7 +33,9 @@ fn try_model(text: &str, label: &str) {
 
 #[test]
 fn truncated_corpus_files_never_panic() {
-    let Some(dir) = common::corpus_dir() else { return };
+    let Some(dir) = common::corpus_dir() else {
+        return;
+    };
     let mut rng = Rng(0x9e3779b97f4a7c15);
     let mut files: Vec<_> = std::fs::read_dir(dir.join("lps"))
         .expect("list lps")
