@@ -70,6 +70,9 @@ pub struct Mcrl2Model {
     processes: Vec<String>,
     interner: Interner,
     init: Vec<Index>,
+    /// Whether a term without constructor normal form may be stored in a
+    /// state or label (lps2lts's behaviour) instead of being an error.
+    keep_stuck: bool,
 }
 
 fn placeholder() -> Value {
@@ -417,6 +420,7 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
         interner,
         init,
         rewriter,
+        keep_stuck: false,
     })
 }
 
@@ -497,6 +501,19 @@ fn for_each_assignment(
 }
 
 impl Mcrl2Model {
+    /// By default a parameter update or action argument that has no
+    /// constructor normal form (`head([])`, `x div 0`, a projection of the
+    /// wrong constructor, a map no rule applies to) is a
+    /// [`pins::ModelError`] naming the summand and the term. With `keep`,
+    /// such a term is a value like any other, as mCRL2 keeps an
+    /// unrewritable term as its own normal form: lps2lts then stores it in
+    /// the state, and so does this model. (A condition must always rewrite
+    /// to `true` or `false`.)
+    pub fn keep_stuck_terms(mut self, keep: bool) -> Self {
+        self.keep_stuck = keep;
+        self
+    }
+
     fn error(&self, s: &Summand, what: &str, msg: String) -> ModelError {
         ModelError::at(s.location.clone(), format!("{what}: {msg}"))
     }
@@ -603,13 +620,15 @@ impl Mcrl2Model {
                 let what = || format!("an argument of action {}", self.action_names[*a]);
                 vals.push(match rw.eval(t, env, 0) {
                     Ok(Value::Undefined(m)) => {
-                        if m.starts_with(STUCK) {
+                        if self.keep_stuck && m.starts_with(STUCK) {
                             Value::Undefined(m)
                         } else {
                             return Err(self.error(s, &what(), m.to_string()));
                         }
                     }
-                    Err(m) if m.starts_with(STUCK) => Value::Undefined(Arc::from(m.as_str())),
+                    Err(m) if self.keep_stuck && m.starts_with(STUCK) => {
+                        Value::Undefined(Arc::from(m.as_str()))
+                    }
                     Err(m) => return Err(self.error(s, &what(), m)),
                     Ok(v) => v,
                 });
@@ -624,7 +643,7 @@ impl Mcrl2Model {
             // failure is an error.
             let v = match rw.eval(t, env, 0) {
                 Ok(Value::Undefined(m)) => {
-                    if m.starts_with(STUCK) {
+                    if self.keep_stuck && m.starts_with(STUCK) {
                         Value::Undefined(m)
                     } else {
                         return Err(self.error(
@@ -634,7 +653,9 @@ impl Mcrl2Model {
                         ));
                     }
                 }
-                Err(m) if m.starts_with(STUCK) => Value::Undefined(Arc::from(m.as_str())),
+                Err(m) if self.keep_stuck && m.starts_with(STUCK) => {
+                    Value::Undefined(Arc::from(m.as_str()))
+                }
                 Err(m) => {
                     return Err(self.error(
                         s,

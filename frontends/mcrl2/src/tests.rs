@@ -80,6 +80,11 @@ fn errors_name_the_summand_and_the_term() {
     let m = parse_str(text, "t.mcrl2").unwrap();
     let err = m.next(&m.initial_state(), 0, &mut |_| {}).unwrap_err();
     assert!(err.to_string().contains("division by zero"), "{err}");
+    // Kept as an unrewritable term on request (lps2lts's behaviour).
+    let m = parse_str(text, "t.mcrl2").unwrap().keep_stuck_terms(true);
+    let mut succ = 0;
+    m.next(&m.initial_state(), 0, &mut |_| succ += 1).unwrap();
+    assert_eq!(succ, 1);
 }
 
 #[test]
