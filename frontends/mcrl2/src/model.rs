@@ -52,6 +52,23 @@ struct Summand {
     updates: Vec<(usize, Term)>,
     env_size: usize,
     read: Vec<usize>,
+    /// Conjuncts of the condition checked before any sum variable is bound.
+    guards_first: Vec<Term>,
+    /// Conjuncts checked as soon as the i-th finite sum variable is bound
+    /// (their other sum variables are the earlier finite ones): a `false`
+    /// prunes the enumeration, as mCRL2's enumerator does.
+    guards_after: Vec<Vec<Term>>,
+}
+
+/// The conjuncts of a condition (`a && b && c`).
+fn conjuncts<'t>(t: &'t Term, out: &mut Vec<&'t Term>) {
+    match t {
+        Term::And(a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        other => out.push(other),
+    }
 }
 
 /// A transition label: the multi-action, actions sorted.
@@ -316,6 +333,34 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
                 read.push(*p as usize);
             }
         }
+        let finite_slots: Vec<u32> = sum_vars
+            .iter()
+            .filter(|v| v.domain.is_some())
+            .map(|v| v.slot)
+            .collect();
+        let infinite_slots: Vec<u32> = sum_vars
+            .iter()
+            .filter(|v| v.domain.is_none())
+            .map(|v| v.slot)
+            .collect();
+        let mut guards_first = Vec::new();
+        let mut guards_after = vec![Vec::new(); finite_slots.len()];
+        if let Some(c) = &condition {
+            let mut cs = Vec::new();
+            conjuncts(c, &mut cs);
+            for t in cs {
+                if crate::enumerator::mentions(t, &infinite_slots) {
+                    continue;
+                }
+                let last = (0..finite_slots.len())
+                    .rev()
+                    .find(|&i| crate::enumerator::mentions(t, &finite_slots[i..=i]));
+                match last {
+                    None => guards_first.push(t.clone()),
+                    Some(i) => guards_after[i].push(t.clone()),
+                }
+            }
+        }
         summands.push(Summand {
             location,
             sum_vars,
@@ -324,6 +369,8 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
             updates,
             env_size,
             read,
+            guards_first,
+            guards_after,
         });
     }
     let mut init_terms = Vec::new();
@@ -500,6 +547,31 @@ fn for_each_assignment(
     }
 }
 
+/// [`for_each_assignment`] that skips an assignment as soon as one of the
+/// guards ready after the variable just bound is refuted (`false`).
+fn for_each_pruned(
+    vars: &[&SumVar],
+    i: usize,
+    guards: &[Vec<Term>],
+    refuted: &dyn Fn(&Term, &mut [Value]) -> bool,
+    env: &mut [Value],
+    f: &mut dyn FnMut(&mut [Value]) -> bool,
+) -> bool {
+    let Some(v) = vars.get(i) else {
+        return f(env);
+    };
+    for x in v.domain.as_ref().expect("finite") {
+        env[v.slot as usize] = x.clone();
+        if guards[i].iter().any(|g| refuted(g, env)) {
+            continue;
+        }
+        if !for_each_pruned(vars, i + 1, guards, refuted, env, f) {
+            return false;
+        }
+    }
+    true
+}
+
 impl Mcrl2Model {
     /// By default a parameter update or action argument that has no
     /// constructor normal form (`head([])`, `x div 0`, a projection of the
@@ -536,17 +608,30 @@ impl Mcrl2Model {
         }
         let finite: Vec<&SumVar> = s.sum_vars.iter().filter(|v| v.domain.is_some()).collect();
         let infinite: Vec<&SumVar> = s.sum_vars.iter().filter(|v| v.domain.is_none()).collect();
+        let refuted = |g: &Term, env: &mut [Value]| {
+            matches!(self.rewriter.eval(g, env, 0), Ok(Value::Bool(false)))
+        };
+        if s.guards_first.iter().any(|g| refuted(g, &mut env)) {
+            return Ok(());
+        }
         let mut failure: Option<ModelError> = None;
-        for_each_assignment(&finite, &mut env, &mut |env| {
-            let unknown: Vec<u32> = infinite.iter().map(|v| v.slot).collect();
-            match self.solve(s, &infinite, unknown, env, state, emit) {
-                Ok(()) => true,
-                Err(e) => {
-                    failure = Some(e);
-                    false
+        for_each_pruned(
+            &finite,
+            0,
+            &s.guards_after,
+            &refuted,
+            &mut env,
+            &mut |env| {
+                let unknown: Vec<u32> = infinite.iter().map(|v| v.slot).collect();
+                match self.solve(s, &infinite, unknown, env, state, emit) {
+                    Ok(()) => true,
+                    Err(e) => {
+                        failure = Some(e);
+                        false
+                    }
                 }
-            }
-        });
+            },
+        );
         match failure {
             Some(e) => Err(e),
             None => Ok(()),
