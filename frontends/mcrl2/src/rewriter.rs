@@ -5,21 +5,28 @@
 //! Strategy (documented against mCRL2's jitty rewriter, the reference):
 //! - `if`, `&&`, `||`, `=>` are lazy: the condition (left operand) first,
 //!   then only the branch that matters, as jitty's strategy for them does;
+//!   and like jitty's rules `x && false = false`, `x || true = true`, a
+//!   left operand without a value is harmless when the right one decides;
 //! - everything else is innermost: the arguments of a constructor, a
 //!   built-in or a user map are normalised first, then the map's rules are
 //!   tried **in declaration order**; the first whose constructor patterns
 //!   match (repeated variables must be equal) and whose condition
 //!   rewrites to `true` fires, and its right-hand side is normalised;
+//! - an argument of a user map that has no normal form (`head([])`,
+//!   `Int2Nat(-1)`, a map no rule applies to...) is passed on as
+//!   [`Value::Undefined`]: a rule whose pattern there is a variable may
+//!   never use it (the case functions `C3_(e, x, y, z)` that `mcrl22lps`
+//!   generates select one argument; jitty never rewrites the others). Any
+//!   operation that needs its value fails with its message;
 //! - a user map with no applicable rule is a function value when it still
-//!   expects argument groups (curried maps, `f: A -> B -> C`), a built-in of
-//!   the same name where there is one, and otherwise an **error** naming
-//!   the term. mCRL2 would leave such a term unrewritten (a normal form
-//!   that is not a constructor term); this front-end refuses it rather than
-//!   count states that hold it. Division by zero, `head([])`, `Int2Nat` of
-//!   a negative number and 128-bit overflow are errors likewise.
-//!   Where jitty would never evaluate an argument that innermost does (a
-//!   rule whose pattern ignores an argument that fails), this rewriter
-//!   reports that argument's error instead of a result.
+//!   expects argument groups (curried maps, `f: A -> B -> C`); a map with
+//!   no rules at all is an uninterpreted symbol whose applications are
+//!   normal forms; a built-in of the same name is tried next; otherwise
+//!   the term has no normal form here (mCRL2 keeps it unrewritten): the
+//!   messages of such terms start with [`STUCK`], and the model decides
+//!   whether that is an error (the default) or a value to store (see
+//!   `Mcrl2Model::keep_stuck_terms`). Integer overflow beyond 128 bits and
+//!   operations this front-end does not implement are always errors.
 //!
 //! Owns evaluation only; it must not know summands or states.
 
@@ -392,11 +399,14 @@ impl Rewriter {
         Err(stuck(&format!("{}{}", info.name, args.join(""))))
     }
 
-    /// Matches a pattern; an undefined value where the pattern needs a
-    /// constructor is an error (jitty would be stuck there too).
+    /// Matches a pattern. A value without normal form matches only a
+    /// variable (or an equal repeated one): its head is no constructor, so
+    /// jitty's match fails there too and the next rule is tried.
     pub fn matches(&self, p: &Pattern, v: &Value, env: &mut [Value]) -> Result<bool, String> {
-        if let (Value::Undefined(m), false) = (v, matches!(p, Pattern::Bind(_, None))) {
-            return Err(m.to_string());
+        if matches!(v, Value::Undefined(_))
+            && !matches!(p, Pattern::Bind(_, None) | Pattern::Same(_))
+        {
+            return Ok(false);
         }
         Ok(match p {
             Pattern::Bind(s, sort) => {
@@ -408,10 +418,7 @@ impl Rewriter {
                 env[*s as usize] = v.clone();
                 true
             }
-            Pattern::Same(s) => {
-                let w = defined(env[*s as usize].clone())?;
-                w == *v
-            }
+            Pattern::Same(s) => env[*s as usize] == *v,
             Pattern::Lit(l) => l == v,
             Pattern::Ctor(c, ps) => match v {
                 Value::Ctor(d, args) if d == c => {

@@ -146,3 +146,55 @@ fn syntax_errors_have_positions() {
     .unwrap();
     assert!(e.to_string().contains("unknown name 'm'"), "{e}");
 }
+
+#[test]
+fn case_functions_are_lazy_in_the_arguments_they_do_not_select() {
+    // C(e, x, y) selects one argument; the other one has no normal form
+    // (head([])) and must not be needed, as in jitty.
+    let text = "sort E = struct e0 | e1;\nmap C: E # Nat # Nat -> Nat;\nvar e: E; x, y: Nat;\n\
+                eqn C(e, x, x) = x; C(e0, x, y) = x; C(e1, x, y) = y;\n\
+                act a: Nat;\nproc P(l: List(Nat)) = sum e: E. (C(e, 1, head(l)) == 1) -> a(C(e, 1, head(l))) . P(l = [1]);\ninit P([]);";
+    let m = parse_str(text, "t.mcrl2").unwrap();
+    let mut labels = Vec::new();
+    m.successors(&m.initial_state(), 0, &mut |l, _| {
+        labels.push(m.show_label(l))
+    })
+    .unwrap_err();
+    // e1 selects head([]): an error, not a silent value.
+    let text = text.replace(
+        "(C(e, 1, head(l)) == 1)",
+        "(e == e0 && C(e, 1, head(l)) == 1)",
+    );
+    let m = parse_str(&text, "t.mcrl2").unwrap();
+    labels.clear();
+    m.successors(&m.initial_state(), 0, &mut |l, _| {
+        labels.push(m.show_label(l))
+    })
+    .unwrap();
+    assert_eq!(labels, vec!["a(1)"]);
+}
+
+#[test]
+fn enumerator_follows_case_functions_and_constructors() {
+    // The infinite sum variable n is bounded through a case function and
+    // by unifying a constructor term with a known value.
+    let text = "sort E = struct e0 | e1; M = struct m(v: Nat);\nmap C: E # Bool # Bool -> Bool;\nvar e: E; x, y: Bool;\n\
+                eqn C(e, x, x) = x; C(e0, x, y) = x; C(e1, x, y) = y;\n\
+                act a: Nat;\nproc P(k: M) = sum e: E, n: Nat. (C(e, n == 3, m(n) == k)) -> a(n) . P(k = m(n + 1));\ninit P(m(7));";
+    let m = parse_str(text, "t.mcrl2").unwrap();
+    let mut labels = Vec::new();
+    m.successors(&m.initial_state(), 0, &mut |l, _| {
+        labels.push(m.show_label(l))
+    })
+    .unwrap();
+    labels.sort();
+    assert_eq!(labels, vec!["a(3)", "a(7)"]);
+}
+
+#[test]
+fn uninterpreted_constants_are_values() {
+    let text = "sort D = struct d1 | d2;\nmap q: Nat -> D;\nact a;\n\
+                proc P(f: Nat -> D, n: Nat) = (n < 2) -> a . P(f = f[n -> d1], n = n + 1);\ninit P(q, 0);";
+    let m = parse_str(text, "t.mcrl2").unwrap();
+    assert_eq!(explore(&m), (3, 2));
+}

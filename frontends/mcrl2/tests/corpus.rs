@@ -74,22 +74,6 @@ fn counts_equal_the_oracle_or_unsupported() {
     assert!(matched > 0, "no model matched");
 }
 
-/// Explores `m`; after a model error about an unrewritable term, explores
-/// again keeping such terms as values (lps2lts's behaviour, see
-/// `Mcrl2Model::keep_stuck_terms`).
-fn explore(m: mcrl2::Mcrl2Model, path: &std::path::Path) -> Bfs {
-    let run =
-        |m: &mcrl2::Mcrl2Model| bfs(m, MAX_STATES as usize * 2, Duration::from_secs(MAX_SECONDS));
-    match run(&m) {
-        Bfs::Error(e) if e.message.contains("no rewrite rule applies to") => {
-            run(&mcrl2::parse_file(path)
-                .expect("loaded before")
-                .keep_stuck_terms(true))
-        }
-        other => other,
-    }
-}
-
 #[test]
 fn every_corpus_file_parses() {
     let Some(dir) = common::corpus_dir() else {
