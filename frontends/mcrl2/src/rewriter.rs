@@ -4,9 +4,9 @@
 //!
 //! Strategy (documented against mCRL2's jitty rewriter, the reference):
 //! - `if`, `&&`, `||`, `=>` are lazy: the condition (left operand) first,
-//!   then only the branch that matters, as jitty's strategy for them does;
-//!   and like jitty's rules `x && false = false`, `x || true = true`, a
-//!   left operand without a value is harmless when the right one decides;
+//!   then only the branch that matters, as jitty's strategy for them does
+//!   (but a left operand without a value is an error, even where jitty's
+//!   `x && false = false` would decide: see `Term::And` in `eval`);
 //! - everything else is innermost: the arguments of a constructor, a
 //!   built-in or a user map are normalised first, then the map's rules are
 //!   tried **in declaration order**; the first whose constructor patterns
@@ -210,24 +210,19 @@ impl Rewriter {
                     self.eval(b, env, depth)
                 }
             }
-            // `x && false = false` and `x || true = true` are rules of
-            // jitty too: an undefined left operand is harmless when the
-            // right one decides.
+            // Left to right; an error on the left is an error, even where
+            // jitty's rule `x && false = false` would rescue it: with that
+            // rescue two flexray models of the corpus gave counts that
+            // differ from lps2lts's (cause not found), so it is off.
             Term::And(a, b) => match self.eval(a, env, depth).and_then(|v| as_bool(&v, "&&")) {
                 Ok(true) => self.eval(b, env, depth),
                 Ok(false) => Ok(Value::Bool(false)),
-                Err(e) => match self.eval(b, env, depth) {
-                    Ok(Value::Bool(false)) => Ok(Value::Bool(false)),
-                    _ => Err(e),
-                },
+                Err(e) => Err(e),
             },
             Term::Or(a, b) => match self.eval(a, env, depth).and_then(|v| as_bool(&v, "||")) {
                 Ok(true) => Ok(Value::Bool(true)),
                 Ok(false) => self.eval(b, env, depth),
-                Err(e) => match self.eval(b, env, depth) {
-                    Ok(Value::Bool(true)) => Ok(Value::Bool(true)),
-                    _ => Err(e),
-                },
+                Err(e) => Err(e),
             },
             Term::Implies(a, b) => {
                 if as_bool(&self.eval(a, env, depth)?, "=>")? {
@@ -399,13 +394,18 @@ impl Rewriter {
         Err(stuck(&format!("{}{}", info.name, args.join(""))))
     }
 
-    /// Matches a pattern. A value without normal form matches only a
-    /// variable (or an equal repeated one): its head is no constructor, so
-    /// jitty's match fails there too and the next rule is tried.
+    /// Matches a pattern. A value without normal form matches a variable;
+    /// a repeated variable only when it is the very same term (so the
+    /// case-function rule `C(e, x, x, x) = x` is skipped, as in jitty);
+    /// against a constructor pattern it is an error (conservative: jitty
+    /// would try the next rule, which this front-end does not risk).
     pub fn matches(&self, p: &Pattern, v: &Value, env: &mut [Value]) -> Result<bool, String> {
-        if matches!(v, Value::Undefined(_))
-            && !matches!(p, Pattern::Bind(_, None) | Pattern::Same(_))
+        if let (Value::Undefined(m), Pattern::Ctor(..) | Pattern::Lit(_) | Pattern::Cons(..)) =
+            (v, p)
         {
+            return Err(m.to_string());
+        }
+        if matches!(v, Value::Undefined(_)) && matches!(p, Pattern::Bind(_, Some(_))) {
             return Ok(false);
         }
         Ok(match p {
@@ -587,29 +587,40 @@ impl Rewriter {
         }
     }
 
-    /// A set operation where at least one side has a predicate: the result
-    /// keeps the left predicate (or the right one when the left has none)
-    /// and a finite part with exactly the points where membership differs
-    /// from it. Two different predicates: unsupported.
+    /// A set operation where at least one side has a predicate. Outside
+    /// both finite parts, membership is `op(pa(x), pb(x))` with the absent
+    /// predicate false; that is again one of the predicates or false
+    /// (`{} * !{v}` is finite), which becomes the result's predicate. Its
+    /// finite part is the points of either finite part where the result's
+    /// membership differs from that predicate. Two different predicates
+    /// where both matter: unsupported.
     fn set_combine(&self, a: &SetValue, b: &SetValue, op: fn(bool, bool) -> bool) -> Eval {
+        // The predicate outside the finite parts, from op's truth table.
         let pred = match (&a.pred, &b.pred) {
             (None, None) => None,
-            (Some(p), None) | (None, Some(p)) => Some(p.clone()),
-            (Some(p), Some(q)) if p == q => Some(p.clone()),
+            (Some(p), None) => match (op(true, false), op(false, false)) {
+                (true, false) => Some(p.clone()),
+                (false, false) => None,
+                _ => return Err("a set operation with a complemented result: not supported by this front-end".into()),
+            },
+            (None, Some(q)) => match (op(false, true), op(false, false)) {
+                (true, false) => Some(q.clone()),
+                (false, false) => None,
+                _ => return Err("a set operation with a complemented result: not supported by this front-end".into()),
+            },
+            (Some(p), Some(q)) if p == q => match (op(true, true), op(false, false)) {
+                (true, false) => Some(p.clone()),
+                (false, false) => None,
+                _ => return Err("a set operation with a complemented result: not supported by this front-end".into()),
+            },
             _ => {
-                return Err("an operation on two sets given by different comprehensions over an infinite sort: not supported by this front-end".into())
+                return Err("an operation on two sets given by different predicates: not supported by this front-end".into())
             }
         };
-        // Membership of the result with `pred` applied everywhere: only
-        // points in either finite part can differ from a pure combination.
         let candidates = value::union(&a.finite, &b.finite);
-        let base_a_is_pred = a.pred.is_some();
-        let base_b_is_pred = b.pred.is_some();
         let mut finite = Vec::new();
         for x in candidates {
-            let ma = self.set_member(a, &x)?;
-            let mb = self.set_member(b, &x)?;
-            let want = op(ma, mb);
+            let want = op(self.set_member(a, &x)?, self.set_member(b, &x)?);
             let p = match &pred {
                 Some(p) => as_bool(&self.apply(p, vec![x.clone()], 0)?, "set predicate")?,
                 None => false,
@@ -617,17 +628,6 @@ impl Rewriter {
             if want != p {
                 finite.push(x);
             }
-        }
-        // Outside the finite parts: membership is op(pa, pb) where pa, pb
-        // are the predicates (false when absent); it must equal pred.
-        let outside_ok = match (base_a_is_pred, base_b_is_pred) {
-            (false, false) => !op(false, false),
-            (true, false) => op(true, false) && !op(false, false),
-            (false, true) => op(false, true) && !op(false, false),
-            (true, true) => op(true, true) && !op(false, false),
-        };
-        if pred.is_some() && !outside_ok {
-            return Err("a set operation whose result is not a comprehension plus finitely many points: not supported by this front-end".into());
         }
         Ok(Value::Set(Arc::new(SetValue { pred, finite })))
     }

@@ -198,3 +198,28 @@ fn uninterpreted_constants_are_values() {
     let m = parse_str(text, "t.mcrl2").unwrap();
     assert_eq!(explore(&m), (3, 2));
 }
+
+#[test]
+fn set_complements_and_comprehensions() {
+    let text = "act a: Set(Nat);\n\
+                proc P(s: Set(Nat), n: Nat) = (n < 3) -> a(s * !{n}) . P(s = s + {n} + {n + 5}, n = n + 1)\n\
+                + (n == 3 && 5 in { k: Nat | k > 4 } && !(1 in !s)) -> a(s - { k: Nat | k > 4 }) . P(s = {}, n = 4);\ninit P({}, 0);";
+    let m = parse_str(text, "t.mcrl2").unwrap();
+    let mut labels = Vec::new();
+    let mut s = m.initial_state();
+    for _ in 0..4 {
+        let mut next = None;
+        for g in 0..2 {
+            m.successors(&s, g, &mut |l, t| {
+                labels.push(m.show_label(l));
+                next = Some(t.to_vec());
+            })
+            .unwrap();
+        }
+        s = next.unwrap();
+    }
+    assert_eq!(
+        labels,
+        vec!["a({})", "a({0, 5})", "a({0, 1, 5, 6})", "a({0, 1, 2})"]
+    );
+}
