@@ -580,12 +580,11 @@ impl Mcrl2Model {
     /// such a term is a value like any other, as mCRL2 keeps an
     /// unrewritable term as its own normal form: lps2lts then stores it in
     /// the state, and so does this model. (A condition must always rewrite
-    /// to `true` or `false`.) Experimental: on the corpus, lift3-final
-    /// needs it, but the flexray models 3_Ideal_trace.expanded and
-    /// Big_Deaf_follower.expanded then give counts that differ from
-    /// lps2lts's (cause not found yet: the identity of stuck terms, kept
-    /// as their printed form, or the don't-care defaults), so it is off by
-    /// default and the corpus test does not use it.
+    /// to `true` or `false`.) Experimental and off by default: with it,
+    /// the flexray models 3_Ideal_trace.expanded and
+    /// Big_Deaf_follower.expanded of the corpus gave counts that differ
+    /// from lps2lts's (cause not found yet); the corpus test does not use
+    /// it.
     pub fn keep_stuck_terms(mut self, keep: bool) -> Self {
         self.keep_stuck = keep;
         self
