@@ -31,6 +31,11 @@ const MANIFESTS: &[(&str, &str, &str)] = &[
         include_str!("../../datasets/mcc.csv"),
     ),
     (
+        "mcrl2",
+        "mCRL2 example specifications as linear processes (mcrl22lps); oracle: lps2lts's counts",
+        include_str!("../../datasets/mcrl2.csv"),
+    ),
+    (
         "beem-promela",
         "BEEM's Promela translations; oracle: SPIN 6.5.2's states stored (-DSAFETY -DNOREDUCE)",
         include_str!("../../datasets/promela.csv"),

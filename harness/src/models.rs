@@ -70,6 +70,17 @@ fn from_promela(
     loaded(result, |e| e.kind() == promela::ErrorKind::Unsupported)
 }
 
+fn from_mcrl2(
+    result: Result<mcrl2::Mcrl2Model, mcrl2::Mcrl2Error>,
+) -> Result<Box<dyn Model>, LoadError> {
+    loaded(result, |e| {
+        matches!(
+            e.kind(),
+            mcrl2::ErrorKind::Unsupported | mcrl2::ErrorKind::NotLinear
+        )
+    })
+}
+
 /// Loads the model named by `source`.
 pub fn load(source: &ModelSource) -> Result<Box<dyn Model>, LoadError> {
     let label = match source {
@@ -101,11 +112,19 @@ pub fn load(source: &ModelSource) -> Result<Box<dyn Model>, LoadError> {
             }
             ModelSource::File(path) => from_promela(promela::parse_file(path)),
         },
+        Some("mcrl2") => match source {
+            ModelSource::Embedded { label } => {
+                let text = embedded_text(label)
+                    .ok_or_else(|| LoadError::Model(format!("{label}: no such built-in model")))?;
+                from_mcrl2(mcrl2::parse_str(text, label))
+            }
+            ModelSource::File(path) => from_mcrl2(mcrl2::parse_file(path)),
+        },
         Some(other) => Err(LoadError::Unsupported(format!(
             "{label}: the {other} front-end is not implemented yet"
         ))),
         None => Err(LoadError::Unsupported(format!(
-            "{label}: unknown model file extension (known: .pnml, .dve, .pm/.pml/.prom)"
+            "{label}: unknown model file extension (known: .pnml, .dve, .pm/.pml/.prom, .mcrl2)"
         ))),
     }
 }
