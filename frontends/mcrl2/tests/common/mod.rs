@@ -11,23 +11,17 @@ use std::time::{Duration, Instant};
 
 use pins::Model;
 
-/// `<workspace>/../shared/datasets/mcrl2`, or `None` with a notice; with
-/// `CI=true` a missing corpus is a failure.
+/// `<workspace>/../shared/datasets/mcrl2`, or `None` when missing
+/// ([`frontend_testkit::missing`]: a failure under CI).
 pub fn corpus_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets/mcrl2");
     if dir.join("oracle.csv").is_file() && dir.join("lps").is_dir() {
         return Some(dir);
     }
-    if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!(
-            "CI=true but the mCRL2 corpus is missing: expected {}/oracle.csv and lps/",
-            dir.display()
-        );
-    }
-    eprintln!(
-        "notice: mCRL2 corpus not found at {}; skipping this test",
+    frontend_testkit::missing(&format!(
+        "mCRL2 corpus not found at {} (oracle.csv and lps/)",
         dir.display()
-    );
+    ));
     None
 }
 
