@@ -224,6 +224,7 @@ fn deferred_size(
                         let other = if is_card_s(a) { b } else { a };
                         match other.kind {
                             ExprKind::Int(n) => card = Some(n),
+                            _ if scopes.contains_key(syms.name(d.name)) => {}
                             _ => {
                                 return Err(err_at(
                                     files,
@@ -233,6 +234,20 @@ fn deferred_size(
                                 ))
                             }
                         }
+                    }
+                    ExprKind::Bin(BinOp::In, a, b)
+                        if is_s(b)
+                            && matches!(a.kind, ExprKind::Ident(x) if m.constants.contains(&x)) =>
+                    {
+                        return Err(err_at(
+                            files,
+                            ErrorKind::Unsupported,
+                            c.pos,
+                            format!(
+                                "a constant element of the deferred set {} (ProB fixes such elements: a symmetry reduction)",
+                                syms.name(d.name)
+                            ),
+                        ));
                     }
                     ExprKind::Bin(_, a, b)
                         if is_card_s(a) || is_card_s(b) || is_s(a) || is_s(b) =>

@@ -304,6 +304,15 @@ impl<'w> Env<'w> {
                 self.locals.truncate(base);
                 r
             }
+            ExprKind::Bin(BinOp::Interval, a, b) => {
+                let Value::Int(i) = x else {
+                    return Err(Fail::Wd(
+                        "membership of a non-integer in an interval".into(),
+                        s.pos,
+                    ));
+                };
+                Ok(self.int(a)? <= *i && *i <= self.int(b)?)
+            }
             ExprKind::Bin(BinOp::Union, a, b) => Ok(self.member(x, a)? || self.member(x, b)?),
             ExprKind::Bin(BinOp::Inter, a, b) => Ok(self.member(x, a)? && self.member(x, b)?),
             _ => {

@@ -243,7 +243,7 @@ impl Reader {
                 ))
             }
         }
-        if first == "SYSTEM" || first == "MODEL" {
+        if first == "SYSTEM" {
             return Err(err_at(
                 &self.files,
                 ErrorKind::Unsupported,

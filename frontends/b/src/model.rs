@@ -6,7 +6,8 @@
 //! stores its value as an index into a per-slot table of the B values seen
 //! so far (a thread-safe interner), plus one; 0 means "not yet set".
 //!
-//! Groups: `SETUP_CONSTANTS` (only when there are constants: root ->
+//! Groups: `SETUP_CONSTANTS` (only when there are constants or
+//! PROPERTIES, as in ProB: root ->
 //! phase 1, one successor per solution of the PROPERTIES),
 //! `INITIALISATION` (phase 1, or the root when there are no constants ->
 //! phase 2, one successor per outcome), then each operation offered
@@ -112,7 +113,8 @@ impl BModel {
             });
         }
         let mut kinds = Vec::new();
-        if nconst > 0 {
+        let has_setup = nconst > 0 || properties.is_some();
+        if has_setup {
             kinds.push(Kind::Setup);
         }
         kinds.push(Kind::Init);
@@ -366,7 +368,16 @@ impl BModel {
                 if phase != 0 {
                     return Ok(());
                 }
-                for sol in self.setup()? {
+                let sols = self.setup()?;
+                if sols.is_empty() {
+                    let pos = self.properties.as_ref().map_or(Pos::default(), |p| p.pos);
+                    return Err(Fail::Unsupported(
+                        "PROPERTIES without solution (ProB's behaviour then is not modelled)"
+                            .into(),
+                        pos,
+                    ));
+                }
+                for sol in sols {
                     let mut t = vec![0; self.nslots + 1];
                     t[0] = 1;
                     for (i, v) in sol.iter().enumerate() {
@@ -377,7 +388,7 @@ impl BModel {
                 Ok(())
             }
             Kind::Init => {
-                if phase != u32::from(self.nconst > 0) {
+                if phase != u32::from(matches!(self.kinds[0], Kind::Setup)) {
                     return Ok(());
                 }
                 let slots = self.decode(state);

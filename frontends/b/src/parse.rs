@@ -136,6 +136,7 @@ fn sym_bp(s: &str) -> Option<(u8, BinOp)> {
         ".." => (170, Interval),
         "+" => (180, Plus),
         "-" => (180, Minus),
+        "\\" => (180, Minus),
         "*" => (190, Mul),
         "/" => (190, Div),
         "**" => (200, Power),

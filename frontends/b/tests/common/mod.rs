@@ -34,7 +34,12 @@ pub fn oracle(dir: &std::path::Path) -> HashMap<String, Row> {
     let text = std::fs::read_to_string(dir.join("oracle.csv")).expect("read oracle.csv");
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("header").split(',').collect();
-    let col = |name: &str| header.iter().position(|h| h.trim() == name).unwrap_or_else(|| panic!("oracle.csv has no column {name}"));
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| h.trim() == name)
+            .unwrap_or_else(|| panic!("oracle.csv has no column {name}"))
+    };
     let (i, f, p, s, t, c, r) = (
         col("instance"),
         col("formalism"),
@@ -66,7 +71,11 @@ pub fn oracle(dir: &std::path::Path) -> HashMap<String, Row> {
 /// `validation.csv`: the instance names, in file order.
 pub fn validation(dir: &std::path::Path) -> Vec<String> {
     let text = std::fs::read_to_string(dir.join("validation.csv")).expect("read validation.csv");
-    text.lines().skip(1).filter(|l| !l.trim().is_empty()).map(|l| l.split(',').next().expect("instance").to_owned()).collect()
+    text.lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split(',').next().expect("instance").to_owned())
+        .collect()
 }
 
 /// How a naive BFS ended.
