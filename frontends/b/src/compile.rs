@@ -23,6 +23,7 @@ type R<T> = Result<T, BError>;
 /// Settings that change what ProB explores, refused because our oracle
 /// runs may have been truncated by them or they change the state space.
 const REFUSED_PREFS: &[&str] = &[
+    "SET_PREF_USE_IGNORE_PRAGMAS",
     "SET_PREF_MAX_OPERATIONS",
     "SET_PREF_MAX_INITIALISATIONS",
     "SET_PREF_SYMMETRY_MODE",
@@ -56,7 +57,10 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                 )
             };
             if REFUSED_PREFS.contains(&k.as_str()) {
-                if k == "SET_PREF_SYMMETRY_MODE" && (v == "off" || v == "false") {
+                if k != "SET_PREF_MAX_OPERATIONS"
+                    && k != "SET_PREF_MAX_INITIALISATIONS"
+                    && (v == "off" || v == "false" || v == "FALSE")
+                {
                     continue;
                 }
                 return Err(bad(
@@ -81,6 +85,30 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                     );
                 }
                 _ => {}
+            }
+        }
+    }
+    for m in &machines {
+        if let Some((_, _, pos)) = m.settings.iter().find(|(k, _, _)| k == "SCOPE") {
+            return Err(err_at(
+                &files,
+                ErrorKind::Unsupported,
+                *pos,
+                "a SCOPE predicate (restricts ProB's model checking)",
+            ));
+        }
+    }
+    for m in &machines {
+        for r in m.sees.iter().chain(&m.uses) {
+            if let Some(seen) = machines.iter().find(|x| x.name == r.name) {
+                if !seen.variables.is_empty() {
+                    return Err(err_at(
+                        &files,
+                        ErrorKind::Unsupported,
+                        r.pos,
+                        format!("SEES or USES of {}, a machine with variables (ProB's composition not modelled)", r.name),
+                    ));
+                }
             }
         }
     }
@@ -127,6 +155,35 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     for m in &machines {
         const_ids.extend(m.constants.iter().copied());
         var_ids.extend(m.variables.iter().copied());
+    }
+    // ProB breaks the symmetry of deferred sets while solving the
+    // PROPERTIES (it enumerates one fresh element where all unused ones
+    // are interchangeable), so its constant solutions are not all the
+    // solutions: refuse constants whose PROPERTIES involve a deferred set.
+    if !const_ids.is_empty() {
+        let deferred: Vec<Sym> = machines
+            .iter()
+            .flat_map(|m| &m.sets)
+            .filter(|d| d.elements.is_none())
+            .map(|d| d.name)
+            .collect();
+        for m in &machines {
+            for p in &m.properties {
+                let mut ids = Vec::new();
+                crate::solve::idents(p, &mut ids);
+                if let Some(s) = deferred.iter().find(|s| ids.contains(s)) {
+                    return Err(err_at(
+                        &files,
+                        ErrorKind::Unsupported,
+                        p.pos,
+                        format!(
+                            "constants constrained by the deferred set {} (ProB's symmetry breaking while solving PROPERTIES)",
+                            syms.name(*s)
+                        ),
+                    ));
+                }
+            }
+        }
     }
     for (i, &s) in const_ids.iter().chain(&var_ids).enumerate() {
         set_global(&mut globals, s, Global::Slot(i));

@@ -103,6 +103,8 @@ impl<'w> Env<'w> {
                 Equiv => Ok(self.holds(a)? == self.holds(b)?),
                 Eq => Ok(self.eval(a)? == self.eval(b)?),
                 Neq => Ok(self.eval(a)? != self.eval(b)?),
+                // ProB decides `E : {}` without evaluating `E`.
+                In | NotIn if matches!(b.kind, ExprKind::EmptySet) => Ok(*op == NotIn),
                 In => {
                     let x = self.eval(a)?;
                     self.member(&x, b)
@@ -203,9 +205,12 @@ impl<'w> Env<'w> {
                     (NamedSet::Natural, Value::Int(i)) => *i >= 0,
                     (NamedSet::Natural1, Value::Int(i)) => *i >= 1,
                     (NamedSet::Integer, Value::Int(_)) => true,
-                    (NamedSet::Nat, Value::Int(i)) => *i >= 0 && *i <= w.maxint,
-                    (NamedSet::Nat1, Value::Int(i)) => *i >= 1 && *i <= w.maxint,
-                    (NamedSet::Int, Value::Int(i)) => *i >= w.minint && *i <= w.maxint,
+                    // ProB bounds NAT, NAT1 and INT by MAXINT / MININT when
+                    // enumerating them, not when testing a known value
+                    // (`length : NAT & length = 5` has a solution).
+                    (NamedSet::Nat, Value::Int(i)) => *i >= 0,
+                    (NamedSet::Nat1, Value::Int(i)) => *i >= 1,
+                    (NamedSet::Int, Value::Int(_)) => true,
                     (NamedSet::Bool, Value::Bool(_)) => true,
                     (NamedSet::String, Value::Str(_)) => true,
                     _ => {
@@ -216,6 +221,8 @@ impl<'w> Env<'w> {
                     }
                 })
             }
+            // ProB decides `E : {}` without evaluating `E`.
+            ExprKind::EmptySet => Ok(false),
             ExprKind::Call(
                 b @ (Builtin::Pow | Builtin::Pow1 | Builtin::Fin | Builtin::Fin1),
                 a,
@@ -514,6 +521,13 @@ impl<'w> Env<'w> {
                 out.sort();
                 Ok(out)
             }
+            ExprKind::Bin(BinOp::Interval, a, b) => {
+                let (lo, hi) = (self.int(a)?, self.int(b)?);
+                if hi >= lo && (hi - lo) as u64 > ENUM_LIMIT as u64 {
+                    return Err(Fail::Unsupported(format!("enumerating {lo}..{hi}"), s.pos));
+                }
+                Ok((lo..=hi).map(Value::Int).collect())
+            }
             ExprKind::Named(
                 NamedSet::Natural | NamedSet::Natural1 | NamedSet::Integer | NamedSet::String,
             )
@@ -701,6 +715,12 @@ impl<'w> Env<'w> {
                         }
                         Ok(true)
                     })?;
+                    if out.len() > LARGE_SET {
+                        return Err(Fail::Unsupported(
+                            format!("a set of {} elements built by comprehension (ProB keeps such sets symbolic)", out.len()),
+                            pos,
+                        ));
+                    }
                     match kind {
                         QuantKind::Comprehension | QuantKind::Lambda => Value::set(out),
                         QuantKind::Sigma => acc.unwrap_or(Value::Int(0)),
@@ -973,10 +993,16 @@ impl<'w> Env<'w> {
     }
 }
 
+/// Largest set value built from an interval or a comprehension: ProB
+/// keeps larger ones symbolic (its states then differ from the canonical
+/// ones, and its operations on them may time out), so its counts are not
+/// reproducible beyond it.
+const LARGE_SET: usize = 5_000;
+
 fn range(lo: i64, hi: i64, pos: Pos) -> E<Value> {
-    if hi >= lo && (hi - lo) as u64 > ENUM_LIMIT as u64 {
+    if hi >= lo && (hi - lo) as u64 >= LARGE_SET as u64 {
         return Err(Fail::Unsupported(
-            format!("the interval {lo}..{hi} is too large to build"),
+            format!("the interval {lo}..{hi} as a value (over {LARGE_SET} elements: ProB keeps it symbolic)"),
             pos,
         ));
     }

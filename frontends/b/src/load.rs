@@ -495,7 +495,7 @@ impl Reader {
             }
             let name = name.expect("checked");
             let body: Vec<Token> = item[j + 1..].to_vec();
-            if name.starts_with("SET_PREF_") || name.starts_with("scope_") {
+            if name.starts_with("SET_PREF_") || name.starts_with("scope_") || name == "SCOPE" {
                 let text: Vec<String> = body
                     .iter()
                     .map(|t| match &t.tok {

@@ -367,6 +367,17 @@ impl<'a> Parser<'a> {
                 Tok::Ident(s) if self.defs.contains_key(s) => s.clone(),
                 _ => return Ok(any),
             };
+            for kind in ["FUNCTION", "PREDICATE", "SUBSTITUTION"] {
+                if self.defs.contains_key(&format!("EXTERNAL_{kind}_{name}")) {
+                    return Err(self.err(
+                        ErrorKind::Unsupported,
+                        format!(
+                            "external {} {name} (ProB built-in library)",
+                            kind.to_lowercase()
+                        ),
+                    ));
+                }
+            }
             let def = &self.defs[&name];
             self.expansions += 1;
             if self.expansions > 100_000 {
