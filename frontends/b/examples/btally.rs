@@ -116,7 +116,11 @@ fn main() {
             };
             let full = dir.join(&path);
             let t0 = Instant::now();
-            let mut child = Command::new(&exe)
+            // 4 GiB of address space per model (`ulimit -v`), so that one
+            // model cannot exhaust a shared machine
+            let mut child = Command::new("sh")
+                .args(["-c", "ulimit -v 4000000; exec \"$0\" \"$@\""])
+                .arg(&exe)
                 .args(["--one", &full.display().to_string(), &limit.to_string()])
                 .stdout(Stdio::piped())
                 .stderr(Stdio::null())
@@ -202,7 +206,7 @@ fn main() {
         .into_iter()
         .filter(|((c, _), _)| c != "matched")
         .collect();
-    top.sort_by(|a, b| b.1.cmp(&a.1));
+    top.sort_by_key(|t| std::cmp::Reverse(t.1));
     println!("top reasons:");
     for ((c, m), n) in top.iter().take(40) {
         println!("  {n:5}  {c}: {m}");

@@ -301,7 +301,6 @@ pub struct Machine {
     pub name: String,
     /// `MACHINE`, `REFINEMENT`, `IMPLEMENTATION`, `SYSTEM`, `MODEL`.
     pub kind: String,
-    pub params: Vec<Sym>,
     pub sets: Vec<SetDecl>,
     pub constants: Vec<Sym>,
     pub properties: Vec<Expr>,

@@ -157,9 +157,9 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         var_ids.extend(m.variables.iter().copied());
     }
     // ProB breaks the symmetry of deferred sets while solving the
-    // PROPERTIES (it enumerates one fresh element where all unused ones
-    // are interchangeable), so its constant solutions are not all the
-    // solutions: refuse constants whose PROPERTIES involve a deferred set.
+    // PROPERTIES in some cases (a constant element of a deferred set, or of
+    // another constant set; a bijection onto a deferred set), so its
+    // constant solutions are then not all the solutions: refuse those.
     if !const_ids.is_empty() {
         let deferred: Vec<Sym> = machines
             .iter()
@@ -169,16 +169,13 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             .collect();
         for m in &machines {
             for p in &m.properties {
-                let mut ids = Vec::new();
-                crate::solve::idents(p, &mut ids);
-                if let Some(s) = deferred.iter().find(|s| ids.contains(s)) {
+                if let Some((pos, what)) = symmetric_constants(p, &const_ids, &deferred) {
                     return Err(err_at(
                         &files,
                         ErrorKind::Unsupported,
-                        p.pos,
+                        pos,
                         format!(
-                            "constants constrained by the deferred set {} (ProB's symmetry breaking while solving PROPERTIES)",
-                            syms.name(*s)
+                            "{what} (ProB breaks deferred-set symmetry while solving PROPERTIES)"
                         ),
                     ));
                 }
@@ -436,5 +433,62 @@ fn check_subst(s: &Subst, syms: &Syms, files: &[String]) -> R<()> {
         }
         SubstKind::Choice(v) | SubstKind::Par(v) | SubstKind::Seq(v) => v.iter().try_for_each(cs),
         SubstKind::Call(o, _, a) => o.iter().chain(a).try_for_each(ce),
+    }
+}
+
+/// A PROPERTIES conjunct whose solutions ProB reduces by symmetry: `c : X`
+/// with `c` a constant and `X` a deferred set or a constant, or a
+/// bijection space (`>->>`, `>+>>`) mentioning a deferred set.
+fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Pos, String)> {
+    for c in crate::solve::conjuncts(p) {
+        if let ExprKind::Bin(BinOp::In, a, b) = &c.kind {
+            if let (ExprKind::Ident(x), ExprKind::Ident(s)) = (&a.kind, &b.kind) {
+                if consts.contains(x) && (deferred.contains(s) || consts.contains(s)) {
+                    return Some((
+                        c.pos,
+                        "a constant element of a deferred set or of a constant set".into(),
+                    ));
+                }
+            }
+        }
+    }
+    fn bij(e: &Expr, deferred: &[Sym]) -> Option<Pos> {
+        let mut found = None;
+        visit(e, &mut |x| {
+            if let ExprKind::Bin(BinOp::Space(SpaceKind::TotalBij | SpaceKind::PartialBij), a, b) =
+                &x.kind
+            {
+                let mut ids = Vec::new();
+                crate::solve::idents(a, &mut ids);
+                crate::solve::idents(b, &mut ids);
+                if found.is_none() && ids.iter().any(|s| deferred.contains(s)) {
+                    found = Some(x.pos);
+                }
+            }
+        });
+        found
+    }
+    bij(p, deferred).map(|pos| (pos, "a bijection over a deferred set".into()))
+}
+
+/// Calls `f` on `e` and every sub-expression.
+fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    use ExprKind::*;
+    f(e);
+    match &e.kind {
+        Ident(_) | Int(_) | Str(_) | ExprKind::Bool(_) | Named(_) | EmptySet | EmptySeq => {}
+        SetExt(v) | SeqExt(v) | Call(_, v) => v.iter().for_each(|x| visit(x, f)),
+        Bin(_, a, b) | Apply(a, b) | Image(a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        Neg(a) | Inverse(a) | Field(a, _) => visit(a, f),
+        Quant { pred, body, .. } => {
+            visit(pred, f);
+            if let Some(b) = body {
+                visit(b, f);
+            }
+        }
+        Rec(fs) | Struct(fs) => fs.iter().for_each(|(_, x)| visit(x, f)),
     }
 }

@@ -199,28 +199,22 @@ impl<'w> Env<'w> {
     /// syntax for infinite sets).
     pub fn member(&mut self, x: &Value, s: &Expr) -> E<bool> {
         match &s.kind {
-            ExprKind::Named(n) => {
-                let w = self.w;
-                Ok(match (n, x) {
-                    (NamedSet::Natural, Value::Int(i)) => *i >= 0,
-                    (NamedSet::Natural1, Value::Int(i)) => *i >= 1,
-                    (NamedSet::Integer, Value::Int(_)) => true,
-                    // ProB bounds NAT, NAT1 and INT by MAXINT / MININT when
-                    // enumerating them, not when testing a known value
-                    // (`length : NAT & length = 5` has a solution).
-                    (NamedSet::Nat, Value::Int(i)) => *i >= 0,
-                    (NamedSet::Nat1, Value::Int(i)) => *i >= 1,
-                    (NamedSet::Int, Value::Int(_)) => true,
-                    (NamedSet::Bool, Value::Bool(_)) => true,
-                    (NamedSet::String, Value::Str(_)) => true,
-                    _ => {
-                        return Err(Fail::Wd(
-                            "membership test between different types".into(),
-                            s.pos,
-                        ))
-                    }
-                })
-            }
+            ExprKind::Named(n) => Ok(match (n, x) {
+                (NamedSet::Natural, Value::Int(i)) => *i >= 0,
+                (NamedSet::Natural1, Value::Int(i)) => *i >= 1,
+                (NamedSet::Integer, Value::Int(_)) => true,
+                (NamedSet::Nat, Value::Int(i)) => *i >= 0 && *i <= self.w.maxint,
+                (NamedSet::Nat1, Value::Int(i)) => *i >= 1 && *i <= self.w.maxint,
+                (NamedSet::Int, Value::Int(i)) => *i >= self.w.minint && *i <= self.w.maxint,
+                (NamedSet::Bool, Value::Bool(_)) => true,
+                (NamedSet::String, Value::Str(_)) => true,
+                _ => {
+                    return Err(Fail::Wd(
+                        "membership test between different types".into(),
+                        s.pos,
+                    ))
+                }
+            }),
             // ProB decides `E : {}` without evaluating `E`.
             ExprKind::EmptySet => Ok(false),
             ExprKind::Call(

@@ -547,3 +547,13 @@ impl pins::Model for BModel {
         })
     }
 }
+
+impl std::fmt::Debug for BModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BModel")
+            .field("name", &self.name)
+            .field("slots", &self.slots.len())
+            .field("groups", &self.groups.len())
+            .finish()
+    }
+}

@@ -268,12 +268,39 @@ pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)
         for c in 0..cs.len() {
             if !checked[c] && ment[c].iter().all(|&k| bound[k]) {
                 checked[c] = true;
-                checks.push(c);
+                if !is_int_typing(cs[c], ids) {
+                    checks.push(c);
+                }
             }
         }
         steps.push(Step { vars, gen, checks });
     }
     Ok(Plan { pre, steps })
+}
+
+/// Whether `c` is `x : NAT` (or `NAT1`, `INT`, `NATURAL`, `NATURAL1`,
+/// `INTEGER`) for a bound identifier `x`. When such a conjunct does not
+/// generate `x`, ProB takes it as `x`'s typing and does not check it
+/// (`length : NAT & length = 5` holds with `MAXINT = 3`), while
+/// `a * b : NAT` is checked against `MAXINT`.
+fn is_int_typing(c: &Expr, ids: &[Sym]) -> bool {
+    match &c.kind {
+        ExprKind::Bin(BinOp::In, a, b) => {
+            matches!(a.kind, ExprKind::Ident(x) if ids.contains(&x))
+                && matches!(
+                    b.kind,
+                    ExprKind::Named(
+                        NamedSet::Nat
+                            | NamedSet::Nat1
+                            | NamedSet::Int
+                            | NamedSet::Natural
+                            | NamedSet::Natural1
+                            | NamedSet::Integer
+                    )
+                )
+        }
+        _ => false,
+    }
 }
 
 /// Sets that are infinite whatever the state (never used as generators).
@@ -380,7 +407,7 @@ fn step(
             let mut subs =
                 crate::value::subsets(&s, 24).map_err(|m| Fail::Unsupported(m, b.pos))?;
             if *strict {
-                subs.retain(|x| x.as_set().map_or(false, |x| x.len() < s.len()));
+                subs.retain(|x| x.as_set().is_ok_and(|x| x.len() < s.len()));
             }
             subs.into_iter().map(|v| vec![v]).collect()
         }

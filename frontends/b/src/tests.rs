@@ -115,9 +115,8 @@ fn relations_and_functions() {
 
 #[test]
 fn syntax_errors_name_file_line_column() {
-    let e = parse_str("MACHINE M\nVARIABLES x\nINITIALISATION x := \nEND", "m.mch")
-        .err()
-        .expect("error");
+    let e =
+        parse_str("MACHINE M\nVARIABLES x\nINITIALISATION x := \nEND", "m.mch").expect_err("error");
     assert_eq!(e.kind(), ErrorKind::Syntax);
     assert!(e.to_string().starts_with("m.mch:"), "{e}");
 }
@@ -128,15 +127,13 @@ fn unsupported_is_reported() {
         "MACHINE M DEFINITIONS SET_PREF_MAX_OPERATIONS == 5 VARIABLES x INITIALISATION x := 0 END",
         "m.mch",
     )
-    .err()
-    .expect("error");
+    .expect_err("error");
     assert_eq!(e.kind(), ErrorKind::Unsupported);
     let e = parse_str(
         "MACHINE M VARIABLES x INITIALISATION x := 0 OPERATIONS op(v) = PRE v : NATURAL THEN x := v END END",
         "m.mch",
     )
-    .err()
-    .expect("error");
+    .expect_err("error");
     assert_eq!(e.kind(), ErrorKind::Unsupported);
 }
 
@@ -153,8 +150,7 @@ fn well_definedness_errors_are_model_errors() {
         .expect("init");
     let err = m
         .next_all(&states[0], &mut |_, _| {})
-        .err()
-        .expect("model error");
+        .expect_err("model error");
     assert!(err.message.contains("outside its domain"), "{err}");
     assert!(!crate::is_unsupported(&err));
 }

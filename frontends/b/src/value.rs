@@ -129,10 +129,6 @@ pub fn diff(a: &[Value], b: &[Value]) -> Value {
     )
 }
 
-pub fn subset(a: &[Value], b: &[Value]) -> bool {
-    a.len() <= b.len() && a.iter().all(|x| b.binary_search(x).is_ok())
-}
-
 /// The pairs of a relation.
 pub fn pairs(r: &[Value]) -> VResult<impl Iterator<Item = (&Value, &Value)>> {
     for v in r {
