@@ -64,6 +64,10 @@ fn from_dve(result: Result<dve::DveModel, dve::DveError>) -> Result<Box<dyn Mode
     loaded(result, |e| e.kind() == dve::ErrorKind::Unsupported)
 }
 
+fn from_b(result: Result<bmethod::BModel, bmethod::BError>) -> Result<Box<dyn Model>, LoadError> {
+    loaded(result, |e| e.kind() == bmethod::ErrorKind::Unsupported)
+}
+
 fn from_promela(
     result: Result<promela::PromelaModel, promela::PromelaError>,
 ) -> Result<Box<dyn Model>, LoadError> {
@@ -101,11 +105,19 @@ pub fn load(source: &ModelSource) -> Result<Box<dyn Model>, LoadError> {
             }
             ModelSource::File(path) => from_promela(promela::parse_file(path)),
         },
+        Some("b") => match source {
+            ModelSource::Embedded { label } => {
+                let text = embedded_text(label)
+                    .ok_or_else(|| LoadError::Model(format!("{label}: no such built-in model")))?;
+                from_b(bmethod::parse_str(text, label))
+            }
+            ModelSource::File(path) => from_b(bmethod::parse_file(path)),
+        },
         Some(other) => Err(LoadError::Unsupported(format!(
             "{label}: the {other} front-end is not implemented yet"
         ))),
         None => Err(LoadError::Unsupported(format!(
-            "{label}: unknown model file extension (known: .pnml, .dve, .pm/.pml/.prom)"
+            "{label}: unknown model file extension (known: .pnml, .dve, .pm/.pml/.prom, .mch)"
         ))),
     }
 }

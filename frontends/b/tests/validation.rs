@@ -46,7 +46,7 @@ fn validation_models_match_prob_or_are_declined() {
             skipped += 1;
             continue;
         }
-        let path = dir.join("..").join(&row.path);
+        let path = dir.parent().expect("datasets root").join(&row.path);
         let m = match bmethod::parse_file(&path) {
             Ok(m) => m,
             Err(e) if e.kind() == bmethod::ErrorKind::Unsupported => {
