@@ -63,6 +63,7 @@ fn main() {
     let (mut timeout, mut limit, mut jobs) = (10u64, 200_000usize, 2usize);
     let mut out: Option<PathBuf> = None;
     let mut filter = String::new();
+    let mut prob_errors = false;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut v = || it.next().expect("option value").clone();
@@ -72,6 +73,7 @@ fn main() {
             "--jobs" => jobs = v().parse().expect("jobs"),
             "--out" => out = Some(PathBuf::from(v())),
             "--filter" => filter = v(),
+            "--prob-errors" => prob_errors = true,
             other => panic!("unknown option {other}"),
         }
     }
@@ -81,6 +83,7 @@ fn main() {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().expect("header").split(',').collect();
     let col = |n: &str| header.iter().position(|h| *h == n).expect("column");
+    let cr = col("prob_result");
     let (ci, cf, cp, cs, ct, cc) = (
         col("instance"),
         col("formalism"),
@@ -92,13 +95,15 @@ fn main() {
     let rows: Vec<(String, String, u64, u64)> = lines
         .filter_map(|l| {
             let f: Vec<&str> = l.split(',').collect();
-            (f[cf] == "b" && f[cc] == "yes" && f[ci].contains(&filter)).then(|| {
-                (
-                    f[ci].to_owned(),
-                    f[cp].to_owned(),
-                    f[cs].parse().expect("states"),
-                    f[ct].parse().expect("transitions"),
-                )
+            let error_row = !matches!(f[cr], "all" | "not_run" | "None");
+            let wanted = if prob_errors {
+                error_row
+            } else {
+                f[cc] == "yes"
+            };
+            (f[cf] == "b" && wanted && f[ci].contains(&filter)).then(|| {
+                let n = |s: &str| s.parse().unwrap_or(u64::MAX - 1);
+                (f[ci].to_owned(), f[cp].to_owned(), n(f[cs]), n(f[ct]))
             })
         })
         .collect();

@@ -92,8 +92,17 @@ impl<'w> Env<'w> {
             .map_err(|(m, p)| Fail::Unsupported(m.clone(), *p))
     }
 
-    /// Whether the predicate `e` holds.
+    /// Whether the predicate `e` holds. As in ProB's constraint solving, an
+    /// atomic predicate (comparison, membership) whose evaluation applies a
+    /// function outside its domain is false rather than an error.
     pub fn holds(&mut self, e: &Expr) -> E<bool> {
+        match self.holds_inner(e) {
+            Err(Fail::Wd(m, _)) if is_atomic(e) && m.starts_with("function appl") => Ok(false),
+            r => r,
+        }
+    }
+
+    fn holds_inner(&mut self, e: &Expr) -> E<bool> {
         use BinOp::*;
         match &e.kind {
             ExprKind::Bin(op, a, b) => match op {
@@ -1001,6 +1010,29 @@ fn range(lo: i64, hi: i64, pos: Pos) -> E<Value> {
         ));
     }
     Ok(Value::set_sorted((lo..=hi).map(Value::Int).collect()))
+}
+
+/// Comparisons and memberships (not connectives nor quantifiers).
+fn is_atomic(e: &Expr) -> bool {
+    use BinOp::*;
+    matches!(
+        &e.kind,
+        ExprKind::Bin(
+            Eq | Neq
+                | In
+                | NotIn
+                | Subset
+                | StrictSubset
+                | NotSubset
+                | NotStrictSubset
+                | Lt
+                | Gt
+                | Le
+                | Ge,
+            _,
+            _
+        )
+    )
 }
 
 /// The value of the bound identifiers `ids` as a (left-nested) tuple.

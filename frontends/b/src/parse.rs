@@ -1242,8 +1242,16 @@ pub fn split_semis(toks: &[Token]) -> Vec<Vec<Token>> {
 /// Splits a token stream into clauses: (keyword, its tokens, keyword position).
 pub fn split_clauses(toks: &[Token]) -> Vec<(String, Vec<Token>, Pos)> {
     let mut out: Vec<(String, Vec<Token>, Pos)> = Vec::new();
+    // `INVARIANT` and `VARIANT` also close a WHILE loop: only clause
+    // keywords outside `BEGIN .. END` blocks start a clause.
+    let mut depth = 0i32;
     for t in toks {
-        if is_clause(&t.tok) {
+        match &t.tok {
+            Tok::Ident(s) if OPENERS.contains(&s.as_str()) => depth += 1,
+            Tok::Ident(s) if s == "END" => depth -= 1,
+            _ => {}
+        }
+        if is_clause(&t.tok) && depth <= 0 {
             let Tok::Ident(s) = &t.tok else {
                 unreachable!()
             };
