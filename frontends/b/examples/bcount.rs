@@ -38,9 +38,13 @@ fn main() {
         queue.push_back(init);
         let mut edges = 0u64;
         let mut status = "ok".to_owned();
+        let mut per_group = vec![0u64; m.groups().len()];
         while let Some(s) = queue.pop_front() {
             let mut succ = Vec::new();
-            if let Err(e) = m.next_all(&s, &mut |_, t| succ.push(t.to_vec())) {
+            if let Err(e) = m.next_all(&s, &mut |g, t| {
+                per_group[g] += 1;
+                succ.push(t.to_vec())
+            }) {
                 status = format!(
                     "{}\t{e}",
                     if bmethod::is_unsupported(&e) {
@@ -60,6 +64,11 @@ fn main() {
             if seen.len() > limit {
                 status = "limit".into();
                 break;
+            }
+        }
+        if std::env::var("BCOUNT_GROUPS").is_ok() {
+            for (g, n) in m.groups().iter().zip(&per_group) {
+                println!("  {}\t{n}", g.label);
             }
         }
         println!(

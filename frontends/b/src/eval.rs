@@ -92,17 +92,19 @@ impl<'w> Env<'w> {
             .map_err(|(m, p)| Fail::Unsupported(m.clone(), *p))
     }
 
-    /// Whether the predicate `e` holds. As in ProB's constraint solving, an
-    /// atomic predicate (comparison, membership) whose evaluation applies a
-    /// function outside its domain is false rather than an error.
-    pub fn holds(&mut self, e: &Expr) -> E<bool> {
-        match self.holds_inner(e) {
-            Err(Fail::Wd(m, _)) if is_atomic(e) && m.starts_with("function appl") => Ok(false),
+    /// Whether the guard conjunct `e` holds. As in ProB's constraint
+    /// solving, a conjunct of a guard (PRE, SELECT, ANY, a binder's
+    /// predicate) whose evaluation applies a function outside its domain is
+    /// false rather than an error.
+    pub fn holds_guard(&mut self, e: &Expr) -> E<bool> {
+        match self.holds(e) {
+            Err(Fail::Wd(m, _)) if m.starts_with("function appl") => Ok(false),
             r => r,
         }
     }
 
-    fn holds_inner(&mut self, e: &Expr) -> E<bool> {
+    /// Whether the predicate `e` holds.
+    pub fn holds(&mut self, e: &Expr) -> E<bool> {
         use BinOp::*;
         match &e.kind {
             ExprKind::Bin(op, a, b) => match op {
@@ -177,7 +179,7 @@ impl<'w> Env<'w> {
                 };
                 let p = self.plan_of(plan, ids, dom)?;
                 let mut all = true;
-                solve(ids, dom, p, self, &mut |env| {
+                solve(ids, dom, p, self, false, &mut |env| {
                     if !env.holds(body)? {
                         all = false;
                     }
@@ -194,7 +196,7 @@ impl<'w> Env<'w> {
             } => {
                 let p = self.plan_of(plan, ids, pred)?;
                 let mut found = false;
-                solve(ids, pred, p, self, &mut |_| {
+                solve(ids, pred, p, self, false, &mut |_| {
                     found = true;
                     Ok(false)
                 })?;
@@ -545,6 +547,19 @@ impl<'w> Env<'w> {
         }
     }
 
+    /// `POW(S)`, `S --> T`, `struct(..)`... as a value (a set of sets,
+    /// functions or records), refused beyond [`LARGE_SET`] elements.
+    fn set_value(&mut self, e: &Expr) -> E<Value> {
+        let els = self.elements(e)?;
+        if els.len() > LARGE_SET {
+            return Err(Fail::Unsupported(
+                format!("a set of {} sets, functions or records as a value (ProB keeps such sets symbolic)", els.len()),
+                e.pos,
+            ));
+        }
+        Ok(Value::set_sorted(els))
+    }
+
     fn int(&mut self, e: &Expr) -> E<i64> {
         let x = self.eval(e)?;
         wd(x.as_int(), e.pos)
@@ -655,7 +670,7 @@ impl<'w> Env<'w> {
                 out.sort_by(|a, b| a.0.cmp(&b.0));
                 Value::Rec(Arc::new(out))
             }
-            ExprKind::Struct(_) => Value::set_sorted(self.elements(e)?),
+            ExprKind::Struct(_) => self.set_value(e)?,
             ExprKind::Call(
                 Builtin::Pow
                 | Builtin::Pow1
@@ -665,7 +680,7 @@ impl<'w> Env<'w> {
                 | Builtin::Iseq1
                 | Builtin::Perm,
                 _,
-            ) => Value::set_sorted(self.elements(e)?),
+            ) => self.set_value(e)?,
             ExprKind::Call(b, args) => self.builtin(*b, args, pos)?,
             ExprKind::Quant {
                 kind,
@@ -680,7 +695,7 @@ impl<'w> Env<'w> {
                     let mut out: Vec<Value> = Vec::new();
                     let mut acc: Option<Value> = None;
                     let kind = *kind;
-                    solve(ids, pred, p, self, &mut |env| {
+                    solve(ids, pred, p, self, false, &mut |env| {
                         match kind {
                             QuantKind::Comprehension => out.push(tuple(ids, env)),
                             QuantKind::Lambda => {
@@ -848,7 +863,7 @@ impl<'w> Env<'w> {
                         v::seq_of(s[n..].to_vec())
                     }
                 }
-                Space(_) => Value::set_sorted(self.elements(e)?),
+                Space(_) => self.set_value(e)?,
             },
         })
     }
@@ -1010,29 +1025,6 @@ fn range(lo: i64, hi: i64, pos: Pos) -> E<Value> {
         ));
     }
     Ok(Value::set_sorted((lo..=hi).map(Value::Int).collect()))
-}
-
-/// Comparisons and memberships (not connectives nor quantifiers).
-fn is_atomic(e: &Expr) -> bool {
-    use BinOp::*;
-    matches!(
-        &e.kind,
-        ExprKind::Bin(
-            Eq | Neq
-                | In
-                | NotIn
-                | Subset
-                | StrictSubset
-                | NotSubset
-                | NotStrictSubset
-                | Lt
-                | Gt
-                | Le
-                | Ge,
-            _,
-            _
-        )
-    )
 }
 
 /// The value of the bound identifiers `ids` as a (left-nested) tuple.

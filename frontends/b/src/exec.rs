@@ -130,7 +130,7 @@ impl Env<'_> {
                 let p = self.plan_of(plan, ids, pred);
                 let mut out = Vec::new();
                 let r = p.and_then(|p| {
-                    solve(ids, pred, p, self, &mut |env| {
+                    solve(ids, pred, p, self, true, &mut |env| {
                         let n = env.locals.len();
                         let vals = &env.locals[n - ids.len()..];
                         // solve pushes in plan order: look each up by name
@@ -147,12 +147,13 @@ impl Env<'_> {
                 r?;
                 out
             }
+            // The top-level PRE of an operation is its guard (handled by
+            // `model`); a nested one must hold, as in ProB.
             SubstKind::Pre(p, body) => {
-                if self.holds(p)? {
-                    self.exec(body, ops)?
-                } else {
-                    Vec::new()
+                if !self.holds(p)? {
+                    return Err(Fail::Wd("precondition violated".into(), p.pos));
                 }
+                self.exec(body, ops)?
             }
             SubstKind::Assert(p, body) => {
                 if !self.holds(p)? {
@@ -164,7 +165,14 @@ impl Env<'_> {
                 let mut out = Vec::new();
                 let mut any = false;
                 for (g, b) in branches {
-                    if self.holds(g)? {
+                    let mut holds = true;
+                    for c in crate::solve::conjuncts(g) {
+                        if !self.holds_guard(c)? {
+                            holds = false;
+                            break;
+                        }
+                    }
+                    if holds {
                         any = true;
                         out.extend(self.exec(b, ops)?);
                     }
@@ -215,7 +223,7 @@ impl Env<'_> {
             } => {
                 let p = self.plan_of(plan, ids, pred)?;
                 let mut out = Vec::new();
-                solve(ids, pred, p, self, &mut |env| {
+                solve(ids, pred, p, self, true, &mut |env| {
                     out.extend(env.exec(body, ops)?);
                     Ok(true)
                 })?;

@@ -26,8 +26,11 @@
 //!   Solving enumerates finite ranges, pruned by conjuncts that fix a
 //!   value (see `solve`).
 //! * A top-level PRE or SELECT of an operation is its guard (ProB's model
-//!   checking treats preconditions as guards); the PRE of a *called*
-//!   operation (INCLUDES) must hold or the call is a model error.
+//!   checking treats preconditions as guards); a nested PRE, and the PRE
+//!   of a *called* operation (INCLUDES), must hold or it is a model error.
+//! * A function applied outside its domain in a conjunct of a guard (PRE,
+//!   SELECT, ANY, a binder's predicate) makes the conjunct false (ProB's
+//!   constraint solving); anywhere else it is a model error.
 //! * Transitions: one per distinct (operation, parameters, results,
 //!   target state) from a state.
 //! * Invariants and ASSERTIONS are not evaluated (the oracles come from

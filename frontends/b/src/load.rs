@@ -70,58 +70,70 @@ impl Reader {
         let mut loading: Vec<String> = Vec::new();
         self.load_deps(&main, dir, &mut machines, &mut loading)?;
         machines.push(main);
-        let mut offered = Vec::new();
-        let mut callable = FxHashMap::default();
         let main_idx = machines.len() - 1;
-        let index_of =
-            |name: &str, ms: &[Machine]| ms.iter().position(|m| m.name == name).expect("loaded");
-        let main = &machines[main_idx];
-        for (k, _) in main.operations.iter().enumerate() {
-            offered.push((main_idx, k));
-        }
-        for r in main
-            .includes
-            .iter()
-            .chain(&main.extends)
-            .chain(&main.imports)
-        {
-            let mi = index_of(&r.name, &machines);
-            for (k, op) in machines[mi].operations.iter().enumerate() {
-                callable.insert(op.name, (mi, k));
-            }
-        }
-        for r in &main.extends {
-            let mi = index_of(&r.name, &machines);
-            for k in 0..machines[mi].operations.len() {
-                offered.push((mi, k));
-            }
-        }
-        for r in &main.promotes {
-            let Some(sym) = self.syms.get(&r.name) else {
-                return Err(err_at(
-                    &self.files,
-                    ErrorKind::Semantic,
-                    r.pos,
-                    format!("unknown operation {}", r.name),
-                ));
-            };
-            match callable.get(&sym) {
-                Some(&p) => offered.push(p),
-                None => {
-                    return Err(err_at(
-                        &self.files,
-                        ErrorKind::Semantic,
-                        r.pos,
-                        format!("PROMOTES unknown operation {}", r.name),
-                    ))
-                }
-            }
+        let offered = self.offered_of(main_idx, &machines, 0)?;
+        let mut callable = FxHashMap::default();
+        for mi in 0..machines.len() {
+            callable.extend(self.callable_of(mi, &machines, 0)?);
         }
         Ok(Composed {
             machines,
             offered,
             callable,
         })
+    }
+
+    /// The operations machine `mi` offers: its own, those of the machines
+    /// it EXTENDS, and those it PROMOTES.
+    fn offered_of(&self, mi: usize, ms: &[Machine], depth: usize) -> R<Vec<(usize, usize)>> {
+        let m = &ms[mi];
+        let mut out: Vec<(usize, usize)> = (0..m.operations.len()).map(|k| (mi, k)).collect();
+        if depth > 32 {
+            return Err(err_at(
+                &self.files,
+                ErrorKind::Semantic,
+                m.pos,
+                "machines nested too deeply",
+            ));
+        }
+        for r in &m.extends {
+            out.extend(self.offered_of(index_of(&r.name, ms), ms, depth + 1)?);
+        }
+        if !m.promotes.is_empty() {
+            let callable = self.callable_of(mi, ms, depth + 1)?;
+            for r in &m.promotes {
+                match self.syms.get(&r.name).and_then(|s| callable.get(&s)) {
+                    Some(&p) => out.push(p),
+                    None => {
+                        return Err(err_at(
+                            &self.files,
+                            ErrorKind::Semantic,
+                            r.pos,
+                            format!("PROMOTES unknown operation {}", r.name),
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The operations substitutions of machine `mi` may call: those offered
+    /// by the machines it INCLUDES, EXTENDS or IMPORTS.
+    fn callable_of(
+        &self,
+        mi: usize,
+        ms: &[Machine],
+        depth: usize,
+    ) -> R<FxHashMap<Sym, (usize, usize)>> {
+        let m = &ms[mi];
+        let mut out = FxHashMap::default();
+        for r in m.includes.iter().chain(&m.extends).chain(&m.imports) {
+            for (a, k) in self.offered_of(index_of(&r.name, ms), ms, depth + 1)? {
+                out.insert(ms[a].operations[k].name, (a, k));
+            }
+        }
+        Ok(out)
     }
 
     fn load_deps(
@@ -519,6 +531,12 @@ impl Default for Reader {
     fn default() -> Self {
         Self::new()
     }
+}
+
+fn index_of(name: &str, ms: &[Machine]) -> usize {
+    ms.iter()
+        .position(|m| m.name == name)
+        .expect("machine loaded")
 }
 
 fn read(path: &Path, label: &str) -> R<String> {

@@ -345,7 +345,7 @@ impl BModel {
                 };
                 let pred = self.properties.as_ref().unwrap_or(&truth);
                 let plan = env.plan_of(&self.const_plan, &self.const_ids, pred)?;
-                solve(&self.const_ids, pred, plan, &mut env, &mut |env| {
+                solve(&self.const_ids, pred, plan, &mut env, true, &mut |env| {
                     let vals = self
                         .const_ids
                         .iter()
@@ -469,10 +469,15 @@ impl BModel {
                     }
                     Ok(())
                 };
-                if op.params.is_empty() {
-                    return run(&mut env, Vec::new(), &op.body);
-                }
                 let (guard, body) = split_guard(op);
+                if op.params.is_empty() {
+                    if let Some(g) = guard {
+                        if !guard_holds(&mut env, g)? {
+                            return Ok(());
+                        }
+                    }
+                    return run(&mut env, Vec::new(), body);
+                }
                 let Some(guard) = guard else {
                     return Err(Fail::Unsupported(
                         "operation parameters not typed by a top-level PRE or SELECT".into(),
@@ -480,7 +485,7 @@ impl BModel {
                     ));
                 };
                 let plan = env.plan_of(&self.param_plans[group], &op.params, guard)?;
-                solve(&op.params, guard, plan, &mut env, &mut |env| {
+                solve(&op.params, guard, plan, &mut env, true, &mut |env| {
                     let params = op
                         .params
                         .iter()
@@ -556,4 +561,14 @@ impl std::fmt::Debug for BModel {
             .field("groups", &self.groups.len())
             .finish()
     }
+}
+
+/// A top-level guard, conjunct by conjunct (see [`Env::holds_guard`]).
+fn guard_holds(env: &mut Env, g: &Expr) -> E<bool> {
+    for c in crate::solve::conjuncts(g) {
+        if !env.holds_guard(c)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }

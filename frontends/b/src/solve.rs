@@ -156,6 +156,32 @@ pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)
             checked[i] = true;
         }
     }
+    // Solving `A = B` for `x` through `+` and `-` is only sound for
+    // integers (`-` is also set difference): require a conjunct `x : a..b`
+    // or `x : NAT` (...) as evidence.
+    let int_evidence: Vec<bool> = ids
+        .iter()
+        .map(|&x| {
+            cs.iter().any(|c| match &c.kind {
+                ExprKind::Bin(BinOp::In, a, b) => {
+                    matches!(a.kind, ExprKind::Ident(s) if s == x)
+                        && matches!(
+                            b.kind,
+                            ExprKind::Bin(BinOp::Interval, ..)
+                                | ExprKind::Named(
+                                    NamedSet::Nat
+                                        | NamedSet::Nat1
+                                        | NamedSet::Int
+                                        | NamedSet::Natural
+                                        | NamedSet::Natural1
+                                        | NamedSet::Integer
+                                )
+                        )
+                }
+                _ => false,
+            })
+        })
+        .collect();
     let mut steps = Vec::new();
     while bound.iter().any(|b| !b) {
         let ready = |e: &Expr, bound: &[bool]| mentions(e, ids).iter().all(|&k| bound[k]);
@@ -177,7 +203,7 @@ pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)
                     } else {
                         let free: Vec<usize> =
                             ment[c].iter().copied().filter(|&k| !bound[k]).collect();
-                        if free.len() == 1 {
+                        if free.len() == 1 && int_evidence[free[0]] {
                             let x = ids[free[0]];
                             if lin_path(a, x) && mentions(b, &[x]).is_empty() {
                                 Some((1, free, Gen::Lin { c, left: true }))
@@ -322,20 +348,35 @@ fn infinite(e: &Expr) -> bool {
 /// Calls `f` once per solution of `pred` for `ids` (bound as locals of
 /// `env` while `f` runs); `f` returns `false` to stop. Returns `false` when
 /// stopped early.
+///
+/// `guard`: the predicate is a guard (operation parameters, ANY, `:(`,
+/// PROPERTIES), whose conjuncts are false where they apply a function
+/// outside its domain (see [`Env::holds_guard`]); elsewhere (quantifiers,
+/// comprehensions inside expressions) that is an error, which the
+/// enclosing guard conjunct may then turn into false.
 pub fn solve(
     ids: &[Sym],
     pred: &Expr,
     plan: &Plan,
     env: &mut Env,
+    guard: bool,
     f: &mut dyn FnMut(&mut Env) -> E<bool>,
 ) -> E<bool> {
     let cs = conjuncts(pred);
     for &c in &plan.pre {
-        if !env.holds(cs[c])? {
+        if !check(env, cs[c], guard)? {
             return Ok(true);
         }
     }
-    step(ids, &cs, plan, 0, env, f)
+    step(ids, &cs, plan, 0, env, guard, f)
+}
+
+fn check(env: &mut Env, c: &Expr, guard: bool) -> E<bool> {
+    if guard {
+        env.holds_guard(c)
+    } else {
+        env.holds(c)
+    }
 }
 
 fn step(
@@ -344,12 +385,51 @@ fn step(
     plan: &Plan,
     k: usize,
     env: &mut Env,
+    guard: bool,
     f: &mut dyn FnMut(&mut Env) -> E<bool>,
 ) -> E<bool> {
     let Some(st) = plan.steps.get(k) else {
         return f(env);
     };
-    let cands: Vec<Vec<Value>> = match &st.gen {
+    let cands = match candidates(ids, cs, st, env) {
+        Err(Fail::Wd(m, _)) if guard && m.starts_with("function appl") => Vec::new(),
+        r => r?,
+    };
+    for vals in cands {
+        let base = env.locals.len();
+        for (&k, v) in st.vars.iter().zip(vals) {
+            env.locals.push((ids[k], v));
+        }
+        let mut ok = true;
+        for &c in &st.checks {
+            match check(env, cs[c], guard) {
+                Ok(true) => {}
+                Ok(false) => {
+                    ok = false;
+                    break;
+                }
+                Err(e) => {
+                    env.locals.truncate(base);
+                    return Err(e);
+                }
+            }
+        }
+        let cont = if ok {
+            step(ids, cs, plan, k + 1, env, guard, f)
+        } else {
+            Ok(true)
+        };
+        env.locals.truncate(base);
+        if !cont? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The candidate values of one step's identifiers.
+fn candidates(ids: &[Sym], cs: &[&Expr], st: &Step, env: &mut Env) -> E<Vec<Vec<Value>>> {
+    Ok(match &st.gen {
         Gen::Eq { c, left } => {
             let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
                 unreachable!()
@@ -411,30 +491,7 @@ fn step(
             }
             subs.into_iter().map(|v| vec![v]).collect()
         }
-    };
-    for vals in cands {
-        let base = env.locals.len();
-        for (&k, v) in st.vars.iter().zip(vals) {
-            env.locals.push((ids[k], v));
-        }
-        let mut ok = true;
-        for &c in &st.checks {
-            if !env.holds(cs[c])? {
-                ok = false;
-                break;
-            }
-        }
-        let cont = if ok {
-            step(ids, cs, plan, k + 1, env, f)?
-        } else {
-            true
-        };
-        env.locals.truncate(base);
-        if !cont {
-            return Ok(false);
-        }
-    }
-    Ok(true)
+    })
 }
 
 fn destructure(p: &Expr, v: Value, out: &mut Vec<(Sym, Value)>) -> bool {

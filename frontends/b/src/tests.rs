@@ -154,3 +154,21 @@ fn well_definedness_errors_are_model_errors() {
     assert!(err.message.contains("outside its domain"), "{err}");
     assert!(!crate::is_unsupported(&err));
 }
+
+#[test]
+fn nested_precondition_violation_is_a_model_error() {
+    let m = parse_str(
+        "MACHINE M VARIABLES x INITIALISATION x := 0
+         OPERATIONS op = PRE x = 0 THEN PRE x = 1 THEN x := 2 END END END",
+        "m.mch",
+    )
+    .expect("parse");
+    let init = m.initial_state();
+    let mut states = Vec::new();
+    m.next_all(&init, &mut |_, t| states.push(t.to_vec()))
+        .expect("init");
+    let err = m
+        .next_all(&states[0], &mut |_, _| {})
+        .expect_err("model error");
+    assert!(err.message.contains("precondition violated"), "{err}");
+}
