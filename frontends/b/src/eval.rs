@@ -62,16 +62,27 @@ fn wd<T>(r: Result<T, String>, pos: Pos) -> E<T> {
     r.map_err(|m| Fail::Wd(m, pos))
 }
 
+/// ProB's integers are unbounded; ours are 64-bit.
 fn overflow(pos: Pos) -> Fail {
-    Fail::Wd("integer overflow (beyond 64 bits)".into(), pos)
+    Fail::Unsupported("an integer beyond 64 bits".into(), pos)
 }
 
 impl<'w> Env<'w> {
     pub fn lookup(&self, s: Sym, pos: Pos) -> E<Value> {
+        let unset = || {
+            Fail::Unsupported(
+                format!("'{}' read before it is assigned", self.w.syms.name(s)),
+                pos,
+            )
+        };
         if let Some((_, v)) = self.locals.iter().rev().find(|(x, _)| *x == s) {
+            if crate::exec::is_unset(v) {
+                return Err(unset());
+            }
             return Ok(v.clone());
         }
         match self.w.globals.get(s as usize).and_then(|g| g.as_ref()) {
+            Some(Global::Slot(i)) if crate::exec::is_unset(&self.slots[*i]) => Err(unset()),
             Some(Global::Slot(i)) => Ok(self.slots[*i].clone()),
             Some(Global::Value(v)) => Ok(v.clone()),
             None => Err(Fail::Unsupported(

@@ -32,7 +32,15 @@ pub trait Callee {
 
 /// Placeholder of a local not yet assigned (VAR, operation results).
 pub fn unset() -> Value {
-    Value::Bool(false)
+    Value::Str(UNSET.into())
+}
+
+/// The text of the placeholder string (not a B string anyone writes).
+pub const UNSET: &str = "\u{0}unset";
+
+/// Whether `v` is the placeholder of an unassigned variable.
+pub fn is_unset(v: &Value) -> bool {
+    matches!(v, Value::Str(s) if &**s == UNSET)
 }
 
 impl Env<'_> {
