@@ -2,15 +2,16 @@
 //! classical-B one is loaded and explored with a naive BFS; its counts
 //! must be ProB's (`oracle.csv`) plus the root state, or the model must be
 //! declined as unsupported. A differing count fails. Models above
-//! `CAP` oracle states are skipped (printed) to keep the test short; set
-//! `BMETHOD_VALIDATION_ALL=1` to run them too.
+//! `CAP` oracle states would be skipped (printed) to keep the test short
+//! (none of the 39 is; the whole test takes under a minute in release);
+//! `BMETHOD_VALIDATION_ALL=1` runs them anyway.
 //! Missing dataset: fails under `CI=true`, otherwise prints a notice.
 
 mod common;
 
 use common::{b_dir, bfs, oracle, validation, Outcome};
 
-const CAP: u64 = 150_000;
+const CAP: u64 = 1_000_000;
 
 #[test]
 fn validation_models_match_prob_or_are_declined() {
@@ -80,5 +81,5 @@ fn validation_models_match_prob_or_are_declined() {
         "validation failures:\n{}",
         failures.join("\n")
     );
-    assert!(exact >= 15, "only {exact} validation models exact");
+    assert!(exact >= 20, "only {exact} validation models exact");
 }
