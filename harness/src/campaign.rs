@@ -447,6 +447,13 @@ pub fn execute(
                 row.status = match r.status {
                     engines::RunStatus::Ok => Status::Ok,
                     engines::RunStatus::TableFull => Status::TableFull,
+                    // A construct the front-end does not handle, met while
+                    // exploring (`pins::ModelError::unsupported`).
+                    engines::RunStatus::ModelError
+                        if r.message.starts_with(pins::UNSUPPORTED_PREFIX) =>
+                    {
+                        Status::Unsupported
+                    }
                     engines::RunStatus::ModelError => Status::ModelError,
                 };
                 row.message = one_line(&r.message);

@@ -40,6 +40,11 @@ const MANIFESTS: &[(&str, &str, &str)] = &[
         "BEEM's Promela translations; oracle: SPIN 6.5.2's states stored (-DSAFETY -DNOREDUCE)",
         include_str!("../../datasets/promela.csv"),
     ),
+    (
+        "b",
+        "classical B machines of the ProB examples; oracle: ProB's counts + 1 (the artificial root)",
+        include_str!("../../datasets/b.csv"),
+    ),
 ];
 
 /// One model instance of a manifest.

@@ -64,6 +64,10 @@ fn from_dve(result: Result<dve::DveModel, dve::DveError>) -> Result<Box<dyn Mode
     loaded(result, |e| e.kind() == dve::ErrorKind::Unsupported)
 }
 
+fn from_b(result: Result<bmethod::BModel, bmethod::BError>) -> Result<Box<dyn Model>, LoadError> {
+    loaded(result, |e| e.kind() == bmethod::ErrorKind::Unsupported)
+}
+
 fn from_promela(
     result: Result<promela::PromelaModel, promela::PromelaError>,
 ) -> Result<Box<dyn Model>, LoadError> {
@@ -81,6 +85,23 @@ fn from_mcrl2(
     })
 }
 
+/// Parses `source` with a front-end's `parse_str` (embedded text) or
+/// `parse_file`.
+fn parse<M, E>(
+    source: &ModelSource,
+    parse_str: fn(&str, &str) -> Result<M, E>,
+    parse_file: fn(&Path) -> Result<M, E>,
+) -> Result<Result<M, E>, LoadError> {
+    Ok(match source {
+        ModelSource::Embedded { label } => {
+            let text = embedded_text(label)
+                .ok_or_else(|| LoadError::Model(format!("{label}: no such built-in model")))?;
+            parse_str(text, label)
+        }
+        ModelSource::File(path) => parse_file(path),
+    })
+}
+
 /// Loads the model named by `source`.
 pub fn load(source: &ModelSource) -> Result<Box<dyn Model>, LoadError> {
     let label = match source {
@@ -88,43 +109,16 @@ pub fn load(source: &ModelSource) -> Result<Box<dyn Model>, LoadError> {
         ModelSource::File(p) => p.display().to_string(),
     };
     match formalism_of(&label) {
-        Some("pnml") => match source {
-            ModelSource::Embedded { label } => {
-                let text = embedded_text(label)
-                    .ok_or_else(|| LoadError::Model(format!("{label}: no such built-in model")))?;
-                from_pnml(pnml::parse_str(text, label))
-            }
-            ModelSource::File(path) => from_pnml(pnml::parse_file(path)),
-        },
-        Some("dve") => match source {
-            ModelSource::Embedded { label } => {
-                let text = embedded_text(label)
-                    .ok_or_else(|| LoadError::Model(format!("{label}: no such built-in model")))?;
-                from_dve(dve::parse_str(text, label))
-            }
-            ModelSource::File(path) => from_dve(dve::parse_file(path)),
-        },
-        Some("promela") => match source {
-            ModelSource::Embedded { label } => {
-                let text = embedded_text(label)
-                    .ok_or_else(|| LoadError::Model(format!("{label}: no such built-in model")))?;
-                from_promela(promela::parse_str(text, label))
-            }
-            ModelSource::File(path) => from_promela(promela::parse_file(path)),
-        },
-        Some("mcrl2") => match source {
-            ModelSource::Embedded { label } => {
-                let text = embedded_text(label)
-                    .ok_or_else(|| LoadError::Model(format!("{label}: no such built-in model")))?;
-                from_mcrl2(mcrl2::parse_str(text, label))
-            }
-            ModelSource::File(path) => from_mcrl2(mcrl2::parse_file(path)),
-        },
+        Some("pnml") => from_pnml(parse(source, pnml::parse_str, pnml::parse_file)?),
+        Some("dve") => from_dve(parse(source, dve::parse_str, dve::parse_file)?),
+        Some("promela") => from_promela(parse(source, promela::parse_str, promela::parse_file)?),
+        Some("mcrl2") => from_mcrl2(parse(source, mcrl2::parse_str, mcrl2::parse_file)?),
+        Some("b") => from_b(parse(source, bmethod::parse_str, bmethod::parse_file)?),
         Some(other) => Err(LoadError::Unsupported(format!(
             "{label}: the {other} front-end is not implemented yet"
         ))),
         None => Err(LoadError::Unsupported(format!(
-            "{label}: unknown model file extension (known: .pnml, .dve, .pm/.pml/.prom, .mcrl2)"
+            "{label}: unknown model file extension (known: .pnml, .dve, .pm/.pml/.prom, .mcrl2, .mch)"
         ))),
     }
 }

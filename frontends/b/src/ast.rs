@@ -1,0 +1,321 @@
+//! The syntax tree of classical B after DEFINITIONS are expanded: predicates
+//! and expressions share one [`Expr`] type (B's grammar mixes them through
+//! `bool(P)`, `{x | P}` and quantifiers), substitutions are [`Subst`], and a
+//! machine is a [`Machine`]. Identifiers are interned [`Sym`]s.
+//!
+//! Owns only the shapes of the tree and the symbol table; it must not
+//! evaluate anything (that is `eval` and `exec`).
+
+use std::sync::OnceLock;
+
+use crate::solve::PlanResult;
+
+/// An interned identifier.
+pub type Sym = u32;
+
+/// Interns identifier names.
+#[derive(Default, Debug)]
+pub struct Syms {
+    names: Vec<String>,
+    ids: rustc_hash::FxHashMap<String, Sym>,
+}
+
+impl Syms {
+    pub fn intern(&mut self, s: &str) -> Sym {
+        if let Some(&id) = self.ids.get(s) {
+            return id;
+        }
+        let id = self.names.len() as Sym;
+        self.names.push(s.to_owned());
+        self.ids.insert(s.to_owned(), id);
+        id
+    }
+    pub fn name(&self, s: Sym) -> &str {
+        &self.names[s as usize]
+    }
+    pub fn get(&self, s: &str) -> Option<Sym> {
+        self.ids.get(s).copied()
+    }
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+}
+
+/// A position in a source file (index into the model's file table).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pos {
+    pub file: u16,
+    pub line: u32,
+    pub col: u32,
+}
+
+/// A predicate or an expression, with where it starts.
+#[derive(Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub pos: Pos,
+}
+
+/// Binary operators (predicate connectives, comparisons, expression operators).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    And,
+    Or,
+    Implies,
+    Equiv,
+    Eq,
+    Neq,
+    In,
+    NotIn,
+    Subset,
+    StrictSubset,
+    NotSubset,
+    NotStrictSubset,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Plus,
+    Minus,
+    Mul,
+    Div,
+    Mod,
+    Power,
+    Interval,
+    Union,
+    Inter,
+    Override,
+    DirectProduct,
+    DomRes,
+    DomSub,
+    RanRes,
+    RanSub,
+    Concat,
+    Prepend,
+    Append,
+    TakeFirst,
+    DropFirst,
+    Maplet,
+    Compose,
+    ParProduct,
+    /// `<->`, `+->`, `-->`, ... (relation and function spaces).
+    Space(SpaceKind),
+}
+
+/// The kinds of relation and function spaces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpaceKind {
+    Rel,
+    TotalRel,
+    SurjRel,
+    TotalSurjRel,
+    Partial,
+    Total,
+    PartialInj,
+    TotalInj,
+    PartialSurj,
+    TotalSurj,
+    PartialBij,
+    TotalBij,
+}
+
+/// Built-in functions and constants applied by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    Card,
+    Dom,
+    Ran,
+    Pow,
+    Pow1,
+    Fin,
+    Fin1,
+    GenUnion,
+    GenInter,
+    Max,
+    Min,
+    Size,
+    First,
+    Last,
+    Front,
+    Tail,
+    Rev,
+    Conc,
+    Seq,
+    Seq1,
+    Iseq,
+    Iseq1,
+    Perm,
+    Id,
+    Prj1,
+    Prj2,
+    Closure,
+    Closure1,
+    Iterate,
+    Fnc,
+    Rel,
+    Succ,
+    Pred,
+    Bool,
+    Not,
+}
+
+/// Named constant sets and numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedSet {
+    Nat,
+    Nat1,
+    Int,
+    Natural,
+    Natural1,
+    Integer,
+    Bool,
+    String,
+    MaxInt,
+    MinInt,
+}
+
+/// Binders: quantifiers, comprehension sets, lambda and the generalised
+/// sums, products, unions and intersections.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuantKind {
+    Forall,
+    Exists,
+    Comprehension,
+    Lambda,
+    Sigma,
+    Pi,
+    Union,
+    Inter,
+}
+
+#[derive(Debug)]
+pub enum ExprKind {
+    Ident(Sym),
+    Int(i64),
+    Str(String),
+    Bool(bool),
+    Named(NamedSet),
+    EmptySet,
+    EmptySeq,
+    SetExt(Vec<Expr>),
+    SeqExt(Vec<Expr>),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+    Neg(Box<Expr>),
+    Inverse(Box<Expr>),
+    /// `f(a)` (with `a` a pair when written `f(a, b)`).
+    Apply(Box<Expr>, Box<Expr>),
+    Image(Box<Expr>, Box<Expr>),
+    Call(Builtin, Vec<Expr>),
+    /// `ids . (pred)` / `ids . (pred | body)` and `{ ids | pred }`.
+    Quant {
+        kind: QuantKind,
+        ids: Vec<Sym>,
+        pred: Box<Expr>,
+        body: Option<Box<Expr>>,
+        plan: OnceLock<PlanResult>,
+    },
+    Rec(Vec<(Sym, Expr)>),
+    Struct(Vec<(Sym, Expr)>),
+    Field(Box<Expr>, Sym),
+}
+
+/// A substitution with where it starts.
+#[derive(Debug)]
+pub struct Subst {
+    pub kind: SubstKind,
+    pub pos: Pos,
+}
+
+#[derive(Debug)]
+pub enum SubstKind {
+    Skip,
+    /// `lhs1, lhs2 := e1, e2` (an lhs is `x`, `f(a)` or `r'f`).
+    Assign(Vec<Expr>, Vec<Expr>),
+    /// `x :: S`.
+    BecomesIn(Vec<Sym>, Expr),
+    /// `x :( P )`, with `x$0` the value before.
+    BecomesSuch {
+        ids: Vec<Sym>,
+        pred: Expr,
+        plan: OnceLock<PlanResult>,
+    },
+    Pre(Expr, Box<Subst>),
+    Assert(Expr, Box<Subst>),
+    /// `SELECT P THEN S WHEN Q THEN T ... ELSE U END`.
+    Select(Vec<(Expr, Subst)>, Option<Box<Subst>>),
+    Any {
+        ids: Vec<Sym>,
+        pred: Expr,
+        body: Box<Subst>,
+        plan: OnceLock<PlanResult>,
+    },
+    Let {
+        ids: Vec<Sym>,
+        pred: Expr,
+        body: Box<Subst>,
+        plan: OnceLock<PlanResult>,
+    },
+    Var(Vec<Sym>, Box<Subst>),
+    Choice(Vec<Subst>),
+    If(Vec<(Expr, Subst)>, Option<Box<Subst>>),
+    Case(Expr, Vec<(Vec<Expr>, Subst)>, Option<Box<Subst>>),
+    While {
+        cond: Expr,
+        body: Box<Subst>,
+    },
+    Par(Vec<Subst>),
+    Seq(Vec<Subst>),
+    /// `outs <-- op(args)`.
+    Call(Vec<Expr>, Sym, Vec<Expr>),
+}
+
+/// One operation: `outs <-- name(params) = body`.
+#[derive(Debug)]
+pub struct Operation {
+    pub name: Sym,
+    pub outs: Vec<Sym>,
+    pub params: Vec<Sym>,
+    pub body: Subst,
+    pub pos: Pos,
+}
+
+/// A set declared in SETS: deferred (`S`) or enumerated (`S = {a, b}`).
+#[derive(Debug)]
+pub struct SetDecl {
+    pub name: Sym,
+    pub elements: Option<Vec<Sym>>,
+    pub pos: Pos,
+}
+
+/// A reference to another machine (SEES, INCLUDES, ...).
+#[derive(Debug, Clone)]
+pub struct MachineRef {
+    pub name: String,
+    pub pos: Pos,
+}
+
+/// One parsed machine (MACHINE, REFINEMENT or IMPLEMENTATION), DEFINITIONS
+/// already expanded.
+#[derive(Debug, Default)]
+pub struct Machine {
+    pub name: String,
+    /// `MACHINE`, `REFINEMENT`, `IMPLEMENTATION`, `SYSTEM`, `MODEL`.
+    pub kind: String,
+    pub sets: Vec<SetDecl>,
+    pub constants: Vec<Sym>,
+    pub properties: Vec<Expr>,
+    pub variables: Vec<Sym>,
+    pub init: Option<Subst>,
+    pub operations: Vec<Operation>,
+    pub sees: Vec<MachineRef>,
+    pub includes: Vec<MachineRef>,
+    pub extends: Vec<MachineRef>,
+    pub promotes: Vec<MachineRef>,
+    pub imports: Vec<MachineRef>,
+    pub refines: Vec<MachineRef>,
+    pub uses: Vec<MachineRef>,
+    /// Values of DEFINITIONS that are plain integers or identifiers (for the
+    /// `SET_PREF_*` and `scope_*` settings): name -> tokens as text.
+    pub settings: Vec<(String, String, Pos)>,
+    pub pos: Pos,
+}

@@ -1,0 +1,494 @@
+//! From a [`Composed`] machine to a [`BModel`]: ProB's settings (`MAXINT`,
+//! `MININT`, deferred set sizes from `SET_PREF_*`, `scope_S` and
+//! `card(S) = n`), the global names (sets, their elements, constants and
+//! variables), and a static check that every binder can be enumerated, so
+//! that unsupported constructs are refused before exploring.
+//!
+//! Owns settings and name resolution; it must not evaluate the machine
+//! beyond literal settings.
+
+use rustc_hash::FxHashMap;
+
+use crate::ast::*;
+use crate::error::{BError, ErrorKind};
+use crate::eval::{Global, World};
+use crate::load::{Composed, Reader};
+use crate::model::{split_guard, BModel};
+use crate::parse::err_at;
+use crate::solve::plan;
+use crate::value::Value;
+
+type R<T> = Result<T, BError>;
+
+/// Settings that change what ProB explores, refused because our oracle
+/// runs may have been truncated by them or they change the state space.
+const REFUSED_PREFS: &[&str] = &[
+    "SET_PREF_USE_IGNORE_PRAGMAS",
+    "SET_PREF_MAX_OPERATIONS",
+    "SET_PREF_MAX_INITIALISATIONS",
+    "SET_PREF_SYMMETRY_MODE",
+];
+
+fn parse_int(s: &str) -> Option<i64> {
+    s.trim().parse().ok()
+}
+
+/// Builds the model.
+pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
+    let Reader { files, mut syms } = reader;
+    let Composed {
+        machines,
+        offered,
+        callable,
+    } = c;
+    let main = machines.last().expect("main machine");
+    let mut maxint = 3i64;
+    let mut minint = -1i64;
+    let mut setsize = 2i64;
+    let mut scopes: FxHashMap<String, i64> = FxHashMap::default();
+    for m in &machines {
+        for (k, v, pos) in &m.settings {
+            let bad = |what: &str| {
+                err_at(
+                    &files,
+                    ErrorKind::Unsupported,
+                    *pos,
+                    format!("{k} == {v}: {what}"),
+                )
+            };
+            if REFUSED_PREFS.contains(&k.as_str()) {
+                if k != "SET_PREF_MAX_OPERATIONS"
+                    && k != "SET_PREF_MAX_INITIALISATIONS"
+                    && (v == "off" || v == "false" || v == "FALSE")
+                {
+                    continue;
+                }
+                return Err(bad(
+                    "ProB's counts may be truncated or reduced by this preference",
+                ));
+            }
+            match k.as_str() {
+                "SET_PREF_MAXINT" => maxint = parse_int(v).ok_or_else(|| bad("not an integer"))?,
+                "SET_PREF_MININT" => minint = parse_int(v).ok_or_else(|| bad("not an integer"))?,
+                "SET_PREF_DEFAULT_SETSIZE" => {
+                    setsize = parse_int(v).ok_or_else(|| bad("not an integer"))?
+                }
+                _ if k.starts_with("scope_") => {
+                    let n = match v.split_once("..") {
+                        Some((lo, hi)) if parse_int(lo) == Some(1) => parse_int(hi),
+                        Some(_) => None,
+                        None => parse_int(v),
+                    };
+                    scopes.insert(
+                        k["scope_".len()..].to_owned(),
+                        n.ok_or_else(|| bad("scope not n or 1..n"))?,
+                    );
+                }
+                _ => {}
+            }
+        }
+    }
+    for m in &machines {
+        if let Some((_, _, pos)) = m.settings.iter().find(|(k, _, _)| k == "SCOPE") {
+            return Err(err_at(
+                &files,
+                ErrorKind::Unsupported,
+                *pos,
+                "a SCOPE predicate (restricts ProB's model checking)",
+            ));
+        }
+    }
+    for m in &machines {
+        for r in m.sees.iter().chain(&m.uses) {
+            if let Some(seen) = machines.iter().find(|x| x.name == r.name) {
+                if !seen.variables.is_empty() {
+                    return Err(err_at(
+                        &files,
+                        ErrorKind::Unsupported,
+                        r.pos,
+                        format!("SEES or USES of {}, a machine with variables (ProB's composition not modelled)", r.name),
+                    ));
+                }
+            }
+        }
+    }
+    let _ = main;
+    let mut globals: Vec<Option<Global>> = Vec::new();
+    let set_global = |globals: &mut Vec<Option<Global>>, s: Sym, g: Global| {
+        if globals.len() <= s as usize {
+            globals.resize(s as usize + 1, None);
+        }
+        globals[s as usize] = Some(g);
+    };
+    // sets
+    let mut set_no = 0u32;
+    for m in &machines {
+        for d in &m.sets {
+            let elems: Vec<Value> = match &d.elements {
+                Some(es) => {
+                    for (i, &e) in es.iter().enumerate() {
+                        set_global(
+                            &mut globals,
+                            e,
+                            Global::Value(Value::Elem(set_no, i as u32)),
+                        );
+                    }
+                    (0..es.len() as u32)
+                        .map(|i| Value::Elem(set_no, i))
+                        .collect()
+                }
+                None => {
+                    let n = deferred_size(&machines, d, &syms, &scopes, setsize, &files)?;
+                    (0..n as u32).map(|i| Value::Elem(set_no, i)).collect()
+                }
+            };
+            set_global(
+                &mut globals,
+                d.name,
+                Global::Value(Value::set_sorted(elems)),
+            );
+            set_no += 1;
+        }
+    }
+    let mut const_ids = Vec::new();
+    let mut var_ids = Vec::new();
+    for m in &machines {
+        const_ids.extend(m.constants.iter().copied());
+        var_ids.extend(m.variables.iter().copied());
+    }
+    // ProB breaks the symmetry of deferred sets while solving the
+    // PROPERTIES in some cases (a constant element of a deferred set, or of
+    // another constant set; a bijection onto a deferred set), so its
+    // constant solutions are then not all the solutions: refuse those.
+    if !const_ids.is_empty() {
+        let deferred: Vec<Sym> = machines
+            .iter()
+            .flat_map(|m| &m.sets)
+            .filter(|d| d.elements.is_none())
+            .map(|d| d.name)
+            .collect();
+        for m in &machines {
+            for p in &m.properties {
+                if let Some((pos, what)) = symmetric_constants(p, &const_ids, &deferred) {
+                    return Err(err_at(
+                        &files,
+                        ErrorKind::Unsupported,
+                        pos,
+                        format!(
+                            "{what} (ProB breaks deferred-set symmetry while solving PROPERTIES)"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    for (i, &s) in const_ids.iter().chain(&var_ids).enumerate() {
+        set_global(&mut globals, s, Global::Slot(i));
+    }
+    // `x$0` symbols exist for every variable (becomes-such-that)
+    for &v in &var_ids {
+        let n = format!("{}$0", syms.name(v));
+        syms.intern(&n);
+    }
+    globals.resize(syms.len(), None);
+    // static plan checks
+    for m in &machines {
+        for p in &m.properties {
+            check_expr(p, &syms, &files)?;
+        }
+        if let Some(s) = &m.init {
+            check_subst(s, &syms, &files)?;
+        }
+    }
+    for &(mi, k) in &offered {
+        let op = &machines[mi].operations[k];
+        check_subst(&op.body, &syms, &files)?;
+        if !op.params.is_empty() {
+            let (guard, _) = split_guard(op);
+            let Some(g) = guard else {
+                return Err(err_at(
+                    &files,
+                    ErrorKind::Unsupported,
+                    op.pos,
+                    "operation parameters not typed by a top-level PRE or SELECT",
+                ));
+            };
+            plan(&op.params, g, &syms)
+                .map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
+        }
+    }
+    for &(mi, k) in callable.values() {
+        check_subst(&machines[mi].operations[k].body, &syms, &files)?;
+    }
+    let mut machines = machines;
+    let mut props: Vec<Expr> = machines
+        .iter_mut()
+        .flat_map(|m| std::mem::take(&mut m.properties))
+        .collect();
+    let properties = props.drain(..).reduce(|a, b| {
+        let pos = a.pos;
+        Expr {
+            kind: ExprKind::Bin(BinOp::And, Box::new(a), Box::new(b)),
+            pos,
+        }
+    });
+    if let Some(p) = &properties {
+        plan(&const_ids, p, &syms)
+            .map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
+    }
+    let world = World {
+        syms,
+        files,
+        maxint,
+        minint,
+        globals,
+    };
+    let model = BModel::new(
+        name.to_owned(),
+        world,
+        machines,
+        offered,
+        callable,
+        const_ids,
+        var_ids,
+        properties,
+    );
+    Ok(model)
+}
+
+/// The size of deferred set `d`: `card(S) = n` in some PROPERTIES, else
+/// `scope_S`, else the default set size. Other constraints on `S` itself
+/// (`S = {..}`, `card(S) > n`) are refused.
+fn deferred_size(
+    machines: &[Machine],
+    d: &SetDecl,
+    syms: &Syms,
+    scopes: &FxHashMap<String, i64>,
+    default: i64,
+    files: &[String],
+) -> R<i64> {
+    let mut card: Option<i64> = None;
+    for m in machines {
+        for p in &m.properties {
+            for c in crate::solve::conjuncts(p) {
+                let is_card_s = |e: &Expr| matches!(&e.kind, ExprKind::Call(Builtin::Card, a) if matches!(a[0].kind, ExprKind::Ident(s) if s == d.name));
+                let is_s = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == d.name);
+                match &c.kind {
+                    ExprKind::Bin(BinOp::Eq, a, b) if is_card_s(a) || is_card_s(b) => {
+                        let other = if is_card_s(a) { b } else { a };
+                        match other.kind {
+                            ExprKind::Int(n) => card = Some(n),
+                            _ if scopes.contains_key(syms.name(d.name)) => {}
+                            _ => {
+                                return Err(err_at(
+                                    files,
+                                    ErrorKind::Unsupported,
+                                    c.pos,
+                                    format!("card({}) fixed by a non-literal", syms.name(d.name)),
+                                ))
+                            }
+                        }
+                    }
+                    ExprKind::Bin(BinOp::In, a, b)
+                        if is_s(b)
+                            && matches!(a.kind, ExprKind::Ident(x) if m.constants.contains(&x)) =>
+                    {
+                        return Err(err_at(
+                            files,
+                            ErrorKind::Unsupported,
+                            c.pos,
+                            format!(
+                                "a constant element of the deferred set {} (ProB fixes such elements: a symmetry reduction)",
+                                syms.name(d.name)
+                            ),
+                        ));
+                    }
+                    ExprKind::Bin(_, a, b)
+                        if is_card_s(a) || is_card_s(b) || is_s(a) || is_s(b) =>
+                    {
+                        if matches!(
+                            &c.kind,
+                            ExprKind::Bin(
+                                BinOp::Eq
+                                    | BinOp::Lt
+                                    | BinOp::Le
+                                    | BinOp::Gt
+                                    | BinOp::Ge
+                                    | BinOp::Neq,
+                                ..
+                            )
+                        ) {
+                            return Err(err_at(files, ErrorKind::Unsupported, c.pos, format!("a constraint on the deferred set {} itself (ProB may choose its size)", syms.name(d.name))));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let n = card
+        .or_else(|| scopes.get(syms.name(d.name)).copied())
+        .unwrap_or(default);
+    if !(1..=1000).contains(&n) {
+        return Err(err_at(
+            files,
+            ErrorKind::Unsupported,
+            d.pos,
+            format!("deferred set of {n} elements"),
+        ));
+    }
+    Ok(n)
+}
+
+fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {
+    use ExprKind::*;
+    match &e.kind {
+        Quant {
+            kind,
+            ids,
+            pred,
+            body,
+            ..
+        } => {
+            let dom = match (kind, &pred.kind) {
+                (QuantKind::Forall, Bin(BinOp::Implies, d, _)) => &**d,
+                (QuantKind::Forall, _) => {
+                    return Err(err_at(
+                        files,
+                        ErrorKind::Unsupported,
+                        pred.pos,
+                        "universal quantifier not of the form !x.(P => Q)",
+                    ))
+                }
+                _ => &**pred,
+            };
+            plan(ids, dom, syms).map_err(|(m, p)| err_at(files, ErrorKind::Unsupported, p, m))?;
+            check_expr(pred, syms, files)?;
+            if let Some(b) = body {
+                check_expr(b, syms, files)?;
+            }
+        }
+        Ident(_) | Int(_) | Str(_) | ExprKind::Bool(_) | Named(_) | EmptySet | EmptySeq => {}
+        SetExt(v) | SeqExt(v) | Call(_, v) => {
+            v.iter().try_for_each(|x| check_expr(x, syms, files))?
+        }
+        Bin(_, a, b) | Apply(a, b) | Image(a, b) => {
+            check_expr(a, syms, files)?;
+            check_expr(b, syms, files)?;
+        }
+        Neg(a) | Inverse(a) | Field(a, _) => check_expr(a, syms, files)?,
+        Rec(f) | Struct(f) => f.iter().try_for_each(|(_, x)| check_expr(x, syms, files))?,
+    }
+    Ok(())
+}
+
+fn check_subst(s: &Subst, syms: &Syms, files: &[String]) -> R<()> {
+    let ce = |e: &Expr| check_expr(e, syms, files);
+    let cs = |s: &Subst| check_subst(s, syms, files);
+    let pl = |ids: &[Sym], p: &Expr| {
+        plan(ids, p, syms)
+            .map(|_| ())
+            .map_err(|(m, p)| err_at(files, ErrorKind::Unsupported, p, m))
+    };
+    match &s.kind {
+        SubstKind::Skip => Ok(()),
+        SubstKind::Assign(l, r) => l.iter().chain(r).try_for_each(ce),
+        SubstKind::BecomesIn(_, e) => ce(e),
+        SubstKind::BecomesSuch { ids, pred, .. } => {
+            pl(ids, pred)?;
+            ce(pred)
+        }
+        SubstKind::Pre(p, b) | SubstKind::Assert(p, b) => {
+            ce(p)?;
+            cs(b)
+        }
+        SubstKind::Select(br, els) | SubstKind::If(br, els) => {
+            for (g, b) in br {
+                ce(g)?;
+                cs(b)?;
+            }
+            els.as_deref().map_or(Ok(()), cs)
+        }
+        SubstKind::Case(e, br, els) => {
+            ce(e)?;
+            for (_, b) in br {
+                cs(b)?;
+            }
+            els.as_deref().map_or(Ok(()), cs)
+        }
+        SubstKind::Any {
+            ids, pred, body, ..
+        }
+        | SubstKind::Let {
+            ids, pred, body, ..
+        } => {
+            pl(ids, pred)?;
+            ce(pred)?;
+            cs(body)
+        }
+        SubstKind::Var(_, b) => cs(b),
+        SubstKind::While { cond, body } => {
+            ce(cond)?;
+            cs(body)
+        }
+        SubstKind::Choice(v) | SubstKind::Par(v) | SubstKind::Seq(v) => v.iter().try_for_each(cs),
+        SubstKind::Call(o, _, a) => o.iter().chain(a).try_for_each(ce),
+    }
+}
+
+/// A PROPERTIES conjunct whose solutions ProB reduces by symmetry: `c : X`
+/// with `c` a constant and `X` a deferred set or a constant, or a
+/// bijection space (`>->>`, `>+>>`) mentioning a deferred set.
+fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Pos, String)> {
+    for c in crate::solve::conjuncts(p) {
+        if let ExprKind::Bin(BinOp::In, a, b) = &c.kind {
+            if let (ExprKind::Ident(x), ExprKind::Ident(s)) = (&a.kind, &b.kind) {
+                if consts.contains(x) && (deferred.contains(s) || consts.contains(s)) {
+                    return Some((
+                        c.pos,
+                        "a constant element of a deferred set or of a constant set".into(),
+                    ));
+                }
+            }
+        }
+    }
+    fn bij(e: &Expr, deferred: &[Sym]) -> Option<Pos> {
+        let mut found = None;
+        visit(e, &mut |x| {
+            if let ExprKind::Bin(BinOp::Space(SpaceKind::TotalBij | SpaceKind::PartialBij), a, b) =
+                &x.kind
+            {
+                let mut ids = Vec::new();
+                crate::solve::idents(a, &mut ids);
+                crate::solve::idents(b, &mut ids);
+                if found.is_none() && ids.iter().any(|s| deferred.contains(s)) {
+                    found = Some(x.pos);
+                }
+            }
+        });
+        found
+    }
+    bij(p, deferred).map(|pos| (pos, "a bijection over a deferred set".into()))
+}
+
+/// Calls `f` on `e` and every sub-expression.
+fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    use ExprKind::*;
+    f(e);
+    match &e.kind {
+        Ident(_) | Int(_) | Str(_) | ExprKind::Bool(_) | Named(_) | EmptySet | EmptySeq => {}
+        SetExt(v) | SeqExt(v) | Call(_, v) => v.iter().for_each(|x| visit(x, f)),
+        Bin(_, a, b) | Apply(a, b) | Image(a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        Neg(a) | Inverse(a) | Field(a, _) => visit(a, f),
+        Quant { pred, body, .. } => {
+            visit(pred, f);
+            if let Some(b) = body {
+                visit(b, f);
+            }
+        }
+        Rec(fs) | Struct(fs) => fs.iter().for_each(|(_, x)| visit(x, f)),
+    }
+}

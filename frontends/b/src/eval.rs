@@ -1,0 +1,1072 @@
+//! Evaluation of B expressions and predicates in an environment ([`Env`]):
+//! the machine's constants and variables (one value per state slot) and
+//! the identifiers bound locally (quantifiers, parameters, ANY, LET, VAR).
+//!
+//! Infinite sets (`NATURAL`, `INTEGER`, `STRING`, `seq(S)`, `POW(NATURAL)`)
+//! are never built: membership in them is decided from the syntax
+//! ([`Env::member`]), and enumerating them is refused. Well-definedness
+//! violations (a function applied outside its domain, division by zero,
+//! `min({})`, an integer overflow) are [`Fail::Wd`] errors, never a value.
+//!
+//! Owns expression semantics; substitutions are `exec`, binders' solving
+//! is `solve`, value algebra is `value`.
+
+use std::sync::Arc;
+
+use crate::ast::*;
+use crate::solve::{plan, solve, Plan};
+use crate::value::{self as v, Value};
+
+/// Why evaluation stopped.
+#[derive(Clone, Debug)]
+pub enum Fail {
+    /// A well-definedness error of the model (ProB reports these too).
+    Wd(String, Pos),
+    /// A construct this front-end cannot evaluate.
+    Unsupported(String, Pos),
+}
+
+pub type E<T> = Result<T, Fail>;
+
+/// What a global identifier denotes.
+#[derive(Clone, Debug)]
+pub enum Global {
+    /// State slot `i` (a constant or a variable).
+    Slot(usize),
+    /// A fixed value (a set of SETS, an element of an enumerated or deferred set).
+    Value(Value),
+}
+
+/// The static context of evaluation: settings and global names.
+#[derive(Debug)]
+pub struct World {
+    pub syms: Syms,
+    pub files: Vec<String>,
+    pub maxint: i64,
+    pub minint: i64,
+    /// Indexed by symbol.
+    pub globals: Vec<Option<Global>>,
+}
+
+/// Largest set this front-end builds by enumeration.
+const ENUM_LIMIT: usize = 1 << 22;
+
+/// The dynamic context: slot values and local bindings.
+pub struct Env<'w> {
+    pub w: &'w World,
+    pub slots: Vec<Value>,
+    pub locals: Vec<(Sym, Value)>,
+}
+
+fn wd<T>(r: Result<T, String>, pos: Pos) -> E<T> {
+    r.map_err(|m| Fail::Wd(m, pos))
+}
+
+/// ProB's integers are unbounded; ours are 64-bit.
+fn overflow(pos: Pos) -> Fail {
+    Fail::Unsupported("an integer beyond 64 bits".into(), pos)
+}
+
+impl<'w> Env<'w> {
+    pub fn lookup(&self, s: Sym, pos: Pos) -> E<Value> {
+        let unset = || {
+            Fail::Unsupported(
+                format!("'{}' read before it is assigned", self.w.syms.name(s)),
+                pos,
+            )
+        };
+        if let Some((_, v)) = self.locals.iter().rev().find(|(x, _)| *x == s) {
+            if crate::exec::is_unset(v) {
+                return Err(unset());
+            }
+            return Ok(v.clone());
+        }
+        match self.w.globals.get(s as usize).and_then(|g| g.as_ref()) {
+            Some(Global::Slot(i)) if crate::exec::is_unset(&self.slots[*i]) => Err(unset()),
+            Some(Global::Slot(i)) => Ok(self.slots[*i].clone()),
+            Some(Global::Value(v)) => Ok(v.clone()),
+            None => Err(Fail::Unsupported(
+                format!("unknown identifier '{}'", self.w.syms.name(s)),
+                pos,
+            )),
+        }
+    }
+
+    pub fn plan_of<'p>(
+        &self,
+        cell: &'p std::sync::OnceLock<crate::solve::PlanResult>,
+        ids: &[Sym],
+        pred: &Expr,
+    ) -> E<&'p Plan> {
+        cell.get_or_init(|| plan(ids, pred, &self.w.syms))
+            .as_ref()
+            .map_err(|(m, p)| Fail::Unsupported(m.clone(), *p))
+    }
+
+    /// Whether the guard conjunct `e` holds. As in ProB's constraint
+    /// solving, a conjunct of a guard (PRE, SELECT, ANY, a binder's
+    /// predicate) whose evaluation applies a function outside its domain is
+    /// false rather than an error.
+    pub fn holds_guard(&mut self, e: &Expr) -> E<bool> {
+        match self.holds(e) {
+            Err(Fail::Wd(m, _)) if m.starts_with("function appl") => Ok(false),
+            r => r,
+        }
+    }
+
+    /// Whether the predicate `e` holds.
+    pub fn holds(&mut self, e: &Expr) -> E<bool> {
+        use BinOp::*;
+        match &e.kind {
+            ExprKind::Bin(op, a, b) => match op {
+                And => Ok(self.holds(a)? && self.holds(b)?),
+                Or => Ok(self.holds(a)? || self.holds(b)?),
+                Implies => Ok(!self.holds(a)? || self.holds(b)?),
+                Equiv => Ok(self.holds(a)? == self.holds(b)?),
+                Eq => Ok(self.eval(a)? == self.eval(b)?),
+                Neq => Ok(self.eval(a)? != self.eval(b)?),
+                // ProB decides `E : {}` without evaluating `E`.
+                In | NotIn if matches!(b.kind, ExprKind::EmptySet) => Ok(*op == NotIn),
+                In => {
+                    let x = self.eval(a)?;
+                    self.member(&x, b)
+                }
+                NotIn => {
+                    let x = self.eval(a)?;
+                    Ok(!self.member(&x, b)?)
+                }
+                Subset | StrictSubset | NotSubset | NotStrictSubset => {
+                    let x = self.eval(a)?;
+                    let xs = wd(x.as_set(), a.pos)?;
+                    let xlen = xs.len();
+                    let mut sub = true;
+                    for el in xs {
+                        if !self.member(el, b)? {
+                            sub = false;
+                            break;
+                        }
+                    }
+                    // strict: `b` has more elements than `x`
+                    let strict = if sub && matches!(op, StrictSubset | NotStrictSubset) {
+                        self.elements(b)?.len() > xlen
+                    } else {
+                        false
+                    };
+                    Ok(match op {
+                        Subset => sub,
+                        NotSubset => !sub,
+                        StrictSubset => sub && strict,
+                        _ => !(sub && strict),
+                    })
+                }
+                Lt | Gt | Le | Ge => {
+                    let x = wd(self.eval(a)?.as_int(), a.pos)?;
+                    let y = wd(self.eval(b)?.as_int(), b.pos)?;
+                    Ok(match op {
+                        Lt => x < y,
+                        Gt => x > y,
+                        Le => x <= y,
+                        _ => x >= y,
+                    })
+                }
+                _ => wd(self.eval(e)?.as_bool(), e.pos),
+            },
+            ExprKind::Call(Builtin::Not, a) => Ok(!self.holds(&a[0])?),
+            ExprKind::Quant {
+                kind: QuantKind::Forall,
+                ids,
+                pred,
+                plan,
+                ..
+            } => {
+                let (dom, body) = match &pred.kind {
+                    ExprKind::Bin(Implies, d, b) => (&**d, &**b),
+                    _ => {
+                        return Err(Fail::Unsupported(
+                            "universal quantifier not of the form !x.(P => Q)".into(),
+                            pred.pos,
+                        ))
+                    }
+                };
+                let p = self.plan_of(plan, ids, dom)?;
+                let mut all = true;
+                solve(ids, dom, p, self, false, &mut |env| {
+                    if !env.holds(body)? {
+                        all = false;
+                    }
+                    Ok(all)
+                })?;
+                Ok(all)
+            }
+            ExprKind::Quant {
+                kind: QuantKind::Exists,
+                ids,
+                pred,
+                plan,
+                ..
+            } => {
+                let p = self.plan_of(plan, ids, pred)?;
+                let mut found = false;
+                solve(ids, pred, p, self, false, &mut |_| {
+                    found = true;
+                    Ok(false)
+                })?;
+                Ok(found)
+            }
+            _ => wd(self.eval(e)?.as_bool(), e.pos),
+        }
+    }
+
+    /// Whether `x` belongs to the set denoted by `s` (decided from the
+    /// syntax for infinite sets).
+    pub fn member(&mut self, x: &Value, s: &Expr) -> E<bool> {
+        match &s.kind {
+            ExprKind::Named(n) => Ok(match (n, x) {
+                (NamedSet::Natural, Value::Int(i)) => *i >= 0,
+                (NamedSet::Natural1, Value::Int(i)) => *i >= 1,
+                (NamedSet::Integer, Value::Int(_)) => true,
+                (NamedSet::Nat, Value::Int(i)) => *i >= 0 && *i <= self.w.maxint,
+                (NamedSet::Nat1, Value::Int(i)) => *i >= 1 && *i <= self.w.maxint,
+                (NamedSet::Int, Value::Int(i)) => *i >= self.w.minint && *i <= self.w.maxint,
+                (NamedSet::Bool, Value::Bool(_)) => true,
+                (NamedSet::String, Value::Str(_)) => true,
+                _ => {
+                    return Err(Fail::Wd(
+                        "membership test between different types".into(),
+                        s.pos,
+                    ))
+                }
+            }),
+            // ProB decides `E : {}` without evaluating `E`.
+            ExprKind::EmptySet => Ok(false),
+            ExprKind::Call(
+                b @ (Builtin::Pow | Builtin::Pow1 | Builtin::Fin | Builtin::Fin1),
+                a,
+            ) => {
+                let xs = wd(x.as_set(), s.pos)?;
+                if matches!(b, Builtin::Pow1 | Builtin::Fin1) && xs.is_empty() {
+                    return Ok(false);
+                }
+                for el in xs {
+                    if !self.member(el, &a[0])? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            ExprKind::Bin(BinOp::Space(k), a, b) => {
+                let r = wd(x.as_set(), s.pos)?;
+                for (p, q) in wd(v::pairs(r), s.pos)? {
+                    if !self.member(p, a)? || !self.member(q, b)? {
+                        return Ok(false);
+                    }
+                }
+                self.space_props(*k, r, a, b, s.pos)
+            }
+            ExprKind::Bin(BinOp::Mul, a, b) if matches!(x, Value::Pair(_)) => {
+                let (p, q) = wd(x.as_pair(), s.pos)?;
+                Ok(self.member(p, a)? && self.member(q, b)?)
+            }
+            ExprKind::Call(
+                b @ (Builtin::Seq | Builtin::Seq1 | Builtin::Iseq | Builtin::Iseq1 | Builtin::Perm),
+                a,
+            ) => {
+                let Some(els) = v::seq_elems(wd(x.as_set(), s.pos)?) else {
+                    return Ok(false);
+                };
+                if matches!(b, Builtin::Seq1 | Builtin::Iseq1) && els.is_empty() {
+                    return Ok(false);
+                }
+                for el in &els {
+                    if !self.member(el, &a[0])? {
+                        return Ok(false);
+                    }
+                }
+                if matches!(b, Builtin::Iseq | Builtin::Iseq1 | Builtin::Perm) {
+                    let mut sorted = els.clone();
+                    sorted.sort();
+                    sorted.dedup();
+                    if sorted.len() != els.len() {
+                        return Ok(false);
+                    }
+                    if *b == Builtin::Perm {
+                        let all = self.elements(&a[0])?;
+                        return Ok(all.len() == els.len());
+                    }
+                }
+                Ok(true)
+            }
+            ExprKind::Struct(fields) => {
+                let Value::Rec(r) = x else {
+                    return Ok(false);
+                };
+                if r.len() != fields.len() {
+                    return Ok(false);
+                }
+                for (f, e) in fields {
+                    let name = self.w.syms.name(*f);
+                    let Some((_, fv)) = r.iter().find(|(n, _)| &**n == name) else {
+                        return Ok(false);
+                    };
+                    let fv = fv.clone();
+                    if !self.member(&fv, e)? {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            ExprKind::Quant {
+                kind: QuantKind::Comprehension,
+                ids,
+                pred,
+                ..
+            } => {
+                let base = self.locals.len();
+                let ok = bind_tuple(ids, x.clone(), &mut self.locals);
+                let r = if ok { self.holds(pred) } else { Ok(false) };
+                self.locals.truncate(base);
+                r
+            }
+            ExprKind::Bin(BinOp::Interval, a, b) => {
+                let Value::Int(i) = x else {
+                    return Err(Fail::Wd(
+                        "membership of a non-integer in an interval".into(),
+                        s.pos,
+                    ));
+                };
+                Ok(self.int(a)? <= *i && *i <= self.int(b)?)
+            }
+            ExprKind::Bin(BinOp::Union, a, b) => Ok(self.member(x, a)? || self.member(x, b)?),
+            ExprKind::Bin(BinOp::Inter, a, b) => Ok(self.member(x, a)? && self.member(x, b)?),
+            _ => {
+                let set = self.eval(s)?;
+                wd(set.contains(x), s.pos)
+            }
+        }
+    }
+
+    /// Injectivity, totality, surjectivity of relation `r` for space `k` from `a` to `b`.
+    fn space_props(&mut self, k: SpaceKind, r: &[Value], a: &Expr, b: &Expr, pos: Pos) -> E<bool> {
+        use SpaceKind::*;
+        let func = matches!(
+            k,
+            Partial
+                | Total
+                | PartialInj
+                | TotalInj
+                | PartialSurj
+                | TotalSurj
+                | PartialBij
+                | TotalBij
+        );
+        if func && !wd(v::is_function(r), pos)? {
+            return Ok(false);
+        }
+        if matches!(k, PartialInj | TotalInj | PartialBij | TotalBij)
+            && !wd(v::is_injective(r), pos)?
+        {
+            return Ok(false);
+        }
+        if matches!(
+            k,
+            Total | TotalInj | TotalSurj | TotalBij | TotalRel | TotalSurjRel
+        ) {
+            let d = wd(v::dom(r), pos)?;
+            let all = self.elements(a)?;
+            if wd(d.as_set(), pos)?.len() != all.len() {
+                return Ok(false);
+            }
+        }
+        if matches!(
+            k,
+            PartialSurj | TotalSurj | PartialBij | TotalBij | SurjRel | TotalSurjRel
+        ) {
+            let rn = wd(v::ran(r), pos)?;
+            let all = self.elements(b)?;
+            if wd(rn.as_set(), pos)?.len() != all.len() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The elements of the finite set denoted by `s` (enumerating `POW`,
+    /// function spaces, `iseq`, `perm` and `struct` from their syntax).
+    pub fn elements(&mut self, s: &Expr) -> E<Vec<Value>> {
+        match &s.kind {
+            ExprKind::Call(
+                b @ (Builtin::Pow | Builtin::Pow1 | Builtin::Fin | Builtin::Fin1),
+                a,
+            ) => {
+                let base = self.elements(&a[0])?;
+                let mut subs = v::subsets(&base, 22).map_err(|m| Fail::Unsupported(m, s.pos))?;
+                if matches!(b, Builtin::Pow1 | Builtin::Fin1) {
+                    subs.retain(|x| x.as_set().is_ok_and(|x| !x.is_empty()));
+                }
+                subs.sort();
+                Ok(subs)
+            }
+            ExprKind::Bin(BinOp::Space(k), a, b) => {
+                let da = self.elements(a)?;
+                let rb = self.elements(b)?;
+                let mut out = Vec::new();
+                let func = !matches!(
+                    k,
+                    SpaceKind::Rel
+                        | SpaceKind::TotalRel
+                        | SpaceKind::SurjRel
+                        | SpaceKind::TotalSurjRel
+                );
+                if func {
+                    let choices = rb.len() + 1;
+                    let total = (choices as f64).powi(da.len() as i32);
+                    if total > ENUM_LIMIT as f64 {
+                        return Err(Fail::Unsupported(
+                            format!("enumerating a function space of {total} candidates"),
+                            s.pos,
+                        ));
+                    }
+                    let mut idx = vec![0usize; da.len()];
+                    loop {
+                        let f: Vec<Value> = idx
+                            .iter()
+                            .zip(&da)
+                            .filter(|(i, _)| **i > 0)
+                            .map(|(i, d)| Value::pair(d.clone(), rb[i - 1].clone()))
+                            .collect();
+                        let f = Value::set_sorted(f);
+                        if self.space_props(*k, f.as_set().expect("set"), a, b, s.pos)? {
+                            out.push(f);
+                        }
+                        let mut j = 0;
+                        loop {
+                            if j == idx.len() {
+                                out.sort();
+                                return Ok(out);
+                            }
+                            idx[j] += 1;
+                            if idx[j] == choices {
+                                idx[j] = 0;
+                                j += 1;
+                            } else {
+                                break;
+                            }
+                        }
+                    }
+                } else {
+                    let prod = v::cartesian(&da, &rb);
+                    let subs = v::subsets(prod.as_set().expect("set"), 22)
+                        .map_err(|m| Fail::Unsupported(m, s.pos))?;
+                    for r in subs {
+                        if self.space_props(*k, r.as_set().expect("set"), a, b, s.pos)? {
+                            out.push(r);
+                        }
+                    }
+                    out.sort();
+                    Ok(out)
+                }
+            }
+            ExprKind::Call(b @ (Builtin::Iseq | Builtin::Iseq1 | Builtin::Perm), a) => {
+                let base = self.elements(&a[0])?;
+                if base.len() > 8 {
+                    return Err(Fail::Unsupported(
+                        "enumerating injective sequences over more than 8 elements".into(),
+                        s.pos,
+                    ));
+                }
+                let mut out = Vec::new();
+                let mut cur = Vec::new();
+                let mut used = vec![false; base.len()];
+                fn rec(
+                    base: &[Value],
+                    used: &mut [bool],
+                    cur: &mut Vec<Value>,
+                    out: &mut Vec<Value>,
+                    b: Builtin,
+                ) {
+                    let keep = match b {
+                        Builtin::Perm => cur.len() == base.len(),
+                        Builtin::Iseq1 => !cur.is_empty(),
+                        _ => true,
+                    };
+                    if keep {
+                        out.push(v::seq_of(cur.clone()));
+                    }
+                    for i in 0..base.len() {
+                        if !used[i] {
+                            used[i] = true;
+                            cur.push(base[i].clone());
+                            rec(base, used, cur, out, b);
+                            cur.pop();
+                            used[i] = false;
+                        }
+                    }
+                }
+                rec(&base, &mut used, &mut cur, &mut out, *b);
+                out.sort();
+                Ok(out)
+            }
+            ExprKind::Struct(fields) => {
+                let mut recs: Vec<Vec<(Arc<str>, Value)>> = vec![Vec::new()];
+                for (f, e) in fields {
+                    let name: Arc<str> = self.w.syms.name(*f).into();
+                    let vals = self.elements(e)?;
+                    let mut next = Vec::new();
+                    for r in &recs {
+                        for x in &vals {
+                            let mut r = r.clone();
+                            r.push((name.clone(), x.clone()));
+                            next.push(r);
+                        }
+                    }
+                    if next.len() > ENUM_LIMIT {
+                        return Err(Fail::Unsupported(
+                            "enumerating too many records".into(),
+                            s.pos,
+                        ));
+                    }
+                    recs = next;
+                }
+                let mut out: Vec<Value> = recs
+                    .into_iter()
+                    .map(|mut r| {
+                        r.sort_by(|a, b| a.0.cmp(&b.0));
+                        Value::Rec(Arc::new(r))
+                    })
+                    .collect();
+                out.sort();
+                Ok(out)
+            }
+            ExprKind::Bin(BinOp::Interval, a, b) => {
+                let (lo, hi) = (self.int(a)?, self.int(b)?);
+                if hi >= lo && (hi - lo) as u64 > ENUM_LIMIT as u64 {
+                    return Err(Fail::Unsupported(format!("enumerating {lo}..{hi}"), s.pos));
+                }
+                Ok((lo..=hi).map(Value::Int).collect())
+            }
+            ExprKind::Named(
+                NamedSet::Natural | NamedSet::Natural1 | NamedSet::Integer | NamedSet::String,
+            )
+            | ExprKind::Call(Builtin::Seq | Builtin::Seq1, _) => Err(Fail::Unsupported(
+                "enumerating an infinite set".into(),
+                s.pos,
+            )),
+            _ => {
+                let x = self.eval(s)?;
+                Ok(wd(x.as_set(), s.pos)?.to_vec())
+            }
+        }
+    }
+
+    /// `POW(S)`, `S --> T`, `struct(..)`... as a value (a set of sets,
+    /// functions or records), refused beyond [`LARGE_SET`] elements.
+    fn set_value(&mut self, e: &Expr) -> E<Value> {
+        let els = self.elements(e)?;
+        if els.len() > LARGE_SET {
+            return Err(Fail::Unsupported(
+                format!("a set of {} sets, functions or records as a value (ProB keeps such sets symbolic)", els.len()),
+                e.pos,
+            ));
+        }
+        Ok(Value::set_sorted(els))
+    }
+
+    fn int(&mut self, e: &Expr) -> E<i64> {
+        let x = self.eval(e)?;
+        wd(x.as_int(), e.pos)
+    }
+
+    fn set(&mut self, e: &Expr) -> E<Arc<Vec<Value>>> {
+        match self.eval(e)? {
+            Value::Set(s) => Ok(s),
+            _ => Err(Fail::Wd("expected a set".into(), e.pos)),
+        }
+    }
+
+    /// Solves `side = target` for `x`, `side` a `+`/`-` chain with one `x`.
+    pub fn invert_lin(&mut self, side: &Expr, x: Sym, target: i64) -> E<Option<i64>> {
+        match &side.kind {
+            ExprKind::Ident(s) if *s == x => Ok(Some(target)),
+            ExprKind::Bin(op @ (BinOp::Plus | BinOp::Minus), a, b) => {
+                let mut ia = Vec::new();
+                crate::solve::idents(a, &mut ia);
+                let in_a = ia.contains(&x);
+                let (inner, other) = if in_a { (a, b) } else { (b, a) };
+                let o = self.int(other)?;
+                let t = match (op, in_a) {
+                    (BinOp::Plus, _) => target.checked_sub(o),
+                    (_, true) => target.checked_add(o),
+                    (_, false) => o.checked_sub(target),
+                };
+                match t {
+                    Some(t) => self.invert_lin(inner, x, t),
+                    None => Err(overflow(side.pos)),
+                }
+            }
+            _ => Ok(None),
+        }
+    }
+
+    /// The value of expression `e` (a predicate gives a boolean).
+    pub fn eval(&mut self, e: &Expr) -> E<Value> {
+        use BinOp::*;
+        let pos = e.pos;
+        Ok(match &e.kind {
+            ExprKind::Ident(s) => self.lookup(*s, pos)?,
+            ExprKind::Int(n) => Value::Int(*n),
+            ExprKind::Str(s) => Value::Str(s.as_str().into()),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::EmptySet | ExprKind::EmptySeq => Value::empty(),
+            ExprKind::Named(n) => match n {
+                NamedSet::Nat => range(0, self.w.maxint, pos)?,
+                NamedSet::Nat1 => range(1, self.w.maxint, pos)?,
+                NamedSet::Int => range(self.w.minint, self.w.maxint, pos)?,
+                NamedSet::Bool => Value::set_sorted(vec![Value::Bool(false), Value::Bool(true)]),
+                NamedSet::MaxInt => Value::Int(self.w.maxint),
+                NamedSet::MinInt => Value::Int(self.w.minint),
+                _ => {
+                    return Err(Fail::Unsupported(
+                        "an infinite set used as a value".into(),
+                        pos,
+                    ))
+                }
+            },
+            ExprKind::SetExt(xs) => {
+                let mut out = Vec::with_capacity(xs.len());
+                for x in xs {
+                    out.push(self.eval(x)?);
+                }
+                Value::set(out)
+            }
+            ExprKind::SeqExt(xs) => {
+                let mut out = Vec::with_capacity(xs.len());
+                for x in xs {
+                    out.push(self.eval(x)?);
+                }
+                v::seq_of(out)
+            }
+            ExprKind::Neg(a) => {
+                Value::Int(self.int(a)?.checked_neg().ok_or_else(|| overflow(pos))?)
+            }
+            ExprKind::Inverse(a) => {
+                let s = self.set(a)?;
+                wd(v::inverse(&s), pos)?
+            }
+            ExprKind::Apply(f, x) => {
+                let fv = self.set(f)?;
+                let xv = self.eval(x)?;
+                wd(v::apply(&fv, &xv), pos)?
+            }
+            ExprKind::Image(r, s) => {
+                let rv = self.set(r)?;
+                let sv = self.set(s)?;
+                wd(v::image(&rv, &sv), pos)?
+            }
+            ExprKind::Field(r, f) => {
+                let rv = self.eval(r)?;
+                let name = self.w.syms.name(*f);
+                match &rv {
+                    Value::Rec(fs) => match fs.iter().find(|(n, _)| &**n == name) {
+                        Some((_, x)) => x.clone(),
+                        None => return Err(Fail::Wd(format!("record has no field {name}"), pos)),
+                    },
+                    _ => return Err(Fail::Wd("field access on a non-record".into(), pos)),
+                }
+            }
+            ExprKind::Rec(fs) => {
+                let mut out: Vec<(Arc<str>, Value)> = Vec::with_capacity(fs.len());
+                for (f, x) in fs {
+                    out.push((Arc::from(self.w.syms.name(*f)), self.eval(x)?));
+                }
+                out.sort_by(|a, b| a.0.cmp(&b.0));
+                Value::Rec(Arc::new(out))
+            }
+            ExprKind::Struct(_) => self.set_value(e)?,
+            ExprKind::Call(
+                Builtin::Pow
+                | Builtin::Pow1
+                | Builtin::Fin
+                | Builtin::Fin1
+                | Builtin::Iseq
+                | Builtin::Iseq1
+                | Builtin::Perm,
+                _,
+            ) => self.set_value(e)?,
+            ExprKind::Call(b, args) => self.builtin(*b, args, pos)?,
+            ExprKind::Quant {
+                kind,
+                ids,
+                pred,
+                body,
+                plan,
+            } => match kind {
+                QuantKind::Forall | QuantKind::Exists => Value::Bool(self.holds(e)?),
+                _ => {
+                    let p = self.plan_of(plan, ids, pred)?;
+                    let mut out: Vec<Value> = Vec::new();
+                    let mut acc: Option<Value> = None;
+                    let kind = *kind;
+                    solve(ids, pred, p, self, false, &mut |env| {
+                        match kind {
+                            QuantKind::Comprehension => out.push(tuple(ids, env)),
+                            QuantKind::Lambda => {
+                                let t = tuple(ids, env);
+                                let y = env.eval(body.as_ref().expect("lambda body"))?;
+                                out.push(Value::pair(t, y));
+                            }
+                            QuantKind::Sigma | QuantKind::Pi => {
+                                let y = env.int(body.as_ref().expect("body"))?;
+                                let cur = match &acc {
+                                    Some(Value::Int(c)) => *c,
+                                    _ => i64::from(kind == QuantKind::Pi),
+                                };
+                                let r = if kind == QuantKind::Sigma {
+                                    cur.checked_add(y)
+                                } else {
+                                    cur.checked_mul(y)
+                                };
+                                acc = Some(Value::Int(r.ok_or_else(|| overflow(pos))?));
+                            }
+                            _ => {
+                                let y = env.set(body.as_ref().expect("body"))?;
+                                acc = Some(match acc.take() {
+                                    None => Value::Set(y),
+                                    Some(Value::Set(c)) => {
+                                        if kind == QuantKind::Union {
+                                            v::union(&c, &y)
+                                        } else {
+                                            v::inter(&c, &y)
+                                        }
+                                    }
+                                    Some(other) => other,
+                                });
+                            }
+                        }
+                        Ok(true)
+                    })?;
+                    if out.len() > LARGE_SET {
+                        return Err(Fail::Unsupported(
+                            format!("a set of {} elements built by comprehension (ProB keeps such sets symbolic)", out.len()),
+                            pos,
+                        ));
+                    }
+                    match kind {
+                        QuantKind::Comprehension | QuantKind::Lambda => Value::set(out),
+                        QuantKind::Sigma => acc.unwrap_or(Value::Int(0)),
+                        QuantKind::Pi => acc.unwrap_or(Value::Int(1)),
+                        QuantKind::Union => acc.unwrap_or_else(Value::empty),
+                        _ => match acc {
+                            Some(a) => a,
+                            None => {
+                                return Err(Fail::Wd("INTER over an empty index set".into(), pos))
+                            }
+                        },
+                    }
+                }
+            },
+            ExprKind::Bin(op, a, b) => match op {
+                And | Or | Implies | Equiv | Eq | Neq | In | NotIn | Subset | StrictSubset
+                | NotSubset | NotStrictSubset | Lt | Gt | Le | Ge => Value::Bool(self.holds(e)?),
+                Plus | Div | Mod | Power => {
+                    let x = self.int(a)?;
+                    let y = self.int(b)?;
+                    Value::Int(match op {
+                        Plus => x.checked_add(y).ok_or_else(|| overflow(pos))?,
+                        Div => {
+                            if y == 0 {
+                                return Err(Fail::Wd("division by zero".into(), pos));
+                            }
+                            x.checked_div(y).ok_or_else(|| overflow(pos))?
+                        }
+                        Mod => {
+                            if y <= 0 {
+                                return Err(Fail::Wd(
+                                    "modulo by a non-positive number".into(),
+                                    pos,
+                                ));
+                            }
+                            if x < 0 {
+                                return Err(Fail::Wd("modulo of a negative number".into(), pos));
+                            }
+                            x % y
+                        }
+                        _ => {
+                            if y < 0 {
+                                return Err(Fail::Wd("negative exponent".into(), pos));
+                            }
+                            let y = u32::try_from(y).map_err(|_| overflow(pos))?;
+                            x.checked_pow(y).ok_or_else(|| overflow(pos))?
+                        }
+                    })
+                }
+                Minus | Mul => {
+                    let x = self.eval(a)?;
+                    let y = self.eval(b)?;
+                    match (&x, &y, op) {
+                        (Value::Int(x), Value::Int(y), Minus) => {
+                            Value::Int(x.checked_sub(*y).ok_or_else(|| overflow(pos))?)
+                        }
+                        (Value::Int(x), Value::Int(y), _) => {
+                            Value::Int(x.checked_mul(*y).ok_or_else(|| overflow(pos))?)
+                        }
+                        (Value::Set(x), Value::Set(y), Minus) => v::diff(x, y),
+                        (Value::Set(x), Value::Set(y), _) => {
+                            if x.len().saturating_mul(y.len()) > ENUM_LIMIT {
+                                return Err(Fail::Unsupported(
+                                    "a cartesian product too large".into(),
+                                    pos,
+                                ));
+                            }
+                            v::cartesian(x, y)
+                        }
+                        _ => return Err(Fail::Wd("operands of different types".into(), pos)),
+                    }
+                }
+                Interval => {
+                    let x = self.int(a)?;
+                    let y = self.int(b)?;
+                    range(x, y, pos)?
+                }
+                Maplet => Value::pair(self.eval(a)?, self.eval(b)?),
+                Union | Inter | Override | DirectProduct | DomRes | DomSub | RanRes | RanSub
+                | Compose | ParProduct => {
+                    let x = self.set(a)?;
+                    let y = self.set(b)?;
+                    match op {
+                        Union => v::union(&x, &y),
+                        Inter => v::inter(&x, &y),
+                        Override => wd(v::override_(&x, &y), pos)?,
+                        DirectProduct => wd(v::direct_product(&x, &y), pos)?,
+                        DomRes => wd(v::dom_restrict(&x, &y, true), pos)?,
+                        DomSub => wd(v::dom_restrict(&x, &y, false), pos)?,
+                        RanRes => wd(v::ran_restrict(&x, &y, true), pos)?,
+                        RanSub => wd(v::ran_restrict(&x, &y, false), pos)?,
+                        Compose => wd(v::compose(&x, &y), pos)?,
+                        _ => wd(v::parallel_product(&x, &y), pos)?,
+                    }
+                }
+                Concat => {
+                    let mut x = wd(v::as_seq(&self.eval(a)?), pos)?;
+                    x.extend(wd(v::as_seq(&self.eval(b)?), pos)?);
+                    v::seq_of(x)
+                }
+                Prepend => {
+                    let x = self.eval(a)?;
+                    let mut s = vec![x];
+                    s.extend(wd(v::as_seq(&self.eval(b)?), pos)?);
+                    v::seq_of(s)
+                }
+                Append => {
+                    let mut s = wd(v::as_seq(&self.eval(a)?), pos)?;
+                    s.push(self.eval(b)?);
+                    v::seq_of(s)
+                }
+                TakeFirst | DropFirst => {
+                    let s = wd(v::as_seq(&self.eval(a)?), pos)?;
+                    let n = self.int(b)?;
+                    if n < 0 || n as usize > s.len() {
+                        return Err(Fail::Wd("sequence restriction out of range".into(), pos));
+                    }
+                    let n = n as usize;
+                    if *op == TakeFirst {
+                        v::seq_of(s[..n].to_vec())
+                    } else {
+                        v::seq_of(s[n..].to_vec())
+                    }
+                }
+                Space(_) => self.set_value(e)?,
+            },
+        })
+    }
+
+    fn builtin(&mut self, b: Builtin, args: &[Expr], pos: Pos) -> E<Value> {
+        use Builtin::*;
+        let arity = match b {
+            Iterate | Prj1 | Prj2 => 2,
+            _ => 1,
+        };
+        if args.len() != arity {
+            return Err(Fail::Unsupported(
+                format!("{b:?} with {} arguments", args.len()),
+                pos,
+            ));
+        }
+        let a = &args[0];
+        Ok(match b {
+            Bool => Value::Bool(self.holds(a)?),
+            Not => Value::Bool(!self.holds(a)?),
+            Card => Value::Int(self.set(a)?.len() as i64),
+            Dom => wd(v::dom(&self.set(a)?), pos)?,
+            Ran => wd(v::ran(&self.set(a)?), pos)?,
+            Pow | Pow1 | Fin | Fin1 | Iseq | Iseq1 | Perm => unreachable!("handled by eval"),
+            Seq | Seq1 => {
+                return Err(Fail::Unsupported(
+                    "seq(S) used as a value (infinite)".into(),
+                    pos,
+                ))
+            }
+            GenUnion | GenInter => {
+                let s = self.set(a)?;
+                let mut acc: Option<Value> = None;
+                for x in s.iter() {
+                    let xs = wd(x.as_set(), pos)?;
+                    acc = Some(match acc {
+                        None => Value::set_sorted(xs.to_vec()),
+                        Some(c) => {
+                            let c = c.as_set().expect("set").to_vec();
+                            if b == GenUnion {
+                                v::union(&c, xs)
+                            } else {
+                                v::inter(&c, xs)
+                            }
+                        }
+                    });
+                }
+                match acc {
+                    Some(x) => x,
+                    None if b == GenUnion => Value::empty(),
+                    None => return Err(Fail::Wd("inter of an empty set".into(), pos)),
+                }
+            }
+            Max | Min => {
+                let s = self.set(a)?;
+                let x = if b == Max { s.last() } else { s.first() };
+                match x {
+                    Some(x) => x.clone(),
+                    None => {
+                        return Err(Fail::Wd(
+                            format!("{} of the empty set", if b == Max { "max" } else { "min" }),
+                            pos,
+                        ))
+                    }
+                }
+            }
+            Size => Value::Int(wd(v::as_seq(&self.eval(a)?), pos)?.len() as i64),
+            First | Last | Front | Tail => {
+                let s = wd(v::as_seq(&self.eval(a)?), pos)?;
+                if s.is_empty() {
+                    return Err(Fail::Wd(
+                        format!("{b:?} of the empty sequence").to_lowercase(),
+                        pos,
+                    ));
+                }
+                match b {
+                    First => s[0].clone(),
+                    Last => s[s.len() - 1].clone(),
+                    Front => v::seq_of(s[..s.len() - 1].to_vec()),
+                    _ => v::seq_of(s[1..].to_vec()),
+                }
+            }
+            Rev => {
+                let mut s = wd(v::as_seq(&self.eval(a)?), pos)?;
+                s.reverse();
+                v::seq_of(s)
+            }
+            Conc => {
+                let ss = wd(v::as_seq(&self.eval(a)?), pos)?;
+                let mut out = Vec::new();
+                for s in ss {
+                    out.extend(wd(v::as_seq(&s), pos)?);
+                }
+                v::seq_of(out)
+            }
+            Id => {
+                let s = self.set(a)?;
+                Value::set_sorted(
+                    s.iter()
+                        .map(|x| Value::pair(x.clone(), x.clone()))
+                        .collect(),
+                )
+            }
+            Prj1 | Prj2 => {
+                let x = self.set(a)?;
+                let y = self.set(&args[1])?;
+                let prod = v::cartesian(&x, &y);
+                Value::set(
+                    prod.as_set()
+                        .expect("set")
+                        .iter()
+                        .map(|p| {
+                            let (l, r) = p.as_pair().expect("pair");
+                            Value::pair(p.clone(), if b == Prj1 { l.clone() } else { r.clone() })
+                        })
+                        .collect(),
+                )
+            }
+            Closure1 => wd(v::closure1(&self.set(a)?), pos)?,
+            Closure => {
+                return Err(Fail::Unsupported(
+                    "closure (reflexive, over the whole type)".into(),
+                    pos,
+                ))
+            }
+            Iterate => {
+                let r = self.set(a)?;
+                let n = self.int(&args[1])?;
+                if n < 1 {
+                    return Err(Fail::Unsupported(
+                        "iterate(r, 0) (identity over the whole type)".into(),
+                        pos,
+                    ));
+                }
+                let mut cur = Value::Set(r.clone());
+                for _ in 1..n {
+                    cur = wd(v::compose(wd(cur.as_set(), pos)?, &r), pos)?;
+                }
+                cur
+            }
+            Fnc | Rel | Succ | Pred => {
+                return Err(Fail::Unsupported(format!("{b:?}").to_lowercase(), pos))
+            }
+        })
+    }
+}
+
+/// Largest set value built from an interval or a comprehension: ProB
+/// keeps larger ones symbolic (its states then differ from the canonical
+/// ones, and its operations on them may time out), so its counts are not
+/// reproducible beyond it.
+const LARGE_SET: usize = 5_000;
+
+fn range(lo: i64, hi: i64, pos: Pos) -> E<Value> {
+    if hi >= lo && (hi - lo) as u64 >= LARGE_SET as u64 {
+        return Err(Fail::Unsupported(
+            format!("the interval {lo}..{hi} as a value (over {LARGE_SET} elements: ProB keeps it symbolic)"),
+            pos,
+        ));
+    }
+    Ok(Value::set_sorted((lo..=hi).map(Value::Int).collect()))
+}
+
+/// The value of the bound identifiers `ids` as a (left-nested) tuple.
+fn tuple(ids: &[Sym], env: &Env) -> Value {
+    let get = |s: Sym| {
+        env.locals
+            .iter()
+            .rev()
+            .find(|(x, _)| *x == s)
+            .map(|(_, v)| v.clone())
+            .expect("bound")
+    };
+    let mut t = get(ids[0]);
+    for &s in &ids[1..] {
+        t = Value::pair(t, get(s));
+    }
+    t
+}
+
+/// Binds `ids` to the components of tuple `x`; false if the shape differs.
+pub fn bind_tuple(ids: &[Sym], x: Value, locals: &mut Vec<(Sym, Value)>) -> bool {
+    if ids.len() == 1 {
+        locals.push((ids[0], x));
+        return true;
+    }
+    match x {
+        Value::Pair(p) => {
+            let (a, b) = (*p).clone();
+            locals.push((ids[ids.len() - 1], b));
+            bind_tuple(&ids[..ids.len() - 1], a, locals)
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,475 @@
+//! Execution of B substitutions: every substitution denotes a set of
+//! outcomes, each a list of writes (a machine variable or a local such as
+//! an operation result or a VAR, and its new value). Nondeterminism (ANY,
+//! CHOICE, SELECT, `::`, `:(`) yields several outcomes; a false guard
+//! (SELECT, PRE, ANY without solution) yields none. Parallel `||` joins the
+//! writes of its branches, sequencing `;` runs the second from each outcome
+//! of the first.
+//!
+//! Owns substitution semantics and operation calls; expression
+//! evaluation is `eval`, the state vector is `model`.
+
+use crate::ast::*;
+use crate::eval::{Env, Fail, Global, E};
+use crate::solve::solve;
+use crate::value::{self as v, Value};
+
+/// Where a write goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    Slot(usize),
+    Local(Sym),
+}
+
+/// The writes of one outcome, in order (a later write to the same target wins).
+pub type Writes = Vec<(Target, Value)>;
+
+/// The operations that substitutions may call (of included machines).
+pub trait Callee {
+    /// The operation named `name`, if callable.
+    fn operation(&self, name: Sym) -> Option<&Operation>;
+}
+
+/// Placeholder of a local not yet assigned (VAR, operation results).
+pub fn unset() -> Value {
+    Value::Str(UNSET.into())
+}
+
+/// The text of the placeholder string (not a B string anyone writes).
+pub const UNSET: &str = "\u{0}unset";
+
+/// Whether `v` is the placeholder of an unassigned variable.
+pub fn is_unset(v: &Value) -> bool {
+    matches!(v, Value::Str(s) if &**s == UNSET)
+}
+
+impl Env<'_> {
+    fn target(&self, s: Sym, pos: Pos) -> E<Target> {
+        if self.locals.iter().any(|(x, _)| *x == s) {
+            return Ok(Target::Local(s));
+        }
+        match self.w.globals.get(s as usize).and_then(|g| g.as_ref()) {
+            Some(Global::Slot(i)) => Ok(Target::Slot(*i)),
+            _ => Err(Fail::Unsupported(
+                format!("assignment to '{}'", self.w.syms.name(s)),
+                pos,
+            )),
+        }
+    }
+
+    fn read(&self, t: Target) -> Value {
+        match t {
+            Target::Slot(i) => self.slots[i].clone(),
+            Target::Local(s) => self
+                .locals
+                .iter()
+                .rev()
+                .find(|(x, _)| *x == s)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_else(unset),
+        }
+    }
+
+    fn write(&mut self, t: Target, val: Value) -> Value {
+        match t {
+            Target::Slot(i) => std::mem::replace(&mut self.slots[i], val),
+            Target::Local(s) => {
+                let slot = self
+                    .locals
+                    .iter_mut()
+                    .rev()
+                    .find(|(x, _)| *x == s)
+                    .expect("local exists");
+                std::mem::replace(&mut slot.1, val)
+            }
+        }
+    }
+
+    /// Runs `f` with `w` applied, then restores the environment.
+    pub fn with_writes<T>(&mut self, w: &Writes, f: impl FnOnce(&mut Self) -> T) -> T {
+        let mut saved = Vec::with_capacity(w.len());
+        for (t, val) in w {
+            saved.push((*t, self.write(*t, val.clone())));
+        }
+        let r = f(self);
+        for (t, old) in saved.into_iter().rev() {
+            self.write(t, old);
+        }
+        r
+    }
+
+    /// The outcomes of substitution `s`.
+    pub fn exec(&mut self, s: &Subst, ops: &dyn Callee) -> E<Vec<Writes>> {
+        let pos = s.pos;
+        Ok(match &s.kind {
+            SubstKind::Skip => vec![Vec::new()],
+            SubstKind::Assign(lhs, rhs) => {
+                let mut vals = Vec::with_capacity(rhs.len());
+                for e in rhs {
+                    vals.push(self.eval(e)?);
+                }
+                let mut w = Vec::with_capacity(lhs.len());
+                for (l, val) in lhs.iter().zip(vals) {
+                    w.push(self.assign(l, val)?);
+                }
+                vec![w]
+            }
+            SubstKind::BecomesIn(ids, set) => {
+                if ids.len() != 1 {
+                    return Err(Fail::Unsupported("x, y :: S".into(), pos));
+                }
+                let t = self.target(ids[0], pos)?;
+                self.elements(set)?
+                    .into_iter()
+                    .map(|x| vec![(t, x)])
+                    .collect()
+            }
+            SubstKind::BecomesSuch { ids, pred, plan } => {
+                let targets: Vec<Target> =
+                    ids.iter().map(|&x| self.target(x, pos)).collect::<E<_>>()?;
+                let base = self.locals.len();
+                for (&x, &t) in ids.iter().zip(&targets) {
+                    let old = self.read(t);
+                    let name = format!("{}$0", self.w.syms.name(x));
+                    if let Some(s0) = self.w.syms.get(&name) {
+                        self.locals.push((s0, old));
+                    }
+                }
+                let p = self.plan_of(plan, ids, pred);
+                let mut out = Vec::new();
+                let r = p.and_then(|p| {
+                    solve(ids, pred, p, self, true, &mut |env| {
+                        let n = env.locals.len();
+                        let vals = &env.locals[n - ids.len()..];
+                        // solve pushes in plan order: look each up by name
+                        let _ = vals;
+                        let mut w = Vec::with_capacity(ids.len());
+                        for (&x, &t) in ids.iter().zip(&targets) {
+                            w.push((t, env.lookup(x, pos)?));
+                        }
+                        out.push(w);
+                        Ok(true)
+                    })
+                });
+                self.locals.truncate(base);
+                r?;
+                out
+            }
+            // The top-level PRE of an operation is its guard (handled by
+            // `model`); a nested one must hold, as in ProB.
+            SubstKind::Pre(p, body) => {
+                if !self.holds(p)? {
+                    return Err(Fail::Wd("precondition violated".into(), p.pos));
+                }
+                self.exec(body, ops)?
+            }
+            SubstKind::Assert(p, body) => {
+                if !self.holds(p)? {
+                    return Err(Fail::Wd("ASSERT substitution violated".into(), p.pos));
+                }
+                self.exec(body, ops)?
+            }
+            SubstKind::Select(branches, els) => {
+                let mut out = Vec::new();
+                let mut any = false;
+                for (g, b) in branches {
+                    let mut holds = true;
+                    for c in crate::solve::conjuncts(g) {
+                        if !self.holds_guard(c)? {
+                            holds = false;
+                            break;
+                        }
+                    }
+                    if holds {
+                        any = true;
+                        out.extend(self.exec(b, ops)?);
+                    }
+                }
+                if !any {
+                    if let Some(e) = els {
+                        out = self.exec(e, ops)?;
+                    }
+                }
+                out
+            }
+            SubstKind::If(branches, els) => {
+                for (g, b) in branches {
+                    if self.holds(g)? {
+                        return self.exec(b, ops);
+                    }
+                }
+                match els {
+                    Some(e) => self.exec(e, ops)?,
+                    None => vec![Vec::new()],
+                }
+            }
+            SubstKind::Case(e, branches, els) => {
+                let x = self.eval(e)?;
+                for (vals, b) in branches {
+                    for val in vals {
+                        if self.eval(val)? == x {
+                            return self.exec(b, ops);
+                        }
+                    }
+                }
+                match els {
+                    Some(e) => self.exec(e, ops)?,
+                    None => return Err(Fail::Wd("CASE without a matching branch".into(), pos)),
+                }
+            }
+            SubstKind::Any {
+                ids,
+                pred,
+                body,
+                plan,
+            }
+            | SubstKind::Let {
+                ids,
+                pred,
+                body,
+                plan,
+            } => {
+                let p = self.plan_of(plan, ids, pred)?;
+                let mut out = Vec::new();
+                solve(ids, pred, p, self, true, &mut |env| {
+                    out.extend(env.exec(body, ops)?);
+                    Ok(true)
+                })?;
+                out
+            }
+            SubstKind::Var(ids, body) => {
+                let base = self.locals.len();
+                for &x in ids {
+                    self.locals.push((x, unset()));
+                }
+                let r = self.exec(body, ops);
+                self.locals.truncate(base);
+                let mut out = r?;
+                for w in &mut out {
+                    w.retain(|(t, _)| !matches!(t, Target::Local(s) if ids.contains(s)));
+                }
+                out
+            }
+            SubstKind::Choice(alts) => {
+                let mut out = Vec::new();
+                for a in alts {
+                    out.extend(self.exec(a, ops)?);
+                }
+                out
+            }
+            SubstKind::Par(parts) => {
+                let mut acc: Vec<Writes> = vec![Vec::new()];
+                for p in parts {
+                    let outs = self.exec(p, ops)?;
+                    let mut next = Vec::with_capacity(acc.len() * outs.len());
+                    for a in &acc {
+                        for o in &outs {
+                            let mut w = a.clone();
+                            w.extend(o.iter().cloned());
+                            next.push(w);
+                        }
+                    }
+                    acc = next;
+                }
+                acc
+            }
+            SubstKind::Seq(parts) => self.exec_seq(parts, ops)?,
+            SubstKind::While { cond, body } => {
+                let mut done = Vec::new();
+                let mut todo: Vec<Writes> = vec![Vec::new()];
+                let mut steps = 0usize;
+                while let Some(w) = todo.pop() {
+                    steps += 1;
+                    if steps > 1_000_000 {
+                        return Err(Fail::Unsupported(
+                            "WHILE loop running over 10^6 iterations".into(),
+                            pos,
+                        ));
+                    }
+                    let r = self.with_writes(&w, |env| -> E<Option<Vec<Writes>>> {
+                        if env.holds(cond)? {
+                            Ok(Some(env.exec(body, ops)?))
+                        } else {
+                            Ok(None)
+                        }
+                    })?;
+                    match r {
+                        None => done.push(w),
+                        Some(outs) => {
+                            for o in outs {
+                                let mut w2 = w.clone();
+                                w2.extend(o);
+                                todo.push(compact(w2));
+                            }
+                        }
+                    }
+                }
+                done
+            }
+            SubstKind::Call(outs, name, args) => self.call(outs, *name, args, pos, ops)?,
+        })
+    }
+
+    fn exec_seq(&mut self, parts: &[Subst], ops: &dyn Callee) -> E<Vec<Writes>> {
+        let Some((first, rest)) = parts.split_first() else {
+            return Ok(vec![Vec::new()]);
+        };
+        let outs = self.exec(first, ops)?;
+        if rest.is_empty() {
+            return Ok(outs);
+        }
+        let mut all = Vec::new();
+        for w in outs {
+            let tails = self.with_writes(&w, |env| env.exec_seq(rest, ops))?;
+            for t in tails {
+                let mut w2 = w.clone();
+                w2.extend(t);
+                all.push(compact(w2));
+            }
+        }
+        Ok(all)
+    }
+
+    /// The write of `lhs := val` (`f(x) := val` overrides one pair,
+    /// `r'f := val` one field).
+    fn assign(&mut self, lhs: &Expr, val: Value) -> E<(Target, Value)> {
+        match &lhs.kind {
+            ExprKind::Ident(s) => Ok((self.target(*s, lhs.pos)?, val)),
+            ExprKind::Apply(f, x) => {
+                let fv = self.eval(f)?;
+                let xv = self.eval(x)?;
+                let fs = fv.as_set().map_err(|m| Fail::Wd(m, f.pos))?;
+                let nf =
+                    v::override_(fs, &[Value::pair(xv, val)]).map_err(|m| Fail::Wd(m, lhs.pos))?;
+                self.assign(f, nf)
+            }
+            ExprKind::Field(r, name) => {
+                let rv = self.eval(r)?;
+                let fname = self.w.syms.name(*name);
+                let Value::Rec(fs) = rv else {
+                    return Err(Fail::Wd("field assignment on a non-record".into(), lhs.pos));
+                };
+                let mut fs = (*fs).clone();
+                match fs.iter_mut().find(|(n, _)| &**n == fname) {
+                    Some(slot) => slot.1 = val,
+                    None => return Err(Fail::Wd(format!("record has no field {fname}"), lhs.pos)),
+                }
+                self.assign(r, Value::Rec(std::sync::Arc::new(fs)))
+            }
+            _ => Err(Fail::Unsupported(
+                "assignment to this expression".into(),
+                lhs.pos,
+            )),
+        }
+    }
+
+    /// `outs <-- op(args)`: runs the called operation's body (its PRE must
+    /// hold: a violated precondition is an error) in a fresh scope.
+    fn call(
+        &mut self,
+        outs: &[Expr],
+        name: Sym,
+        args: &[Expr],
+        pos: Pos,
+        ops: &dyn Callee,
+    ) -> E<Vec<Writes>> {
+        let Some(op) = ops.operation(name) else {
+            return Err(Fail::Unsupported(
+                format!("call of unknown operation '{}'", self.w.syms.name(name)),
+                pos,
+            ));
+        };
+        if op.params.len() != args.len() || op.outs.len() != outs.len() {
+            return Err(Fail::Wd(
+                "operation call with the wrong number of arguments or results".into(),
+                pos,
+            ));
+        }
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.eval(a)?);
+        }
+        let saved = std::mem::take(&mut self.locals);
+        for (&p, val) in op.params.iter().zip(vals) {
+            self.locals.push((p, val));
+        }
+        for &o in &op.outs {
+            self.locals.push((o, unset()));
+        }
+        let r = (|| -> E<Vec<Writes>> {
+            let body = match &op.body.kind {
+                SubstKind::Pre(p, b) => {
+                    if !self.holds(p)? {
+                        return Err(Fail::Wd(
+                            format!(
+                                "precondition of operation '{}' violated",
+                                self.w.syms.name(name)
+                            ),
+                            pos,
+                        ));
+                    }
+                    &**b
+                }
+                _ => &op.body,
+            };
+            let outcomes = self.exec(body, ops)?;
+            let mut res = Vec::with_capacity(outcomes.len());
+            for w in outcomes {
+                let results: Vec<Value> = self.with_writes(&w, |env| {
+                    op.outs
+                        .iter()
+                        .map(|&o| env.read(Target::Local(o)))
+                        .collect()
+                });
+                let slots: Writes = w
+                    .into_iter()
+                    .filter(|(t, _)| matches!(t, Target::Slot(_)))
+                    .collect();
+                res.push((slots, results));
+            }
+            Ok(res
+                .into_iter()
+                .map(|(s, r)| {
+                    let mut w = s;
+                    w.extend(
+                        r.into_iter()
+                            .enumerate()
+                            .map(|(i, val)| (Target::Local(u32::MAX - i as u32), val)),
+                    );
+                    w
+                })
+                .collect())
+        })();
+        self.locals = saved;
+        let outcomes = r?;
+        let mut out = Vec::with_capacity(outcomes.len());
+        for w in outcomes {
+            let mut nw = Vec::with_capacity(w.len());
+            let mut results = Vec::new();
+            for (t, val) in w {
+                match t {
+                    Target::Local(s) if s > u32::MAX - 1024 => results.push((u32::MAX - s, val)),
+                    t => nw.push((t, val)),
+                }
+            }
+            for (i, val) in results {
+                let write = self.with_writes(&nw, |env| env.assign(&outs[i as usize], val))?;
+                nw.push(write);
+            }
+            out.push(nw);
+        }
+        Ok(out)
+    }
+}
+
+/// Keeps only the last write of each target.
+pub fn compact(w: Writes) -> Writes {
+    let mut out: Writes = Vec::with_capacity(w.len());
+    for (t, val) in w.into_iter().rev() {
+        if !out.iter().any(|(x, _)| *x == t) {
+            out.push((t, val));
+        }
+    }
+    out.reverse();
+    out
+}

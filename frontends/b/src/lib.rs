@@ -1,0 +1,99 @@
+//! Classical B front-end of statebench: reads B machines (`.mch`, with the
+//! machines they SEE, USE, INCLUDE, EXTEND or IMPORT found beside them) and
+//! presents them as a [`pins::Model`] (formalism `"b"`) whose counts follow
+//! ProB's convention plus one artificial root state (see [`BModel`]).
+//!
+//! # Why a hand-written parser
+//!
+//! crates.io has no maintained B grammar crate, and B's grammar is awkward
+//! for generators: DEFINITIONS are macros (with parameters) that may stand
+//! for expressions, predicates or substitutions, predicates and expressions
+//! interleave (`bool(P)`, `{x | P}`), and `;` is sequencing in substitutions
+//! but composition inside parentheses. A small lexer plus a recursive
+//! descent parser with precedence climbing (ProB's / Atelier B's priority
+//! table, see `parse`) and token-level definition expansion handles this
+//! directly, with `FILE:LINE:COL` errors, and no dependency.
+//!
+//! # Semantics (ProB's model-checking conventions)
+//!
+//! * Settings: `MAXINT = 3`, `MININT = -1`, deferred sets of 2 elements,
+//!   unless `SET_PREF_MAXINT`, `SET_PREF_MININT`,
+//!   `SET_PREF_DEFAULT_SETSIZE`, `scope_S == n` / `1..n` or `card(S) = n`
+//!   in PROPERTIES say otherwise. `NAT`, `NAT1`, `INT` follow `MAXINT`;
+//!   arithmetic is unbounded (64-bit; an overflow is a model error).
+//! * Constants: one state per solution of the PROPERTIES; every solution
+//!   of an ANY, a `::`, a `:(` or an operation's parameters counts.
+//!   Solving enumerates finite ranges, pruned by conjuncts that fix a
+//!   value (see `solve`).
+//! * A top-level PRE or SELECT of an operation is its guard (ProB's model
+//!   checking treats preconditions as guards); a nested PRE, and the PRE
+//!   of a *called* operation (INCLUDES), must hold or it is a model error.
+//! * A function applied outside its domain in a conjunct of a guard (PRE,
+//!   SELECT, ANY, a binder's predicate) makes the conjunct false (ProB's
+//!   constraint solving); anywhere else it is a model error.
+//! * Transitions: one per distinct (operation, parameters, results,
+//!   target state) from a state.
+//! * Invariants and ASSERTIONS are not evaluated (the oracles come from
+//!   runs without violations).
+//!
+//! Refused with [`ErrorKind::Unsupported`] (naming the construct and
+//! where): REFINES, machine parameters and CONSTRAINTS, renamed machines,
+//! `SET_PREF_MAX_OPERATIONS`, `SET_PREF_MAX_INITIALISATIONS` and symmetry
+//! (ProB's counts may be truncated or reduced by them), constraints that
+//! let ProB choose a deferred set's size, binders with no finite range
+//! (`x : NATURAL` without `x = ..`), definition files not found beside the
+//! machine (ProB's standard libraries). Constructs found unsupported only
+//! while exploring (an infinite set enumerated, a very large function
+//! space) end as [`pins::ModelError::unsupported`] (shown after
+//! [`pins::UNSUPPORTED_PREFIX`]; the harness reports the run `unsupported`).
+//!
+//! Modules: `lexer`, `parse` (syntax, definitions), `ast`, `load` (files,
+//! composition), `compile` (settings, names, static checks), `value`
+//! (canonical values), `eval` (expressions), `solve` (enumeration),
+//! `exec` (substitutions), `model` ([`BModel`]), `error` ([`BError`]).
+
+use std::path::Path;
+
+mod ast;
+mod compile;
+mod error;
+mod eval;
+mod exec;
+mod lexer;
+mod load;
+mod model;
+mod parse;
+mod solve;
+mod value;
+
+pub use error::{BError, ErrorKind};
+pub use model::BModel;
+
+/// Reads the machine in `path` with everything it depends on (beside it).
+/// The model is named after the file stem.
+pub fn parse_file(path: &Path) -> Result<BModel, BError> {
+    let name = path.file_stem().map_or_else(
+        || path.display().to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let mut reader = load::Reader::new();
+    let c = reader.compose_file(path)?;
+    compile::compile(reader, c, &name)
+}
+
+/// Reads a machine from `text`; `file_label` names it in errors and is the
+/// model name. Machines it refers to are looked up in the current directory.
+pub fn parse_str(text: &str, file_label: &str) -> Result<BModel, BError> {
+    let mut reader = load::Reader::new();
+    let c = reader.compose_str(text, file_label, Path::new("."))?;
+    compile::compile(reader, c, file_label)
+}
+
+/// Whether a model error reports a construct this front-end does not
+/// support (found while exploring) rather than an error of the model.
+pub fn is_unsupported(e: &pins::ModelError) -> bool {
+    e.unsupported
+}
+
+#[cfg(test)]
+mod tests;

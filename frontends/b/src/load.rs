@@ -1,0 +1,546 @@
+//! Reading machines from files: one machine's clauses (with its
+//! DEFINITIONS, also those of `"file.def"` includes, expanded), and the
+//! composition of a machine with everything it SEES, USES, INCLUDES,
+//! EXTENDS or IMPORTS (found beside it as `NAME.mch`, `.ref`, `.imp` or
+//! `.sys`) into one flat [`Composed`] machine: all their sets, constants,
+//! properties and variables, their initialisations in dependency order,
+//! the operations the main machine offers (its own, those of EXTENDS
+//! machines and those it PROMOTES) and the ones its substitutions may call.
+//!
+//! Owns file access, clause splitting and composition; it must not
+//! evaluate anything (settings are read as literal tokens).
+
+use std::path::{Path, PathBuf};
+
+use rustc_hash::FxHashMap;
+
+use crate::ast::*;
+use crate::error::{BError, ErrorKind};
+use crate::lexer::{lex, Tok, Token};
+use crate::parse::{err_at, split_clauses, split_semis, Def, Parser};
+
+/// Shared tables while reading: file labels and identifiers.
+pub struct Reader {
+    pub files: Vec<String>,
+    pub syms: Syms,
+}
+
+/// A machine with everything it depends on, flattened.
+pub struct Composed {
+    /// Machines in dependency order, the main machine last.
+    pub machines: Vec<Machine>,
+    /// Indices (machine, operation) of the operations offered.
+    pub offered: Vec<(usize, usize)>,
+    /// Operations callable from substitutions: name -> (machine, operation).
+    pub callable: FxHashMap<Sym, (usize, usize)>,
+}
+
+type R<T> = Result<T, BError>;
+
+impl Reader {
+    pub fn new() -> Self {
+        Reader {
+            files: Vec::new(),
+            syms: Syms::default(),
+        }
+    }
+
+    fn add_file(&mut self, label: String) -> u16 {
+        self.files.push(label);
+        (self.files.len() - 1) as u16
+    }
+
+    /// Reads `path` and its dependencies.
+    pub fn compose_file(&mut self, path: &Path) -> R<Composed> {
+        let label = path.display().to_string();
+        let text = read(path, &label)?;
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let main = self.machine(&text, label, &dir)?;
+        self.compose(main, &dir)
+    }
+
+    /// Reads machine text (dependencies looked up in `dir`).
+    pub fn compose_str(&mut self, text: &str, label: &str, dir: &Path) -> R<Composed> {
+        let main = self.machine(text, label.to_owned(), dir)?;
+        self.compose(main, dir)
+    }
+
+    fn compose(&mut self, main: Machine, dir: &Path) -> R<Composed> {
+        let mut machines: Vec<Machine> = Vec::new();
+        let mut loading: Vec<String> = Vec::new();
+        self.load_deps(&main, dir, &mut machines, &mut loading)?;
+        machines.push(main);
+        let main_idx = machines.len() - 1;
+        let offered = self.offered_of(main_idx, &machines, 0)?;
+        let mut callable = FxHashMap::default();
+        for mi in 0..machines.len() {
+            callable.extend(self.callable_of(mi, &machines, 0)?);
+        }
+        Ok(Composed {
+            machines,
+            offered,
+            callable,
+        })
+    }
+
+    /// The operations machine `mi` offers: its own, those of the machines
+    /// it EXTENDS, and those it PROMOTES.
+    fn offered_of(&self, mi: usize, ms: &[Machine], depth: usize) -> R<Vec<(usize, usize)>> {
+        let m = &ms[mi];
+        let mut out: Vec<(usize, usize)> = (0..m.operations.len()).map(|k| (mi, k)).collect();
+        if depth > 32 {
+            return Err(err_at(
+                &self.files,
+                ErrorKind::Semantic,
+                m.pos,
+                "machines nested too deeply",
+            ));
+        }
+        for r in &m.extends {
+            out.extend(self.offered_of(index_of(&r.name, ms), ms, depth + 1)?);
+        }
+        if !m.promotes.is_empty() {
+            let callable = self.callable_of(mi, ms, depth + 1)?;
+            for r in &m.promotes {
+                match self.syms.get(&r.name).and_then(|s| callable.get(&s)) {
+                    Some(&p) => out.push(p),
+                    None => {
+                        return Err(err_at(
+                            &self.files,
+                            ErrorKind::Semantic,
+                            r.pos,
+                            format!("PROMOTES unknown operation {}", r.name),
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The operations substitutions of machine `mi` may call: those offered
+    /// by the machines it INCLUDES, EXTENDS or IMPORTS.
+    fn callable_of(
+        &self,
+        mi: usize,
+        ms: &[Machine],
+        depth: usize,
+    ) -> R<FxHashMap<Sym, (usize, usize)>> {
+        let m = &ms[mi];
+        let mut out = FxHashMap::default();
+        for r in m.includes.iter().chain(&m.extends).chain(&m.imports) {
+            for (a, k) in self.offered_of(index_of(&r.name, ms), ms, depth + 1)? {
+                out.insert(ms[a].operations[k].name, (a, k));
+            }
+        }
+        Ok(out)
+    }
+
+    fn load_deps(
+        &mut self,
+        m: &Machine,
+        dir: &Path,
+        out: &mut Vec<Machine>,
+        loading: &mut Vec<String>,
+    ) -> R<()> {
+        if let Some(r) = m.refines.first() {
+            return Err(err_at(
+                &self.files,
+                ErrorKind::Unsupported,
+                r.pos,
+                "REFINES (refinement machines)",
+            ));
+        }
+        let refs: Vec<MachineRef> = m
+            .sees
+            .iter()
+            .chain(&m.uses)
+            .chain(&m.includes)
+            .chain(&m.extends)
+            .chain(&m.imports)
+            .cloned()
+            .collect();
+        for r in refs {
+            if out.iter().any(|x| x.name == r.name) || r.name == m.name {
+                continue;
+            }
+            if loading.contains(&r.name) {
+                return Err(err_at(
+                    &self.files,
+                    ErrorKind::Semantic,
+                    r.pos,
+                    format!("cyclic reference to {}", r.name),
+                ));
+            }
+            let path = ["mch", "ref", "imp", "sys"]
+                .iter()
+                .map(|e| dir.join(format!("{}.{e}", r.name)))
+                .find(|p| p.is_file());
+            let Some(path) = path else {
+                return Err(err_at(
+                    &self.files,
+                    ErrorKind::Semantic,
+                    r.pos,
+                    format!("machine {} not found beside it", r.name),
+                ));
+            };
+            let label = path.display().to_string();
+            let text = read(&path, &label)?;
+            let dm = self.machine(&text, label, dir)?;
+            loading.push(r.name.clone());
+            self.load_deps(&dm, dir, out, loading)?;
+            loading.pop();
+            if !out.iter().any(|x| x.name == dm.name) {
+                out.push(dm);
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses one machine.
+    pub fn machine(&mut self, text: &str, label: String, dir: &Path) -> R<Machine> {
+        let fid = self.add_file(label.clone());
+        let mut toks = lex(text, &label, fid)?;
+        toks.pop(); // Eof
+        match toks.last() {
+            Some(Token {
+                tok: Tok::Ident(s), ..
+            }) if s == "END" => {
+                toks.pop();
+            }
+            _ => {
+                return Err(BError::new(
+                    ErrorKind::Syntax,
+                    &label,
+                    "the machine does not end with END",
+                ))
+            }
+        }
+        let clauses = split_clauses(&toks);
+        let mut defs: FxHashMap<String, Def> = FxHashMap::default();
+        let mut settings = Vec::new();
+        for (kw, body, _) in &clauses {
+            if kw == "DEFINITIONS" {
+                self.definitions(body, dir, &mut defs, &mut settings, 0)?;
+            }
+        }
+        let mut m = Machine {
+            settings,
+            ..Default::default()
+        };
+        let Some((first, header, hpos)) = clauses.first() else {
+            return Err(BError::new(ErrorKind::Syntax, &label, "no MACHINE clause"));
+        };
+        if toks
+            .first()
+            .is_some_and(|t| !matches!(&t.tok, Tok::Ident(s) if s == first))
+        {
+            let t = &toks[0];
+            return Err(BError::at(
+                ErrorKind::Syntax,
+                &label,
+                t.line,
+                t.col,
+                "expected MACHINE",
+            ));
+        }
+        match first.as_str() {
+            "MACHINE" | "REFINEMENT" | "IMPLEMENTATION" | "SYSTEM" | "MODEL" => {}
+            _ => {
+                return Err(err_at(
+                    &self.files,
+                    ErrorKind::Syntax,
+                    *hpos,
+                    "expected MACHINE",
+                ))
+            }
+        }
+        if first == "SYSTEM" {
+            return Err(err_at(
+                &self.files,
+                ErrorKind::Unsupported,
+                *hpos,
+                format!("{first} (Event-B style machines)"),
+            ));
+        }
+        m.kind = first.clone();
+        m.pos = *hpos;
+        let files = self.files.clone();
+        {
+            let mut p = Parser::new(header.clone(), &files, &mut self.syms, &defs);
+            m.name = p.ident()?;
+            if !p.at_eof() {
+                return Err(p.err(ErrorKind::Unsupported, "machine parameters"));
+            }
+        }
+        for (kw, body, pos) in &clauses[1..] {
+            let mut p = Parser::new(body.clone(), &files, &mut self.syms, &defs);
+            match kw.as_str() {
+                "DEFINITIONS" | "INVARIANT" | "ASSERTIONS" => {}
+                "SETS" => {
+                    for item in split_semis(body) {
+                        let mut p = Parser::new(item, &files, &mut *p.syms, &defs);
+                        let pos = p.pos();
+                        let name = p.ident_peek()?;
+                        let name = p.syms.intern(&name);
+                        let elements = if p.at_eof() {
+                            None
+                        } else {
+                            let e = p.expr()?;
+                            p.expect_eof()?;
+                            match e.kind {
+                                ExprKind::Bin(BinOp::Eq, l, r)
+                                    if matches!(l.kind, ExprKind::Ident(_)) =>
+                                {
+                                    let _ = l;
+                                    match r.kind {
+                                        ExprKind::SetExt(xs) => Some(
+                                            xs.iter()
+                                                .map(|x| match x.kind {
+                                                    ExprKind::Ident(s) => Ok(s),
+                                                    _ => Err(err_at(
+                                                        &files,
+                                                        ErrorKind::Syntax,
+                                                        x.pos,
+                                                        "expected an element name",
+                                                    )),
+                                                })
+                                                .collect::<R<Vec<Sym>>>()?,
+                                        ),
+                                        _ => {
+                                            return Err(err_at(
+                                                &files,
+                                                ErrorKind::Syntax,
+                                                r.pos,
+                                                "expected {a, b, ...}",
+                                            ))
+                                        }
+                                    }
+                                }
+                                _ => {
+                                    return Err(err_at(
+                                        &files,
+                                        ErrorKind::Syntax,
+                                        e.pos,
+                                        "expected S = {a, b, ...}",
+                                    ))
+                                }
+                            }
+                        };
+                        m.sets.push(SetDecl {
+                            name,
+                            elements,
+                            pos,
+                        });
+                    }
+                }
+                "CONSTANTS" | "CONCRETE_CONSTANTS" | "ABSTRACT_CONSTANTS" | "VISIBLE_CONSTANTS"
+                | "HIDDEN_CONSTANTS" => {
+                    if !p.at_eof() {
+                        m.constants.extend(p.ident_list()?);
+                        p.expect_eof()?;
+                    }
+                }
+                "VARIABLES" | "CONCRETE_VARIABLES" | "ABSTRACT_VARIABLES" | "VISIBLE_VARIABLES"
+                | "HIDDEN_VARIABLES" => {
+                    if !p.at_eof() {
+                        m.variables.extend(p.ident_list()?);
+                        p.expect_eof()?;
+                    }
+                }
+                "PROPERTIES" => {
+                    if !p.at_eof() {
+                        let e = p.expr()?;
+                        p.expect_eof()?;
+                        m.properties.push(e);
+                    }
+                }
+                "CONSTRAINTS" => {
+                    return Err(p.err(ErrorKind::Unsupported, "CONSTRAINTS (machine parameters)"))
+                }
+                "INITIALISATION" | "INITIALIZATION" => {
+                    let s = p.subst()?;
+                    p.expect_eof()?;
+                    m.init = Some(s);
+                }
+                "OPERATIONS" => m.operations = p.operations()?,
+                "SEES" | "INCLUDES" | "EXTENDS" | "PROMOTES" | "IMPORTS" | "REFINES" | "USES" => {
+                    let mut refs = Vec::new();
+                    loop {
+                        let rpos = p.pos();
+                        let name = p.ident()?;
+                        if matches!(p.peek_tok(), Tok::Sym(".")) {
+                            return Err(
+                                p.err(ErrorKind::Unsupported, format!("renamed machine {name}."))
+                            );
+                        }
+                        if matches!(p.peek_tok(), Tok::Sym("(")) {
+                            return Err(p.err(
+                                ErrorKind::Unsupported,
+                                format!("machine parameters of {name}"),
+                            ));
+                        }
+                        refs.push(MachineRef { name, pos: rpos });
+                        if !p.eat_comma() {
+                            break;
+                        }
+                    }
+                    p.expect_eof()?;
+                    let list = match kw.as_str() {
+                        "SEES" => &mut m.sees,
+                        "INCLUDES" => &mut m.includes,
+                        "EXTENDS" => &mut m.extends,
+                        "PROMOTES" => &mut m.promotes,
+                        "IMPORTS" => &mut m.imports,
+                        "USES" => &mut m.uses,
+                        _ => &mut m.refines,
+                    };
+                    list.extend(refs);
+                }
+                other => {
+                    return Err(err_at(
+                        &files,
+                        ErrorKind::Unsupported,
+                        *pos,
+                        format!("the {other} clause"),
+                    ));
+                }
+            }
+        }
+        Ok(m)
+    }
+
+    fn definitions(
+        &mut self,
+        body: &[Token],
+        dir: &Path,
+        defs: &mut FxHashMap<String, Def>,
+        settings: &mut Vec<(String, String, Pos)>,
+        depth: usize,
+    ) -> R<()> {
+        let mut last: Option<String> = None;
+        for item in split_semis(body) {
+            let t0 = &item[0];
+            let pos = Pos {
+                file: t0.file,
+                line: t0.line,
+                col: t0.col,
+            };
+            if let Tok::Str(f) = &t0.tok {
+                let path: PathBuf = dir.join(f);
+                if depth > 10 {
+                    return Err(err_at(
+                        &self.files,
+                        ErrorKind::Semantic,
+                        pos,
+                        "definition files nested too deeply",
+                    ));
+                }
+                if !path.is_file() {
+                    return Err(err_at(
+                        &self.files,
+                        ErrorKind::Unsupported,
+                        pos,
+                        format!("definition file {f} (not found beside the machine)"),
+                    ));
+                }
+                let label = path.display().to_string();
+                let text = read(&path, &label)?;
+                let fid = self.add_file(label);
+                let mut toks = lex(&text, &self.files[fid as usize].clone(), fid)?;
+                toks.pop();
+                if matches!(toks.first().map(|t| &t.tok), Some(Tok::Ident(s)) if s == "DEFINITIONS")
+                {
+                    toks.remove(0);
+                }
+                self.definitions(&toks, dir, defs, settings, depth + 1)?;
+                last = None;
+                continue;
+            }
+            // name [ (params) ] == body
+            let name = match &t0.tok {
+                Tok::Ident(s) => Some(s.clone()),
+                _ => None,
+            };
+            let mut j = 1;
+            let mut params = Vec::new();
+            let mut ok = name.is_some();
+            if ok && matches!(item.get(1).map(|t| &t.tok), Some(Tok::Sym("("))) {
+                j = 2;
+                loop {
+                    match item.get(j).map(|t| &t.tok) {
+                        Some(Tok::Ident(p)) => params.push(p.clone()),
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                    match item.get(j + 1).map(|t| &t.tok) {
+                        Some(Tok::Sym(",")) => j += 2,
+                        Some(Tok::Sym(")")) => {
+                            j += 2;
+                            break;
+                        }
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+            }
+            ok = ok && matches!(item.get(j).map(|t| &t.tok), Some(Tok::Sym("==")));
+            if !ok {
+                // a `;` inside a definition body (a sequence of substitutions)
+                if let Some(prev) = last.as_ref().and_then(|l| defs.get_mut(l)) {
+                    let mut semi = t0.clone();
+                    semi.tok = Tok::Sym(";");
+                    prev.body.push(semi);
+                    prev.body.extend(item.iter().cloned());
+                    continue;
+                }
+                return Err(err_at(
+                    &self.files,
+                    ErrorKind::Syntax,
+                    pos,
+                    "expected a definition NAME == ...",
+                ));
+            }
+            let name = name.expect("checked");
+            let body: Vec<Token> = item[j + 1..].to_vec();
+            if name.starts_with("SET_PREF_") || name.starts_with("scope_") || name == "SCOPE" {
+                let text: Vec<String> = body
+                    .iter()
+                    .map(|t| match &t.tok {
+                        Tok::Ident(s) => s.clone(),
+                        Tok::Int(n) => n.to_string(),
+                        Tok::Str(s) => s.clone(),
+                        Tok::Sym(s) => s.to_string(),
+                        Tok::Eof => String::new(),
+                    })
+                    .collect();
+                settings.push((name.clone(), text.join(""), pos));
+            }
+            defs.insert(name.clone(), Def { params, body });
+            last = Some(name);
+        }
+        Ok(())
+    }
+}
+
+impl Default for Reader {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn index_of(name: &str, ms: &[Machine]) -> usize {
+    ms.iter()
+        .position(|m| m.name == name)
+        .expect("machine loaded")
+}
+
+fn read(path: &Path, label: &str) -> R<String> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| BError::new(ErrorKind::Io, label, format!("cannot read file: {e}")))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}

@@ -1,0 +1,574 @@
+//! [`BModel`]: a composed B machine as a [`pins::Model`].
+//!
+//! State vector: slot 0 is the phase (0 = ProB's artificial root, 1 =
+//! constants set up, 2 = initialised), then one slot per constant and one
+//! per variable (of every composed machine, in dependency order). A slot
+//! stores its value as an index into a per-slot table of the B values seen
+//! so far (a thread-safe interner), plus one; 0 means "not yet set".
+//!
+//! Groups: `SETUP_CONSTANTS` (only when there are constants or
+//! PROPERTIES, as in ProB: root ->
+//! phase 1, one successor per solution of the PROPERTIES),
+//! `INITIALISATION` (phase 1, or the root when there are no constants ->
+//! phase 2, one successor per outcome), then each operation offered
+//! (phase 2). A group emits one successor per distinct (parameter values,
+//! result values, target state): ProB's transitions. So our state count
+//! is ProB's plus the root, and the transition counts are equal.
+//!
+//! Read and write sets come from the syntax: a group reads the phase and
+//! every slot whose identifier occurs in it (or in an operation it calls)
+//! and writes the phase (setup and initialisation only) and every slot it
+//! assigns.
+//!
+//! Owns the state layout and successor generation; B semantics live in
+//! `eval`, `exec` and `solve`.
+
+use std::sync::{OnceLock, RwLock};
+
+use pins::{ModelError, Slot, TransitionGroup, Value as PValue};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::ast::*;
+use crate::eval::{Env, Fail, Global, World, E};
+use crate::exec::{Callee, Target, Writes};
+use crate::solve::{idents, solve, PlanResult};
+use crate::value::Value;
+
+#[derive(Default)]
+struct Table {
+    map: FxHashMap<Value, u32>,
+    vals: Vec<Value>,
+}
+
+/// What a transition group does.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Setup,
+    Init,
+    /// Operation `(machine, index)`.
+    Op(usize, usize),
+}
+
+/// A classical B machine presented as a PINS model (formalism `b`).
+pub struct BModel {
+    name: String,
+    pub(crate) world: World,
+    pub(crate) machines: Vec<Machine>,
+    callable: FxHashMap<Sym, (usize, usize)>,
+    const_ids: Vec<Sym>,
+    properties: Option<Expr>,
+    const_plan: OnceLock<PlanResult>,
+    setup_cache: OnceLock<Result<Vec<Vec<Value>>, Fail>>,
+    nconst: usize,
+    nslots: usize,
+    kinds: Vec<Kind>,
+    param_plans: Vec<OnceLock<PlanResult>>,
+    slots: Vec<Slot>,
+    groups: Vec<TransitionGroup>,
+    procs: Vec<String>,
+    tables: Vec<RwLock<Table>>,
+}
+
+impl Callee for BModel {
+    fn operation(&self, name: Sym) -> Option<&Operation> {
+        self.callable
+            .get(&name)
+            .map(|&(m, k)| &self.machines[m].operations[k])
+    }
+}
+
+/// The guard typing an operation's parameters and the body under it.
+pub(crate) fn split_guard(op: &Operation) -> (Option<&Expr>, &Subst) {
+    match &op.body.kind {
+        SubstKind::Pre(p, b) => (Some(p), b),
+        SubstKind::Select(br, None) if br.len() == 1 => (Some(&br[0].0), &br[0].1),
+        _ => (None, &op.body),
+    }
+}
+
+impl BModel {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        name: String,
+        world: World,
+        machines: Vec<Machine>,
+        offered: Vec<(usize, usize)>,
+        callable: FxHashMap<Sym, (usize, usize)>,
+        const_ids: Vec<Sym>,
+        var_ids: Vec<Sym>,
+        properties: Option<Expr>,
+    ) -> Self {
+        let nconst = const_ids.len();
+        let nslots = nconst + var_ids.len();
+        let mut slots = vec![Slot {
+            name: "phase".into(),
+            process: None,
+            bits: 2,
+        }];
+        for &s in const_ids.iter().chain(&var_ids) {
+            slots.push(Slot {
+                name: world.syms.name(s).to_owned(),
+                process: None,
+                bits: 32,
+            });
+        }
+        let mut kinds = Vec::new();
+        let has_setup = nconst > 0 || properties.is_some();
+        if has_setup {
+            kinds.push(Kind::Setup);
+        }
+        kinds.push(Kind::Init);
+        kinds.extend(offered.iter().map(|&(m, k)| Kind::Op(m, k)));
+        let mut model = BModel {
+            name,
+            world,
+            machines,
+            callable,
+            const_ids,
+            properties,
+            const_plan: OnceLock::new(),
+            setup_cache: OnceLock::new(),
+            nconst,
+            nslots,
+            param_plans: kinds.iter().map(|_| OnceLock::new()).collect(),
+            kinds,
+            slots,
+            groups: Vec::new(),
+            procs: Vec::new(),
+            tables: (0..nslots).map(|_| RwLock::new(Table::default())).collect(),
+        };
+        model.groups = model.kinds.iter().map(|k| model.group_of(*k)).collect();
+        model
+    }
+
+    /// Global slot (1-based pins slot) of identifier `s`, if any.
+    fn slot_of(&self, s: Sym) -> Option<usize> {
+        match self.world.globals.get(s as usize).and_then(|g| g.as_ref()) {
+            Some(Global::Slot(i)) => Some(i + 1),
+            _ => None,
+        }
+    }
+
+    fn group_of(&self, k: Kind) -> TransitionGroup {
+        let mut read = FxHashSet::default();
+        let mut write = FxHashSet::default();
+        read.insert(0usize);
+        let label = match k {
+            Kind::Setup => {
+                write.insert(0);
+                for i in 1..=self.nconst {
+                    write.insert(i);
+                }
+                "SETUP_CONSTANTS".to_owned()
+            }
+            Kind::Init => {
+                write.insert(0);
+                for i in self.nconst + 1..=self.nslots {
+                    write.insert(i);
+                }
+                let mut ids = Vec::new();
+                let mut seen = FxHashSet::default();
+                for m in &self.machines {
+                    if let Some(s) = &m.init {
+                        self.subst_idents(s, &mut ids, &mut Vec::new(), &mut seen);
+                    }
+                }
+                read.extend(ids.into_iter().filter_map(|s| self.slot_of(s)));
+                "INITIALISATION".to_owned()
+            }
+            Kind::Op(m, i) => {
+                let op = &self.machines[m].operations[i];
+                let (mut ids, mut assigned) = (Vec::new(), Vec::new());
+                self.subst_idents(&op.body, &mut ids, &mut assigned, &mut FxHashSet::default());
+                read.extend(ids.into_iter().filter_map(|s| self.slot_of(s)));
+                write.extend(assigned.into_iter().filter_map(|s| self.slot_of(s)));
+                self.world.syms.name(op.name).to_owned()
+            }
+        };
+        // A written slot that is not assigned on every path keeps its value:
+        // it is read too (conservative and always correct).
+        let w: Vec<usize> = write.iter().copied().collect();
+        if !matches!(k, Kind::Setup) {
+            read.extend(w.iter().copied().filter(|&s| s != 0));
+        }
+        let mut read: Vec<usize> = read.into_iter().collect();
+        let mut write: Vec<usize> = write.into_iter().collect();
+        read.sort_unstable();
+        write.sort_unstable();
+        TransitionGroup { label, read, write }
+    }
+
+    /// Identifiers occurring in `s` (and in operations it calls), and those it assigns.
+    fn subst_idents(
+        &self,
+        s: &Subst,
+        ids: &mut Vec<Sym>,
+        assigned: &mut Vec<Sym>,
+        calls: &mut FxHashSet<Sym>,
+    ) {
+        let e = |x: &Expr, ids: &mut Vec<Sym>| idents(x, ids);
+        match &s.kind {
+            SubstKind::Skip => {}
+            SubstKind::Assign(l, r) => {
+                for x in l {
+                    e(x, ids);
+                    let mut base = x;
+                    loop {
+                        match &base.kind {
+                            ExprKind::Apply(f, _) | ExprKind::Field(f, _) => base = f,
+                            ExprKind::Ident(s) => {
+                                assigned.push(*s);
+                                break;
+                            }
+                            _ => break,
+                        }
+                    }
+                }
+                r.iter().for_each(|x| e(x, ids));
+            }
+            SubstKind::BecomesIn(v, x) => {
+                assigned.extend(v);
+                ids.extend(v);
+                e(x, ids);
+            }
+            SubstKind::BecomesSuch { ids: v, pred, .. } => {
+                assigned.extend(v);
+                ids.extend(v);
+                e(pred, ids);
+            }
+            SubstKind::Pre(p, b) | SubstKind::Assert(p, b) => {
+                e(p, ids);
+                self.subst_idents(b, ids, assigned, calls);
+            }
+            SubstKind::Select(br, els) | SubstKind::If(br, els) => {
+                for (g, b) in br {
+                    e(g, ids);
+                    self.subst_idents(b, ids, assigned, calls);
+                }
+                if let Some(b) = els {
+                    self.subst_idents(b, ids, assigned, calls);
+                }
+            }
+            SubstKind::Case(x, br, els) => {
+                e(x, ids);
+                for (vs, b) in br {
+                    vs.iter().for_each(|v| e(v, ids));
+                    self.subst_idents(b, ids, assigned, calls);
+                }
+                if let Some(b) = els {
+                    self.subst_idents(b, ids, assigned, calls);
+                }
+            }
+            SubstKind::Any { pred, body, .. } | SubstKind::Let { pred, body, .. } => {
+                e(pred, ids);
+                self.subst_idents(body, ids, assigned, calls);
+            }
+            SubstKind::Var(_, b) => self.subst_idents(b, ids, assigned, calls),
+            SubstKind::While { cond, body } => {
+                e(cond, ids);
+                self.subst_idents(body, ids, assigned, calls);
+            }
+            SubstKind::Choice(v) | SubstKind::Par(v) | SubstKind::Seq(v) => v
+                .iter()
+                .for_each(|b| self.subst_idents(b, ids, assigned, calls)),
+            SubstKind::Call(outs, name, args) => {
+                for x in outs {
+                    e(x, ids);
+                    if let ExprKind::Ident(s) = x.kind {
+                        assigned.push(s);
+                    }
+                }
+                args.iter().for_each(|x| e(x, ids));
+                if calls.insert(*name) {
+                    if let Some(op) = self.operation(*name) {
+                        self.subst_idents(&op.body, ids, assigned, calls);
+                    }
+                }
+            }
+        }
+    }
+
+    fn decode(&self, state: &[PValue]) -> Vec<Value> {
+        (0..self.nslots)
+            .map(|i| match state[i + 1] {
+                0 => crate::exec::unset(),
+                k => self.tables[i].read().expect("table lock").vals[(k - 1) as usize].clone(),
+            })
+            .collect()
+    }
+
+    fn intern(&self, i: usize, v: &Value) -> PValue {
+        if let Some(&k) = self.tables[i].read().expect("table lock").map.get(v) {
+            return k + 1;
+        }
+        let mut t = self.tables[i].write().expect("table lock");
+        if let Some(&k) = t.map.get(v) {
+            return k + 1;
+        }
+        let k = t.vals.len() as u32;
+        t.vals.push(v.clone());
+        t.map.insert(v.clone(), k);
+        k + 1
+    }
+
+    pub(crate) fn fail(&self, f: Fail) -> ModelError {
+        let (msg, pos, unsup) = match f {
+            Fail::Wd(m, p) => (m, p, false),
+            Fail::Unsupported(m, p) => (m, p, true),
+        };
+        let file = self
+            .world
+            .files
+            .get(pos.file as usize)
+            .map_or("?", |s| s.as_str());
+        let loc = format!("{file}:{}:{}", pos.line, pos.col);
+        if unsup {
+            ModelError::unsupported(loc, msg)
+        } else {
+            ModelError::at(loc, msg)
+        }
+    }
+
+    /// The solutions of the PROPERTIES (constant values in slot order).
+    pub(crate) fn setup(&self) -> Result<&Vec<Vec<Value>>, Fail> {
+        self.setup_cache
+            .get_or_init(|| {
+                let mut env = Env {
+                    w: &self.world,
+                    slots: vec![crate::exec::unset(); self.nslots],
+                    locals: Vec::new(),
+                };
+                let mut sols = Vec::new();
+                let truth = Expr {
+                    kind: ExprKind::Bool(true),
+                    pos: Pos::default(),
+                };
+                let pred = self.properties.as_ref().unwrap_or(&truth);
+                let plan = env.plan_of(&self.const_plan, &self.const_ids, pred)?;
+                solve(&self.const_ids, pred, plan, &mut env, true, &mut |env| {
+                    let vals = self
+                        .const_ids
+                        .iter()
+                        .map(|&c| env.lookup(c, pred.pos))
+                        .collect::<E<Vec<Value>>>()?;
+                    sols.push(vals);
+                    Ok(true)
+                })?;
+                Ok(sols)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    fn successors(&self, state: &[PValue], group: usize, emit: &mut dyn FnMut(&[PValue])) -> E<()> {
+        let phase = state[0];
+        let kind = self.kinds[group];
+        match kind {
+            Kind::Setup => {
+                if phase != 0 {
+                    return Ok(());
+                }
+                let sols = self.setup()?;
+                if sols.is_empty() {
+                    let pos = self.properties.as_ref().map_or(Pos::default(), |p| p.pos);
+                    return Err(Fail::Unsupported(
+                        "PROPERTIES without solution (ProB's behaviour then is not modelled)"
+                            .into(),
+                        pos,
+                    ));
+                }
+                for sol in sols {
+                    let mut t = vec![0; self.nslots + 1];
+                    t[0] = 1;
+                    for (i, v) in sol.iter().enumerate() {
+                        t[i + 1] = self.intern(i, v);
+                    }
+                    emit(&t);
+                }
+                Ok(())
+            }
+            Kind::Init => {
+                if phase != u32::from(matches!(self.kinds[0], Kind::Setup)) {
+                    return Ok(());
+                }
+                let slots = self.decode(state);
+                let mut env = Env {
+                    w: &self.world,
+                    slots,
+                    locals: Vec::new(),
+                };
+                let inits: Vec<&Subst> = self
+                    .machines
+                    .iter()
+                    .filter_map(|m| m.init.as_ref())
+                    .collect();
+                let outs = self.exec_list(&mut env, &inits)?;
+                let mut seen: FxHashSet<Vec<PValue>> = FxHashSet::default();
+                for w in outs {
+                    let mut t = state.to_vec();
+                    t[0] = 2;
+                    let mut written = vec![false; self.nslots];
+                    for (tg, v) in &w {
+                        if let Target::Slot(i) = tg {
+                            t[i + 1] = self.intern(*i, v);
+                            written[*i] = true;
+                        }
+                    }
+                    if let Some(i) = (self.nconst..self.nslots).find(|&i| !written[i]) {
+                        return Err(Fail::Wd(
+                            format!("variable {} not initialised", self.slots[i + 1].name),
+                            self.machines.last().map_or(Pos::default(), |m| m.pos),
+                        ));
+                    }
+                    if seen.insert(t.clone()) {
+                        emit(&t);
+                    }
+                }
+                Ok(())
+            }
+            Kind::Op(m, k) => {
+                if phase != 2 {
+                    return Ok(());
+                }
+                let op = &self.machines[m].operations[k];
+                let slots = self.decode(state);
+                let mut env = Env {
+                    w: &self.world,
+                    slots,
+                    locals: Vec::new(),
+                };
+                for &o in &op.outs {
+                    env.locals.push((o, crate::exec::unset()));
+                }
+                let mut seen: FxHashSet<(Vec<Value>, Vec<Value>, Vec<PValue>)> =
+                    FxHashSet::default();
+                let mut run = |env: &mut Env, params: Vec<Value>, body: &Subst| -> E<()> {
+                    let outs = env.exec(body, self)?;
+                    for w in outs {
+                        let mut t = state.to_vec();
+                        let mut results = Vec::with_capacity(op.outs.len());
+                        for (tg, v) in &w {
+                            if let Target::Slot(i) = tg {
+                                t[i + 1] = self.intern(*i, v);
+                            }
+                        }
+                        for &o in &op.outs {
+                            let v = w
+                                .iter()
+                                .rev()
+                                .find(|(tg, _)| *tg == Target::Local(o))
+                                .map(|(_, v)| v.clone())
+                                .unwrap_or_else(crate::exec::unset);
+                            results.push(v);
+                        }
+                        let key = (params.clone(), results, t);
+                        if !seen.contains(&key) {
+                            emit(&key.2);
+                            seen.insert(key);
+                        }
+                    }
+                    Ok(())
+                };
+                let (guard, body) = split_guard(op);
+                if op.params.is_empty() {
+                    if let Some(g) = guard {
+                        if !guard_holds(&mut env, g)? {
+                            return Ok(());
+                        }
+                    }
+                    return run(&mut env, Vec::new(), body);
+                }
+                let Some(guard) = guard else {
+                    return Err(Fail::Unsupported(
+                        "operation parameters not typed by a top-level PRE or SELECT".into(),
+                        op.pos,
+                    ));
+                };
+                let plan = env.plan_of(&self.param_plans[group], &op.params, guard)?;
+                solve(&op.params, guard, plan, &mut env, true, &mut |env| {
+                    let params = op
+                        .params
+                        .iter()
+                        .map(|&p| env.lookup(p, op.pos))
+                        .collect::<E<Vec<_>>>()?;
+                    run(env, params, body)?;
+                    Ok(true)
+                })?;
+                Ok(())
+            }
+        }
+    }
+
+    fn exec_list(&self, env: &mut Env, list: &[&Subst]) -> E<Vec<Writes>> {
+        let Some((first, rest)) = list.split_first() else {
+            return Ok(vec![Vec::new()]);
+        };
+        let outs = env.exec(first, self)?;
+        if rest.is_empty() {
+            return Ok(outs);
+        }
+        let mut all = Vec::new();
+        for w in outs {
+            let tails = env.with_writes(&w, |env| self.exec_list(env, rest))?;
+            for t in tails {
+                let mut w2 = w.clone();
+                w2.extend(t);
+                all.push(crate::exec::compact(w2));
+            }
+        }
+        Ok(all)
+    }
+}
+
+impl pins::Model for BModel {
+    fn formalism(&self) -> &str {
+        "b"
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn slots(&self) -> &[Slot] {
+        &self.slots
+    }
+    fn process_names(&self) -> &[String] {
+        &self.procs
+    }
+    fn initial_state(&self) -> Vec<PValue> {
+        vec![0; self.nslots + 1]
+    }
+    fn groups(&self) -> &[TransitionGroup] {
+        &self.groups
+    }
+    fn next(
+        &self,
+        state: &[PValue],
+        group: usize,
+        emit: &mut dyn FnMut(&[PValue]),
+    ) -> Result<(), ModelError> {
+        self.successors(state, group, emit).map_err(|f| {
+            let mut e = self.fail(f);
+            e.message = format!("{} ({})", e.message, self.groups[group].label);
+            e
+        })
+    }
+}
+
+impl std::fmt::Debug for BModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BModel")
+            .field("name", &self.name)
+            .field("slots", &self.slots.len())
+            .field("groups", &self.groups.len())
+            .finish()
+    }
+}
+
+/// A top-level guard, conjunct by conjunct (see [`Env::holds_guard`]).
+fn guard_holds(env: &mut Env, g: &Expr) -> E<bool> {
+    for c in crate::solve::conjuncts(g) {
+        if !env.holds_guard(c)? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}

@@ -1,0 +1,174 @@
+//! Unit tests of the whole pipeline on small machines written here: the
+//! parser (precedences, definitions, errors with positions) and the counts
+//! of tiny state spaces computed by hand.
+
+use std::collections::{HashSet, VecDeque};
+
+use pins::Model;
+
+use crate::{parse_str, ErrorKind};
+
+/// (states, transitions) by naive BFS.
+fn count(text: &str) -> (usize, usize) {
+    let m = parse_str(text, "t.mch").unwrap_or_else(|e| panic!("{e}"));
+    pins::validate(&m).expect("valid model");
+    let init = m.initial_state();
+    let mut seen = HashSet::new();
+    let mut q = VecDeque::new();
+    seen.insert(init.clone());
+    q.push_back(init);
+    let mut edges = 0;
+    while let Some(s) = q.pop_front() {
+        m.next_all(&s, &mut |_, t| {
+            edges += 1;
+            if seen.insert(t.to_vec()) {
+                q.push_back(t.to_vec());
+            }
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    (seen.len(), edges)
+}
+
+#[test]
+fn counter_modulo() {
+    // root + 4 states; init edge + 4 inc edges
+    let (s, t) = count(
+        "MACHINE C VARIABLES x INVARIANT x : 0..3 INITIALISATION x := 0
+         OPERATIONS inc = BEGIN x := (x + 1) mod 4 END END",
+    );
+    assert_eq!((s, t), (5, 5));
+}
+
+#[test]
+fn parameters_count_as_distinct_transitions() {
+    // set(v) for v : 0..2 from every state: 3 states, 9 op edges + 1 init edge
+    let (s, t) = count(
+        "MACHINE P VARIABLES x INITIALISATION x := 0
+         OPERATIONS set(v) = PRE v : 0..2 THEN x := v END END",
+    );
+    assert_eq!((s, t), (4, 10));
+    // same target, different parameter: two transitions; ANY choices leading
+    // to the same state: one
+    let (s, t) = count(
+        "MACHINE P VARIABLES x INITIALISATION x := 0
+         OPERATIONS nop(v) = PRE v : BOOL THEN skip END;
+                    any = ANY y WHERE y : 1..3 THEN skip END END",
+    );
+    assert_eq!((s, t), (2, 4));
+}
+
+#[test]
+fn constants_give_one_state_per_solution() {
+    // PROPERTIES c : 1..3: 3 constant states, 3 initialised states
+    let (s, t) = count(
+        "MACHINE K CONSTANTS c PROPERTIES c : 1..3 VARIABLES x
+         INITIALISATION x := c OPERATIONS skipit = skip END",
+    );
+    assert_eq!((s, t), (7, 3 + 3 + 3));
+}
+
+#[test]
+fn defaults_follow_prob() {
+    // NAT = 0..3 (MAXINT = 3), deferred sets of 2 elements
+    let (s, _) = count("MACHINE D SETS S VARIABLES x, y INITIALISATION x :: NAT || y :: S END");
+    assert_eq!(s, 1 + 4 * 2);
+    let (s, _) = count(
+        "MACHINE D DEFINITIONS SET_PREF_MAXINT == 5; scope_S == 3
+         SETS S VARIABLES x, y INITIALISATION x :: NAT || y :: S END",
+    );
+    assert_eq!(s, 1 + 6 * 3);
+}
+
+#[test]
+fn definitions_with_parameters_and_precedence() {
+    // sq(1+1) must be (1+1)*(1+1) = 4 (not 1+1*1+1 = 3); `&` binds
+    // tighter than `=>`, so the guard's implication is always true:
+    // x = 4, 5, 6 plus the root
+    let (s, _) = count(
+        "MACHINE D DEFINITIONS sq(a) == a*a
+         VARIABLES x INITIALISATION x := sq(1+1)
+         OPERATIONS op = SELECT x < 6 & (x = 4 & 1 = 2 => 1 = 2) THEN x := x + 1 END END",
+    );
+    assert_eq!(s, 4);
+}
+
+#[test]
+fn sequencing_and_parallel() {
+    let (s, t) = count(
+        "MACHINE S VARIABLES x, y INITIALISATION x := 1; y := x + 1
+         OPERATIONS swap = BEGIN x := y || y := x END END",
+    );
+    assert_eq!((s, t), (3, 3));
+}
+
+#[test]
+fn relations_and_functions() {
+    let (s, _) = count(
+        "MACHINE R SETS P = {a, b} VARIABLES f
+         INITIALISATION f := {a |-> 1}
+         OPERATIONS upd(p) = PRE p : P & p /: dom(f) THEN f(p) := card(f) + 1 END END",
+    );
+    // {a|->1}, {a|->1, b|->2}
+    assert_eq!(s, 3);
+}
+
+#[test]
+fn syntax_errors_name_file_line_column() {
+    let e =
+        parse_str("MACHINE M\nVARIABLES x\nINITIALISATION x := \nEND", "m.mch").expect_err("error");
+    assert_eq!(e.kind(), ErrorKind::Syntax);
+    assert!(e.to_string().starts_with("m.mch:"), "{e}");
+}
+
+#[test]
+fn unsupported_is_reported() {
+    let e = parse_str(
+        "MACHINE M DEFINITIONS SET_PREF_MAX_OPERATIONS == 5 VARIABLES x INITIALISATION x := 0 END",
+        "m.mch",
+    )
+    .expect_err("error");
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    let e = parse_str(
+        "MACHINE M VARIABLES x INITIALISATION x := 0 OPERATIONS op(v) = PRE v : NATURAL THEN x := v END END",
+        "m.mch",
+    )
+    .expect_err("error");
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+}
+
+#[test]
+fn well_definedness_errors_are_model_errors() {
+    let m = parse_str(
+        "MACHINE M VARIABLES f INITIALISATION f := {1 |-> 2} OPERATIONS op = BEGIN f := {f(3) |-> 1} END END",
+        "m.mch",
+    )
+    .expect("parse");
+    let init = m.initial_state();
+    let mut states = Vec::new();
+    m.next_all(&init, &mut |_, t| states.push(t.to_vec()))
+        .expect("init");
+    let err = m
+        .next_all(&states[0], &mut |_, _| {})
+        .expect_err("model error");
+    assert!(err.message.contains("outside its domain"), "{err}");
+    assert!(!crate::is_unsupported(&err));
+}
+
+#[test]
+fn nested_precondition_violation_is_a_model_error() {
+    let m = parse_str(
+        "MACHINE M VARIABLES x INITIALISATION x := 0
+         OPERATIONS op = PRE x = 0 THEN PRE x = 1 THEN x := 2 END END END",
+        "m.mch",
+    )
+    .expect("parse");
+    let init = m.initial_state();
+    let mut states = Vec::new();
+    m.next_all(&init, &mut |_, t| states.push(t.to_vec()))
+        .expect("init");
+    let err = m
+        .next_all(&states[0], &mut |_, _| {})
+        .expect_err("model error");
+    assert!(err.message.contains("precondition violated"), "{err}");
+}

@@ -1,0 +1,85 @@
+//! The 39 validation models of `../shared/datasets/b/validation.csv`: every
+//! classical-B one is loaded and explored with a naive BFS; its counts
+//! must be ProB's (`oracle.csv`) plus the root state, or the model must be
+//! declined as unsupported. A differing count fails. Models above
+//! `CAP` oracle states would be skipped (printed) to keep the test short
+//! (none of the 39 is; the whole test takes under a minute in release);
+//! `BMETHOD_VALIDATION_ALL=1` runs them anyway.
+//! Missing dataset: fails under `CI=true`, otherwise prints a notice.
+
+mod common;
+
+use common::{b_dir, bfs, oracle, validation, Outcome};
+
+const CAP: u64 = 1_000_000;
+
+#[test]
+fn validation_models_match_prob_or_are_declined() {
+    let dir = b_dir();
+    if !dir.join("validation.csv").is_file() || !dir.join("oracle.csv").is_file() {
+        let msg = format!(
+            "B dataset missing: {} (validation.csv, oracle.csv)",
+            dir.display()
+        );
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{msg}");
+        }
+        eprintln!("notice: {msg}; skipping");
+        return;
+    }
+    let all = std::env::var("BMETHOD_VALIDATION_ALL").is_ok();
+    let rows = oracle(&dir);
+    let (mut exact, mut declined, mut skipped) = (0, 0, 0);
+    let mut failures = Vec::new();
+    for inst in validation(&dir) {
+        let row = rows
+            .get(&inst)
+            .unwrap_or_else(|| panic!("{inst} not in oracle.csv"));
+        if row.formalism != "b" {
+            continue;
+        }
+        let (s, t) = (
+            row.states.expect("oracle states"),
+            row.transitions.expect("oracle transitions"),
+        );
+        if s > CAP && !all {
+            eprintln!("skipped {inst}: {s} states above the cap {CAP}");
+            skipped += 1;
+            continue;
+        }
+        let path = dir.parent().expect("datasets root").join(&row.path);
+        let m = match bmethod::parse_file(&path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == bmethod::ErrorKind::Unsupported => {
+                eprintln!("declined {inst}: {e}");
+                declined += 1;
+                continue;
+            }
+            Err(e) => {
+                failures.push(format!("{inst}: {e}"));
+                continue;
+            }
+        };
+        match bfs(&m, usize::MAX, None) {
+            Outcome::Done(gs, gt) if gs == s + 1 && gt == t => exact += 1,
+            Outcome::Done(gs, gt) => failures.push(format!(
+                "{inst}: {gs} states / {gt} transitions, oracle {s}+1 / {t}"
+            )),
+            Outcome::Error(e) if bmethod::is_unsupported(&e) => {
+                eprintln!("declined {inst} while exploring: {e}");
+                declined += 1;
+            }
+            Outcome::Error(e) => failures.push(format!("{inst}: model error {e}")),
+            Outcome::Limit => unreachable!("no limit"),
+        }
+    }
+    eprintln!(
+        "validation: {exact} exact, {declined} declined as unsupported, {skipped} skipped (large)"
+    );
+    assert!(
+        failures.is_empty(),
+        "validation failures:\n{}",
+        failures.join("\n")
+    );
+    assert!(exact >= 20, "only {exact} validation models exact");
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Generate datasets/b.csv, the manifest of the classical B machines of the
+ProB examples collection (hhu-stups/specifications, commit aa25fdc).
+
+Reads the shared dataset folder (default: ../shared/datasets relative to the
+repository root):
+  b/oracle.csv   instance,formalism,path,sha256,oracle_states,
+                 oracle_transitions,complete,prob_result,prob_commit,
+                 prob_time_ms,variables,constants,operations,lines,tags
+and writes one manifest row per classical-B (`formalism=b`) row whose file
+is present, sorted by instance name, with the columns of every manifest.
+
+The state count follows statebench's B front-end, which adds ProB's
+artificial root state to ProB's count: oracle_states = ProB's states + 1;
+oracle_transitions = ProB's transitions (SETUP_CONSTANTS, INITIALISATION
+and operation edges). Rows without a complete ProB run (prob_result
+`not_run`, or an error ProB reported) have no oracle and complete=no; the
+error is kept in notes (`prob_result=...`). Event-B rows are left for later.
+
+Model files are never copied into the project (the collection has no
+licence); machines they include are looked up beside them.
+Usage: scripts/gen-b-manifest.py [--data DIR] [--out FILE]
+Standard library only.
+"""
+
+import argparse
+import csv
+import os
+import sys
+
+from manifest import sha256_file, write_manifest
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SOURCE = "https://raw.githubusercontent.com/hhu-stups/specifications/aa25fdc/{rel}"
+PREFIX = "b/prob-examples/"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=os.path.join(REPO_ROOT, "..", "shared", "datasets"))
+    ap.add_argument("--out", default=os.path.join(REPO_ROOT, "datasets", "b.csv"))
+    args = ap.parse_args()
+
+    rows, errors, missing = [], 0, 0
+    with open(os.path.join(args.data, "b", "oracle.csv"), newline="") as f:
+        for rec in csv.DictReader(f):
+            if rec["formalism"].strip() != "b":
+                continue
+            instance = rec["instance"].strip()
+            rel = rec["path"].strip()
+            path = os.path.join(args.data, rel)
+            if not os.path.isfile(path):
+                missing += 1
+                continue
+            if not rel.startswith(PREFIX):
+                print(f"error: {instance}: unexpected path {rel}", file=sys.stderr)
+                errors += 1
+                continue
+            sha = sha256_file(path)
+            if sha != rec["sha256"].strip():
+                print(f"error: {instance}: sha256 differs from oracle.csv", file=sys.stderr)
+                errors += 1
+                continue
+            complete = rec["complete"].strip() == "yes"
+            states = rec["oracle_states"].strip()
+            trans = rec["oracle_transitions"].strip()
+            notes = [f"prob_result={rec['prob_result'].strip()}"]
+            if complete:
+                notes.append(f"prob_states={states}")
+                notes.append("oracle_states=prob_states+1 (the artificial root)")
+                notes.append(f"prob_time_ms={rec['prob_time_ms'].strip()}")
+            rows.append({
+                "instance": instance,
+                "model": instance.rsplit("/", 1)[-1],
+                "formalism": "b",
+                "path": rel,
+                "source_url": SOURCE.format(rel=rel[len(PREFIX):]),
+                "sha256": sha,
+                "oracle_states": int(states) + 1 if complete else "",
+                "oracle_transitions": int(trans) if complete else "",
+                "complete": "yes" if complete else "no",
+                "notes": ";".join(notes),
+            })
+    write_manifest(args.out, rows)
+    print(f"wrote {len(rows)} rows to {args.out} ({missing} files held back)", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
