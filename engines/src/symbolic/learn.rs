@@ -61,6 +61,11 @@ pub struct Learner<'m> {
     /// Per group, the short vectors (values of its read ∪ write slots)
     /// from which it reaches an error state.
     pub escape_sources: Vec<BTreeSet<Vec<Value>>>,
+    /// Per group, the learned pairs the group produced more than once from
+    /// one source (distinct events with the same target: mCRL2 sum values,
+    /// B operation parameters), with how many times more: a relation holds
+    /// each pair once, and the transition count adds these back.
+    pub repeats: Vec<Vec<(Vec<Value>, Vec<Value>, u64)>>,
 }
 
 impl<'m> Learner<'m> {
@@ -75,6 +80,7 @@ impl<'m> Learner<'m> {
             value_bits_or,
             escape_targets: BTreeSet::new(),
             escape_sources: vec![BTreeSet::new(); model.groups().len()],
+            repeats: vec![Vec::new(); model.groups().len()],
         }
     }
 
@@ -152,6 +158,10 @@ impl<'m> Learner<'m> {
             self.escape_targets.insert(to);
         }
         pairs.sort_unstable();
+        for run in pairs.chunk_by(|a, b| a == b).filter(|run| run.len() > 1) {
+            let (from, to) = run[0].clone();
+            self.repeats[g].push((from, to, run.len() as u64 - 1));
+        }
         pairs.dedup();
         self.learned += pairs.len() as u64;
         Ok(d.relation(shape, &pairs)?)

@@ -116,6 +116,7 @@ use diagram::GroupShape;
 use learn::Stop;
 use pins::{Model, Value};
 use search::Search;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// Bytes of one inner node of oxidd's index-based manager.
@@ -413,6 +414,23 @@ fn summarize<D: Diagram>(
                     .ok()
                     .and_then(|id| d.count_pairs(&search.visited, &id, g).ok().flatten());
                 transitions = transitions.and_then(|t| t.checked_add(escapes?));
+            }
+            // Pairs the group produces several times from one source: the
+            // relation holds each once; add the extra events of those
+            // reached, one relation per multiplicity.
+            let mut by_extra: BTreeMap<u64, Vec<(Vec<Value>, Vec<Value>)>> = BTreeMap::new();
+            for (from, to, extra) in &search.learner.repeats[g] {
+                by_extra
+                    .entry(*extra)
+                    .or_default()
+                    .push((from.clone(), to.clone()));
+            }
+            for (extra, pairs) in by_extra {
+                let reached = d
+                    .relation(&shapes[g], &pairs)
+                    .ok()
+                    .and_then(|rel| d.count_pairs(&search.visited, &rel, g).ok().flatten());
+                transitions = transitions.and_then(|t| t.checked_add(reached? * u128::from(extra)));
             }
         }
     }
