@@ -456,7 +456,8 @@ pub fn execute(
                     }
                     engines::RunStatus::ModelError => Status::ModelError,
                 };
-                row.message = one_line(&r.message);
+                let message = r.message.strip_prefix(pins::UNSUPPORTED_PREFIX);
+                row.message = one_line(message.unwrap_or(&r.message));
                 row.states = Some(r.states);
                 row.transitions = Some(r.transitions);
                 row.levels = r.levels;

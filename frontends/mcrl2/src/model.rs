@@ -590,8 +590,16 @@ impl Mcrl2Model {
         self
     }
 
+    /// An evaluation failure in summand `s`: a limit of this front-end
+    /// ([`crate::value::NOT_SUPPORTED`]) ends the run `unsupported`,
+    /// anything else is an error of the model.
     fn error(&self, s: &Summand, what: &str, msg: String) -> ModelError {
-        ModelError::at(s.location.clone(), format!("{what}: {msg}"))
+        let text = format!("{what}: {msg}");
+        if msg.ends_with(crate::value::NOT_SUPPORTED) {
+            ModelError::unsupported(s.location.clone(), text)
+        } else {
+            ModelError::at(s.location.clone(), text)
+        }
     }
 
     /// The successors of `state` by summand `group`, each with its label,

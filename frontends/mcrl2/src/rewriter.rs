@@ -882,6 +882,10 @@ impl Rewriter {
             (B::Set2Bag, V::Set(s), _) if s.pred.is_none() => {
                 Ok(V::bag(s.finite.iter().map(|v| (v.clone(), 1)).collect()))
             }
+            (B::Set2Bag, V::Set(_), _) => Err(format!(
+                "Set2Bag of a complemented or comprehended set: {}",
+                value::NOT_SUPPORTED
+            )),
             _ => Err(format!(
                 "{b:?} is not defined on {}{}",
                 self.show(&a),

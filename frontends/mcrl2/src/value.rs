@@ -135,9 +135,15 @@ impl Value {
     }
 }
 
+/// mCRL2's integers are unbounded; ours are 128-bit: leaving that range
+/// is a limit of this front-end, not an error of the model.
 pub fn overflow() -> String {
-    "integer overflow: the value leaves the 128-bit range this front-end computes in".into()
+    format!("an integer beyond the 128-bit range this front-end computes in: {NOT_SUPPORTED}")
 }
+
+/// Ends the text of an evaluation failure that is a limit of this
+/// front-end (the run is `unsupported`), not an error of the model.
+pub const NOT_SUPPORTED: &str = "not supported by this front-end";
 
 fn gcd(a: i128, b: i128) -> i128 {
     let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
