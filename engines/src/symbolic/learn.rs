@@ -46,6 +46,10 @@ impl From<OutOfNodes> for Stop {
     }
 }
 
+/// A learned pair (short source, short target) and how many times more
+/// than once its group produced it from that source.
+pub type Repeat = (Vec<Value>, Vec<Value>, u64);
+
 pub struct Learner<'m> {
     model: &'m dyn Model,
     filler: Vec<Value>,
@@ -65,7 +69,7 @@ pub struct Learner<'m> {
     /// one source (distinct events with the same target: mCRL2 sum values,
     /// B operation parameters), with how many times more: a relation holds
     /// each pair once, and the transition count adds these back.
-    pub repeats: Vec<Vec<(Vec<Value>, Vec<Value>, u64)>>,
+    pub repeats: Vec<Vec<Repeat>>,
 }
 
 impl<'m> Learner<'m> {
