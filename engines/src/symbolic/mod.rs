@@ -117,6 +117,9 @@ use learn::Stop;
 use pins::{Model, Value};
 use search::Search;
 use std::collections::BTreeMap;
+
+/// A learned transition of a group: (short source, short target).
+type Pair = (Vec<Value>, Vec<Value>);
 use std::time::Instant;
 
 /// Bytes of one inner node of oxidd's index-based manager.
@@ -418,7 +421,7 @@ fn summarize<D: Diagram>(
             // Pairs the group produces several times from one source: the
             // relation holds each once; add the extra events of those
             // reached, one relation per multiplicity.
-            let mut by_extra: BTreeMap<u64, Vec<(Vec<Value>, Vec<Value>)>> = BTreeMap::new();
+            let mut by_extra: BTreeMap<u64, Vec<Pair>> = BTreeMap::new();
             for (from, to, extra) in &search.learner.repeats[g] {
                 by_extra
                     .entry(*extra)
