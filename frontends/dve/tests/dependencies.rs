@@ -14,12 +14,14 @@ use pins::Model;
 
 /// A spread of models: rendezvous with values, arrays with computed
 /// indices, `P.s` tests, int variables, DiVinE error states (anderson).
+/// Every one must be in the shared corpus (part of BEEM is held back
+/// there: bopdp and pgm_protocol are absent).
 const MODELS: &[&str] = &[
     "adding.1",
     "anderson.1",
     "at.1",
     "bakery.1",
-    "bopdp.1",
+    "bridge.1",
     "brp.1",
     "collision.1",
     "driving_phils.1",
@@ -29,7 +31,7 @@ const MODELS: &[&str] = &[
     "leader_election.1",
     "lup.1",
     "peterson.1",
-    "pgm_protocol.1",
+    "cambridge.1",
     "production_cell.1",
     "rether.1",
     "szymanski.1",
