@@ -815,6 +815,19 @@ impl<'a> Parser<'a> {
     // ----- substitutions -----
 
     /// A substitution: `||` binds tighter than `;`.
+    /// `KW ids <sep> predicate <then> substitution END` after the keyword
+    /// (ANY ... WHERE ... THEN, LET ... BE ... IN).
+    fn binder(&mut self, sep: &str, then: &str) -> R<(Vec<Sym>, Expr, Subst)> {
+        self.bump();
+        let ids = self.ident_list()?;
+        self.expect_kw(sep)?;
+        let pred = self.expr()?;
+        self.expect_kw(then)?;
+        let body = self.subst()?;
+        self.expect_kw("END")?;
+        Ok((ids, pred, body))
+    }
+
     pub fn subst(&mut self) -> R<Subst> {
         let pos = self.pos();
         let mut v = vec![self.par_subst()?];
@@ -968,13 +981,7 @@ impl<'a> Parser<'a> {
                 SubstKind::If(branches, els)
             }
             "ANY" => {
-                self.bump();
-                let ids = self.ident_list()?;
-                self.expect_kw("WHERE")?;
-                let pred = self.expr()?;
-                self.expect_kw("THEN")?;
-                let body = self.subst()?;
-                self.expect_kw("END")?;
+                let (ids, pred, body) = self.binder("WHERE", "THEN")?;
                 SubstKind::Any {
                     ids,
                     pred,
@@ -983,13 +990,7 @@ impl<'a> Parser<'a> {
                 }
             }
             "LET" => {
-                self.bump();
-                let ids = self.ident_list()?;
-                self.expect_kw("BE")?;
-                let pred = self.expr()?;
-                self.expect_kw("IN")?;
-                let body = self.subst()?;
-                self.expect_kw("END")?;
+                let (ids, pred, body) = self.binder("BE", "IN")?;
                 SubstKind::Let {
                     ids,
                     pred,
