@@ -19,7 +19,7 @@
 //! must be idempotent (another worker may have grown the table in between:
 //! it then does nothing).
 
-use crate::lease::Lease;
+use crate::blocks::lease::Lease;
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
 

@@ -8,43 +8,23 @@
 //! front-end, and it must not know about CSV, child processes or plots
 //! (that is the harness).
 
-pub mod budget;
-pub mod cleary;
-pub mod collapse;
-pub mod comback;
-pub mod compact_tree;
+pub mod blocks;
 pub mod concurrent;
 #[cfg(test)]
 pub(crate) mod conformance;
 pub mod explore;
-pub mod hash_table;
-pub mod index_table;
-pub mod latency;
-pub mod lease;
-pub mod parallel;
-pub mod ptrie;
 pub mod registry;
 pub mod report;
-pub mod shared_cleary;
-pub mod shared_collapse;
-pub mod shared_compact_tree;
-pub mod shared_ptrie;
-pub mod shared_table;
-pub mod shared_tree;
-pub mod slot_domains;
-pub mod state_queue;
-pub mod symbolic;
-mod sync;
+pub mod schemes;
 #[cfg(test)]
 pub(crate) mod test_models;
-pub mod tree;
 pub mod visited;
 
-pub use budget::Budget;
+pub use blocks::budget::Budget;
 pub use concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
+pub use explore::latency::OpLatency;
+pub use explore::parallel::explore_parallel;
 pub use explore::{explore, ExploreConfig, Progress};
-pub use latency::OpLatency;
-pub use parallel::explore_parallel;
 pub use registry::{
     build_concurrent_set, build_visited_set, create, find, has_concurrent_form, supports_threads,
     EngineOptions, EngineSpec, ENGINES, FORM_PARAM,

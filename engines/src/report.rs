@@ -4,7 +4,7 @@
 //! of the search); what only the harness can know (RSS, limits, oracle,
 //! machine) is not here.
 
-use crate::latency::OpLatency;
+use crate::explore::latency::OpLatency;
 use serde::{Deserialize, Serialize};
 
 /// How an exploration ended, as far as the engine can tell. The harness
@@ -36,7 +36,7 @@ pub struct RunReport {
     /// Bits of the largest value any slot of any stored state took (`u`).
     pub max_slot_bits: u32,
     /// `log2 U`, `U` the product over slots of the distinct values the slot
-    /// took in stored states ([`crate::slot_domains`]); `None` for engines
+    /// took in stored states ([`crate::explore::slot_domains`]); `None` for engines
     /// that never see the states one by one (BDD/MDD) or when none was stored.
     #[serde(default)]
     pub universe_log2: Option<f64>,
@@ -47,7 +47,7 @@ pub struct RunReport {
     pub dd_final_nodes: Option<u64>,
     pub dd_peak_nodes: Option<u64>,
     /// Sampled latency of the visited set's `find_or_insert` (and its
-    /// incremental form) as the explorer called it ([`crate::latency`];
+    /// incremental form) as the explorer called it ([`crate::explore::latency`];
     /// with several threads, every worker's samples together); `None` for
     /// engines with their own search (ComBack, BDD/MDD).
     #[serde(default)]

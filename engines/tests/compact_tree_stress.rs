@@ -16,7 +16,7 @@
 //! `#[ignore]`d:
 //! `cargo test --release -p statebench-engines --test compact_tree_stress -- --ignored --nocapture`.
 
-use engines::compact_tree::{CompactTree, CompactTreeConfig};
+use engines::schemes::compact_tree::{CompactTree, CompactTreeConfig};
 use engines::{Budget, VisitedSet};
 use std::time::Instant;
 

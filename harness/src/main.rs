@@ -391,7 +391,7 @@ fn print_explore(r: &schema::Row) {
     ) {
         println!(
             "op latency   find_or_insert p50 {p50} ns, p99 {p99} ns, p99.9 {p999} ns (1 call in {} timed)",
-            engines::latency::SAMPLE_EVERY
+            engines::explore::latency::SAMPLE_EVERY
         );
     }
 }

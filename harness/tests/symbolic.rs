@@ -7,7 +7,7 @@
 //! models come from `../shared/datasets` (or `$STATEBENCH_DATA`); the
 //! oracles from the project's manifests.
 
-use engines::symbolic::reachable_vectors;
+use engines::schemes::symbolic::reachable_vectors;
 use engines::EngineOptions;
 use pins::{Model, Value};
 use std::collections::{HashSet, VecDeque};

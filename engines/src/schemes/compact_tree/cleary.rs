@@ -1,0 +1,1006 @@
+//! A Cleary compact hash table (Cleary 1984, "Compact hash tables using
+//! bidirectional linear probing"; the sequential core of van der Vegt and
+//! Laarman's parallel version), used as the root table of `compact-tree`.
+//!
+//! A `K`-bit key is first mapped by an invertible hash [`mix`] (a bijection
+//! on `K`-bit integers). Of the hashed key, the top `m` bits are the
+//! **quotient** — the home bucket among 2^m — and the low `K − m` bits the
+//! **remainder**, the only part stored. Because the hash is a bijection,
+//! quotient and remainder together determine the key: look-ups are exact,
+//! never a false positive.
+//!
+//! Each bucket is one packed entry of exactly `K − m + 3` bits in a
+//! `Vec<u64>` bit array: the remainder above Cleary's three administration
+//! bits, **occupied** (the bucket holds an entry), **virgin** (some stored
+//! key has this bucket as its quotient; a property of the bucket, it never
+//! moves) and **change** (the entry is the first of its group). Invariants,
+//! for every *cluster* (maximal circular run of occupied buckets):
+//! the entries are sorted by (quotient in cluster order, remainder); the
+//! entries of one quotient form a contiguous *group* whose first entry has
+//! the change bit; every entry's home bucket lies in its cluster; so the
+//! j-th virgin bit of a cluster belongs to its j-th group. A look-up scans
+//! from the home bucket to the *nearer* empty bucket (bidirectional),
+//! counting virgin and change bits on the way, which locates the group of
+//! the quotient without reading any quotient; an insertion shifts the
+//! entries between the insertion point and that empty bucket by one, towards
+//! it. At least one bucket always stays empty, so clusters are well defined.
+//!
+//! Size: fixed 2^m buckets, or, when `max_log2_buckets > log2_buckets`, the
+//! table doubles (m + 1, one remainder bit moves into the quotient; every
+//! key is re-inserted from its reconstructed hash) when the load passes
+//! `min(grow_load, max_load)`, while the memory budget allows. At `max_load` of
+//! the largest table (or when a bucket array at its maximal load cannot
+//! grow), insertion returns [`TableFull`]; it never aborts.
+//!
+//! Accounting: `used` = entries × (K − m + 3) bits; `alloc` = the packed
+//! array, `ceil(2^m × (K − m + 3) / 64)` words.
+//!
+//! It owns only this table and the bijection; it must not know states,
+//! trees or models.
+
+use crate::blocks::budget::Budget;
+use crate::visited::TableFull;
+
+/// The three administration bits, below the remainder in every entry.
+pub(crate) const OCCUPIED: u64 = 1;
+pub(crate) const VIRGIN: u64 = 2;
+pub(crate) const CHANGE: u64 = 4;
+pub(crate) const ADMIN_BITS: u32 = 3;
+
+/// Largest log2 of the bucket count.
+pub const MAX_LOG2_BUCKETS: u32 = 40;
+
+const MIX_C1: u64 = 0xff51_afd7_ed55_8ccd;
+const MIX_C2: u64 = 0xc4ce_b9fe_1a85_ec53;
+const MIX_C1_INV: u64 = mul_inverse(MIX_C1);
+const MIX_C2_INV: u64 = mul_inverse(MIX_C2);
+
+/// The inverse of an odd `a` modulo 2^64 (Newton's iteration).
+const fn mul_inverse(a: u64) -> u64 {
+    let mut x = a; // correct to 3 bits for odd a
+    let mut i = 0;
+    while i < 5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(a.wrapping_mul(x)));
+        i += 1;
+    }
+    x
+}
+
+#[inline]
+pub(crate) fn low_mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// The invertible hash: a bijection on `bits`-bit integers (1 ≤ bits ≤ 64),
+/// three xor-shifts by `ceil(bits/2)` interleaved with two multiplications
+/// by odd constants modulo 2^bits (murmur3's finaliser, narrowed). Each step
+/// is invertible, see [`unmix`].
+#[inline]
+pub fn mix(mut x: u64, bits: u32) -> u64 {
+    debug_assert!((1..=64).contains(&bits) && x & !low_mask(bits) == 0);
+    let mask = low_mask(bits);
+    let s = bits.div_ceil(2);
+    x ^= x >> s;
+    x = x.wrapping_mul(MIX_C1) & mask;
+    x ^= x >> s;
+    x = x.wrapping_mul(MIX_C2) & mask;
+    x ^ (x >> s)
+}
+
+/// Inverse of `x ^= x >> s` on `bits`-bit integers.
+fn unxorshift(y: u64, s: u32, bits: u32) -> u64 {
+    let mut x = y;
+    for _ in 0..bits.div_ceil(s) {
+        x = y ^ (x >> s);
+    }
+    x
+}
+
+/// The inverse of [`mix`]: `unmix(mix(x, b), b) == x`.
+pub fn unmix(mut x: u64, bits: u32) -> u64 {
+    let mask = low_mask(bits);
+    let s = bits.div_ceil(2);
+    x = unxorshift(x, s, bits);
+    x = x.wrapping_mul(MIX_C2_INV) & mask;
+    x = unxorshift(x, s, bits);
+    x = x.wrapping_mul(MIX_C1_INV) & mask;
+    unxorshift(x, s, bits)
+}
+
+/// Shape of a Cleary table.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClearyConfig {
+    /// Bits of a key, `K` (1..=64).
+    pub key_bits: u32,
+    /// log2 of the initial bucket count, `m` (1..=min(K, 40), and
+    /// K − m + 3 ≤ 64).
+    pub log2_buckets: u32,
+    /// log2 of the largest bucket count the table may grow to (equal to
+    /// `log2_buckets` for a fixed-size table; at most min(K, 40)).
+    pub max_log2_buckets: u32,
+    /// Load factor at which the largest table is full, in (0, 1).
+    pub max_load: f64,
+    /// Load factor at which a table below its largest size doubles, in
+    /// (0, 1) (capped by `max_load`). A sparser table has a longer quotient,
+    /// hence shorter entries: each halving of the load saves one bit per
+    /// entry and doubles the allocated array.
+    pub grow_load: f64,
+}
+
+impl ClearyConfig {
+    /// Why this shape is impossible, if it is.
+    pub fn check(&self) -> Result<(), String> {
+        let c = self;
+        if !(1..=64).contains(&c.key_bits) {
+            return Err(format!("key width {} not in 1..=64", c.key_bits));
+        }
+        let top = c.key_bits.min(MAX_LOG2_BUCKETS);
+        if !(1..=top).contains(&c.log2_buckets)
+            || !(c.log2_buckets..=top).contains(&c.max_log2_buckets)
+        {
+            return Err(format!(
+                "log2 buckets {}..{} not within 1..={top}",
+                c.log2_buckets, c.max_log2_buckets
+            ));
+        }
+        if c.key_bits - c.log2_buckets + ADMIN_BITS > 64 {
+            return Err(format!(
+                "entries of {} bits do not fit a word",
+                c.key_bits - c.log2_buckets + ADMIN_BITS
+            ));
+        }
+        if !(c.max_load > 0.0 && c.max_load < 1.0) {
+            return Err(format!("max_load {} not in (0, 1)", c.max_load));
+        }
+        if !(c.grow_load > 0.0 && c.grow_load < 1.0) {
+            return Err(format!("grow_load {} not in (0, 1)", c.grow_load));
+        }
+        Ok(())
+    }
+}
+
+/// Bytes of the packed bucket array of a table with 2^`log2` buckets of
+/// keys of `key_bits` bits.
+pub fn table_bytes(key_bits: u32, log2: u32) -> u64 {
+    let bits = (1u128 << log2) * (key_bits - log2 + ADMIN_BITS) as u128;
+    (bits.div_ceil(64) * 8).min(u64::MAX as u128) as u64
+}
+
+/// Where a missing key goes (result of a look-up that did not find it).
+#[derive(Clone, Copy, Debug)]
+struct Vacancy {
+    quotient: usize,
+    remainder: u64,
+    /// The new entry goes just before the entry at `at` (or into `at` when
+    /// that bucket is empty).
+    at: usize,
+    /// The empty bucket the entries shift into, and on which side.
+    bound: usize,
+    right: bool,
+    /// The new entry is the first of its group.
+    first: bool,
+    /// Its quotient had no group yet.
+    new_group: bool,
+}
+
+/// The compact table; see the module documentation.
+pub struct ClearyTable {
+    name: String,
+    config: ClearyConfig,
+    /// Current log2 of the bucket count.
+    log2: u32,
+    rem_bits: u32,
+    entry_bits: u32,
+    entry_mask: u64,
+    words: Vec<u64>,
+    len: u64,
+    /// Growth is tried when `len` would pass this.
+    grow_at: u64,
+    /// Entries the current bucket array may hold.
+    capacity: u64,
+    budget: Budget,
+    reserved: u64,
+    /// Why the last growth was refused, if it was.
+    refused: Option<String>,
+    probes: u64,
+    shifted: u64,
+    growths: u64,
+}
+
+impl ClearyTable {
+    /// A table of the given shape allocating from `budget`; `name`
+    /// prefixes `table_full` messages. Panics on an impossible shape (see
+    /// [`ClearyConfig::check`]).
+    pub fn new(
+        name: impl Into<String>,
+        config: ClearyConfig,
+        budget: Budget,
+    ) -> Result<Self, TableFull> {
+        if let Err(e) = config.check() {
+            panic!("ClearyTable: {e}");
+        }
+        Self::with_log2(name.into(), config, config.log2_buckets, budget)
+    }
+
+    fn with_log2(
+        name: String,
+        config: ClearyConfig,
+        log2: u32,
+        budget: Budget,
+    ) -> Result<Self, TableFull> {
+        let bytes = table_bytes(config.key_bits, log2);
+        budget.reserve(bytes, &name)?;
+        let rem_bits = config.key_bits - log2;
+        let entry_bits = rem_bits + ADMIN_BITS;
+        let buckets = 1u64 << log2;
+        let capacity = ((buckets as f64 * config.max_load) as u64).min(buckets - 1);
+        let grow_at = if log2 < config.max_log2_buckets {
+            ((buckets as f64 * config.grow_load.min(config.max_load)) as u64).min(capacity)
+        } else {
+            capacity
+        };
+        Ok(ClearyTable {
+            name,
+            config,
+            log2,
+            rem_bits,
+            entry_bits,
+            entry_mask: low_mask(entry_bits),
+            words: vec![0; (bytes / 8) as usize],
+            len: 0,
+            grow_at,
+            capacity,
+            budget,
+            reserved: bytes,
+            refused: None,
+            probes: 0,
+            shifted: 0,
+            growths: 0,
+        })
+    }
+
+    /// Number of keys stored.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Current log2 of the bucket count, `m`.
+    pub fn log2_buckets(&self) -> u32 {
+        self.log2
+    }
+
+    /// Bits of one entry: remainder + 3 administration bits.
+    pub fn entry_bits(&self) -> u32 {
+        self.entry_bits
+    }
+
+    /// Bits of the occupied entries.
+    pub fn used_bits(&self) -> u64 {
+        self.len * self.entry_bits as u64
+    }
+
+    /// Bytes of the packed bucket array.
+    pub fn alloc_bytes(&self) -> u64 {
+        self.reserved
+    }
+
+    /// Buckets inspected beyond the home bucket, over all look-ups.
+    pub fn probes(&self) -> u64 {
+        self.probes
+    }
+
+    /// Entries moved by insertions.
+    pub fn shifted(&self) -> u64 {
+        self.shifted
+    }
+
+    /// Times the bucket array doubled.
+    pub fn growths(&self) -> u64 {
+        self.growths
+    }
+
+    #[inline]
+    fn mask(&self) -> usize {
+        (1usize << self.log2) - 1
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> u64 {
+        let bit = i * self.entry_bits as usize;
+        let (w, s) = (bit >> 6, (bit & 63) as u32);
+        let lo = self.words[w] >> s;
+        if s + self.entry_bits <= 64 {
+            lo & self.entry_mask
+        } else {
+            (lo | (self.words[w + 1] << (64 - s))) & self.entry_mask
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize, v: u64) {
+        debug_assert_eq!(v & !self.entry_mask, 0);
+        let bit = i * self.entry_bits as usize;
+        let (w, s) = (bit >> 6, (bit & 63) as u32);
+        self.words[w] = (self.words[w] & !(self.entry_mask << s)) | (v << s);
+        if s + self.entry_bits > 64 {
+            let hi = self.entry_bits - (64 - s);
+            self.words[w + 1] = (self.words[w + 1] & !low_mask(hi)) | (v >> (64 - s));
+        }
+    }
+
+    /// Moves the entry (remainder, change, occupied) from `src` to `dst`;
+    /// the virgin bits stay with their buckets.
+    #[inline]
+    fn move_entry(&mut self, src: usize, dst: usize) {
+        let e = (self.get(src) & !VIRGIN) | (self.get(dst) & VIRGIN);
+        self.set(dst, e);
+    }
+
+    /// The `n`-th (n ≥ 1) bucket with a change bit going down from `p`
+    /// (inclusive); it must exist in the cluster.
+    #[inline]
+    fn nth_change_left(&mut self, mut p: usize, mut n: u64) -> usize {
+        let mask = self.mask();
+        loop {
+            if self.get(p) & CHANGE != 0 {
+                n -= 1;
+                if n == 0 {
+                    return p;
+                }
+            }
+            p = p.wrapping_sub(1) & mask;
+            self.probes += 1;
+        }
+    }
+
+    /// The `n`-th (n ≥ 1) bucket with a change bit going up from `p`
+    /// (inclusive), or the empty bucket ending the cluster if met first.
+    #[inline]
+    fn nth_change_right_or_end(&mut self, mut p: usize, mut n: u64) -> usize {
+        let mask = self.mask();
+        loop {
+            self.probes += 1;
+            let e = self.get(p);
+            if e & OCCUPIED == 0 {
+                return p;
+            }
+            if e & CHANGE != 0 {
+                n -= 1;
+                if n == 0 {
+                    return p;
+                }
+            }
+            p = (p + 1) & mask;
+        }
+    }
+
+    /// Looks the hashed key `h` up: `Ok(())` if stored, else where it goes.
+    fn locate(&mut self, h: u64) -> Result<(), Vacancy> {
+        let mask = self.mask();
+        let q = (h >> self.rem_bits) as usize;
+        let r = h & low_mask(self.rem_bits);
+        let home = self.get(q);
+        if home & OCCUPIED == 0 {
+            return Err(Vacancy {
+                quotient: q,
+                remainder: r,
+                at: q,
+                bound: q,
+                right: true,
+                first: true,
+                new_group: true,
+            });
+        }
+        let vq = home & VIRGIN != 0;
+        // Nearer empty bucket, counting virgin and change bits strictly
+        // between it and q on the side it was found.
+        let (mut vr, mut cr, mut vl, mut cl) = (0u64, 0u64, 0u64, 0u64);
+        let mut d = 1usize;
+        let (right, bound) = loop {
+            let p = (q + d) & mask;
+            let a = self.get(p);
+            if a & OCCUPIED == 0 {
+                break (true, p);
+            }
+            vr += (a >> 1) & 1;
+            cr += (a >> 2) & 1;
+            let p = q.wrapping_sub(d) & mask;
+            let b = self.get(p);
+            if b & OCCUPIED == 0 {
+                break (false, p);
+            }
+            vl += (b >> 1) & 1;
+            cl += (b >> 2) & 1;
+            d += 1;
+        };
+        self.probes += 2 * d as u64 - 1;
+        // g: the first entry of the first group with quotient ≥ q (in
+        // cluster order), or the empty bucket ending the cluster.
+        let g = if right {
+            // Groups at or after q's: vr + vq; groups starting right of q: cr.
+            let nge = vr + vq as u64;
+            if nge == 0 {
+                bound
+            } else if cr >= nge {
+                self.nth_change_right_or_end((q + 1) & mask, cr - nge + 1)
+            } else {
+                self.nth_change_left(q, nge - cr)
+            }
+        } else {
+            // Groups before q's: vl; groups starting at or left of q: cle.
+            let cle = cl + ((home >> 2) & 1);
+            if cle > vl {
+                self.nth_change_left(q, cle - vl)
+            } else {
+                self.nth_change_right_or_end((q + 1) & mask, vl + 1 - cle)
+            }
+        };
+        let (at, first) = if vq {
+            // g starts q's group: find r in it (ascending remainders).
+            let mut p = g;
+            loop {
+                let e = self.get(p);
+                if p != g && (e & OCCUPIED == 0 || e & CHANGE != 0) {
+                    break (p, false);
+                }
+                let rr = e >> ADMIN_BITS;
+                if rr == r {
+                    return Ok(());
+                }
+                if rr > r {
+                    break (p, p == g);
+                }
+                p = (p + 1) & mask;
+                self.probes += 1;
+            }
+        } else {
+            (g, true)
+        };
+        Err(Vacancy {
+            quotient: q,
+            remainder: r,
+            at,
+            bound,
+            right,
+            first,
+            new_group: !vq,
+        })
+    }
+
+    /// Stores the entry described by `v` (which `locate` just returned).
+    fn insert_at(&mut self, v: Vacancy) {
+        let mask = self.mask();
+        let entry = (v.remainder << ADMIN_BITS) | OCCUPIED | if v.first { CHANGE } else { 0 };
+        let at_entry = self.get(v.at);
+        if at_entry & OCCUPIED == 0 {
+            // The home bucket or the empty bucket ending the cluster.
+            self.set(v.at, entry | (at_entry & VIRGIN));
+        } else if v.right {
+            // Shift [at, bound) up by one into bound.
+            let mut p = v.bound;
+            while p != v.at {
+                let src = p.wrapping_sub(1) & mask;
+                self.move_entry(src, p);
+                self.shifted += 1;
+                p = src;
+            }
+            let old = self.get(v.at);
+            self.set(v.at, entry | (old & VIRGIN));
+            if v.first && !v.new_group {
+                // The old first entry of the group is now at at + 1.
+                let n = (v.at + 1) & mask;
+                let e = self.get(n);
+                self.set(n, e & !CHANGE);
+            }
+        } else {
+            // Shift (bound, at) down by one into bound; new entry at at − 1.
+            let dst = v.at.wrapping_sub(1) & mask;
+            let mut p = v.bound;
+            while p != dst {
+                let src = (p + 1) & mask;
+                self.move_entry(src, p);
+                self.shifted += 1;
+                p = src;
+            }
+            let old = self.get(dst);
+            self.set(dst, entry | (old & VIRGIN));
+            if v.first && !v.new_group {
+                let e = self.get(v.at);
+                self.set(v.at, e & !CHANGE);
+            }
+        }
+        if v.new_group {
+            let e = self.get(v.quotient);
+            self.set(v.quotient, e | VIRGIN);
+        }
+        self.len += 1;
+    }
+
+    /// Whether `key` (below 2^K) is stored.
+    pub fn contains(&mut self, key: u64) -> bool {
+        self.locate(mix(key, self.config.key_bits)).is_ok()
+    }
+
+    /// Inserts `key` (below 2^K) if absent; `Ok(true)` if it was inserted
+    /// now, `Ok(false)` if it was present.
+    pub fn find_or_insert(&mut self, key: u64) -> Result<bool, TableFull> {
+        debug_assert_eq!(key & !low_mask(self.config.key_bits), 0);
+        self.find_or_insert_hashed(mix(key, self.config.key_bits))
+    }
+
+    fn find_or_insert_hashed(&mut self, h: u64) -> Result<bool, TableFull> {
+        let mut vacancy = match self.locate(h) {
+            Ok(()) => return Ok(false),
+            Err(v) => v,
+        };
+        if self.len >= self.grow_at && self.log2 < self.config.max_log2_buckets {
+            if self.refused.is_none() {
+                match self.grow() {
+                    Ok(()) => {
+                        vacancy = self.locate(h).expect_err("absent before growth");
+                    }
+                    Err(full) => self.refused = Some(full.message),
+                }
+            }
+            if self.refused.is_some() {
+                // Fill the current array up to max_load instead.
+                self.grow_at = self.capacity;
+            }
+        }
+        if self.len >= self.capacity {
+            return Err(TableFull {
+                message: format!(
+                    "{}: {} entries fill its 2^{} buckets to the maximal load {}{}",
+                    self.name,
+                    self.len,
+                    self.log2,
+                    self.config.max_load,
+                    self.refused
+                        .as_deref()
+                        .map(|m| format!("; growth refused: {m}"))
+                        .unwrap_or_default()
+                ),
+            });
+        }
+        self.insert_at(vacancy);
+        Ok(true)
+    }
+
+    /// Doubles the bucket array (m + 1), re-inserting every key.
+    fn grow(&mut self) -> Result<(), TableFull> {
+        let mut bigger = Self::with_log2(
+            self.name.clone(),
+            self.config,
+            self.log2 + 1,
+            self.budget.clone(),
+        )?;
+        self.for_each_hash(|h| {
+            let v = bigger.locate(h).expect_err("keys are distinct");
+            bigger.insert_at(v);
+        });
+        debug_assert_eq!(bigger.len, self.len);
+        bigger.probes = self.probes;
+        bigger.shifted = self.shifted;
+        bigger.growths = self.growths + 1;
+        *self = bigger; // drops (and releases) the old array
+        Ok(())
+    }
+
+    /// Calls `f` with the hashed key of every entry, reconstructing each
+    /// quotient from the virgin bits of its cluster.
+    fn for_each_hash(&self, mut f: impl FnMut(u64)) {
+        if self.len == 0 {
+            return;
+        }
+        let mask = self.mask();
+        let start = (0..=mask)
+            .find(|&i| self.get(i) & OCCUPIED == 0)
+            .expect("a bucket is always empty");
+        // Cursor over the virgin bits of the current cluster.
+        let mut virgin = start;
+        for step in 1..=mask + 1 {
+            let p = (start + step) & mask;
+            let e = self.get(p);
+            if e & OCCUPIED == 0 {
+                virgin = p;
+                continue;
+            }
+            if e & CHANGE != 0 {
+                loop {
+                    virgin = (virgin + 1) & mask;
+                    if self.get(virgin) & VIRGIN != 0 {
+                        break;
+                    }
+                }
+            }
+            f(((virgin as u64) << self.rem_bits) | (e >> ADMIN_BITS));
+        }
+    }
+
+    /// Calls `f` with every stored key (in table order).
+    pub fn for_each_key(&self, mut f: impl FnMut(u64)) {
+        let bits = self.config.key_bits;
+        self.for_each_hash(|h| f(unmix(h, bits)));
+    }
+
+    /// Key width `K`.
+    pub fn key_bits(&self) -> u32 {
+        self.config.key_bits
+    }
+
+    /// Whether one more key would take the table past its growth load
+    /// while the key width forbids more buckets (`m = K`): a caller that
+    /// can widen its keys should do so now ([`rekeyed`](Self::rekeyed)).
+    pub fn wants_wider_keys(&self) -> bool {
+        self.log2 == self.config.key_bits
+            && self.log2 < MAX_LOG2_BUCKETS
+            && (self.len + 1) as f64
+                > (1u64 << self.log2) as f64 * self.config.grow_load.min(self.config.max_load)
+    }
+
+    /// A table of shape `config` (2^`config.log2_buckets` buckets) holding
+    /// `f(key)` for every stored key; `f` must be injective and map into
+    /// `config.key_bits` bits (a wider key width: the remainder gains the
+    /// new bits). Counters carry over. [`TableFull`] if the budget cannot
+    /// hold both arrays during the copy or the new array cannot hold the
+    /// keys at its maximal load. Panics on an impossible shape.
+    pub fn rekeyed(
+        &self,
+        config: ClearyConfig,
+        f: impl Fn(u64) -> u64,
+    ) -> Result<ClearyTable, TableFull> {
+        if let Err(e) = config.check() {
+            panic!("ClearyTable: {e}");
+        }
+        let mut t = Self::with_log2(
+            self.name.clone(),
+            config,
+            config.log2_buckets,
+            self.budget.clone(),
+        )?;
+        if self.len > t.capacity {
+            return Err(TableFull {
+                message: format!(
+                    "{}: {} entries do not fit 2^{} buckets at the maximal load {}",
+                    self.name, self.len, t.log2, config.max_load
+                ),
+            });
+        }
+        let bits = self.config.key_bits;
+        self.for_each_hash(|h| {
+            let key = f(unmix(h, bits));
+            debug_assert_eq!(key & !low_mask(config.key_bits), 0);
+            let v = t
+                .locate(mix(key, config.key_bits))
+                .expect_err("f is injective");
+            t.insert_at(v);
+        });
+        debug_assert_eq!(t.len, self.len);
+        t.probes = self.probes;
+        t.shifted = self.shifted;
+        t.growths = self.growths;
+        Ok(t)
+    }
+
+    /// Checks Cleary's invariants (tests): per cluster, virgin bits =
+    /// groups, entries sorted, homes inside the cluster, one empty bucket.
+    #[cfg(test)]
+    fn check_invariants(&self) {
+        let mask = self.mask();
+        let mut hashes = Vec::new();
+        self.for_each_hash(|h| hashes.push(h));
+        assert_eq!(hashes.len() as u64, self.len);
+        let n = mask + 1;
+        let start = (0..n).find(|&i| self.get(i) & OCCUPIED == 0).unwrap();
+        let mut p = (start + 1) & mask;
+        let mut seen = 0;
+        while seen < n - 1 {
+            if self.get(p) & OCCUPIED == 0 {
+                assert_eq!(self.get(p) & (VIRGIN | CHANGE), 0, "empty bucket {p}");
+                p = (p + 1) & mask;
+                seen += 1;
+                continue;
+            }
+            // One cluster [cs, p): sorted by (quotient position in the
+            // cluster, remainder); each group's home bucket inside it.
+            let cs = p;
+            let mut virgins = 0;
+            let mut groups = 0;
+            let mut prev: Option<(usize, u64)> = None;
+            let mut virgin = cs.wrapping_sub(1) & mask;
+            let mut homes = Vec::new();
+            while self.get(p) & OCCUPIED != 0 {
+                let e = self.get(p);
+                virgins += (e & VIRGIN != 0) as u32;
+                if e & CHANGE != 0 {
+                    groups += 1;
+                    loop {
+                        virgin = (virgin + 1) & mask;
+                        if self.get(virgin) & VIRGIN != 0 {
+                            break;
+                        }
+                    }
+                } else {
+                    assert!(p != cs, "cluster at {cs} starts without a change bit");
+                }
+                let key = (virgin.wrapping_sub(cs) & mask, e >> ADMIN_BITS);
+                if let Some(pk) = prev {
+                    assert!(pk < key, "unsorted at {p}: {pk:?} then {key:?}");
+                }
+                prev = Some(key);
+                homes.push(key.0);
+                p = (p + 1) & mask;
+                seen += 1;
+            }
+            let len = p.wrapping_sub(cs) & mask;
+            assert!(homes.iter().all(|&h| h < len), "home outside cluster {cs}");
+            assert_eq!(virgins, groups, "cluster at {cs}");
+        }
+    }
+}
+
+impl Drop for ClearyTable {
+    fn drop(&mut self) {
+        self.budget.release(self.reserved);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashSet;
+
+    fn table(key_bits: u32, log2: u32, max_log2: u32, max_load: f64) -> ClearyTable {
+        ClearyTable::new(
+            "cleary",
+            ClearyConfig {
+                key_bits,
+                log2_buckets: log2,
+                max_log2_buckets: max_log2,
+                max_load,
+                grow_load: 0.75,
+            },
+            Budget::unlimited(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn mix_is_a_bijection_and_unmix_inverts_it() {
+        for bits in [1u32, 2, 3, 7, 12] {
+            let n = 1u64 << bits;
+            let images: HashSet<u64> = (0..n).map(|x| mix(x, bits)).collect();
+            assert_eq!(images.len() as u64, n, "bits {bits}");
+            assert!(images.iter().all(|&y| y < n));
+            for x in 0..n {
+                assert_eq!(unmix(mix(x, bits), bits), x);
+            }
+        }
+        let mut x = 0x1234_5678_9abc_def0u64;
+        for bits in [13u32, 31, 32, 50, 60, 63, 64] {
+            for _ in 0..10_000 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let k = x & low_mask(bits);
+                let h = mix(k, bits);
+                assert!(h & !low_mask(bits) == 0);
+                assert_eq!(unmix(h, bits), k, "bits {bits}");
+            }
+        }
+    }
+
+    #[test]
+    fn packed_entries_round_trip_at_every_width() {
+        for key_bits in [3u32, 10, 40, 64] {
+            let log2 = 4.min(key_bits);
+            let mut t = table(key_bits, log2, log2, 0.9);
+            let w = t.entry_bits();
+            assert_eq!(w, key_bits - log2 + 3);
+            let vals: Vec<u64> = (0..16u64)
+                .map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15)) & low_mask(w))
+                .collect();
+            for (i, &v) in vals.iter().enumerate() {
+                t.set(i, v);
+            }
+            for (i, &v) in vals.iter().enumerate() {
+                assert_eq!(t.get(i), v, "width {w} entry {i}");
+            }
+            assert_eq!(t.alloc_bytes(), (16 * w as u64).div_ceil(64) * 8);
+        }
+    }
+
+    /// Inserts `keys`, comparing with a HashSet, checking the invariants
+    /// every `every` insertions and the stored keys at the end.
+    fn check(t: &mut ClearyTable, keys: &[u64], every: usize) {
+        let mut reference = HashSet::new();
+        for (i, &k) in keys.iter().enumerate() {
+            let new = reference.insert(k);
+            assert_eq!(t.find_or_insert(k).unwrap(), new, "key {i}: {k:#x}");
+            if i % every == 0 {
+                t.check_invariants();
+            }
+        }
+        t.check_invariants();
+        assert_eq!(t.len(), reference.len() as u64);
+        for &k in &reference {
+            assert!(t.contains(k));
+        }
+        let mut stored = HashSet::new();
+        t.for_each_key(|k| assert!(stored.insert(k)));
+        assert_eq!(stored, reference);
+        assert_eq!(t.used_bits(), t.len() * t.entry_bits() as u64);
+    }
+
+    #[test]
+    fn dense_keys_in_a_small_table_fill_it_to_max_load() {
+        // 12-bit keys, 2^8 buckets: remainders of 4 bits, long clusters.
+        let mut t = table(12, 8, 8, 0.97);
+        let keys: Vec<u64> = (0..4096u64).map(|i| (i * 2_654_435_761) & 0xfff).collect();
+        let mut reference = HashSet::new();
+        let mut err = None;
+        for &k in &keys {
+            match t.find_or_insert(k) {
+                Ok(new) => assert_eq!(new, reference.insert(k)),
+                Err(e) => {
+                    err = Some(e);
+                    break;
+                }
+            }
+        }
+        t.check_invariants();
+        let e = err.expect("256 buckets cannot hold 4096 keys");
+        assert!(e.message.starts_with("cleary:"), "{}", e.message);
+        assert_eq!(t.len(), (256.0 * 0.97) as u64);
+        for &k in &reference {
+            assert!(t.contains(k));
+            assert!(!t.find_or_insert(k).unwrap(), "present keys stay findable");
+        }
+        // Nothing absent is found.
+        let absent = (0..4096u64).filter(|k| !reference.contains(k)).count();
+        assert_eq!(
+            (0..4096u64).filter(|&k| !t.contains(k)).count(),
+            absent,
+            "no false positives"
+        );
+    }
+
+    #[test]
+    fn all_keys_of_a_tiny_universe() {
+        // K = m: remainders of 0 bits; a full universe minus one bucket.
+        let mut t = table(6, 6, 6, 0.99);
+        for k in 0..63u64 {
+            assert!(t.find_or_insert(k).unwrap());
+        }
+        assert!(t.find_or_insert(63).is_err());
+        for k in 0..63u64 {
+            assert!(!t.find_or_insert(k).unwrap());
+        }
+        t.check_invariants();
+        // Many keys sharing each quotient: K = m + 8.
+        let mut t = table(14, 6, 6, 0.95);
+        let keys: Vec<u64> = (0..60u64)
+            .map(|i| unmix((i % 4) << 8 | (i * 37 % 256), 14))
+            .collect();
+        check(&mut t, &keys, 1);
+    }
+
+    #[test]
+    fn growth_keeps_every_key_and_stops_at_the_largest_table() {
+        let mut t = table(40, 4, 14, 0.9);
+        let keys: Vec<u64> = (0..14_000u64).map(|i| i * 77_777_777 % (1 << 40)).collect();
+        check(&mut t, &keys, 997);
+        assert_eq!(t.log2_buckets(), 14);
+        assert_eq!(t.growths(), 10);
+        assert_eq!(t.entry_bits(), 40 - 14 + 3);
+        // 0.9 · 2^14 = 14745: a few more fit, then table full.
+        let mut i = 0u64;
+        let err = loop {
+            match t.find_or_insert((1 << 39) + i) {
+                Ok(_) => i += 1,
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(t.len(), 14745);
+        assert!(err.message.contains("maximal load"), "{}", err.message);
+    }
+
+    #[test]
+    fn rekeyed_tables_hold_the_mapped_keys() {
+        let mut t = table(12, 6, 12, 0.9);
+        let keys: Vec<u64> = (0..2000u64).map(|i| (i * 2654435761) & 0xfff).collect();
+        for &k in &keys {
+            t.find_or_insert(k).unwrap();
+        }
+        let shape = ClearyConfig {
+            key_bits: 20,
+            log2_buckets: t.log2_buckets(),
+            max_log2_buckets: 16,
+            max_load: 0.9,
+            grow_load: 0.75,
+        };
+        // Widen the upper 6 bits' field: (hi, lo) of (6, 6) bits -> (6, 14).
+        let widen = |k: u64| (k >> 6) << 14 | (k & 63);
+        let mut wide = t.rekeyed(shape, widen).unwrap();
+        wide.check_invariants();
+        assert_eq!(wide.len(), t.len());
+        assert_eq!(wide.entry_bits(), 20 - t.log2_buckets() + 3);
+        let mut got = Vec::new();
+        wide.for_each_key(|k| got.push(k));
+        got.sort_unstable();
+        let mut expect: Vec<u64> = keys.iter().map(|&k| widen(k)).collect();
+        expect.sort_unstable();
+        expect.dedup();
+        assert_eq!(got, expect);
+        for &k in &keys {
+            assert!(!wide.find_or_insert(widen(k)).unwrap());
+        }
+        assert!(wide.find_or_insert(1 << 19).unwrap());
+    }
+
+    #[test]
+    fn budget_refusing_growth_fills_to_max_load_then_table_full() {
+        let budget = Budget::new(table_bytes(30, 10) + 100);
+        let mut t = ClearyTable::new(
+            "root",
+            ClearyConfig {
+                key_bits: 30,
+                log2_buckets: 10,
+                max_log2_buckets: 20,
+                max_load: 0.9,
+                grow_load: 0.75,
+            },
+            budget.clone(),
+        )
+        .unwrap();
+        let mut n = 0u64;
+        let err = loop {
+            match t.find_or_insert(n * 3) {
+                Ok(true) => n += 1,
+                Ok(false) => unreachable!(),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(n, 921);
+        assert!(err.message.contains("growth refused"), "{}", err.message);
+        assert!(err.message.contains("memory budget"), "{}", err.message);
+        assert_eq!(budget.reserved(), table_bytes(30, 10));
+        t.check_invariants();
+        drop(t);
+        assert_eq!(budget.reserved(), 0);
+    }
+
+    proptest! {
+        #[test]
+        fn behaves_like_a_hash_set(
+            key_bits in 9u32..20,
+            log2 in 3u32..7,
+            raw in proptest::collection::vec(any::<u64>(), 0..300),
+            narrow in any::<bool>(),
+        ) {
+            // Narrow keys crowd few quotients (long groups and clusters).
+            let keys: Vec<u64> = raw
+                .iter()
+                .map(|&x| if narrow { unmix(x & 0x3f, key_bits) } else { x & low_mask(key_bits) })
+                .collect();
+            let mut t = table(key_bits, log2.min(key_bits), 12.min(key_bits), 0.9);
+            check(&mut t, &keys, 1);
+        }
+
+        #[test]
+        fn behaves_like_a_hash_set_at_high_fixed_load(
+            raw in proptest::collection::vec(any::<u64>(), 0..120),
+        ) {
+            let mut t = table(16, 7, 7, 0.99);
+            let keys: Vec<u64> = raw.iter().map(|&x| x & 0xffff).collect();
+            check(&mut t, &keys, 1);
+        }
+    }
+}

@@ -1,0 +1,423 @@
+//! `hash-table`: open addressing over full state vectors (the baseline,
+//! after LTSmin's `dbs-ll`).
+//!
+//! Layout: a bucket array of `u64` words, each either empty (0) or
+//! `(top 32 hash bits: the memo) << 32 | (state index + 1)`; linear probing
+//! from the bucket given by the top bits of a 64-bit xxh3 hash. The vectors
+//! live in a data area of fixed-size chunks (so growth never copies
+//! vectors), indexed by insertion order. The bucket array doubles when the
+//! load factor passes `max_load`. As the memo *is* the top of the hash and
+//! the array has at most 2^32 buckets, growth places every entry from its
+//! bucket word alone, in one streaming pass without touching a vector
+//! (re-hashing the vectors was a random access per state: a quarter of the
+//! run time on million-state models). The price: entries probed from one
+//! home share their top `bits` hash bits, so the memo filters the other
+//! 32 − `bits` (11 bits at 2^21 buckets). Every allocation is
+//! first reserved in a [`Budget`] (its own, of `mem_budget` bytes, or one
+//! shared with the other tables of an engine, see
+//! [`HashTable::with_budget`]): when the table cannot grow within it,
+//! [`TableFull`] is returned, never an abort.
+//!
+//! Accounting: `used` = states × (8-byte bucket + 4k-byte vector);
+//! `alloc` = bucket array + allocated chunks.
+//!
+//! This module owns only this storage scheme; it must not know the model
+//! (it sees only `&[u32]` vectors) nor the search order.
+
+pub mod concurrent;
+
+use crate::blocks::budget::Budget;
+use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
+use pins::Value;
+use xxhash_rust::xxh3::xxh3_64;
+
+/// Vectors per data chunk are chosen so a chunk holds about this many words.
+const CHUNK_WORDS: usize = 1 << 20;
+const EMPTY: u64 = 0;
+/// The memo half of a bucket word: the top 32 bits of the vector's hash.
+const MEMO: u64 = 0xffff_ffff_0000_0000;
+
+/// Parameters of the hash table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HashTableConfig {
+    /// Initial number of buckets, rounded up to a power of two.
+    pub initial_buckets: usize,
+    /// Maximal load factor before the bucket array doubles.
+    pub max_load: f64,
+    /// Bytes the table may allocate in all (ignored by
+    /// [`HashTable::with_budget`], which uses the budget it is given).
+    pub mem_budget: u64,
+}
+
+impl Default for HashTableConfig {
+    fn default() -> Self {
+        HashTableConfig {
+            initial_buckets: 1 << 16,
+            max_load: 0.75,
+            mem_budget: u64::MAX,
+        }
+    }
+}
+
+/// The open-addressing table; see the module documentation.
+pub struct HashTable {
+    k: usize,
+    config: HashTableConfig,
+    /// Every byte of `alloc_bytes()` is reserved here.
+    budget: Budget,
+    buckets: Vec<u64>,
+    /// log2 of the bucket count.
+    bits: u32,
+    chunks: Vec<Box<[Value]>>,
+    /// log2 of the vectors per chunk.
+    chunk_shift: u32,
+    len: u64,
+    grow_at: u64,
+    probes: u64,
+}
+
+impl HashTable {
+    /// A table of `k`-slot vectors with its own budget of
+    /// `config.mem_budget` bytes.
+    pub fn new(k: usize, config: HashTableConfig) -> Result<Self, TableFull> {
+        let budget = Budget::new(config.mem_budget);
+        Self::with_budget(k, config, budget)
+    }
+
+    /// A table of `k`-slot vectors allocating from `budget`, which it may
+    /// share with other tables (an engine made of several tables);
+    /// `config.mem_budget` is ignored. Everything it reserved is released
+    /// when it is dropped.
+    pub fn with_budget(
+        k: usize,
+        config: HashTableConfig,
+        budget: Budget,
+    ) -> Result<Self, TableFull> {
+        let buckets = config.initial_buckets.max(16).next_power_of_two();
+        let per_chunk = (CHUNK_WORDS / k.max(1)).max(1);
+        // Largest power of two not above `per_chunk`.
+        let chunk_shift = usize::BITS - 1 - per_chunk.leading_zeros();
+        let mut table = HashTable {
+            k,
+            config,
+            budget,
+            buckets: Vec::new(),
+            bits: buckets.trailing_zeros(),
+            chunks: Vec::new(),
+            chunk_shift,
+            len: 0,
+            grow_at: 0,
+            probes: 0,
+        };
+        table.reserve(buckets as u64 * 8)?;
+        table.buckets = vec![EMPTY; buckets];
+        table.grow_at = table.threshold();
+        Ok(table)
+    }
+
+    fn threshold(&self) -> u64 {
+        ((self.buckets.len() as f64) * self.config.max_load) as u64
+    }
+
+    fn chunk_words(&self) -> usize {
+        (1usize << self.chunk_shift) * self.k
+    }
+
+    fn alloc_bytes(&self) -> u64 {
+        self.buckets.len() as u64 * 8 + self.chunks.len() as u64 * self.chunk_words() as u64 * 4
+    }
+
+    /// Reserves `extra` bytes in the budget before allocating them.
+    fn reserve(&self, extra: u64) -> Result<(), TableFull> {
+        self.budget
+            .reserve(extra, "hash-table")
+            .map_err(|e| TableFull {
+                message: format!("{}; {} states stored", e.message, self.len),
+            })
+    }
+
+    fn hash(state: &[Value]) -> u64 {
+        xxh3_64(bytemuck::cast_slice(state))
+    }
+
+    fn vector(&self, index: u64) -> &[Value] {
+        let chunk = (index >> self.chunk_shift) as usize;
+        let offset = (index as usize & ((1 << self.chunk_shift) - 1)) * self.k;
+        &self.chunks[chunk][offset..offset + self.k]
+    }
+
+    /// The stored vector with reference `index`.
+    pub fn get(&self, index: u64) -> Option<&[Value]> {
+        (index < self.len).then(|| self.vector(index))
+    }
+
+    fn home(&self, hash: u64) -> usize {
+        // Top `bits` bits (4 <= bits <= 32), which are also the top bits of
+        // a bucket word holding this hash's memo.
+        (hash >> (64 - self.bits)) as usize
+    }
+
+    /// Finds `state`: `Ok(index)` if stored, else `Err(first empty bucket)`.
+    fn probe(&mut self, state: &[Value], hash: u64) -> Result<u64, usize> {
+        let memo = hash & MEMO;
+        let mask = self.buckets.len() - 1;
+        let mut pos = self.home(hash);
+        loop {
+            let entry = self.buckets[pos];
+            if entry == EMPTY {
+                return Err(pos);
+            }
+            if entry & MEMO == memo {
+                let index = (entry & 0xffff_ffff) - 1;
+                if self.vector(index) == state {
+                    return Ok(index);
+                }
+            }
+            self.probes += 1;
+            pos = (pos + 1) & mask;
+        }
+    }
+
+    fn grow(&mut self) -> Result<(), TableFull> {
+        let new_len = self.buckets.len() * 2;
+        if self.bits >= 32 {
+            return Err(TableFull {
+                message: "hash-table: bucket array at its addressing limit (2^32 buckets)".into(),
+            });
+        }
+        self.reserve(new_len as u64 * 8)?;
+        let old = std::mem::replace(&mut self.buckets, vec![EMPTY; new_len]);
+        self.bits += 1;
+        let mask = new_len - 1;
+        let old_len = old.len();
+        for entry in old.into_iter().filter(|&e| e != EMPTY) {
+            // The memo's top bits are the hash's.
+            let mut pos = self.home(entry);
+            while self.buckets[pos] != EMPTY {
+                pos = (pos + 1) & mask;
+            }
+            self.buckets[pos] = entry;
+        }
+        self.budget.release(old_len as u64 * 8);
+        self.grow_at = self.threshold();
+        Ok(())
+    }
+
+    fn append(&mut self, state: &[Value]) -> Result<u64, TableFull> {
+        let index = self.len;
+        if index >= u32::MAX as u64 - 1 {
+            return Err(TableFull {
+                message: "hash-table: 2^32-2 states, the limit of 32-bit state indices".into(),
+            });
+        }
+        let chunk = (index >> self.chunk_shift) as usize;
+        if chunk == self.chunks.len() {
+            self.reserve(self.chunk_words() as u64 * 4)?;
+            self.chunks
+                .push(vec![0; self.chunk_words()].into_boxed_slice());
+        }
+        let offset = (index as usize & ((1 << self.chunk_shift) - 1)) * self.k;
+        self.chunks[chunk][offset..offset + self.k].copy_from_slice(state);
+        self.len += 1;
+        Ok(index)
+    }
+}
+
+impl Drop for HashTable {
+    fn drop(&mut self) {
+        self.budget.release(self.alloc_bytes());
+    }
+}
+
+impl VisitedSet for HashTable {
+    fn find_or_insert(&mut self, state: &[Value]) -> Result<Inserted, TableFull> {
+        debug_assert_eq!(state.len(), self.k);
+        let hash = Self::hash(state);
+        let memo = hash & MEMO;
+        let mut pos = match self.probe(state, hash) {
+            Ok(index) => return Ok(Inserted::Found(index)),
+            Err(empty) => empty,
+        };
+        if self.len >= self.grow_at {
+            self.grow()?;
+            pos = self.probe(state, hash).expect_err("absent before growth");
+        }
+        let index = self.append(state)?;
+        self.buckets[pos] = memo | (index + 1);
+        Ok(Inserted::New(index))
+    }
+
+    fn len(&self) -> u64 {
+        self.len
+    }
+
+    fn memory(&self) -> MemoryUsage {
+        MemoryUsage {
+            used: self.len * (8 + 4 * self.k as u64),
+            alloc: self.alloc_bytes(),
+        }
+    }
+
+    fn params(&self) -> String {
+        format!(
+            "max_load={};initial_buckets={}",
+            self.config.max_load,
+            self.config.initial_buckets.max(16).next_power_of_two()
+        )
+    }
+
+    fn counters(&self) -> Vec<(String, u64)> {
+        vec![
+            ("buckets".into(), self.buckets.len() as u64),
+            ("extra_probes".into(), self.probes),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    fn small(k: usize) -> HashTable {
+        HashTable::new(
+            k,
+            HashTableConfig {
+                initial_buckets: 16,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+    }
+
+    /// Checks the table against a `HashMap` reference: same novelty answers,
+    /// stable references, stored vectors readable back.
+    fn check_like_reference(k: usize, vectors: &[Vec<u32>]) {
+        let mut table = small(k);
+        let mut reference: HashMap<Vec<u32>, u64> = HashMap::new();
+        for v in vectors {
+            let got = table.find_or_insert(v).unwrap();
+            match reference.get(v) {
+                Some(&r) => assert_eq!(got, Inserted::Found(r), "vector {v:?}"),
+                None => {
+                    assert!(got.is_new(), "vector {v:?} reported as present");
+                    reference.insert(v.clone(), got.reference());
+                }
+            }
+        }
+        assert_eq!(table.len(), reference.len() as u64);
+        for (v, &r) in &reference {
+            assert_eq!(table.get(r), Some(v.as_slice()));
+        }
+        let m = table.memory();
+        assert_eq!(m.used, reference.len() as u64 * (8 + 4 * k as u64));
+        assert!(m.alloc >= m.used);
+    }
+
+    proptest! {
+        #[test]
+        fn behaves_like_a_hash_map(
+            k in 1usize..9,
+            raw in proptest::collection::vec(proptest::collection::vec(0u32..4, 8), 0..600),
+        ) {
+            let vectors: Vec<Vec<u32>> = raw.into_iter().map(|v| v[..k].to_vec()).collect();
+            check_like_reference(k, &vectors);
+        }
+    }
+
+    #[test]
+    fn many_inserts_force_growth_and_keep_everything() {
+        let vectors: Vec<Vec<u32>> = (0..200_000u32)
+            .map(|i| vec![i % 7, i / 7, i.wrapping_mul(2_654_435_761)])
+            .chain((0..50_000u32).map(|i| vec![i % 7, i / 7, i.wrapping_mul(2_654_435_761)]))
+            .collect();
+        check_like_reference(3, &vectors);
+    }
+
+    #[test]
+    fn adversarial_all_equal_slots_and_long_vectors() {
+        let vectors: Vec<Vec<u32>> = (0..3000u32).map(|i| vec![i; 1000]).collect();
+        check_like_reference(1000, &vectors);
+        let twice: Vec<Vec<u32>> = (0..500u32).flat_map(|i| [vec![i; 2], vec![i; 2]]).collect();
+        check_like_reference(2, &twice);
+    }
+
+    #[test]
+    fn reports_table_full_within_budget() {
+        let mut table = HashTable::new(
+            4,
+            HashTableConfig {
+                initial_buckets: 16,
+                max_load: 0.75,
+                mem_budget: 16 * 8 + 40 * 1024 * 1024,
+            },
+        )
+        .unwrap();
+        let mut inserted = 0u32;
+        let err = loop {
+            match table.find_or_insert(&[inserted, 1, 2, 3]) {
+                Ok(r) => assert!(r.is_new()),
+                Err(e) => break e,
+            }
+            inserted += 1;
+            assert!(inserted < 10_000_000, "budget never enforced");
+        };
+        assert!(err.message.contains("memory budget"), "{}", err.message);
+        assert_eq!(table.len(), inserted as u64);
+        assert!(table.memory().alloc <= 16 * 8 + 40 * 1024 * 1024);
+        // Everything stored before the failure is still there.
+        for i in 0..inserted {
+            assert!(!table.find_or_insert(&[i, 1, 2, 3]).unwrap().is_new());
+        }
+    }
+
+    #[test]
+    fn shared_budget_is_reserved_exactly_and_released_on_drop() {
+        // Chunks are 4 MiB whatever k: room for one, not two.
+        let budget = Budget::new(6 << 20);
+        let config = HashTableConfig {
+            initial_buckets: 16,
+            ..Default::default()
+        };
+        let mut a = HashTable::with_budget(2, config.clone(), budget.clone()).unwrap();
+        let b = HashTable::with_budget(3, config, budget.clone()).unwrap();
+        for i in 0..1000u32 {
+            a.find_or_insert(&[i, i]).unwrap();
+        }
+        assert_eq!(
+            budget.reserved(),
+            a.memory().alloc + b.memory().alloc,
+            "every allocated byte is reserved, nothing more"
+        );
+        // A second chunk does not fit.
+        let mut c = HashTable::with_budget(4, HashTableConfig::default(), budget.clone()).unwrap();
+        let err = c.find_or_insert(&[1, 2, 3, 4]).unwrap_err();
+        assert!(err.message.contains("memory budget"), "{}", err.message);
+        drop((a, b, c));
+        assert_eq!(budget.reserved(), 0);
+    }
+}
+
+#[cfg(test)]
+mod conformance_tests {
+    use super::*;
+    use crate::conformance::{check_adversarial, check_stream, streams};
+    use proptest::prelude::*;
+
+    fn make(k: usize) -> Box<dyn VisitedSet> {
+        Box::new(HashTable::new(k, HashTableConfig::default()).unwrap())
+    }
+
+    #[test]
+    fn adversarial_streams_behave_like_a_hash_set() {
+        check_adversarial(&make, u32::MAX);
+    }
+
+    proptest! {
+        #[test]
+        fn random_streams_behave_like_a_hash_set((k, stream) in streams(9, 4)) {
+            check_stream(make(k).as_mut(), &stream);
+        }
+    }
+}

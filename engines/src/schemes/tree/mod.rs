@@ -1,0 +1,778 @@
+//! `tree`: the tree database (Blom, Lisser, van de Pol, Weber 2009;
+//! Laarman, van de Pol, Weber 2011, "Parallel recursive state compression
+//! for free"), and the generic tree ([`TreeDb`]) that `compact-tree` reuses
+//! with another root table.
+//!
+//! Layout. A fixed binary tree over the `k` slots of a state vector: the
+//! node covering slots `[lo, hi)` with `n = hi − lo ≥ 2` splits into
+//! `left = [lo, lo + ⌈n/2⌉)` and `right = [lo + ⌈n/2⌉, hi)` (the left half
+//! takes the odd slot). A child covering one slot stands in its parent's
+//! tuple as the slot value itself; a child covering ≥ 2 slots stands as the
+//! index of its own tuple in that child's **node table**. So `k ≥ 2` gives
+//! `k − 1` nodes, numbered in post-order (children before parents, the
+//! **root** last); `k = 1` has no node and its root tuple is `(value, 0)`.
+//! Every non-root node has one [`IndexTable`] of `(left, right)` tuples
+//! (width 2, dense stable indices, at most 2^w entries); the **root table**
+//! stores root tuples only, and a root tuple identifies its state (it is the
+//! reference returned). All tables share one [`Budget`].
+//!
+//! Incremental insertion: the **side data** of a state are the indices of
+//! its `k − 2` non-root nodes, in node order. Inserting a successor with its
+//! predecessor's vector and side data, a node none of whose slots changed
+//! reuses the predecessor's index (a saved look-up, counted in
+//! `node_lookups_saved`); only the nodes above changed slots are looked up.
+//! The root is always looked up.
+//!
+//! Root table of `tree` ([`HashRoot`]): open addressing with linear probing
+//! over 64-bit words. A root tuple `(l, r)` is the key `l << 32 | r`; the
+//! table stores `mix(key)` ([`cleary::mix`] on 64 bits, a bijection), so the
+//! home bucket is the stored word's top bits and growth (doubling at load
+//! 0.75 while the budget allows) needs no re-hashing. 0 marks an empty
+//! bucket; the one key whose mixed value is 0 (the tuple (0, 0): the mixer
+//! maps 0 to 0) is kept in a flag instead. When the budget refuses to grow,
+//! the table fills to load 0.9 before reporting [`TableFull`].
+//!
+//! Accounting: `used` = node tables (12 bytes per tuple, see
+//! [`IndexTable`]) + root table used bits rounded up to bytes (8 bytes per
+//! state here); `alloc` = every table's allocation.
+//!
+//! This module owns the tree shape, the incremental insertion and the
+//! hash root table; it must not know models or front-ends (it sees only
+//! `&[u32]` vectors), nor the search order.
+
+pub mod concurrent;
+
+use crate::blocks::budget::Budget;
+use crate::blocks::index_table::IndexTable;
+use crate::schemes::compact_tree::cleary;
+use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
+use pins::Value;
+
+/// One side of a node's tuple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Child {
+    /// A single slot: its value stands in the tuple.
+    Slot(usize),
+    /// A node (by number): its index stands in the tuple.
+    Node(usize),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    pub(crate) left: Child,
+    pub(crate) right: Child,
+}
+
+/// Builds the nodes over `[lo, hi)` in post-order into `nodes`.
+pub(crate) fn build(lo: usize, hi: usize, nodes: &mut Vec<Node>) -> Child {
+    let n = hi - lo;
+    if n == 1 {
+        return Child::Slot(lo);
+    }
+    let mid = lo + n.div_ceil(2);
+    let left = build(lo, mid, nodes);
+    let right = build(mid, hi, nodes);
+    nodes.push(Node { left, right });
+    Child::Node(nodes.len() - 1)
+}
+
+/// Whether the root's left and right children are single slots (for
+/// `k = 1`: the root tuple `(value, 0)`, i.e. `(true, _)`).
+pub fn root_children_are_slots(k: usize) -> (bool, bool) {
+    // Root [0, k): left [0, ⌈k/2⌉), right [⌈k/2⌉, k).
+    (k.div_ceil(2) == 1, k / 2 == 1)
+}
+
+/// A root table: stores root tuples, nothing points into it.
+pub trait RootTable: Send {
+    /// Stores the root tuple `(left, right)` if absent: (reference, new).
+    fn find_or_insert(&mut self, left: u32, right: u32) -> Result<(u64, bool), TableFull>;
+    /// Number of root tuples (states) stored.
+    fn len(&self) -> u64;
+    /// Whether no root tuple is stored.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Bits of the occupied entries.
+    fn used_bits(&self) -> u64;
+    /// Bytes allocated.
+    fn alloc_bytes(&self) -> u64;
+    /// Engine counters of the root table.
+    fn counters(&self, out: &mut Vec<(String, u64)>);
+}
+
+/// The tree database over any root table; see the module documentation.
+pub struct TreeDb<R: RootTable> {
+    engine: &'static str,
+    k: usize,
+    /// Post-order, root last (`k − 1` nodes; none for `k = 1`).
+    nodes: Vec<Node>,
+    /// One per non-root node (`nodes[..k − 2]`).
+    tables: Vec<IndexTable>,
+    root: R,
+    incremental: bool,
+    /// Slot values must be below 2^value_bits (`u`; 32: no check).
+    value_bits: u32,
+    /// Scratch: this insertion's node indices, and which nodes changed.
+    idx: Vec<u32>,
+    changed: Vec<bool>,
+    params: String,
+    node_lookups: u64,
+    node_lookups_saved: u64,
+}
+
+impl<R: RootTable> TreeDb<R> {
+    /// The tree over `k ≥ 1` slots with `root` as root table; node tables
+    /// hold at most 2^`index_bits` tuples, start with `node_buckets`
+    /// buckets and allocate from `budget`. `params` is what
+    /// [`VisitedSet::params`] reports.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn build(
+        engine: &'static str,
+        k: usize,
+        root: R,
+        index_bits: u32,
+        value_bits: u32,
+        incremental: bool,
+        node_buckets: usize,
+        budget: Budget,
+        params: String,
+    ) -> Result<Self, TableFull> {
+        assert!(k >= 1, "{engine}: vectors of length 0");
+        assert!((1..=32).contains(&index_bits) && (1..=32).contains(&value_bits));
+        let mut nodes = Vec::with_capacity(k.saturating_sub(1));
+        if k >= 2 {
+            build(0, k, &mut nodes);
+        }
+        let inner = k.saturating_sub(2);
+        let mut tables = Vec::with_capacity(inner);
+        for j in 0..inner {
+            tables.push(IndexTable::new(
+                format!("{engine} node table {j}"),
+                2,
+                node_buckets,
+                1u64 << index_bits,
+                budget.clone(),
+            )?);
+        }
+        Ok(TreeDb {
+            engine,
+            k,
+            nodes,
+            tables,
+            root,
+            incremental,
+            value_bits,
+            idx: vec![0; inner],
+            changed: vec![false; inner],
+            params,
+            node_lookups: 0,
+            node_lookups_saved: 0,
+        })
+    }
+
+    /// The root table.
+    pub fn root(&self) -> &R {
+        &self.root
+    }
+
+    #[cold]
+    fn value_too_wide(&self, state: &[Value]) -> TableFull {
+        let (i, v) = state
+            .iter()
+            .enumerate()
+            .find(|&(_, &v)| v >> self.value_bits != 0)
+            .map(|(i, &v)| (i, v))
+            .unwrap_or_default();
+        TableFull {
+            message: format!(
+                "{}: slot {i} value {v} needs more than u={} bits",
+                self.engine, self.value_bits
+            ),
+        }
+    }
+
+    /// Inserts `state`, filling `self.idx` with its node indices.
+    #[inline]
+    fn insert(
+        &mut self,
+        state: &[Value],
+        pred: Option<(&[Value], &[u32])>,
+    ) -> Result<Inserted, TableFull> {
+        debug_assert_eq!(state.len(), self.k);
+        if self.value_bits < 32 && state.iter().fold(0, |a, &v| a | v) >> self.value_bits != 0 {
+            return Err(self.value_too_wide(state));
+        }
+        if self.k == 1 {
+            return self.finish(state[0], 0);
+        }
+        let pred = if self.incremental { pred } else { None };
+        let TreeDb {
+            nodes,
+            tables,
+            idx,
+            changed,
+            node_lookups,
+            node_lookups_saved,
+            ..
+        } = self;
+        let inner = tables.len();
+        let value = |c: Child, idx: &[u32]| match c {
+            Child::Slot(s) => state[s],
+            Child::Node(n) => idx[n],
+        };
+        for j in 0..inner {
+            let node = nodes[j];
+            if let Some((pvec, pside)) = pred {
+                debug_assert_eq!(pside.len(), inner);
+                let differs = |c: Child, changed: &[bool]| match c {
+                    Child::Slot(s) => state[s] != pvec[s],
+                    Child::Node(n) => changed[n],
+                };
+                let ch = differs(node.left, changed) || differs(node.right, changed);
+                changed[j] = ch;
+                if !ch {
+                    idx[j] = pside[j];
+                    *node_lookups_saved += 1;
+                    continue;
+                }
+            }
+            let tuple = [value(node.left, idx), value(node.right, idx)];
+            idx[j] = tables[j].find_or_insert(&tuple)?.0;
+            *node_lookups += 1;
+        }
+        let root = nodes[inner];
+        let (l, r) = (value(root.left, idx), value(root.right, idx));
+        self.finish(l, r)
+    }
+
+    #[inline]
+    fn finish(&mut self, l: u32, r: u32) -> Result<Inserted, TableFull> {
+        let (reference, new) = self.root.find_or_insert(l, r)?;
+        Ok(if new {
+            Inserted::New(reference)
+        } else {
+            Inserted::Found(reference)
+        })
+    }
+}
+
+impl<R: RootTable> VisitedSet for TreeDb<R> {
+    fn find_or_insert(&mut self, state: &[Value]) -> Result<Inserted, TableFull> {
+        self.insert(state, None)
+    }
+
+    fn side_words(&self) -> usize {
+        if self.incremental {
+            self.tables.len()
+        } else {
+            0
+        }
+    }
+
+    fn find_or_insert_from(
+        &mut self,
+        state: &[Value],
+        pred: Option<(&[Value], &[u32])>,
+        side: &mut [u32],
+    ) -> Result<Inserted, TableFull> {
+        let r = self.insert(state, pred)?;
+        if side.len() == self.idx.len() {
+            side.copy_from_slice(&self.idx);
+        }
+        Ok(r)
+    }
+
+    fn len(&self) -> u64 {
+        self.root.len()
+    }
+
+    fn memory(&self) -> MemoryUsage {
+        let (mut used, mut alloc) = (0, 0);
+        for t in &self.tables {
+            used += t.used_bytes();
+            alloc += t.alloc_bytes();
+        }
+        MemoryUsage {
+            used: used + self.root.used_bits().div_ceil(8),
+            alloc: alloc + self.root.alloc_bytes(),
+        }
+    }
+
+    fn params(&self) -> String {
+        self.params.clone()
+    }
+
+    fn counters(&self) -> Vec<(String, u64)> {
+        let mut out = vec![
+            ("node_lookups".into(), self.node_lookups),
+            ("node_lookups_saved".into(), self.node_lookups_saved),
+            (
+                "node_entries".into(),
+                self.tables.iter().map(|t| t.len()).sum(),
+            ),
+            (
+                "node_extra_probes".into(),
+                self.tables.iter().map(|t| t.probes()).sum(),
+            ),
+        ];
+        self.root.counters(&mut out);
+        out
+    }
+}
+
+/// Load at which the hash root table doubles, and at which it is full when
+/// the budget refuses to grow it.
+const ROOT_GROW_LOAD: f64 = 0.75;
+const ROOT_MAX_LOAD: f64 = 0.9;
+const EMPTY: u64 = 0;
+
+/// The root table of `tree`; see the module documentation.
+pub struct HashRoot {
+    buckets: Vec<u64>,
+    bits: u32,
+    /// Entries in `buckets` (the zero key excluded).
+    stored: u64,
+    has_zero: bool,
+    grow_at: u64,
+    budget: Budget,
+    reserved: u64,
+    refused: Option<String>,
+    probes: u64,
+}
+
+impl HashRoot {
+    pub fn new(initial_buckets: usize, budget: Budget) -> Result<Self, TableFull> {
+        let n = initial_buckets.clamp(16, 1 << 40).next_power_of_two();
+        budget.reserve(n as u64 * 8, "tree root table")?;
+        Ok(HashRoot {
+            buckets: vec![EMPTY; n],
+            bits: n.trailing_zeros(),
+            stored: 0,
+            has_zero: false,
+            grow_at: (n as f64 * ROOT_GROW_LOAD) as u64,
+            budget,
+            reserved: n as u64 * 8,
+            refused: None,
+            probes: 0,
+        })
+    }
+
+    #[inline]
+    fn home(&self, x: u64) -> usize {
+        (x >> (64 - self.bits)) as usize
+    }
+
+    fn grow(&mut self) -> Result<(), TableFull> {
+        let n = self.buckets.len() * 2;
+        if self.bits >= 40 {
+            return Err(TableFull {
+                message: "tree root table: bucket array at its addressing limit".into(),
+            });
+        }
+        self.budget.reserve(n as u64 * 8, "tree root table")?;
+        let old = std::mem::replace(&mut self.buckets, vec![EMPTY; n]);
+        self.bits += 1;
+        let mask = n - 1;
+        for x in old.iter().copied().filter(|&x| x != EMPTY) {
+            let mut pos = self.home(x);
+            while self.buckets[pos] != EMPTY {
+                pos = (pos + 1) & mask;
+            }
+            self.buckets[pos] = x;
+        }
+        self.budget.release(old.len() as u64 * 8);
+        self.reserved = n as u64 * 8;
+        self.grow_at = (n as f64 * ROOT_GROW_LOAD) as u64;
+        Ok(())
+    }
+}
+
+impl Drop for HashRoot {
+    fn drop(&mut self) {
+        self.budget.release(self.reserved);
+    }
+}
+
+impl RootTable for HashRoot {
+    #[inline]
+    fn find_or_insert(&mut self, left: u32, right: u32) -> Result<(u64, bool), TableFull> {
+        let key = (left as u64) << 32 | right as u64;
+        let x = cleary::mix(key, 64);
+        if x == EMPTY {
+            let new = !self.has_zero;
+            self.has_zero = true;
+            return Ok((key, new));
+        }
+        let mask = self.buckets.len() - 1;
+        let mut pos = self.home(x);
+        loop {
+            let b = self.buckets[pos];
+            if b == x {
+                return Ok((key, false));
+            }
+            if b == EMPTY {
+                break;
+            }
+            self.probes += 1;
+            pos = (pos + 1) & mask;
+        }
+        if self.stored >= self.grow_at {
+            if self.refused.is_none() {
+                match self.grow() {
+                    Ok(()) => {
+                        let mask = self.buckets.len() - 1;
+                        pos = self.home(x);
+                        while self.buckets[pos] != EMPTY {
+                            pos = (pos + 1) & mask;
+                        }
+                    }
+                    Err(full) => {
+                        self.refused = Some(full.message);
+                        self.grow_at = (self.buckets.len() as f64 * ROOT_MAX_LOAD) as u64;
+                    }
+                }
+            }
+            if self.refused.is_some() && self.stored >= self.grow_at {
+                return Err(TableFull {
+                    message: format!(
+                        "tree root table: {} states at load {}; {}",
+                        self.len(),
+                        ROOT_MAX_LOAD,
+                        self.refused.as_deref().unwrap_or_default()
+                    ),
+                });
+            }
+        }
+        self.buckets[pos] = x;
+        self.stored += 1;
+        Ok((key, true))
+    }
+
+    fn len(&self) -> u64 {
+        self.stored + self.has_zero as u64
+    }
+
+    fn used_bits(&self) -> u64 {
+        self.len() * 64
+    }
+
+    fn alloc_bytes(&self) -> u64 {
+        self.reserved
+    }
+
+    fn counters(&self, out: &mut Vec<(String, u64)>) {
+        out.push(("root_buckets".into(), self.buckets.len() as u64));
+        out.push(("root_probes".into(), self.probes));
+    }
+}
+
+/// Parameters of `tree`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreeConfig {
+    /// Index bits of node tables, `w` (1..=32; 32: plain `u32` indices).
+    pub w: u32,
+    /// Reuse the predecessor's node indices (side data).
+    pub incremental: bool,
+    /// Initial buckets of the root table; node tables start with 1/64 of
+    /// it (at least 16).
+    pub initial_buckets: usize,
+}
+
+impl Default for TreeConfig {
+    fn default() -> Self {
+        TreeConfig {
+            w: 32,
+            incremental: true,
+            initial_buckets: 1 << 16,
+        }
+    }
+}
+
+/// The `tree` engine.
+pub type Tree = TreeDb<HashRoot>;
+
+impl TreeDb<HashRoot> {
+    /// A tree database for vectors of length `k ≥ 1`.
+    pub fn new(k: usize, config: &TreeConfig, budget: Budget) -> Result<Self, TableFull> {
+        let initial = config
+            .initial_buckets
+            .clamp(16, 1 << 40)
+            .next_power_of_two();
+        let root = HashRoot::new(initial, budget.clone())?;
+        let params = format!(
+            "w={};incremental={};initial_buckets={initial}",
+            config.w, config.incremental
+        );
+        TreeDb::build(
+            "tree",
+            k,
+            root,
+            config.w,
+            32,
+            config.incremental,
+            (initial / 64).max(16),
+            budget,
+            params,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(k: usize) -> Vec<(Child, Child)> {
+        let mut nodes = Vec::new();
+        if k >= 2 {
+            build(0, k, &mut nodes);
+        }
+        nodes.iter().map(|n| (n.left, n.right)).collect()
+    }
+
+    #[test]
+    fn shape_is_a_post_order_binary_tree_with_k_minus_1_nodes() {
+        use Child::*;
+        assert!(shape(1).is_empty());
+        assert_eq!(shape(2), vec![(Slot(0), Slot(1))]);
+        assert_eq!(shape(3), vec![(Slot(0), Slot(1)), (Node(0), Slot(2))]);
+        assert_eq!(
+            shape(5),
+            vec![
+                (Slot(0), Slot(1)),
+                (Node(0), Slot(2)),
+                (Slot(3), Slot(4)),
+                (Node(1), Node(2)),
+            ]
+        );
+        for k in 1..200 {
+            let s = shape(k);
+            assert_eq!(s.len(), k.saturating_sub(1));
+            let (l, r) = root_children_are_slots(k);
+            if let Some(&(a, b)) = s.last() {
+                assert_eq!(
+                    (matches!(a, Slot(_)), matches!(b, Slot(_))),
+                    (l, r),
+                    "k={k}"
+                );
+            }
+            // Every slot appears once, every non-root node is a child once.
+            let mut slots = vec![0; k];
+            let mut used = vec![0; s.len()];
+            for (j, &(a, b)) in s.iter().enumerate() {
+                for c in [a, b] {
+                    match c {
+                        Slot(i) => slots[i] += 1,
+                        Node(n) => {
+                            assert!(n < j, "post-order");
+                            used[n] += 1
+                        }
+                    }
+                }
+            }
+            if k >= 2 {
+                assert!(slots.iter().all(|&c| c == 1));
+                assert!(used[..s.len() - 1].iter().all(|&c| c == 1));
+            }
+        }
+    }
+
+    pub(super) fn tree(k: usize, incremental: bool) -> Tree {
+        Tree::new(
+            k,
+            &TreeConfig {
+                incremental,
+                initial_buckets: 16,
+                ..Default::default()
+            },
+            Budget::unlimited(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn incremental_insertion_saves_lookups_of_unchanged_subtrees() {
+        let k = 8;
+        let mut t = tree(k, true);
+        assert_eq!(t.side_words(), 6);
+        let a = vec![1u32; k];
+        let mut sa = vec![0; 6];
+        assert!(t.find_or_insert_from(&a, None, &mut sa).unwrap().is_new());
+        let c = t.counters();
+        assert_eq!(c[0], ("node_lookups".into(), 6));
+        let mut b = a.clone();
+        b[7] = 2;
+        let mut sb = vec![0; 6];
+        assert!(t
+            .find_or_insert_from(&b, Some((&a, &sa)), &mut sb)
+            .unwrap()
+            .is_new());
+        // Slot 7 lies under [6,8), [4,8): 2 look-ups, 4 saved.
+        let c = t.counters();
+        assert_eq!(c[0].1, 8);
+        assert_eq!(c[1], ("node_lookups_saved".into(), 4));
+        // Plain insertion gives the same side data.
+        let mut sb2 = vec![0; 6];
+        let mut plain = tree(k, true);
+        plain.find_or_insert_from(&a, None, &mut sa).unwrap();
+        plain.find_or_insert_from(&b, None, &mut sb2).unwrap();
+        assert_eq!(sb, sb2);
+        // Found again, from either predecessor.
+        let mut s = vec![0; 6];
+        assert!(!t
+            .find_or_insert_from(&a, Some((&b, &sb)), &mut s)
+            .unwrap()
+            .is_new());
+        assert_eq!(s, sa);
+        assert_eq!(t.len(), 2);
+        // Non-incremental keeps no side data.
+        assert_eq!(tree(k, false).side_words(), 0);
+    }
+
+    #[test]
+    fn root_tuple_zero_is_stored_by_flag_and_memory_is_exact() {
+        let mut t = tree(2, true);
+        assert!(t.find_or_insert(&[0, 0]).unwrap().is_new());
+        assert!(!t.find_or_insert(&[0, 0]).unwrap().is_new());
+        assert!(t.find_or_insert(&[0, 1]).unwrap().is_new());
+        assert_eq!(t.len(), 2);
+        assert_eq!(t.memory().used, 16);
+        assert_eq!(
+            t.find_or_insert(&[3, 4]).unwrap(),
+            Inserted::New(3 << 32 | 4)
+        );
+        let mut t = tree(6, true);
+        for i in 0..1000u32 {
+            t.find_or_insert(&[i, 0, 0, i, 0, 0]).unwrap();
+        }
+        // Nodes [0,2), [0,3), [3,5), [3,6): 1000 tuples each but [3,5)
+        // (1000 too: (i, 0)).
+        let entries: u64 = t.tables.iter().map(|t| t.len()).sum();
+        assert_eq!(entries, 4000);
+        assert_eq!(t.memory().used, 4000 * 12 + 1000 * 8);
+    }
+
+    #[test]
+    fn budget_and_index_width_give_table_full() {
+        let budget = Budget::new(64 << 10);
+        let mut t = Tree::new(
+            4,
+            &TreeConfig {
+                initial_buckets: 1024,
+                ..Default::default()
+            },
+            budget.clone(),
+        )
+        .unwrap();
+        let mut n = 0u32;
+        let err = loop {
+            match t.find_or_insert(&[n, n / 3, n / 7, n % 5]) {
+                Ok(r) => assert!(r.is_new()),
+                Err(e) => break e,
+            }
+            n += 1;
+        };
+        assert!(err.message.contains("memory budget"), "{}", err.message);
+        assert!(budget.reserved() <= 64 << 10);
+        assert_eq!(t.len(), n as u64);
+        for i in 0..n {
+            assert!(!t
+                .find_or_insert(&[i, i / 3, i / 7, i % 5])
+                .unwrap()
+                .is_new());
+        }
+        drop(t);
+        assert_eq!(budget.reserved(), 0);
+
+        // w = 4: at most 16 tuples per node table.
+        let mut t = Tree::new(
+            3,
+            &TreeConfig {
+                w: 4,
+                ..Default::default()
+            },
+            Budget::unlimited(),
+        )
+        .unwrap();
+        for i in 0..16u32 {
+            t.find_or_insert(&[i, 0, 0]).unwrap();
+        }
+        let err = t.find_or_insert(&[16, 0, 0]).unwrap_err();
+        assert!(err.message.contains("index width"), "{}", err.message);
+        assert!(!t.find_or_insert(&[3, 0, 0]).unwrap().is_new());
+        assert!(t.find_or_insert(&[3, 0, 7]).unwrap().is_new());
+    }
+
+    #[test]
+    fn root_table_grows_and_fills_to_max_load_when_the_budget_refuses() {
+        let budget = Budget::new(16 * 8 + 100);
+        let mut root = HashRoot::new(16, budget).unwrap();
+        let mut n = 0u32;
+        let err = loop {
+            match root.find_or_insert(n, n) {
+                Ok((_, new)) => assert!(new),
+                Err(e) => break e,
+            }
+            n += 1;
+        };
+        // (0, 0) by flag, then 14 = ⌊0.9 · 16⌋ in the buckets.
+        assert_eq!(n, 15);
+        assert!(err.message.contains("memory budget"), "{}", err.message);
+        let mut root = HashRoot::new(16, Budget::unlimited()).unwrap();
+        for i in 0..100_000u32 {
+            assert!(root.find_or_insert(i, !i).unwrap().1);
+        }
+        for i in 0..100_000u32 {
+            assert!(!root.find_or_insert(i, !i).unwrap().1);
+        }
+        assert_eq!(root.len(), 100_000);
+        assert_eq!(root.alloc_bytes(), (1 << 18) * 8);
+    }
+}
+
+#[cfg(test)]
+mod conformance_tests {
+    use super::*;
+    use crate::conformance::{check_adversarial, check_stream, streams};
+    use proptest::prelude::*;
+
+    fn make(k: usize, incremental: bool) -> Box<dyn VisitedSet> {
+        Box::new(super::tests::tree(k, incremental))
+    }
+
+    #[test]
+    fn adversarial_streams_behave_like_a_hash_set() {
+        check_adversarial(&|k| make(k, true), u32::MAX);
+        check_adversarial(&|k| make(k, false), u32::MAX);
+    }
+
+    #[test]
+    fn all_slots_equal_long_vectors() {
+        for k in [2usize, 3, 999, 1000] {
+            let mut set = make(k, true);
+            let stream: Vec<Vec<u32>> = (0..300u32)
+                .flat_map(|i| [vec![i; k], vec![i / 2; k]])
+                .collect();
+            check_stream(set.as_mut(), &stream);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn random_streams_behave_like_a_hash_set((k, stream) in streams(9, 4), inc in any::<bool>()) {
+            check_stream(make(k, inc).as_mut(), &stream);
+        }
+
+        #[test]
+        fn wide_values_behave_like_a_hash_set(
+            (k, stream) in streams(7, 4),
+            shift in 28u32..32,
+        ) {
+            let stream: Vec<Vec<u32>> = stream
+                .into_iter()
+                .map(|v| v.into_iter().map(|x| x.wrapping_shl(shift) | x).collect())
+                .collect();
+            check_stream(make(k, true).as_mut(), &stream);
+        }
+    }
+}
