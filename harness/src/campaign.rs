@@ -766,12 +766,11 @@ pub fn engine_param<'a>(
     }
     let (key, value) = kv.split_once('=').expect("checked above");
     let key = key.trim();
-    let known = engines::find(engine)
-        .map(|s| s.params)
-        .or_else(|| crate::peers::find(engine).map(|p| p.params));
-    if let Some(params) = known {
-        if !params.iter().any(|(name, _)| *name == key) {
-            let names: Vec<_> = params.iter().map(|(n, _)| *n).collect();
+    let known: Option<Vec<&str>> = engines::find(engine)
+        .map(|s| s.all_params().iter().map(|p| p.name()).collect())
+        .or_else(|| crate::peers::find(engine).map(|p| p.params.iter().map(|(n, _)| *n).collect()));
+    if let Some(names) = known {
+        if !names.contains(&key) {
             bail!(
                 "{what} {p}: engine {engine} has no parameter '{key}' (it has: {})",
                 names.join(", ")

@@ -145,8 +145,8 @@ fn list(selection: &Selection, brief: bool) -> anyhow::Result<()> {
     println!("\nengines:");
     for e in engines::ENGINES {
         println!("  {:<12} {}", e.name, e.summary);
-        for (p, meaning) in e.params {
-            println!("  {:<12}   {p}: {meaning}", "");
+        for p in e.all_params() {
+            println!("  {:<12}   {}: {}", "", p.name(), p.describe());
         }
     }
     println!("\npeer engines (other model checkers, run as external programs; not in `all`):");

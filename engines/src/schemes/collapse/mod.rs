@@ -78,6 +78,9 @@
 //! front-end nor know the search order.
 
 pub mod concurrent;
+mod spec;
+
+pub use spec::{CollapseScheme, SPEC};
 
 use crate::blocks::budget::Budget;
 use crate::blocks::index_table::IndexTable;
@@ -187,7 +190,7 @@ pub struct CollapseConfig {
 impl Default for CollapseConfig {
     fn default() -> Self {
         CollapseConfig {
-            initial_buckets: 1 << 16,
+            initial_buckets: spec::INITIAL_BUCKETS.default,
             max_component_entries: u32::MAX as u64 - 1,
         }
     }

@@ -113,6 +113,7 @@ pub mod cache;
 pub mod candidates;
 pub mod packed;
 pub mod search;
+mod spec;
 pub mod state_table;
 pub mod traversal;
 
@@ -120,6 +121,7 @@ pub mod traversal;
 mod tests;
 
 pub use search::explore;
+pub use spec::SPEC;
 
 use crate::blocks::budget::Budget;
 use crate::visited::TableFull;
@@ -139,13 +141,13 @@ pub struct ComBackConfig {
 impl Default for ComBackConfig {
     fn default() -> Self {
         ComBackConfig {
-            candidates: 10_000,
-            delayed: true,
-            cache: 0,
-            id_queue: false,
-            batch: 10_000,
-            signature_bits: 32,
-            level_sync: false,
+            candidates: spec::CANDIDATES.default.0,
+            delayed: spec::DELAYED.default,
+            cache: spec::CACHE.default.0,
+            id_queue: spec::ID_QUEUE.default,
+            batch: spec::BATCH.default.0,
+            signature_bits: spec::SIGNATURE_BITS.default,
+            level_sync: spec::LEVEL_SYNC.default,
         }
     }
 }

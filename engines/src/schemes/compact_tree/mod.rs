@@ -61,6 +61,9 @@
 pub mod cleary;
 pub mod cleary_concurrent;
 pub mod concurrent;
+mod spec;
+
+pub use spec::{CompactTreeScheme, RootKey, RootSize, SPEC};
 
 use crate::blocks::budget::Budget;
 use crate::schemes::tree::{root_children_are_slots, RootTable, TreeDb};
@@ -102,16 +105,17 @@ pub struct CompactTreeConfig {
 
 impl Default for CompactTreeConfig {
     fn default() -> Self {
+        let (m, grow) = spec::M.default.m_and_grow();
         CompactTreeConfig {
-            w: 30,
-            o: 2,
-            u: 30,
-            m: None,
-            grow: true,
-            max_load: 0.9,
-            grow_load: 0.75,
-            adaptive_key: false,
-            incremental: true,
+            w: spec::W.default,
+            o: spec::O.default,
+            u: spec::U.default,
+            m,
+            grow,
+            max_load: spec::MAX_LOAD.default,
+            grow_load: spec::GROW_LOAD.default,
+            adaptive_key: spec::ROOT_KEY.default == RootKey::Adaptive,
+            incremental: spec::INCREMENTAL.default,
             initial_m: 16,
             node_buckets: 1024,
         }
@@ -436,6 +440,7 @@ mod tests {
             m,
             initial_m: 4,
             node_buckets: 16,
+            adaptive_key: false,
             ..Default::default()
         }
     }
@@ -561,6 +566,7 @@ mod tests {
         let c = CompactTreeConfig {
             initial_m: 4,
             node_buckets: 16,
+            adaptive_key: false,
             ..Default::default()
         };
         let mut t = CompactTree::new(3, &c, Budget::new(1 << 30)).unwrap();

@@ -25,6 +25,9 @@
 //! (it sees only `&[u32]` vectors) nor the search order.
 
 pub mod concurrent;
+mod spec;
+
+pub use spec::{HashTableScheme, SPEC};
 
 use crate::blocks::budget::Budget;
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
@@ -52,8 +55,8 @@ pub struct HashTableConfig {
 impl Default for HashTableConfig {
     fn default() -> Self {
         HashTableConfig {
-            initial_buckets: 1 << 16,
-            max_load: 0.75,
+            initial_buckets: spec::INITIAL_BUCKETS.default,
+            max_load: spec::MAX_LOAD.default,
             mem_budget: u64::MAX,
         }
     }

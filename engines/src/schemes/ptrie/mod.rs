@@ -109,12 +109,15 @@
 //! headers are not visible from here and not counted.
 
 pub mod concurrent;
+mod spec;
+
+pub use spec::{PTrieScheme, SPEC};
 
 use crate::blocks::budget::Budget;
+use crate::registry::{word, Word};
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
 use std::mem::size_of;
-use std::str::FromStr;
 
 /// Entries a bucket holds before it splits (verifypn's `SPLITBOUND` 129
 /// splits at 129 entries, so a bucket holds at most 128).
@@ -145,13 +148,18 @@ pub enum Encoding {
     Packed,
 }
 
+impl Word for Encoding {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("varint", Encoding::Varint),
+        ("fixed4", Encoding::Fixed4),
+        ("packed", Encoding::Packed),
+    ];
+}
+
 impl Encoding {
+    /// The parameter word naming this encoding.
     pub fn name(self) -> &'static str {
-        match self {
-            Encoding::Varint => "varint",
-            Encoding::Fixed4 => "fixed4",
-            Encoding::Packed => "packed",
-        }
+        word(self)
     }
 
     /// Longest key body of a `k`-slot vector.
@@ -160,19 +168,6 @@ impl Encoding {
             Encoding::Varint => k.saturating_mul(5),
             Encoding::Fixed4 => k.saturating_mul(4),
             Encoding::Packed => k.saturating_mul(4).saturating_add(1),
-        }
-    }
-}
-
-impl FromStr for Encoding {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "varint" => Ok(Encoding::Varint),
-            "fixed4" => Ok(Encoding::Fixed4),
-            "packed" => Ok(Encoding::Packed),
-            _ => Err(format!("unknown encoding '{s}' (varint, fixed4, packed)")),
         }
     }
 }
@@ -270,8 +265,8 @@ pub struct PTrieConfig {
 impl Default for PTrieConfig {
     fn default() -> Self {
         PTrieConfig {
-            bucket_size: DEFAULT_BUCKET_SIZE,
-            encoding: Encoding::Packed,
+            bucket_size: spec::BUCKET_SIZE.default,
+            encoding: spec::ENCODING.default,
             mem_budget: u64::MAX,
         }
     }

@@ -104,10 +104,12 @@ mod learn;
 mod mdd;
 mod order;
 mod search;
+mod spec;
 
 pub use diagram::Diagram;
 pub use layout::{Encoding, Layout};
 pub use search::Strategy;
+pub use spec::{SymbolicConfig, BDD, MDD};
 
 use crate::explore::ExploreConfig;
 use crate::registry::EngineOptions;
@@ -125,70 +127,9 @@ use std::time::Instant;
 /// Bytes of one inner node of oxidd's index-based manager.
 pub const BYTES_PER_NODE: u64 = 16;
 
-/// Parameters of the symbolic engines.
-#[derive(Clone, Debug)]
-pub struct SymbolicConfig {
-    pub strategy: Strategy,
-    /// Worker threads of the oxidd manager.
-    pub threads: u32,
-    /// BDD only: interleaved (true) or blocked current/next variables.
-    pub interleaved: bool,
-    /// Inner-node capacity of the manager.
-    pub node_capacity: usize,
-    /// Slots reordered by FORCE (true) or in the model's order.
-    pub force_order: bool,
-}
-
 impl SymbolicConfig {
-    /// Parses `strategy`, `threads` and (bdd only) `order`.
-    pub fn from_options(engine: &str, opts: &EngineOptions) -> Result<Self, String> {
-        let mut known = vec!["strategy", "threads", "slot_order"];
-        if engine == "bdd" {
-            known.push("order");
-        }
-        opts.reject_unknown(engine, &known)?;
-        let interleaved = match opts.get("order", "interleaved".to_string())?.as_str() {
-            "interleaved" => true,
-            "blocked" => false,
-            v => {
-                return Err(format!(
-                    "engine parameter order={v}: must be interleaved or blocked"
-                ))
-            }
-        };
-        let force_order = match opts.get("slot_order", "force".to_string())?.as_str() {
-            "force" => true,
-            "model" => false,
-            v => {
-                return Err(format!(
-                    "engine parameter slot_order={v}: must be force or model"
-                ))
-            }
-        };
-        // The run's thread count (`--threads`) unless the engine parameter
-        // says otherwise: oxidd's apply runs on that many workers.
-        let threads: u32 = opts.get("threads", opts.threads.max(1) as u32)?;
-        if threads == 0 {
-            return Err("engine parameter threads=0: must be at least 1".into());
-        }
-        // A node costs 16 bytes plus its share of the unique table and the
-        // apply cache: give each node 40 bytes of the budget.
-        let node_capacity = if opts.mem_budget == 0 {
-            1 << 26
-        } else {
-            (opts.mem_budget / 40).clamp(1 << 16, u64::from(u32::MAX >> 1)) as usize
-        };
-        Ok(SymbolicConfig {
-            strategy: opts.get("strategy", Strategy::Saturation)?,
-            threads,
-            interleaved,
-            node_capacity,
-            force_order,
-        })
-    }
-
     fn params(&self, encoding: Encoding) -> String {
-        let strategy = self.strategy.name();
+        let strategy = crate::registry::word(self.strategy);
         let mut s = format!(
             "strategy={strategy};threads={};slot_order={}",
             self.threads,
@@ -211,7 +152,7 @@ pub fn run_bdd(
     opts: &EngineOptions,
     cfg: ExploreConfig<'_>,
 ) -> Result<RunReport, String> {
-    let config = SymbolicConfig::from_options("bdd", opts)?;
+    let config = SymbolicConfig::from_options(opts)?;
     let encoding = Encoding::Binary {
         interleaved: config.interleaved,
     };
@@ -226,7 +167,7 @@ pub fn run_mdd(
     opts: &EngineOptions,
     cfg: ExploreConfig<'_>,
 ) -> Result<RunReport, String> {
-    let config = SymbolicConfig::from_options("mdd", opts)?;
+    let config = SymbolicConfig::from_options(opts)?;
     Ok(run(
         model,
         &config,
@@ -244,7 +185,7 @@ pub fn reachable_vectors(
     model: &dyn Model,
     opts: &EngineOptions,
 ) -> Result<Vec<Vec<Value>>, String> {
-    let config = SymbolicConfig::from_options(engine, opts)?;
+    let config = SymbolicConfig::from_options(opts)?;
     match engine {
         "bdd" => decode(
             model,

@@ -81,6 +81,7 @@ use super::diagram::{DdResult, Diagram, FxHashMap, GroupShape, Support};
 use super::layout::Layout;
 use super::learn::{Learner, Stop};
 use crate::explore::Progress;
+use crate::registry::Word;
 use pins::{Model, Value};
 use std::time::{Duration, Instant};
 
@@ -93,30 +94,13 @@ pub enum Strategy {
     NodeSaturation,
 }
 
-impl std::str::FromStr for Strategy {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "bfs" => Ok(Strategy::Bfs),
-            "chaining" => Ok(Strategy::Chaining),
-            "saturation" => Ok(Strategy::Saturation),
-            "node-saturation" => Ok(Strategy::NodeSaturation),
-            _ => Err(format!(
-                "strategy={s}: must be bfs, chaining, saturation or node-saturation"
-            )),
-        }
-    }
-}
-
-impl Strategy {
-    pub fn name(self) -> &'static str {
-        match self {
-            Strategy::Bfs => "bfs",
-            Strategy::Chaining => "chaining",
-            Strategy::Saturation => "saturation",
-            Strategy::NodeSaturation => "node-saturation",
-        }
-    }
+impl Word for Strategy {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("bfs", Strategy::Bfs),
+        ("chaining", Strategy::Chaining),
+        ("saturation", Strategy::Saturation),
+        ("node-saturation", Strategy::NodeSaturation),
+    ];
 }
 
 /// Figures of one search.

@@ -41,6 +41,10 @@
 //! `&[u32]` vectors), nor the search order.
 
 pub mod concurrent;
+mod spec;
+
+pub(crate) use spec::check_slots;
+pub use spec::{TreeScheme, SPEC};
 
 use crate::blocks::budget::Budget;
 use crate::blocks::index_table::IndexTable;
@@ -482,9 +486,9 @@ pub struct TreeConfig {
 impl Default for TreeConfig {
     fn default() -> Self {
         TreeConfig {
-            w: 32,
-            incremental: true,
-            initial_buckets: 1 << 16,
+            w: spec::W.default,
+            incremental: spec::INCREMENTAL.default,
+            initial_buckets: spec::INITIAL_BUCKETS.default,
         }
     }
 }

@@ -11,7 +11,9 @@ use engines::schemes::symbolic::reachable_vectors;
 use engines::EngineOptions;
 use pins::{Model, Value};
 use std::collections::{HashSet, VecDeque};
-use std::path::{Path, PathBuf};
+
+mod real_models;
+use real_models::{load, manifest};
 
 /// Small instances: (suite, instance). Chosen for covering DVE globals,
 /// arrays and channels, and nets with unsafe places (token counts > 1).
@@ -28,44 +30,6 @@ const CASES: &[(&str, &str)] = &[
     ("mcc", "DoubleExponent-PT-001"),
     ("mcc", "FMS-PT-00002"),
 ];
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// (path, oracle states) of `instance` from `datasets/<suite>.csv`.
-fn manifest(suite: &str, instance: &str) -> (PathBuf, u64) {
-    let mut reader = csv::Reader::from_path(root().join(format!("datasets/{suite}.csv"))).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
-    for record in reader.records() {
-        let r = record.unwrap();
-        if &r[col("instance")] == instance {
-            let rel = &r[col("path")];
-            let roots = [
-                std::env::var("STATEBENCH_DATA").map(PathBuf::from).ok(),
-                Some(root().join("datasets/cache")),
-                Some(root().join("../shared/datasets")),
-            ];
-            let path = roots
-                .into_iter()
-                .flatten()
-                .map(|d| d.join(rel))
-                .find(|p| p.exists())
-                .unwrap_or_else(|| panic!("{instance}: model file {rel} not found"));
-            return (path, r[col("oracle_states")].parse().unwrap());
-        }
-    }
-    panic!("{instance} not in datasets/{suite}.csv")
-}
-
-fn load(path: &Path) -> Box<dyn Model> {
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("pnml") => Box::new(pnml::parse_file(path).unwrap()),
-        Some("dve") => Box::new(dve::parse_file(path).unwrap()),
-        _ => panic!("{}: unknown extension", path.display()),
-    }
-}
 
 /// The explicit reachable set (plain breadth-first search).
 fn explicit(model: &dyn Model) -> HashSet<Vec<Value>> {

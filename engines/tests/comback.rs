@@ -6,68 +6,15 @@
 //! of 4 bits (collisions everywhere) and candidate sets of 1 and 2 (a
 //! flush after nearly every MAYBE answer) are among the variants.
 //!
-//! Models are loaded through the front-ends (the harness is the crate that
-//! knows both sides); the oracles are read from `datasets/*.csv`.
+//! Models are loaded through the front-ends (dev-dependencies); the
+//! oracles are read from `datasets/*.csv`.
 
 use engines::{EngineOptions, ExploreConfig, RunReport, RunStatus};
 use pins::Model;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
-
-fn load(path: &Path) -> Box<dyn Model> {
-    let shown = path.display();
-    match path.extension().and_then(|e| e.to_str()) {
-        Some("pnml") => Box::new(pnml::parse_file(path).unwrap_or_else(|e| panic!("{shown}: {e}"))),
-        Some("dve") => Box::new(dve::parse_file(path).unwrap_or_else(|e| panic!("{shown}: {e}"))),
-        _ => panic!("{shown}: not a model"),
-    }
-}
-
-/// Up to `count` complete instances of `manifest` with an oracle of
-/// `min..=max` states whose file is under `root`: (instance, path, oracle).
-fn instances(
-    manifest: &str,
-    root: &Path,
-    min: u64,
-    max: u64,
-    count: usize,
-) -> Vec<(String, PathBuf, u64)> {
-    let rows = read_csv(&workspace().join("datasets").join(manifest));
-    let mut out = Vec::new();
-    for r in rows {
-        let Ok(states) = r["oracle_states"].parse::<u64>() else {
-            continue;
-        };
-        let path = root.join(&r["path"]);
-        if r["complete"] == "yes" && (min..=max).contains(&states) && path.is_file() {
-            out.push((r["instance"].clone(), path, states));
-        }
-        if out.len() == count {
-            break;
-        }
-    }
-    out
-}
+mod real_models;
+use real_models::{instances, load};
 
 fn run(model: &dyn Model, engine: &str, params: &[(&str, String)]) -> RunReport {
     let opts = EngineOptions {
@@ -141,20 +88,10 @@ fn check_variants(
     }
 }
 
-fn shared() -> PathBuf {
-    let root = workspace().join("../shared/datasets");
-    assert!(
-        root.is_dir(),
-        "{} is missing (it is present on every development and CI machine)",
-        root.display()
-    );
-    root
-}
-
 #[test]
 fn beem_instances_count_like_the_oracle_and_the_hash_table() {
-    let small = instances("beem.csv", &shared(), 50, 600, 3);
-    let larger = instances("beem.csv", &shared(), 601, 8_000, 3);
+    let small = instances("beem.csv", 50, 600, 3);
+    let larger = instances("beem.csv", 601, 8_000, 3);
     assert_eq!(
         small.len() + larger.len(),
         6,
@@ -172,7 +109,7 @@ fn beem_instances_count_like_the_oracle_and_the_hash_table() {
 fn a_deep_beem_instance_counts_like_the_oracle_and_the_hash_table() {
     // plc.1: few states, but hundreds of BFS levels (a duplicate detection
     // per level when searching level by level).
-    let deep = instances("beem.csv", &shared(), 1, 8_000, usize::MAX);
+    let deep = instances("beem.csv", 1, 8_000, usize::MAX);
     let (name, path, oracle) = deep
         .iter()
         .find(|(name, _, _)| name == "plc.1")
@@ -217,8 +154,8 @@ fn a_deep_beem_instance_counts_like_the_oracle_and_the_hash_table() {
 
 #[test]
 fn mcc_instances_count_like_the_oracle_and_the_hash_table() {
-    let small = instances("mcc.csv", &shared(), 50, 600, 3);
-    let larger = instances("mcc.csv", &shared(), 601, 8_000, 3);
+    let small = instances("mcc.csv", 50, 600, 3);
+    let larger = instances("mcc.csv", 601, 8_000, 3);
     assert_eq!(small.len() + larger.len(), 6, "too few MCC instances found");
     for (name, path, oracle) in &small {
         check(name, path, *oracle, true);
@@ -230,7 +167,7 @@ fn mcc_instances_count_like_the_oracle_and_the_hash_table() {
 
 #[test]
 fn builtin_nets_count_like_the_oracle_and_the_hash_table() {
-    let nets = instances("builtin.csv", &workspace().join("datasets"), 1, 5_000, 20);
+    let nets = instances("builtin.csv", 1, 5_000, 20);
     assert!(nets.len() >= 5, "too few built-in nets");
     for (name, path, oracle) in &nets {
         check(name, path, *oracle, oracle <= &1_000);

@@ -1,6 +1,7 @@
 //! The concurrent `compact-tree` on real models: the project's built-in
 //! Petri nets (`datasets/builtin`) and, when the shared dataset directory
-//! is present, a few BEEM DVE instances (absent: a failure under CI).
+//! is present, a few BEEM DVE instances (absent: a failure under CI); the
+//! oracles from the manifests.
 //! Every thread count must give the oracle's state count and the same
 //! transition count as one thread, repeatedly (the interleavings differ
 //! from run to run).
@@ -8,11 +9,9 @@
 use engines::{build_concurrent_set, explore_parallel, EngineOptions, ExploreConfig, RunStatus};
 use frontend_testkit::missing;
 use pins::Model;
-use std::path::{Path, PathBuf};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod real_models;
+use real_models::{load, locate, manifest, rows};
 
 /// Explores `model` with `compact-tree` (parameters `params`) at
 /// `threads` workers: (states, transitions).
@@ -55,35 +54,30 @@ fn check(model: &dyn Model, oracle: u64, reps: usize) {
 
 #[test]
 fn builtin_petri_nets_at_one_two_and_four_threads() {
-    for (file, oracle, reps) in [
-        ("philosophers-7.pnml", 478, 20),
-        ("mutex-10.pnml", 6144, 20),
-        ("kanban-2.pnml", 26325, 3),
-        ("token-ring-8-8.pnml", 6435, 10),
+    for (instance, reps) in [
+        ("philosophers-7", 20),
+        ("mutex-10", 20),
+        ("kanban-2", 3),
+        ("token-ring-8-8", 10),
     ] {
-        let net = pnml::parse_file(&root().join("datasets/builtin").join(file)).unwrap();
-        check(&net, oracle, reps);
+        let (path, oracle) = manifest("builtin", instance);
+        check(load(&path).as_ref(), oracle, reps);
     }
 }
 
 #[test]
 fn beem_instances_at_one_two_and_four_threads() {
-    let dir = root().join("../shared/datasets/beem/dve");
-    if !dir.is_dir() {
-        missing(&format!("BEEM corpus not found at {}", dir.display()));
-        return;
-    }
-    for (file, oracle, reps) in [
-        ("adding.1.dve", 7372, 20),
-        ("blocks.2.dve", 7057, 10),
-        ("brp.1.dve", 18928, 3),
-    ] {
-        let path = dir.join(file);
-        if !path.is_file() {
-            missing(&format!("{} not found", path.display()));
+    let beem = rows("beem.csv");
+    for (instance, reps) in [("adding.1", 20), ("blocks.2", 10), ("brp.1", 3)] {
+        let row = beem
+            .iter()
+            .find(|r| r["instance"] == instance)
+            .unwrap_or_else(|| panic!("{instance} not in datasets/beem.csv"));
+        let Some(path) = locate(&row["path"]) else {
+            missing(&format!("{instance}: model file {} not found", row["path"]));
             continue;
-        }
-        let model = dve::parse_file(&path).unwrap();
-        check(&model, oracle, reps);
+        };
+        let oracle = row["oracle_states"].parse().unwrap();
+        check(load(&path).as_ref(), oracle, reps);
     }
 }

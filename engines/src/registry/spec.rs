@@ -1,0 +1,188 @@
+//! What a storage scheme exports to be registered: one [`EngineSpec`]
+//! (name, summary, parameters, how it runs). An explicit scheme implements
+//! [`Scheme`] (and [`ConcurrentScheme`] when it has a concurrent form) and
+//! gets its spec's constructors from [`explicit`] or [`sequential_only`];
+//! a scheme with its own search (ComBack, decision diagrams) gives a
+//! [`SearchFn`].
+//!
+//! Owns the shape of a registry entry and the boxing of a scheme's sets.
+//! Must not know any particular scheme, and must not run anything.
+
+use super::params::{EngineOptions, ParamInfo};
+use crate::concurrent::ConcurrentVisitedSet;
+use crate::explore::ExploreConfig;
+use crate::report::RunReport;
+use crate::visited::{TableFull, VisitedSet};
+use pins::Model;
+
+/// A registered engine.
+pub struct EngineSpec {
+    /// The name `--engines` takes.
+    pub name: &'static str,
+    /// One line for `statebench list`.
+    pub summary: &'static str,
+    /// Every parameter the engine takes (besides `form`, which the
+    /// registry handles for engines with a concurrent form).
+    pub params: &'static [&'static dyn ParamInfo],
+    /// How the engine runs.
+    pub run: Run,
+}
+
+/// Constructor of an explicit engine's visited set.
+pub type BuildFn = fn(&dyn Model, &EngineOptions) -> Result<Box<dyn VisitedSet>, BuildError>;
+
+/// Constructor of an explicit engine's concurrent visited set.
+pub type ConcurrentBuildFn =
+    fn(&dyn Model, &EngineOptions) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError>;
+
+/// An engine with its own search: explores `model` and reports, `Err`
+/// for invalid parameters.
+pub type SearchFn = fn(&dyn Model, &EngineOptions, ExploreConfig<'_>) -> Result<RunReport, String>;
+
+/// How an engine runs.
+#[derive(Clone, Copy)]
+pub enum Run {
+    /// A visited set driven by the generic explorer, and its concurrent
+    /// form for the parallel explorer if it has one. A constructor checks
+    /// the model (`Err(Invalid)`) and may already find the budget too
+    /// small (`Err(Full)`).
+    Explicit {
+        sequential: BuildFn,
+        concurrent: Option<ConcurrentBuildFn>,
+    },
+    /// An engine with its own search. `self_parallel`: it uses `--threads`
+    /// itself (the decision diagrams' apply workers), so it runs at any
+    /// thread count.
+    Search {
+        search: SearchFn,
+        self_parallel: bool,
+    },
+}
+
+impl EngineSpec {
+    /// Whether this engine is a visited set for the generic explorer.
+    pub fn is_explicit(&self) -> bool {
+        matches!(self.run, Run::Explicit { .. })
+    }
+
+    /// The concurrent form's constructor, if the engine has one.
+    pub fn concurrent(&self) -> Option<ConcurrentBuildFn> {
+        match self.run {
+            Run::Explicit { concurrent, .. } => concurrent,
+            Run::Search { .. } => None,
+        }
+    }
+
+    /// Whether the engine can run with more than one thread.
+    pub fn supports_threads(&self) -> bool {
+        match self.run {
+            Run::Explicit { concurrent, .. } => concurrent.is_some(),
+            Run::Search { self_parallel, .. } => self_parallel,
+        }
+    }
+
+    /// Every parameter a run may set: the engine's own, and
+    /// [`FORM`](super::FORM) where it has a concurrent form.
+    pub fn all_params(&self) -> Vec<&'static dyn ParamInfo> {
+        let form = self.concurrent().map(|_| &super::FORM as &dyn ParamInfo);
+        self.params.iter().copied().chain(form).collect()
+    }
+
+    /// Checks every `key=value` of `opts`: the key is one of the engine's
+    /// parameters and the text a valid value.
+    pub fn check_params(&self, opts: &EngineOptions) -> Result<(), String> {
+        for (key, text) in &opts.params {
+            match self.params.iter().find(|p| p.name() == key) {
+                Some(param) => param.check_text(text)?,
+                None => {
+                    let names: Vec<_> = self.params.iter().map(|p| p.name()).collect();
+                    return Err(format!(
+                        "engine {} has no parameter '{key}' (it has: {})",
+                        self.name,
+                        names.join(", ")
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why an explicit engine could not be built.
+pub enum BuildError {
+    /// Invalid parameters or an unsuitable model: an error of the request.
+    Invalid(String),
+    /// The budget cannot hold even the empty tables: a `table_full` run.
+    Full(TableFull),
+}
+
+impl From<String> for BuildError {
+    fn from(message: String) -> Self {
+        BuildError::Invalid(message)
+    }
+}
+
+impl From<TableFull> for BuildError {
+    fn from(full: TableFull) -> Self {
+        BuildError::Full(full)
+    }
+}
+
+/// An explicit storage scheme: its configuration read from the run's
+/// options, and its sequential visited set built from it.
+pub trait Scheme {
+    type Config;
+    type Set: VisitedSet + 'static;
+    /// The configuration for `model` (its parameters are already checked
+    /// against the spec); `Err` for a model the scheme cannot store.
+    fn config(model: &dyn Model, opts: &EngineOptions) -> Result<Self::Config, String>;
+    /// The empty set; `Err` when the budget cannot hold its tables.
+    fn sequential(
+        model: &dyn Model,
+        config: Self::Config,
+        opts: &EngineOptions,
+    ) -> Result<Self::Set, TableFull>;
+}
+
+/// An explicit scheme with a concurrent form (same configuration).
+pub trait ConcurrentScheme: Scheme {
+    type Shared: ConcurrentVisitedSet + 'static;
+    /// The empty concurrent set; `Err` when the budget cannot hold it.
+    fn concurrent(
+        model: &dyn Model,
+        config: Self::Config,
+        opts: &EngineOptions,
+    ) -> Result<Self::Shared, TableFull>;
+}
+
+/// How a scheme with both forms runs.
+pub const fn explicit<S: ConcurrentScheme>() -> Run {
+    Run::Explicit {
+        sequential: build_sequential::<S>,
+        concurrent: Some(build_concurrent::<S>),
+    }
+}
+
+/// How a scheme with a sequential form only runs.
+pub const fn sequential_only<S: Scheme>() -> Run {
+    Run::Explicit {
+        sequential: build_sequential::<S>,
+        concurrent: None,
+    }
+}
+
+fn build_sequential<S: Scheme>(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn VisitedSet>, BuildError> {
+    let config = S::config(model, opts)?;
+    Ok(Box::new(S::sequential(model, config, opts)?))
+}
+
+fn build_concurrent<S: ConcurrentScheme>(
+    model: &dyn Model,
+    opts: &EngineOptions,
+) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
+    let config = S::config(model, opts)?;
+    Ok(Box::new(S::concurrent(model, config, opts)?))
+}

@@ -1,0 +1,144 @@
+//! The symbolic engines' parameters and their registry entries (`bdd`,
+//! `mdd`: one search, two encodings of the slots).
+//!
+//! Owns the parameter declarations and [`SymbolicConfig`] read from them;
+//! the search is in `search.rs`, the encodings in `bdd.rs` and `mdd.rs`.
+
+use super::search::Strategy;
+use crate::registry::{any, EngineOptions, EngineSpec, Param, ParamValue, Run, Word};
+
+/// Worker threads of the oxidd manager: the run's `--threads` unless set.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Workers(pub Option<u32>);
+
+impl ParamValue for Workers {
+    fn parse(text: &str) -> Result<Self, String> {
+        match text.parse::<u32>() {
+            Ok(0) => Err("must be at least 1".to_owned()),
+            Ok(n) => Ok(Workers(Some(n))),
+            Err(_) => Err("not a valid value".to_owned()),
+        }
+    }
+    fn show(&self) -> String {
+        match self.0 {
+            Some(n) => n.to_string(),
+            None => "the run's --threads".to_owned(),
+        }
+    }
+}
+
+/// Where the slots' variables go in the diagram's order.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum SlotOrder {
+    /// FORCE on the groups' read/write sets.
+    Force,
+    /// The model's slot order.
+    Model,
+}
+
+impl Word for SlotOrder {
+    const WORDS: &'static [(&'static str, Self)] =
+        &[("force", SlotOrder::Force), ("model", SlotOrder::Model)];
+}
+
+/// Where a BDD slot's next-state bits go.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum BitOrder {
+    /// `x x'` per bit.
+    Interleaved,
+    /// A slot's `x` bits, then its `x'` bits.
+    Blocked,
+}
+
+impl Word for BitOrder {
+    const WORDS: &'static [(&'static str, Self)] = &[
+        ("interleaved", BitOrder::Interleaved),
+        ("blocked", BitOrder::Blocked),
+    ];
+}
+
+pub const STRATEGY: Param<Strategy> = Param {
+    name: "strategy",
+    meaning: "bfs, chaining, saturation (the saturation order on whole sets, LTSmin sat-like) or node-saturation (node-wise, Ciardo)",
+    default: Strategy::Saturation,
+    check: any,
+};
+
+pub const THREADS: Param<Workers> = Param {
+    name: "threads",
+    meaning: "oxidd worker threads for apply",
+    default: Workers(None),
+    check: any,
+};
+
+pub const SLOT_ORDER: Param<SlotOrder> = Param {
+    name: "slot_order",
+    meaning: "force (FORCE heuristic on the groups' read/write sets) or model",
+    default: SlotOrder::Force,
+    check: any,
+};
+
+pub const ORDER: Param<BitOrder> = Param {
+    name: "order",
+    meaning: "interleaved (x x' per bit) or blocked (a slot's x bits, then its x' bits)",
+    default: BitOrder::Interleaved,
+    check: any,
+};
+
+/// The `bdd` engine.
+pub const BDD: EngineSpec = EngineSpec {
+    name: "bdd",
+    summary: "symbolic reachability, slots in binary over oxidd BDDs, relations learned per group",
+    params: &[&STRATEGY, &THREADS, &SLOT_ORDER, &ORDER],
+    run: Run::Search {
+        search: super::run_bdd,
+        self_parallel: true,
+    },
+};
+
+/// The `mdd` engine.
+pub const MDD: EngineSpec = EngineSpec {
+    name: "mdd",
+    summary: "symbolic reachability, slots one-hot over an oxidd ZBDD (LDD-shaped), relations learned per group",
+    params: &[&STRATEGY, &THREADS, &SLOT_ORDER],
+    run: Run::Search {
+        search: super::run_mdd,
+        self_parallel: true,
+    },
+};
+
+/// Parameters of the symbolic engines.
+#[derive(Clone, Debug)]
+pub struct SymbolicConfig {
+    pub strategy: Strategy,
+    /// Worker threads of the oxidd manager.
+    pub threads: u32,
+    /// BDD only: interleaved (true) or blocked current/next variables.
+    pub interleaved: bool,
+    /// Inner-node capacity of the manager.
+    pub node_capacity: usize,
+    /// Slots reordered by FORCE (true) or in the model's order.
+    pub force_order: bool,
+}
+
+impl SymbolicConfig {
+    /// The configuration `opts` sets (its parameters are already checked
+    /// against the engine's list).
+    pub fn from_options(opts: &EngineOptions) -> Result<Self, String> {
+        // A node costs 16 bytes plus its share of the unique table and the
+        // apply cache: give each node 40 bytes of the budget.
+        let node_capacity = if opts.mem_budget == 0 {
+            1 << 26
+        } else {
+            (opts.mem_budget / 40).clamp(1 << 16, u64::from(u32::MAX >> 1)) as usize
+        };
+        Ok(SymbolicConfig {
+            strategy: STRATEGY.value(opts)?,
+            // oxidd's apply runs on the run's thread count unless set.
+            threads: THREADS.value(opts)?.0.unwrap_or(opts.threads.max(1) as u32),
+            interleaved: ORDER.value(opts)? == BitOrder::Interleaved,
+            node_capacity,
+            force_order: SLOT_ORDER.value(opts)? == SlotOrder::Force,
+        })
+    }
+}
