@@ -458,6 +458,30 @@ pub(crate) fn retire_leases<'a>(
     &mut rest[0]
 }
 
+/// Grows whichever of `tables`, then `root`, asked for it: the
+/// [`ConcurrentVisitedSet::grow`] of a set made of inner tables under a
+/// root table (COLLAPSE's).
+pub(crate) fn grow_under_root(
+    tables: &mut [SharedTable],
+    root: &mut SharedTable,
+) -> Result<(), TableFull> {
+    tables.iter_mut().try_for_each(SharedTable::grow)?;
+    root.grow()
+}
+
+/// Lets `root` and every one of `tables` rebuild on `threads` threads (the
+/// [`ConcurrentVisitedSet::set_workers`] of such a set).
+pub(crate) fn set_rebuild_threads_under_root(
+    tables: &mut [SharedTable],
+    root: &mut SharedTable,
+    threads: usize,
+) {
+    root.set_rebuild_threads(threads);
+    for t in tables {
+        t.set_rebuild_threads(threads);
+    }
+}
+
 /// The concurrent `hash-table` engine: one [`SharedTable`] of full state
 /// vectors, growing at the configured `max_load`.
 pub struct SharedHashTable {
