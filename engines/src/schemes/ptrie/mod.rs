@@ -111,6 +111,7 @@
 pub mod concurrent;
 
 use crate::blocks::budget::Budget;
+use crate::blocks::named::{parse_named, Named};
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
 use std::mem::size_of;
@@ -168,12 +169,15 @@ impl FromStr for Encoding {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "varint" => Ok(Encoding::Varint),
-            "fixed4" => Ok(Encoding::Fixed4),
-            "packed" => Ok(Encoding::Packed),
-            _ => Err(format!("unknown encoding '{s}' (varint, fixed4, packed)")),
-        }
+        parse_named(s).ok_or_else(|| format!("unknown encoding '{s}' (varint, fixed4, packed)"))
+    }
+}
+
+impl Named for Encoding {
+    const ALL: &'static [Self] = &[Encoding::Varint, Encoding::Fixed4, Encoding::Packed];
+
+    fn word(self) -> &'static str {
+        self.name()
     }
 }
 
@@ -601,7 +605,9 @@ impl PTrie {
                 pos,
             } => {
                 if self.buckets[bucket as usize].count as usize >= self.config.bucket_size {
-                    self.split_insert(fwd, depth, bucket, pos, key)?;
+                    self.with_split_scratch(|t, tails, ends| {
+                        t.split_insert(fwd, depth, bucket, pos, key, tails, ends)
+                    })?;
                 } else {
                     self.bucket_insert(bucket, pos, depth, key)?;
                 }
@@ -704,26 +710,26 @@ impl PTrie {
         Ok(())
     }
 
-    /// Inserts `key` into the full bucket `b` (in `fwd`, at depth `depth`,
-    /// sorted position `pos`) and splits it; see the module documentation.
-    fn split_insert(
+    /// Runs `f` with the split scratch buffers (`tails`, `tail_ends`) taken
+    /// out of the trie, and puts them back whatever `f` answers.
+    #[inline]
+    fn with_split_scratch<R>(
         &mut self,
-        fwd: u32,
-        depth: usize,
-        b: u32,
-        pos: usize,
-        key: &[u8],
-    ) -> Result<(), TableFull> {
+        f: impl FnOnce(&mut Self, &mut Vec<u8>, &mut Vec<u32>) -> R,
+    ) -> R {
         let mut tails = std::mem::take(&mut self.tails);
         let mut ends = std::mem::take(&mut self.tail_ends);
-        let result = self.split_insert_with(fwd, depth, b, pos, key, &mut tails, &mut ends);
+        let result = f(self, &mut tails, &mut ends);
         self.tails = tails;
         self.tail_ends = ends;
         result
     }
 
+    /// Inserts `key` into the full bucket `b` (in `fwd`, at depth `depth`,
+    /// sorted position `pos`) and splits it; see the module documentation.
+    /// `tails` and `ends` are scratch ([`Self::with_split_scratch`]).
     #[allow(clippy::too_many_arguments)]
-    fn split_insert_with(
+    fn split_insert(
         &mut self,
         fwd: u32,
         depth: usize,

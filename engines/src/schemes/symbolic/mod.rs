@@ -139,6 +139,16 @@ pub struct SymbolicConfig {
     pub force_order: bool,
 }
 
+/// Engine parameter `key`, one of two words: `true` for `yes` (the
+/// default), `false` for `no`.
+fn two_way(opts: &EngineOptions, key: &str, [yes, no]: [&str; 2]) -> Result<bool, String> {
+    match opts.get(key, yes.to_string())?.as_str() {
+        v if v == yes => Ok(true),
+        v if v == no => Ok(false),
+        v => Err(format!("engine parameter {key}={v}: must be {yes} or {no}")),
+    }
+}
+
 impl SymbolicConfig {
     /// Parses `strategy`, `threads` and (bdd only) `order`.
     pub fn from_options(engine: &str, opts: &EngineOptions) -> Result<Self, String> {
@@ -147,24 +157,8 @@ impl SymbolicConfig {
             known.push("order");
         }
         opts.reject_unknown(engine, &known)?;
-        let interleaved = match opts.get("order", "interleaved".to_string())?.as_str() {
-            "interleaved" => true,
-            "blocked" => false,
-            v => {
-                return Err(format!(
-                    "engine parameter order={v}: must be interleaved or blocked"
-                ))
-            }
-        };
-        let force_order = match opts.get("slot_order", "force".to_string())?.as_str() {
-            "force" => true,
-            "model" => false,
-            v => {
-                return Err(format!(
-                    "engine parameter slot_order={v}: must be force or model"
-                ))
-            }
-        };
+        let interleaved = two_way(opts, "order", ["interleaved", "blocked"])?;
+        let force_order = two_way(opts, "slot_order", ["force", "model"])?;
         // The run's thread count (`--threads`) unless the engine parameter
         // says otherwise: oxidd's apply runs on that many workers.
         let threads: u32 = opts.get("threads", opts.threads.max(1) as u32)?;

@@ -80,6 +80,7 @@
 use super::diagram::{DdResult, Diagram, FxHashMap, GroupShape, Support};
 use super::layout::Layout;
 use super::learn::{Learner, Stop};
+use crate::blocks::named::{parse_named, Named};
 use crate::explore::Progress;
 use pins::{Model, Value};
 use std::time::{Duration, Instant};
@@ -96,15 +97,22 @@ pub enum Strategy {
 impl std::str::FromStr for Strategy {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "bfs" => Ok(Strategy::Bfs),
-            "chaining" => Ok(Strategy::Chaining),
-            "saturation" => Ok(Strategy::Saturation),
-            "node-saturation" => Ok(Strategy::NodeSaturation),
-            _ => Err(format!(
-                "strategy={s}: must be bfs, chaining, saturation or node-saturation"
-            )),
-        }
+        parse_named(s).ok_or_else(|| {
+            format!("strategy={s}: must be bfs, chaining, saturation or node-saturation")
+        })
+    }
+}
+
+impl Named for Strategy {
+    const ALL: &'static [Self] = &[
+        Strategy::Bfs,
+        Strategy::Chaining,
+        Strategy::Saturation,
+        Strategy::NodeSaturation,
+    ];
+
+    fn word(self) -> &'static str {
+        self.name()
     }
 }
 
