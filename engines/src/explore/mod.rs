@@ -273,15 +273,7 @@ mod tests {
     #[test]
     fn table_full_is_a_status() {
         let model = Counters::new(4, 40);
-        let mut set = HashTable::new(
-            4,
-            HashTableConfig {
-                initial_buckets: 16,
-                max_load: 0.75,
-                mem_budget: 16 * 8 + 4 * 1024 * 1024,
-            },
-        )
-        .unwrap();
+        let mut set = HashTable::small(4, 16 * 8 + 4 * 1024 * 1024);
         let r = explore(&model, &mut set, ExploreConfig::default());
         assert_eq!(r.status, RunStatus::TableFull);
         assert!(r.states > 0 && r.states < 40u64.pow(4));
