@@ -727,21 +727,39 @@ mod loom_tests {
         SharedTable::new("t", 2, 16, 0.5, u64::MAX, Budget::unlimited()).unwrap()
     }
 
+    /// Each thread's answers, in the order of its tuples.
+    type Answers = Vec<(u32, bool)>;
+
+    /// Inserts `tuples` with a fresh lease of this worker, then retires it.
+    fn insert_all(t: &SharedTable, tuples: &[[u32; 2]]) -> Answers {
+        let mut lease = Lease::new();
+        let answers = tuples
+            .iter()
+            .map(|v| t.find_or_insert(v, &mut lease).unwrap())
+            .collect();
+        t.retire(&mut lease);
+        answers
+    }
+
+    /// In a fresh [`tiny`] table, inserts `theirs` on a second thread while
+    /// this one inserts `ours`: the table and both threads' answers.
+    fn race(
+        theirs: &'static [[u32; 2]],
+        ours: &'static [[u32; 2]],
+    ) -> (Arc<SharedTable>, Answers, Answers) {
+        let t = Arc::new(tiny());
+        let t2 = t.clone();
+        let h = loom::thread::spawn(move || insert_all(&t2, theirs));
+        let ours = insert_all(&t, ours);
+        let theirs = h.join().unwrap();
+        (t, theirs, ours)
+    }
+
     #[test]
     fn loom_same_tuple_twice_is_one_entry() {
         loom::model(|| {
-            let t = Arc::new(tiny());
-            let t2 = t.clone();
-            let h = loom::thread::spawn(move || {
-                let mut lease = Lease::new();
-                let r = t2.find_or_insert(&[3, 4], &mut lease).unwrap();
-                t2.retire(&mut lease);
-                r
-            });
-            let mut lease = Lease::new();
-            let a = t.find_or_insert(&[3, 4], &mut lease).unwrap();
-            t.retire(&mut lease);
-            let b = h.join().unwrap();
+            let (t, theirs, ours) = race(&[[3, 4]], &[[3, 4]]);
+            let (a, b) = (ours[0], theirs[0]);
             assert_eq!(a.0, b.0, "same index");
             assert!(a.1 ^ b.1, "exactly one insertion");
             assert_eq!(t.len(), 1);
@@ -751,20 +769,8 @@ mod loom_tests {
     #[test]
     fn loom_distinct_tuples_get_distinct_indices() {
         loom::model(|| {
-            let t = Arc::new(tiny());
-            let t2 = t.clone();
-            let h = loom::thread::spawn(move || {
-                let mut lease = Lease::new();
-                let x = t2.find_or_insert(&[1, 1], &mut lease).unwrap();
-                let y = t2.find_or_insert(&[2, 2], &mut lease).unwrap();
-                let z = t2.find_or_insert(&[3, 3], &mut lease).unwrap();
-                t2.retire(&mut lease);
-                (x, y, z)
-            });
-            let mut lease = Lease::new();
-            let a = t.find_or_insert(&[2, 2], &mut lease).unwrap();
-            t.retire(&mut lease);
-            let (x, y, z) = h.join().unwrap();
+            let (t, theirs, ours) = race(&[[1, 1], [2, 2], [3, 3]], &[[2, 2]]);
+            let (a, x, y, z) = (ours[0], theirs[0], theirs[1], theirs[2]);
             assert_eq!(a.0, y.0);
             assert!(a.1 ^ y.1);
             assert!(x.1 && z.1);
@@ -775,12 +781,10 @@ mod loom_tests {
             assert!(x.0 < 6 && y.0 < 6 && z.0 < 6);
             assert_eq!(t.len(), 3);
             let mut buf = [0; 2];
-            t.get_into(x.0, &mut buf);
-            assert_eq!(buf, [1, 1]);
-            t.get_into(y.0, &mut buf);
-            assert_eq!(buf, [2, 2]);
-            t.get_into(z.0, &mut buf);
-            assert_eq!(buf, [3, 3]);
+            for (index, tuple) in [(x.0, [1, 1]), (y.0, [2, 2]), (z.0, [3, 3])] {
+                t.get_into(index, &mut buf);
+                assert_eq!(buf, tuple);
+            }
         });
     }
 }
