@@ -253,6 +253,7 @@ mod tests {
     use crate::conformance::{
         check_parallel_counters, concurrent_overlapping_inserts, stress_small_model,
     };
+    use crate::schemes::collapse::tests::check_tiny_budget_refused;
     use std::collections::HashSet;
 
     fn collapse(k: usize, components: Vec<Vec<usize>>, max_entries: u64) -> SharedCollapse {
@@ -404,16 +405,8 @@ mod tests {
 
     #[test]
     fn budget_too_small_is_table_full() {
-        let partition = SlotPartition::new(2, vec![vec![0], vec![1]]).unwrap();
-        let budget = Budget::new(100);
-        let err = SharedCollapse::new(partition, CollapseConfig::default(), budget.clone())
-            .err()
-            .expect("100 bytes cannot hold the tables");
-        assert!(
-            err.message.contains("collapse main table"),
-            "{}",
-            err.message
-        );
-        assert_eq!(budget.reserved(), 0);
+        check_tiny_budget_refused(|partition, budget| {
+            SharedCollapse::new(partition, CollapseConfig::default(), budget)
+        });
     }
 }
