@@ -4,7 +4,11 @@
 //! `find_or_insert` and the incremental `find_or_insert_from` path (each
 //! vector's "predecessor" is an earlier vector of the stream, with the side
 //! data the engine returned for it). Also the adversarial stream families
-//! the issue asks for. Compiled for tests only; owns no engine.
+//! the issue asks for, and the checks every concurrent form shares:
+//! overlapping insertions from many threads (with the explorer's
+//! insert-or-grow step, [`insert_growing`]), exact counts of parallel
+//! searches and the small-model stress run. Compiled for tests only; owns
+//! no engine.
 
 use crate::visited::VisitedSet;
 use proptest::prelude::*;

@@ -7,8 +7,9 @@
 //! produces successors in a deterministic order, so that the pair
 //! (group, successor index) names an event that can be replayed.
 //!
-//! This crate owns only the interface and the invariants every model must
-//! keep ([`validate`]); it must not know any formalism nor any storage engine.
+//! This crate owns only the interface, the invariants every model must
+//! keep ([`validate`]) and the [`synthetic`] models that tests build from
+//! data; it must not know any formalism nor any storage engine.
 //! Front-ends depend on it to produce models, engines depend on it to
 //! explore them, and nothing here depends on either.
 

@@ -3,7 +3,7 @@
 //! tuples (collapse components, tree nodes), the [`lease`] blocks of entry
 //! numbers the concurrent tables hand to workers, the atomics shim
 //! ([`sync`]) that lets loom model those tables, and the parser of
-//! one-word settings ([`named`]).
+//! one-word settings (`named`).
 //!
 //! Owns no scheme and no search: a block is used by two schemes or more.
 
