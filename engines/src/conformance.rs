@@ -4,11 +4,17 @@
 //! `find_or_insert` and the incremental `find_or_insert_from` path (each
 //! vector's "predecessor" is an earlier vector of the stream, with the side
 //! data the engine returned for it). Also the adversarial stream families
-//! the issue asks for. Compiled for tests only; owns no engine.
+//! the issue asks for, and the checks every concurrent form shares:
+//! overlapping insertions from many threads (with the explorer's
+//! insert-or-grow step, [`insert_growing`]), exact counts of parallel
+//! searches and the small-model stress run. Compiled for tests only; owns
+//! no engine.
 
 use crate::visited::VisitedSet;
 use proptest::prelude::*;
 use std::collections::{HashMap, HashSet};
+#[cfg(not(loom))]
+use std::sync::RwLock;
 
 /// Inserts `vectors` in order, alternating plain and incremental insertion,
 /// and compares every answer with a `HashSet`. Panics with the first
@@ -140,44 +146,21 @@ pub fn concurrent_overlapping_inserts<S: crate::ConcurrentVisitedSet>(
     per_thread: u32,
     vector: &(dyn Fn(u32) -> Vec<u32> + Sync),
 ) -> (S, HashMap<Vec<u32>, u64>) {
-    use crate::InsertError;
-    use std::sync::{Barrier, RwLock};
     let side_words = set.side_words();
     let set = RwLock::new(set);
-    let barrier = Barrier::new(threads);
-    let results: Vec<Vec<(Vec<u32>, crate::Inserted)>> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..threads)
-            .map(|t| {
-                let (set, barrier) = (&set, &barrier);
-                s.spawn(move || {
-                    let mut local = crate::WorkerLocal::new();
-                    let mut side = vec![0; side_words];
-                    let mut out = Vec::new();
-                    barrier.wait();
-                    for n in 0..per_thread {
-                        let i = (n.wrapping_mul(t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
-                        let v = vector(i);
-                        loop {
-                            let r = set
-                                .read()
-                                .unwrap()
-                                .find_or_insert_from(&v, None, &mut side, &mut local);
-                            match r {
-                                Ok(r) => {
-                                    out.push((v, r));
-                                    break;
-                                }
-                                Err(InsertError::Grow) => set.write().unwrap().grow().unwrap(),
-                                Err(InsertError::Full(f)) => panic!("{}", f.message),
-                            }
-                        }
-                    }
-                    set.read().unwrap().retire(&mut local);
-                    out
-                })
+    let results = on_threads(threads, |t| {
+        let mut local = crate::WorkerLocal::new();
+        let mut side = vec![0; side_words];
+        let out: Vec<(Vec<u32>, crate::Inserted)> = (0..per_thread)
+            .map(|n| {
+                let i = (n.wrapping_mul(t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
+                let v = vector(i);
+                let r = insert_growing(&set, &v, &mut side, &mut local);
+                (v, r)
             })
             .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).collect()
+        set.read().unwrap().retire(&mut local);
+        out
     });
     let set = set.into_inner().unwrap();
     let mut news: HashMap<Vec<u32>, u64> = HashMap::new();
@@ -207,4 +190,77 @@ pub fn concurrent_overlapping_inserts<S: crate::ConcurrentVisitedSet>(
     set.retire(&mut local);
     assert_eq!(set.len(), distinct.len() as u64);
     (set, news)
+}
+
+/// Inserts `v` into the shared `set` as the parallel explorer does: with
+/// no predecessor, growing the set (exclusively) whenever it asks, then
+/// retrying. Panics when the set is full.
+#[cfg(not(loom))]
+pub fn insert_growing<S: crate::ConcurrentVisitedSet>(
+    set: &RwLock<S>,
+    v: &[u32],
+    side: &mut [u32],
+    local: &mut crate::WorkerLocal,
+) -> crate::Inserted {
+    loop {
+        let r = set
+            .read()
+            .unwrap()
+            .find_or_insert_from(v, None, side, local);
+        match r {
+            Ok(r) => return r,
+            Err(crate::InsertError::Grow) => set.write().unwrap().grow().unwrap(),
+            Err(crate::InsertError::Full(f)) => panic!("{}", f.message),
+        }
+    }
+}
+
+/// Runs `work(t)` for `t` in `0..threads`, each on its own thread, all
+/// starting together; their answers in the order of `t`.
+#[cfg(not(loom))]
+pub fn on_threads<T: Send>(threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let barrier = std::sync::Barrier::new(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (barrier, work) = (&barrier, &work);
+                s.spawn(move || {
+                    barrier.wait();
+                    work(t)
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// Explores `Counters::new(n, m)` with `threads` workers into `set` and
+/// checks the closed-form counts (m^n states, n·m^n transitions); `case`
+/// names the set's configuration in a failure.
+#[cfg(not(loom))]
+pub fn check_parallel_counters(
+    set: Box<dyn crate::ConcurrentVisitedSet>,
+    n: usize,
+    m: u32,
+    threads: usize,
+    case: &str,
+) {
+    let model = crate::test_models::Counters::new(n, m);
+    let r = crate::explore_parallel(&model, set, threads, crate::ExploreConfig::default());
+    assert_eq!(r.status, crate::RunStatus::Ok, "{}", r.message);
+    let states = (m as u64).pow(n as u32);
+    assert_eq!(
+        (r.states, r.transitions),
+        (states, n as u64 * states),
+        "k={n} m={m} threads={threads} {case}"
+    );
+}
+
+/// The stress case of every concurrent form: 50 searches of six counters
+/// modulo 4 by 8 workers, each into a fresh set from `make`, all exact.
+#[cfg(not(loom))]
+pub fn stress_small_model(make: &dyn Fn() -> Box<dyn crate::ConcurrentVisitedSet>) {
+    for rep in 0..50 {
+        check_parallel_counters(make(), 6, 4, 8, &format!("repetition {rep}"));
+    }
 }

@@ -107,29 +107,30 @@ fn stress(n: u64, config: &CompactTreeConfig, lag: u64) {
     );
 }
 
+/// Parameters `w`, `o` and a root table of 2^`m` buckets that never grows,
+/// for slot values below 2^28.
+fn fixed_root(w: u32, o: u32, m: u32) -> CompactTreeConfig {
+    CompactTreeConfig {
+        w,
+        o,
+        u: 28,
+        m: Some(m),
+        ..Default::default()
+    }
+}
+
 /// 10^6 vectors, paper-shaped parameters shrunk: w = 19, o = 2, m = 21.
 #[test]
 fn million_vectors_no_false_positives() {
-    let config = CompactTreeConfig {
-        w: 19,
-        o: 2,
-        u: 28,
-        m: Some(21),
-        ..Default::default()
-    };
-    stress(1_000_000, &config, 10_007);
+    stress(1_000_000, &fixed_root(19, 2, 21), 10_007);
 }
 
 /// 10^6 vectors in 2^20 buckets at load 0.954: long Cleary clusters.
 #[test]
 fn million_vectors_at_high_load() {
     let config = CompactTreeConfig {
-        w: 19,
-        o: 1,
-        u: 28,
-        m: Some(20),
         max_load: 0.99,
-        ..Default::default()
+        ..fixed_root(19, 1, 20)
     };
     stress(1_000_000, &config, 65_537);
 }
@@ -139,14 +140,7 @@ fn million_vectors_at_high_load() {
 #[test]
 #[ignore = "10^8 vectors: run explicitly in release"]
 fn hundred_million_vectors_no_false_positives() {
-    let config = CompactTreeConfig {
-        w: 25,
-        o: 2,
-        u: 28,
-        m: Some(27),
-        ..Default::default()
-    };
-    stress(100_000_000, &config, 1_000_003);
+    stress(100_000_000, &fixed_root(25, 2, 27), 1_000_003);
 }
 
 /// 10^6 vectors through the registry's default root: growing table

@@ -7,14 +7,16 @@
 //! produces successors in a deterministic order, so that the pair
 //! (group, successor index) names an event that can be replayed.
 //!
-//! This crate owns only the interface and the invariants every model must
-//! keep ([`validate`]); it must not know any formalism nor any storage engine.
+//! This crate owns only the interface, the invariants every model must
+//! keep ([`validate`]) and the [`synthetic`] models that tests build from
+//! data; it must not know any formalism nor any storage engine.
 //! Front-ends depend on it to produce models, engines depend on it to
 //! explore them, and nothing here depends on either.
 
 use std::fmt;
 
 mod source_error;
+pub mod synthetic;
 pub use source_error::SourceError;
 
 /// The value of one slot of a state vector.
@@ -258,75 +260,39 @@ pub fn validate(model: &dyn Model) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    /// Two counters modulo 3, one per process, plus a global toggle.
-    struct Toy {
-        slots: Vec<Slot>,
-        groups: Vec<TransitionGroup>,
-        procs: Vec<String>,
-    }
+    use crate::synthetic::SyntheticModel;
 
-    impl Toy {
-        fn new() -> Self {
-            let slot = |name: &str, process| Slot {
-                name: name.into(),
-                process,
-                bits: 2,
-            };
-            Toy {
-                slots: vec![slot("a", Some(0)), slot("g", None), slot("b", Some(1))],
-                groups: vec![
-                    TransitionGroup {
-                        label: "inc_a".into(),
-                        read: vec![0],
-                        write: vec![0],
-                    },
-                    TransitionGroup {
-                        label: "inc_b".into(),
-                        read: vec![2],
-                        write: vec![2],
-                    },
-                ],
-                procs: vec!["A".into(), "B".into()],
-            }
-        }
-    }
-
-    impl Model for Toy {
-        fn formalism(&self) -> &str {
-            "toy"
-        }
-        fn name(&self) -> &str {
-            "toy"
-        }
-        fn slots(&self) -> &[Slot] {
-            &self.slots
-        }
-        fn process_names(&self) -> &[String] {
-            &self.procs
-        }
-        fn initial_state(&self) -> Vec<Value> {
-            vec![0, 0, 0]
-        }
-        fn groups(&self) -> &[TransitionGroup] {
-            &self.groups
-        }
-        fn next(
-            &self,
-            state: &[Value],
-            group: usize,
-            emit: &mut dyn FnMut(&[Value]),
-        ) -> Result<(), ModelError> {
-            let slot = if group == 0 { 0 } else { 2 };
-            let mut s = state.to_vec();
-            s[slot] = (s[slot] + 1) % 3;
-            emit(&s);
-            Ok(())
-        }
+    /// Two counters modulo 3, one per process, around a global slot.
+    fn toy() -> SyntheticModel {
+        let slot = |name: &str, process| Slot {
+            name: name.into(),
+            process,
+            bits: 2,
+        };
+        let inc = |label: &str, slot: usize| TransitionGroup {
+            label: label.into(),
+            read: vec![slot],
+            write: vec![slot],
+        };
+        SyntheticModel::new(
+            "toy",
+            vec![slot("a", Some(0)), slot("g", None), slot("b", Some(1))],
+            vec![inc("inc_a", 0), inc("inc_b", 2)],
+            vec![0, 0, 0],
+            |state, group, emit| {
+                let slot = if group == 0 { 0 } else { 2 };
+                let mut s = state.to_vec();
+                s[slot] = (s[slot] + 1) % 3;
+                emit(&s);
+                Ok(())
+            },
+        )
+        .with_processes(&["A", "B"])
     }
 
     #[test]
     fn partition_puts_unowned_slots_in_globals() {
-        let toy = Toy::new();
+        let toy = toy();
         let parts = toy.partition();
         let names: Vec<_> = parts.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["A", "B", "globals"]);
@@ -335,7 +301,7 @@ mod tests {
 
     #[test]
     fn default_next_all_visits_groups_in_order() {
-        let toy = Toy::new();
+        let toy = toy();
         let mut seen = Vec::new();
         toy.next_all(&[0, 0, 0], &mut |g, s| seen.push((g, s.to_vec())))
             .unwrap();
@@ -344,7 +310,7 @@ mod tests {
 
     #[test]
     fn validate_rejects_unsorted_sets() {
-        let mut toy = Toy::new();
+        let mut toy = toy();
         assert_eq!(validate(&toy), Ok(()));
         toy.groups[0].read = vec![2, 0];
         assert!(validate(&toy)

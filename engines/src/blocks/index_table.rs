@@ -146,17 +146,6 @@ impl IndexTable {
         &self.segments[seg][off * w..off * w + w]
     }
 
-    #[inline]
-    fn hash(tuple: &[u32]) -> u64 {
-        match *tuple {
-            // Pairs (every tree node) and single words: one multiply-xorshift
-            // round of a 64-bit mixer instead of a byte-oriented hash.
-            [a, b] => mix64((a as u64) << 32 | b as u64),
-            [a] => mix64(a as u64),
-            _ => xxh3_64(bytemuck::cast_slice(tuple)),
-        }
-    }
-
     /// Whether entry `index` holds `tuple` (word-wise for narrow tuples,
     /// avoiding a `memcmp` call per probe).
     #[inline]
@@ -197,14 +186,14 @@ impl IndexTable {
     /// The index of `tuple` if it is stored.
     pub fn find(&mut self, tuple: &[u32]) -> Option<u32> {
         debug_assert_eq!(tuple.len(), self.width);
-        self.probe(tuple, Self::hash(tuple)).ok()
+        self.probe(tuple, hash_tuple(tuple)).ok()
     }
 
     /// The index of `tuple`, inserting it if absent; the flag tells whether
     /// it was inserted now.
     pub fn find_or_insert(&mut self, tuple: &[u32]) -> Result<(u32, bool), TableFull> {
         debug_assert_eq!(tuple.len(), self.width);
-        let hash = Self::hash(tuple);
+        let hash = hash_tuple(tuple);
         let mut pos = match self.probe(tuple, hash) {
             Ok(i) => return Ok((i, false)),
             Err(pos) => pos,
@@ -246,7 +235,7 @@ impl IndexTable {
         self.bits += 1;
         let mask = n - 1;
         for b in old.iter().copied().filter(|&b| b != 0) {
-            let mut pos = self.home(Self::hash(self.get(b - 1)));
+            let mut pos = self.home(hash_tuple(self.get(b - 1)));
             while self.buckets[pos] != 0 {
                 pos = (pos + 1) & mask;
             }
@@ -255,6 +244,19 @@ impl IndexTable {
         self.release(old.len() as u64 * 4);
         self.grow_at = n as u64 / 2;
         Ok(())
+    }
+}
+
+/// The hash of a tuple, for the tables of tuples (this one and the
+/// concurrent `SharedTable`): pairs (every tree node) and single words take
+/// one multiply-xorshift round of a 64-bit mixer instead of a
+/// byte-oriented hash; wider tuples xxh3.
+#[inline]
+pub(crate) fn hash_tuple(tuple: &[u32]) -> u64 {
+    match *tuple {
+        [a, b] => mix64((a as u64) << 32 | b as u64),
+        [a] => mix64(a as u64),
+        _ => xxh3_64(bytemuck::cast_slice(tuple)),
     }
 }
 

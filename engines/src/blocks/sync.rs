@@ -16,29 +16,55 @@ pub(crate) fn spin() {
     std::hint::spin_loop();
 }
 
-/// `n` atomic words, all zero.
-pub(crate) fn zeroed_u64(n: usize) -> Box<[AtomicU64]> {
+/// Atomic words that start at zero.
+///
+/// # Safety
+/// Built without loom, all-zero bytes must be a valid value of the type,
+/// the word holding 0 (what [`zeroed`] allocates).
+pub(crate) unsafe trait ZeroedAtomic: Sized {
+    /// The word holding 0 (loom's atomics are not plain words: they are
+    /// built one by one).
     #[cfg(loom)]
-    return (0..n).map(|_| AtomicU64::new(0)).collect();
+    fn zero() -> Self;
+}
+
+// SAFETY: `AtomicU64` has the size, alignment and bit validity of `u64`
+// (std's documentation), so all-zero bytes are `AtomicU64::new(0)`.
+unsafe impl ZeroedAtomic for AtomicU64 {
+    #[cfg(loom)]
+    fn zero() -> Self {
+        AtomicU64::new(0)
+    }
+}
+
+// SAFETY: as for `AtomicU64`: `AtomicU32` has the representation of `u32`,
+// and zero bytes are `AtomicU32::new(0)`.
+unsafe impl ZeroedAtomic for AtomicU32 {
+    #[cfg(loom)]
+    fn zero() -> Self {
+        AtomicU32::new(0)
+    }
+}
+
+/// `n` atomic words, all zero.
+pub(crate) fn zeroed<T: ZeroedAtomic>(n: usize) -> Box<[T]> {
+    #[cfg(loom)]
+    return (0..n).map(|_| T::zero()).collect();
     #[cfg(not(loom))]
-    // SAFETY: `AtomicU64` has the size, alignment and bit validity of
-    // `u64` (std's documentation), so all-zero bytes are a valid
-    // `AtomicU64::new(0)`.
+    // SAFETY: all-zero bytes are a valid `T` (`ZeroedAtomic`'s contract).
     unsafe {
         calloc_slice(n)
     }
 }
 
-/// `n` atomic words, all zero.
+/// `n` 64-bit atomic words, all zero.
+pub(crate) fn zeroed_u64(n: usize) -> Box<[AtomicU64]> {
+    zeroed(n)
+}
+
+/// `n` 32-bit atomic words, all zero.
 pub(crate) fn zeroed_u32(n: usize) -> Box<[AtomicU32]> {
-    #[cfg(loom)]
-    return (0..n).map(|_| AtomicU32::new(0)).collect();
-    #[cfg(not(loom))]
-    // SAFETY: as for `zeroed_u64`: `AtomicU32` has the representation of
-    // `u32`, and zero bytes are `AtomicU32::new(0)`.
-    unsafe {
-        calloc_slice(n)
-    }
+    zeroed(n)
 }
 
 /// `n` values of `T` from the allocator's zeroed memory.

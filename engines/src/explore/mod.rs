@@ -33,7 +33,7 @@ use crate::explore::latency::LatencySampler;
 use crate::explore::slot_domains::SlotDomains;
 use crate::explore::state_queue::StateQueue;
 use crate::report::{RunReport, RunStatus};
-use crate::visited::VisitedSet;
+use crate::visited::{MemoryUsage, VisitedSet};
 use pins::Model;
 use std::time::Instant;
 
@@ -50,11 +50,14 @@ pub struct Progress {
     pub engine_bytes_alloc: u64,
 }
 
+/// The progress callback of [`ExploreConfig::progress`].
+pub type ProgressCallback<'a> = &'a mut dyn FnMut(&Progress);
+
 /// Options of one exploration.
 pub struct ExploreConfig<'a> {
     /// Called every `progress_every` expanded states, and once at the end of
     /// a search that expanded at least one state.
-    pub progress: Option<&'a mut dyn FnMut(&Progress)>,
+    pub progress: Option<ProgressCallback<'a>>,
     pub progress_every: u64,
     /// Called once, as the search starts (before its first expansion),
     /// with the engine's parameters as resolved then (the `engine_params` of the report,
@@ -73,16 +76,66 @@ impl Default for ExploreConfig<'_> {
     }
 }
 
+impl<'a> ExploreConfig<'a> {
+    /// Starts a search: announces the engine's parameters to `configured`
+    /// (`params` is called only when it is set) and returns what the search
+    /// keeps, the progress callback and its period (at least 1).
+    pub(crate) fn start(
+        self,
+        params: impl FnOnce() -> String,
+    ) -> (Option<ProgressCallback<'a>>, u64) {
+        if let Some(announce) = self.configured {
+            announce(&params());
+        }
+        (self.progress, self.progress_every.max(1))
+    }
+}
+
+/// What one of the generic explorers measured, with the set's final
+/// figures: the [`RunReport`] but for what [`Outcome::report`] adds.
+pub(crate) struct Outcome {
+    pub(crate) failure: Option<(RunStatus, String)>,
+    pub(crate) states: u64,
+    pub(crate) transitions: u64,
+    pub(crate) levels: Option<u64>,
+    pub(crate) memory: MemoryUsage,
+    pub(crate) params: String,
+    pub(crate) counters: Vec<(String, u64)>,
+}
+
+impl Outcome {
+    /// The report, with the slot figures of `domains`, the sampled latency
+    /// and the time since `start`; no decision-diagram figures.
+    pub(crate) fn report(
+        self,
+        domains: &SlotDomains,
+        latency: &LatencySampler,
+        start: Instant,
+    ) -> RunReport {
+        let (status, message) = self.failure.unwrap_or((RunStatus::Ok, String::new()));
+        RunReport {
+            status,
+            message,
+            states: self.states,
+            transitions: self.transitions,
+            levels: self.levels,
+            engine_bytes_used: self.memory.used,
+            engine_bytes_alloc: self.memory.alloc,
+            max_slot_bits: domains.max_slot_bits(),
+            universe_log2: domains.universe_log2(),
+            explore_time_s: start.elapsed().as_secs_f64(),
+            engine_params: self.params,
+            dd_final_nodes: None,
+            dd_peak_nodes: None,
+            op_latency: latency.summary(),
+            counters: self.counters,
+        }
+    }
+}
+
 /// Explores `model` breadth-first, storing states in `set`.
 pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'_>) -> RunReport {
-    let ExploreConfig {
-        mut progress,
-        progress_every,
-        configured,
-    } = cfg;
-    if let Some(announce) = configured {
-        announce(&set.params());
-    }
+    let (mut progress, progress_every) = cfg.start(|| set.params());
     let start = Instant::now();
     let k = model.slot_count();
     let mut transitions = 0u64;
@@ -149,7 +202,7 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
             level_left = queue.len();
         }
         expanded += 1;
-        if expanded.is_multiple_of(progress_every.max(1)) || queue.is_empty() || failure.is_some() {
+        if expanded.is_multiple_of(progress_every) || queue.is_empty() || failure.is_some() {
             if let Some(cb) = progress.as_mut() {
                 cb(&Progress {
                     states: set.len(),
@@ -161,25 +214,16 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
             }
         }
     }
-    let memory = set.memory();
-    let (status, message) = failure.unwrap_or((RunStatus::Ok, String::new()));
-    RunReport {
-        status,
-        message,
+    Outcome {
+        failure,
         states: set.len(),
         transitions,
         levels: Some(levels),
-        engine_bytes_used: memory.used,
-        engine_bytes_alloc: memory.alloc,
-        max_slot_bits: domains.max_slot_bits(),
-        universe_log2: domains.universe_log2(),
-        explore_time_s: start.elapsed().as_secs_f64(),
-        engine_params: set.params(),
-        dd_final_nodes: None,
-        dd_peak_nodes: None,
-        op_latency: latency.summary(),
+        memory: set.memory(),
+        params: set.params(),
         counters: set.counters(),
     }
+    .report(&domains, &latency, start)
 }
 
 #[cfg(test)]
@@ -219,8 +263,7 @@ mod tests {
 
     #[test]
     fn model_errors_stop_the_search_with_their_location() {
-        let mut model = Counters::new(2, 5);
-        model.fail_at = Some(3);
+        let model = Counters::failing_at(2, 5, Some(3));
         let mut set = HashTable::new(2, HashTableConfig::default()).unwrap();
         let r = explore(&model, &mut set, ExploreConfig::default());
         assert_eq!(r.status, RunStatus::ModelError);
@@ -230,15 +273,7 @@ mod tests {
     #[test]
     fn table_full_is_a_status() {
         let model = Counters::new(4, 40);
-        let mut set = HashTable::new(
-            4,
-            HashTableConfig {
-                initial_buckets: 16,
-                max_load: 0.75,
-                mem_budget: 16 * 8 + 4 * 1024 * 1024,
-            },
-        )
-        .unwrap();
+        let mut set = HashTable::small(4, 16 * 8 + 4 * 1024 * 1024);
         let r = explore(&model, &mut set, ExploreConfig::default());
         assert_eq!(r.status, RunStatus::TableFull);
         assert!(r.states > 0 && r.states < 40u64.pow(4));

@@ -50,7 +50,7 @@
 use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::explore::latency::LatencySampler;
 use crate::explore::slot_domains::SlotDomains;
-use crate::explore::{ExploreConfig, Progress};
+use crate::explore::{ExploreConfig, Outcome, Progress};
 use crate::report::{RunReport, RunStatus};
 use crossbeam_deque::{Steal, Stealer, Worker};
 use pins::{Model, Value};
@@ -191,14 +191,7 @@ pub fn explore_parallel(
     }
     shared.read().retire(&mut local);
 
-    let ExploreConfig {
-        mut progress,
-        progress_every,
-        configured,
-    } = cfg;
-    if let Some(announce) = configured {
-        announce(&shared.read().params());
-    }
+    let (mut progress, progress_every) = cfg.start(|| shared.read().params());
     let mut workers = workers.into_iter();
     let first = workers.next().expect("one worker");
     let tallies: Vec<Tally> = std::thread::scope(|scope| {
@@ -214,7 +207,7 @@ pub fn explore_parallel(
                 cb(p)
             }
         };
-        let mut all = vec![work(&shared, 0, first, &mut report, progress_every.max(1))];
+        let mut all = vec![work(&shared, 0, first, &mut report, progress_every)];
         for h in handles {
             match h.join() {
                 Ok(t) => all.push(t),
@@ -255,29 +248,21 @@ pub fn explore_parallel(
         .failure
         .into_inner()
         .unwrap_or_else(|e| e.into_inner());
-    let (status, message) = failure.unwrap_or((RunStatus::Ok, String::new()));
     let mut counters = set.counters();
     counters.push(("threads".into(), threads as u64));
     counters.push(("search_depth".into(), levels));
-    RunReport {
-        status,
-        message,
+    Outcome {
+        failure,
         states: set.len(),
         transitions,
         // Exact BFS levels only with one worker; with more, a state may be
         // first reached along a longer path (`search_depth` has the figure).
         levels: (threads == 1).then_some(levels),
-        engine_bytes_used: memory.used,
-        engine_bytes_alloc: memory.alloc,
-        max_slot_bits: domains.max_slot_bits(),
-        universe_log2: domains.universe_log2(),
-        explore_time_s: start.elapsed().as_secs_f64(),
-        engine_params: set.params(),
-        dd_final_nodes: None,
-        dd_peak_nodes: None,
-        op_latency: latency.summary(),
+        memory,
+        params: set.params(),
         counters,
     }
+    .report(&domains, &latency, start)
 }
 
 /// One worker: expands batches until no work is left anywhere or the
@@ -511,8 +496,7 @@ mod tests {
 
     #[test]
     fn model_errors_and_table_full_stop_every_worker() {
-        let mut model = Counters::new(2, 5);
-        model.fail_at = Some(3);
+        let model = Counters::failing_at(2, 5, Some(3));
         let r = explore_parallel(&model, table(2, u64::MAX), 2, ExploreConfig::default());
         assert_eq!(r.status, RunStatus::ModelError);
         assert_eq!(r.message, "inc: value out of range");

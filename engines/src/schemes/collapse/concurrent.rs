@@ -47,7 +47,9 @@
 use crate::blocks::budget::Budget;
 use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::schemes::collapse::{CollapseConfig, SlotPartition};
-use crate::schemes::hash_table::concurrent::{retire_leases, SharedTable};
+use crate::schemes::hash_table::concurrent::{
+    grow_under_root, retire_leases, set_rebuild_threads_under_root, SharedTable,
+};
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
 
@@ -207,17 +209,11 @@ impl ConcurrentVisitedSet for SharedCollapse {
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
-        for t in &mut self.tables {
-            t.grow()?;
-        }
-        self.root.grow()
+        grow_under_root(&mut self.tables, &mut self.root)
     }
 
     fn set_workers(&mut self, threads: usize) {
-        self.root.set_rebuild_threads(threads);
-        for t in &mut self.tables {
-            t.set_rebuild_threads(threads);
-        }
+        set_rebuild_threads_under_root(&mut self.tables, &mut self.root, threads);
     }
 
     fn len(&self) -> u64 {
@@ -254,11 +250,10 @@ impl ConcurrentVisitedSet for SharedCollapse {
 mod tests {
     use super::*;
     use crate::blocks::lease::LEASE;
-    use crate::conformance::concurrent_overlapping_inserts;
-    use crate::explore::parallel::explore_parallel;
-    use crate::explore::ExploreConfig;
-    use crate::report::RunStatus;
-    use crate::test_models::Counters;
+    use crate::conformance::{
+        check_parallel_counters, concurrent_overlapping_inserts, stress_small_model,
+    };
+    use crate::schemes::collapse::tests::check_tiny_budget_refused;
     use std::collections::HashSet;
 
     fn collapse(k: usize, components: Vec<Vec<usize>>, max_entries: u64) -> SharedCollapse {
@@ -384,7 +379,6 @@ mod tests {
 
     #[test]
     fn parallel_search_counts_are_exact_for_many_partitions() {
-        let model = Counters::new(5, 7); // 16807 states
         let partitions: Vec<Vec<Vec<usize>>> = vec![
             vec![(0..5).collect()],
             (0..5).map(|s| vec![s]).collect(),
@@ -393,47 +387,26 @@ mod tests {
         for components in partitions {
             for threads in [1, 2, 4, 8] {
                 let set = Box::new(collapse(5, components.clone(), u32::MAX as u64 - 1));
-                let r = explore_parallel(&model, set, threads, ExploreConfig::default());
-                assert_eq!(r.status, RunStatus::Ok, "{}", r.message);
-                assert_eq!(
-                    (r.states, r.transitions),
-                    (16807, 5 * 16807),
-                    "{components:?} threads={threads}"
-                );
+                check_parallel_counters(set, 5, 7, threads, &format!("{components:?}"));
             }
         }
     }
 
     #[test]
     fn stress_many_threads_small_model() {
-        let model = Counters::new(6, 4);
-        for rep in 0..50 {
-            let set = Box::new(collapse(
+        stress_small_model(&|| {
+            Box::new(collapse(
                 6,
                 vec![vec![0, 1], vec![2], vec![5, 3, 4]],
                 u32::MAX as u64 - 1,
-            ));
-            let r = explore_parallel(&model, set, 8, ExploreConfig::default());
-            assert_eq!(
-                (r.states, r.transitions),
-                (4096, 6 * 4096),
-                "repetition {rep}"
-            );
-        }
+            ))
+        });
     }
 
     #[test]
     fn budget_too_small_is_table_full() {
-        let partition = SlotPartition::new(2, vec![vec![0], vec![1]]).unwrap();
-        let budget = Budget::new(100);
-        let err = SharedCollapse::new(partition, CollapseConfig::default(), budget.clone())
-            .err()
-            .expect("100 bytes cannot hold the tables");
-        assert!(
-            err.message.contains("collapse main table"),
-            "{}",
-            err.message
-        );
-        assert_eq!(budget.reserved(), 0);
+        check_tiny_budget_refused(|partition, budget| {
+            SharedCollapse::new(partition, CollapseConfig::default(), budget)
+        });
     }
 }

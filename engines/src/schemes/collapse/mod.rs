@@ -623,17 +623,27 @@ mod tests {
         }
 
         // Too small for the tables themselves.
+        check_tiny_budget_refused(|partition, budget| Collapse::new(partition, config(), budget));
+    }
+
+    /// Builds a set of two one-slot components with `new` within a budget
+    /// of 100 bytes, too small for the main table: checks that it is
+    /// refused with the table named and nothing left reserved. (Both forms
+    /// of COLLAPSE.)
+    pub(crate) fn check_tiny_budget_refused<S>(
+        new: impl FnOnce(SlotPartition, Budget) -> Result<S, TableFull>,
+    ) {
         let partition = SlotPartition::new(2, one_per_slot(2)).unwrap();
-        let small = Budget::new(100);
-        let err = Collapse::new(partition, config(), small.clone())
-            .err()
-            .expect("a 100-byte budget cannot hold the main table");
+        let budget = Budget::new(100);
+        let Err(err) = new(partition, budget.clone()) else {
+            panic!("a 100-byte budget cannot hold the main table");
+        };
         assert!(
             err.message.starts_with("collapse main table"),
             "{}",
             err.message
         );
-        assert_eq!(small.reserved(), 0);
+        assert_eq!(budget.reserved(), 0);
     }
 
     #[test]

@@ -180,15 +180,7 @@ impl<'m> Search<'m> {
     }
 
     fn run(&mut self, cfg: ExploreConfig<'_>) -> Result<(), Stop> {
-        let ExploreConfig {
-            mut progress,
-            progress_every,
-            configured,
-        } = cfg;
-        if let Some(announce) = configured {
-            announce(&self.config.params());
-        }
-        let every = progress_every.max(1);
+        let (mut progress, every) = cfg.start(|| self.config.params());
         let mut expanded = 0u64;
         let init = self.model.initial_state();
         let signature = self.table.signature(&init);

@@ -12,137 +12,8 @@ use crate::blocks::budget::Budget;
 use crate::explore::{explore as explore_generic, ExploreConfig, Progress};
 use crate::report::{RunReport, RunStatus};
 use crate::schemes::hash_table::{HashTable, HashTableConfig};
-use pins::{Model, ModelError, Slot, TransitionGroup, Value};
-
-/// `k` slots modulo `m`; group `g` emits `1 + (s[0] + g) % fanout`
-/// successors, the `i`-th setting slot `g % k` to a mix of the state, `g`
-/// and `i` (so events have successor indices above 0, and many states are
-/// reached along several paths).
-struct Mixer {
-    k: usize,
-    m: u32,
-    fanout: u32,
-    slots: Vec<Slot>,
-    groups: Vec<TransitionGroup>,
-    fail_on: Option<Vec<Value>>,
-}
-
-impl Mixer {
-    fn new(k: usize, m: u32, groups: usize, fanout: u32) -> Self {
-        Mixer {
-            k,
-            m,
-            fanout,
-            slots: (0..k)
-                .map(|i| Slot {
-                    name: format!("x{i}"),
-                    process: None,
-                    bits: 32,
-                })
-                .collect(),
-            groups: (0..groups)
-                .map(|g| TransitionGroup {
-                    label: format!("g{g}"),
-                    read: (0..k).collect(),
-                    write: vec![g % k],
-                })
-                .collect(),
-            fail_on: None,
-        }
-    }
-}
-
-impl Model for Mixer {
-    fn formalism(&self) -> &str {
-        "test"
-    }
-    fn name(&self) -> &str {
-        "mixer"
-    }
-    fn slots(&self) -> &[Slot] {
-        &self.slots
-    }
-    fn process_names(&self) -> &[String] {
-        &[]
-    }
-    fn initial_state(&self) -> Vec<Value> {
-        vec![0; self.k]
-    }
-    fn groups(&self) -> &[TransitionGroup] {
-        &self.groups
-    }
-    fn next(
-        &self,
-        state: &[Value],
-        group: usize,
-        emit: &mut dyn FnMut(&[Value]),
-    ) -> Result<(), ModelError> {
-        if self.fail_on.as_deref() == Some(state) {
-            return Err(ModelError::at("g", "boom"));
-        }
-        let slot = group % self.k;
-        let next = state[(slot + 1) % self.k];
-        let n = 1 + (state[0] + group as u32) % self.fanout;
-        let mut s = state.to_vec();
-        for i in 0..n {
-            s[slot] = (state[slot] * 3 + next + group as u32 + i * i) % self.m;
-            emit(&s);
-        }
-        Ok(())
-    }
-}
-
-/// A deep model: slot 0 counts modulo `n` by steps of 1 and 2 (two
-/// groups), slot 1 flips (a third group). About `n / 2` BFS levels, each
-/// with duplicates (x + 1 + 1 = x + 2).
-struct Ring {
-    inner: Mixer,
-    n: u32,
-}
-
-impl Ring {
-    fn new(n: u32) -> Self {
-        Ring {
-            inner: Mixer::new(2, n, 3, 1),
-            n,
-        }
-    }
-}
-
-impl Model for Ring {
-    fn formalism(&self) -> &str {
-        "test"
-    }
-    fn name(&self) -> &str {
-        "ring"
-    }
-    fn slots(&self) -> &[Slot] {
-        self.inner.slots()
-    }
-    fn process_names(&self) -> &[String] {
-        &[]
-    }
-    fn initial_state(&self) -> Vec<Value> {
-        vec![0; 2]
-    }
-    fn groups(&self) -> &[TransitionGroup] {
-        self.inner.groups()
-    }
-    fn next(
-        &self,
-        state: &[Value],
-        group: usize,
-        emit: &mut dyn FnMut(&[Value]),
-    ) -> Result<(), ModelError> {
-        let mut s = state.to_vec();
-        match group {
-            0 | 1 => s[0] = (s[0] + group as u32 + 1) % self.n,
-            _ => s[1] ^= 1,
-        }
-        emit(&s);
-        Ok(())
-    }
-}
+use crate::test_models::{Mixer, Ring};
+use pins::Model;
 
 fn reference(model: &dyn Model) -> RunReport {
     let mut set = HashTable::new(model.slot_count(), HashTableConfig::default()).unwrap();
@@ -457,8 +328,7 @@ fn a_small_budget_is_table_full() {
 
 #[test]
 fn model_errors_stop_the_search() {
-    let mut model = Mixer::new(3, 12, 5, 3);
-    model.fail_on = Some(vec![3, 0, 0]);
+    let model = Mixer::failing_on(3, 12, 5, 3, Some(vec![3, 0, 0]));
     let want = {
         let mut set = HashTable::new(3, HashTableConfig::default()).unwrap();
         explore_generic(&model, &mut set, ExploreConfig::default())

@@ -51,7 +51,7 @@
 //! It owns only this table; it must not know states, models or the search.
 
 use crate::blocks::budget::Budget;
-use crate::blocks::index_table::mix64;
+use crate::blocks::index_table::hash_tuple;
 use crate::blocks::lease::{Exhausted, Lease, LeasePool, LEASE};
 use crate::blocks::sync::{
     spin, zeroed_u32, zeroed_u64, AtomicBool, AtomicU32, AtomicU64, Ordering,
@@ -60,7 +60,6 @@ use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::schemes::hash_table::HashTableConfig;
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
-use xxhash_rust::xxh3::xxh3_64;
 
 const EMPTY: u64 = 0;
 /// Low half of a claimed bucket whose tuple is being written.
@@ -229,15 +228,6 @@ impl SharedTable {
     }
 
     #[inline]
-    fn hash(tuple: &[u32]) -> u64 {
-        match *tuple {
-            [a, b] => mix64((a as u64) << 32 | b as u64),
-            [a] => mix64(a as u64),
-            _ => xxh3_64(bytemuck::cast_slice(tuple)),
-        }
-    }
-
-    #[inline]
     fn slot(&self, index: u64) -> &[AtomicU32] {
         let chunk = (index >> self.chunk_shift) as usize;
         let offset = (index as usize & ((1 << self.chunk_shift) - 1)) * self.width;
@@ -280,7 +270,7 @@ impl SharedTable {
         lease: &mut Lease,
     ) -> Result<(u32, bool), InsertError> {
         debug_assert_eq!(tuple.len(), self.width);
-        let hash = Self::hash(tuple);
+        let hash = hash_tuple(tuple);
         let memo = hash & MEMO;
         let mask = self.buckets.len() - 1;
         let mut pos = self.home(hash);
@@ -458,6 +448,30 @@ pub(crate) fn retire_leases<'a>(
     &mut rest[0]
 }
 
+/// Grows whichever of `tables`, then `root`, asked for it: the
+/// [`ConcurrentVisitedSet::grow`] of a set made of inner tables under a
+/// root table (COLLAPSE's).
+pub(crate) fn grow_under_root(
+    tables: &mut [SharedTable],
+    root: &mut SharedTable,
+) -> Result<(), TableFull> {
+    tables.iter_mut().try_for_each(SharedTable::grow)?;
+    root.grow()
+}
+
+/// Lets `root` and every one of `tables` rebuild on `threads` threads (the
+/// [`ConcurrentVisitedSet::set_workers`] of such a set).
+pub(crate) fn set_rebuild_threads_under_root(
+    tables: &mut [SharedTable],
+    root: &mut SharedTable,
+    threads: usize,
+) {
+    root.set_rebuild_threads(threads);
+    for t in tables {
+        t.set_rebuild_threads(threads);
+    }
+}
+
 /// The concurrent `hash-table` engine: one [`SharedTable`] of full state
 /// vectors, growing at the configured `max_load`.
 pub struct SharedHashTable {
@@ -549,8 +563,7 @@ impl ConcurrentVisitedSet for SharedHashTable {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
-    use std::sync::Barrier;
+    use crate::conformance::concurrent_overlapping_inserts;
 
     /// Inserts `per_thread` overlapping vectors from each of `threads`
     /// threads (growing when asked, as the explorer does) and checks the
@@ -562,80 +575,37 @@ mod tests {
     }
 
     /// [`overlapping_inserts`] with `rebuild` threads placing entries at
-    /// each growth.
+    /// each growth: the conformance check of the concurrent sets through
+    /// [`SharedHashTable`], then the table's own promises.
     fn overlapping_inserts_growing_with(
         width: usize,
         threads: usize,
         per_thread: u32,
         rebuild: usize,
     ) {
-        let mut table =
-            SharedTable::new("t", width, 16, 0.5, u64::MAX, Budget::unlimited()).unwrap();
-        table.set_rebuild_threads(rebuild);
-        let table = std::sync::RwLock::new(table);
-        let barrier = Barrier::new(threads);
+        let config = HashTableConfig {
+            initial_buckets: 16,
+            max_load: 0.5,
+            mem_budget: u64::MAX,
+        };
+        let mut set = SharedHashTable::new(width, config).unwrap();
+        set.set_workers(rebuild);
         let vector = |i: u32| -> Vec<u32> { (0..width as u32).map(|j| i * 7 + j).collect() };
-        let results: Vec<Vec<(u32, u32, bool)>> = std::thread::scope(|s| {
-            let hs: Vec<_> = (0..threads)
-                .map(|t| {
-                    let (table, barrier) = (&table, &barrier);
-                    s.spawn(move || {
-                        barrier.wait();
-                        let mut out = Vec::new();
-                        let mut lease = Lease::new();
-                        for n in 0..per_thread {
-                            // Threads walk overlapping ranges in different orders.
-                            let i = (n * (t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
-                            let v = vector(i);
-                            loop {
-                                let r = table.read().unwrap().find_or_insert(&v, &mut lease);
-                                match r {
-                                    Ok((index, new)) => {
-                                        out.push((i, index, new));
-                                        break;
-                                    }
-                                    Err(InsertError::Grow) => {
-                                        table.write().unwrap().grow().unwrap()
-                                    }
-                                    Err(InsertError::Full(f)) => panic!("{}", f.message),
-                                }
-                            }
-                        }
-                        table.read().unwrap().retire(&mut lease);
-                        out
-                    })
-                })
-                .collect();
-            hs.into_iter().map(|h| h.join().unwrap()).collect()
-        });
-        let table = table.into_inner().unwrap();
-        let mut index_of: HashMap<u32, u32> = HashMap::new();
-        let mut news = 0;
-        for &(i, index, new) in results.iter().flatten() {
-            news += new as u64;
-            assert_eq!(*index_of.entry(i).or_insert(index), index, "vector {i}");
-        }
-        assert_eq!(news, index_of.len() as u64, "one New per distinct vector");
-        assert_eq!(table.len(), index_of.len() as u64);
-        let mut indices: Vec<u32> = index_of.values().copied().collect();
+        let (set, index_of) = concurrent_overlapping_inserts(set, threads, per_thread, &vector);
+        let table = set.table();
+        let mut indices: Vec<u64> = index_of.values().copied().collect();
         indices.sort_unstable();
         indices.dedup();
         assert_eq!(indices.len(), index_of.len(), "unique indices");
-        let holes = *indices.last().unwrap() as u64 + 1 - indices.len() as u64;
+        let holes = *indices.last().unwrap() + 1 - indices.len() as u64;
         assert!(
             holes < threads as u64 * LEASE,
             "{holes} holes: only retired leases leave some"
         );
         let mut buf = vec![0; width];
-        let mut lease = Lease::new();
-        for (&i, &index) in &index_of {
-            table.get_into(index, &mut buf);
-            assert_eq!(buf, vector(i));
-            assert_eq!(
-                table.find_or_insert(&buf, &mut lease),
-                Ok((index, false)),
-                "vector {i}"
-            );
+        for (v, &index) in &index_of {
+            table.get_into(index as u32, &mut buf);
+            assert_eq!(&buf, v);
         }
         assert_eq!(table.used_bytes(), table.len() * (8 + 4 * width as u64));
     }
@@ -757,21 +727,39 @@ mod loom_tests {
         SharedTable::new("t", 2, 16, 0.5, u64::MAX, Budget::unlimited()).unwrap()
     }
 
+    /// Each thread's answers, in the order of its tuples.
+    type Answers = Vec<(u32, bool)>;
+
+    /// Inserts `tuples` with a fresh lease of this worker, then retires it.
+    fn insert_all(t: &SharedTable, tuples: &[[u32; 2]]) -> Answers {
+        let mut lease = Lease::new();
+        let answers = tuples
+            .iter()
+            .map(|v| t.find_or_insert(v, &mut lease).unwrap())
+            .collect();
+        t.retire(&mut lease);
+        answers
+    }
+
+    /// In a fresh [`tiny`] table, inserts `theirs` on a second thread while
+    /// this one inserts `ours`: the table and both threads' answers.
+    fn race(
+        theirs: &'static [[u32; 2]],
+        ours: &'static [[u32; 2]],
+    ) -> (Arc<SharedTable>, Answers, Answers) {
+        let t = Arc::new(tiny());
+        let t2 = t.clone();
+        let h = loom::thread::spawn(move || insert_all(&t2, theirs));
+        let ours = insert_all(&t, ours);
+        let theirs = h.join().unwrap();
+        (t, theirs, ours)
+    }
+
     #[test]
     fn loom_same_tuple_twice_is_one_entry() {
         loom::model(|| {
-            let t = Arc::new(tiny());
-            let t2 = t.clone();
-            let h = loom::thread::spawn(move || {
-                let mut lease = Lease::new();
-                let r = t2.find_or_insert(&[3, 4], &mut lease).unwrap();
-                t2.retire(&mut lease);
-                r
-            });
-            let mut lease = Lease::new();
-            let a = t.find_or_insert(&[3, 4], &mut lease).unwrap();
-            t.retire(&mut lease);
-            let b = h.join().unwrap();
+            let (t, theirs, ours) = race(&[[3, 4]], &[[3, 4]]);
+            let (a, b) = (ours[0], theirs[0]);
             assert_eq!(a.0, b.0, "same index");
             assert!(a.1 ^ b.1, "exactly one insertion");
             assert_eq!(t.len(), 1);
@@ -781,20 +769,8 @@ mod loom_tests {
     #[test]
     fn loom_distinct_tuples_get_distinct_indices() {
         loom::model(|| {
-            let t = Arc::new(tiny());
-            let t2 = t.clone();
-            let h = loom::thread::spawn(move || {
-                let mut lease = Lease::new();
-                let x = t2.find_or_insert(&[1, 1], &mut lease).unwrap();
-                let y = t2.find_or_insert(&[2, 2], &mut lease).unwrap();
-                let z = t2.find_or_insert(&[3, 3], &mut lease).unwrap();
-                t2.retire(&mut lease);
-                (x, y, z)
-            });
-            let mut lease = Lease::new();
-            let a = t.find_or_insert(&[2, 2], &mut lease).unwrap();
-            t.retire(&mut lease);
-            let (x, y, z) = h.join().unwrap();
+            let (t, theirs, ours) = race(&[[1, 1], [2, 2], [3, 3]], &[[2, 2]]);
+            let (a, x, y, z) = (ours[0], theirs[0], theirs[1], theirs[2]);
             assert_eq!(a.0, y.0);
             assert!(a.1 ^ y.1);
             assert!(x.1 && z.1);
@@ -805,12 +781,10 @@ mod loom_tests {
             assert!(x.0 < 6 && y.0 < 6 && z.0 < 6);
             assert_eq!(t.len(), 3);
             let mut buf = [0; 2];
-            t.get_into(x.0, &mut buf);
-            assert_eq!(buf, [1, 1]);
-            t.get_into(y.0, &mut buf);
-            assert_eq!(buf, [2, 2]);
-            t.get_into(z.0, &mut buf);
-            assert_eq!(buf, [3, 3]);
+            for (index, tuple) in [(x.0, [1, 1]), (y.0, [2, 2]), (z.0, [3, 3])] {
+                t.get_into(index, &mut buf);
+                assert_eq!(buf, tuple);
+            }
         });
     }
 }

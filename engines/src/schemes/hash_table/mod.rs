@@ -80,6 +80,18 @@ pub struct HashTable {
 }
 
 impl HashTable {
+    /// A table of `k`-slot vectors from 16 buckets, within `mem_budget`
+    /// bytes (the tests that fill a table).
+    #[cfg(test)]
+    pub(crate) fn small(k: usize, mem_budget: u64) -> HashTable {
+        let config = HashTableConfig {
+            initial_buckets: 16,
+            mem_budget,
+            ..HashTableConfig::default()
+        };
+        HashTable::new(k, config).unwrap()
+    }
+
     /// A table of `k`-slot vectors with its own budget of
     /// `config.mem_budget` bytes.
     pub fn new(k: usize, config: HashTableConfig) -> Result<Self, TableFull> {
@@ -348,15 +360,7 @@ mod tests {
 
     #[test]
     fn reports_table_full_within_budget() {
-        let mut table = HashTable::new(
-            4,
-            HashTableConfig {
-                initial_buckets: 16,
-                max_load: 0.75,
-                mem_budget: 16 * 8 + 40 * 1024 * 1024,
-            },
-        )
-        .unwrap();
+        let mut table = HashTable::small(4, 16 * 8 + 40 * 1024 * 1024);
         let mut inserted = 0u32;
         let err = loop {
             match table.find_or_insert(&[inserted, 1, 2, 3]) {

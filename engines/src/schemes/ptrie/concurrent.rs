@@ -216,7 +216,9 @@ impl ConcurrentVisitedSet for ShardedPTrie {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
-    use crate::conformance::concurrent_overlapping_inserts;
+    use crate::conformance::{
+        check_parallel_counters, concurrent_overlapping_inserts, stress_small_model,
+    };
     use crate::explore::parallel::explore_parallel;
     use crate::explore::ExploreConfig;
     use crate::report::RunStatus;
@@ -315,33 +317,16 @@ mod tests {
     #[test]
     fn parallel_search_counts_are_exact() {
         for (n, m) in [(1, 50), (2, 30), (5, 7), (9, 3)] {
-            let states = (m as u64).pow(n as u32);
             for threads in [1, 2, 4, 8] {
-                let model = Counters::new(n, m);
                 let set = Box::new(trie(n, 16, Encoding::Packed, threads));
-                let r = explore_parallel(&model, set, threads, ExploreConfig::default());
-                assert_eq!(r.status, RunStatus::Ok, "{}", r.message);
-                assert_eq!(
-                    (r.states, r.transitions),
-                    (states, n as u64 * states),
-                    "k={n} threads={threads}"
-                );
+                check_parallel_counters(set, n, m, threads, "");
             }
         }
     }
 
     #[test]
     fn stress_many_threads_small_model() {
-        let model = Counters::new(6, 4);
-        for rep in 0..50 {
-            let set = Box::new(trie(6, 4, Encoding::Packed, 8));
-            let r = explore_parallel(&model, set, 8, ExploreConfig::default());
-            assert_eq!(
-                (r.states, r.transitions),
-                (4096, 6 * 4096),
-                "repetition {rep}"
-            );
-        }
+        stress_small_model(&|| Box::new(trie(6, 4, Encoding::Packed, 8)));
     }
 
     #[test]
