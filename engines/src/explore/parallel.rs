@@ -402,13 +402,7 @@ fn work(
         if done >= next_report {
             next_report = (done / every + 1).saturating_mul(every);
             if let Some(set) = guard.as_ref() {
-                progress(&Progress {
-                    states: set.len(),
-                    transitions: shared.transitions.load(Ordering::Relaxed),
-                    queued: shared.queued.load(Ordering::Relaxed),
-                    levels: shared.max_depth.load(Ordering::Relaxed) + 1,
-                    engine_bytes_alloc: set.memory().alloc,
-                });
+                progress(&shared.progress(set.as_ref()));
             }
         }
     }
@@ -418,6 +412,19 @@ fn work(
         None => shared.read().retire(&mut mine),
     }
     tally
+}
+
+impl Shared<'_> {
+    /// The search's figures so far, `set` being the visited set.
+    fn progress(&self, set: &dyn ConcurrentVisitedSet) -> Progress {
+        Progress {
+            states: set.len(),
+            transitions: self.transitions.load(Ordering::Relaxed),
+            queued: self.queued.load(Ordering::Relaxed),
+            levels: self.max_depth.load(Ordering::Relaxed) + 1,
+            engine_bytes_alloc: set.memory().alloc,
+        }
+    }
 }
 
 /// Makes `batch` available to every worker (counted in `pending` first).

@@ -717,10 +717,11 @@ impl PTrie {
         result
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn split_insert_with(
+    /// The tails (the bytes from `depth` on) of bucket `b`'s entries with
+    /// `key`'s inserted at sorted position `pos`, into `tails`, each
+    /// ending at its `ends` offset; scratch growth reserved in the budget.
+    fn gather_tails(
         &mut self,
-        fwd: u32,
         depth: usize,
         b: u32,
         pos: usize,
@@ -766,6 +767,22 @@ impl PTrie {
                 ends.push(tails.len() as u32);
             }
         }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn split_insert_with(
+        &mut self,
+        fwd: u32,
+        depth: usize,
+        b: u32,
+        pos: usize,
+        key: &[u8],
+        tails: &mut Vec<u8>,
+        ends: &mut Vec<u32>,
+    ) -> Result<(), TableFull> {
+        self.gather_tails(depth, b, pos, key, tails, ends)?;
+        let m = ends.len();
         let tail = |e: usize| {
             let start = if e == 0 { 0 } else { ends[e - 1] as usize };
             &tails[start..ends[e] as usize]
