@@ -2,12 +2,11 @@
 //! many threads query and extend at once through a shared reference.
 //!
 //! Owns only the trait and its error type; the concurrent sets live in
-//! their own modules (`shared_table`: the lock-free table and the
-//! `hash-table` engine; `shared_tree`, `shared_collapse`: trees and
-//! COLLAPSE over such tables; `shared_cleary` and `shared_compact_tree`:
-//! the Cleary root table with region locks and the concurrent
-//! `compact-tree`; `shared_ptrie`: the PTrie in independently locked
-//! sub-tries) and the search that drives them in `parallel`. It must not
+//! their schemes' folders (`schemes/<scheme>/concurrent.rs`: the lock-free
+//! hash table of `hash-table`, the tree and COLLAPSE over such tables, the
+//! Cleary root table with region locks of `compact-tree`, the PTrie in
+//! independently locked sub-tries) and the search that drives them in
+//! `explore::parallel`. It must not
 //! know models or the search order.
 //!
 //! Growth protocol. Insertions take `&self` and never block on a global

@@ -11,7 +11,7 @@
 //! table. Both grow by the stop-the-world protocol of
 //! [`crate::concurrent`], so an insertion is lock-free: a few look-ups in
 //! component tables, then one in the root, each a probe sequence and at
-//! most one CAS (`shared_table`'s protocol; no new atomic protocol here).
+//! most one CAS (the concurrent hash table's protocol; no new atomic protocol here).
 //! Two threads inserting the same absent state meet in the same component
 //! entries (one inserts each sub-vector, the other finds it) and then in
 //! the same root bucket, where exactly one of them answers `New`.
@@ -41,7 +41,7 @@
 //! many small components is larger than the sequential one's.
 //!
 //! It owns only this adapter; the partition is `collapse`'s, the tables
-//! are `shared_table`'s. It must not import a front-end nor know the
+//! are the concurrent hash table's (`hash_table::concurrent`). It must not import a front-end nor know the
 //! search order.
 
 use crate::blocks::budget::Budget;
