@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{read_csv, statebench, workspace};
+use common::{read_csv, resume, statebench, workspace};
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Child, Stdio};
@@ -803,18 +803,7 @@ fn ctrl_c_tells_how_to_resume_and_the_resume_numbers_on() {
         "the interrupted run left a row"
     );
 
-    let out = statebench()
-        .args([
-            "run",
-            "--resume",
-            "--campaign",
-            "i",
-            "--no-report",
-            "--results",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = resume(dir.path(), "i");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let numbers = progress_numbers(&stderr);

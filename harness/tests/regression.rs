@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{read, statebench, text, write, Record, Table};
+use common::{read, resume, statebench, text, write, Record, Table};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -42,18 +42,13 @@ fn campaign_of(models: &str, results: &Path, name: &str, extra: &[&str]) -> Path
     results.join(name).join("runs.csv")
 }
 
-/// `run --resume` of campaign `name` under `results`, without a report.
-fn resume(results: &Path, name: &str) -> Output {
+/// `merge OUT INPUTS... EXTRA...`.
+fn merge<P: AsRef<std::ffi::OsStr>>(out: &Path, inputs: &[P], extra: &[&str]) -> Output {
     statebench()
-        .args([
-            "run",
-            "--resume",
-            "--campaign",
-            name,
-            "--no-report",
-            "--results",
-        ])
-        .arg(results)
+        .arg("merge")
+        .arg(out)
+        .args(inputs)
+        .args(extra)
         .output()
         .unwrap()
 }
@@ -520,12 +515,7 @@ fn sharded_campaigns(dir: &Path) -> (PathBuf, Vec<PathBuf>) {
 /// output is refused without `--force`.
 fn merge_equals_the_unsharded(dir: &Path, full: &Path, shards: &[PathBuf]) {
     let merged = dir.join("merged/runs.csv");
-    let out = statebench()
-        .arg("merge")
-        .arg(&merged)
-        .args(shards)
-        .output()
-        .unwrap();
+    let out = merge(&merged, shards, &[]);
     assert!(out.status.success(), "{}", text(&out));
     let (f, m) = (read(full), read(&merged));
     assert_eq!(f.headers, m.headers);
@@ -556,33 +546,21 @@ fn merge_equals_the_unsharded(dir: &Path, full: &Path, shards: &[PathBuf]) {
     assert!(stdout.contains("no regression"), "{stdout}");
 
     // OUT exists: refused without --force.
-    let again = statebench()
-        .arg("merge")
-        .arg(&merged)
-        .args(shards)
-        .output()
-        .unwrap();
+    let again = merge(&merged, shards, &[]);
     assert_eq!(again.status.code(), Some(2), "{}", text(&again));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
-    let forced = statebench()
-        .arg("merge")
-        .arg(&merged)
-        .args(shards)
-        .arg("--force")
-        .output()
-        .unwrap();
+    let forced = merge(&merged, shards, &["--force"]);
     assert!(forced.status.success(), "{}", text(&forced));
     assert_eq!(read(&merged).rows.len(), f.rows.len());
 }
 
 /// A run in two inputs is an error, and nothing is written.
 fn merge_refuses_a_run_in_two_inputs(dir: &Path, shards: &[PathBuf]) {
-    let dup = statebench()
-        .arg("merge")
-        .arg(dir.join("dup.csv"))
-        .args([&shards[0], &shards[1], &shards[0]])
-        .output()
-        .unwrap();
+    let dup = merge(
+        &dir.join("dup.csv"),
+        &[&shards[0], &shards[1], &shards[0]],
+        &[],
+    );
     assert_eq!(dup.status.code(), Some(2), "{}", text(&dup));
     let stderr = String::from_utf8_lossy(&dup.stderr);
     assert!(
@@ -610,13 +588,11 @@ fn merge_rerun_replaces(dir: &Path, shards: &[PathBuf]) {
     let stale_csv = dir.join("stale.csv");
     write(&stale_csv, &stale.headers, &stale.rows);
     let replaced = dir.join("replaced.csv");
-    let out = statebench()
-        .arg("merge")
-        .arg(&replaced)
-        .args([&stale_csv, &shards[1], &rerun_csv])
-        .arg("--rerun-replaces")
-        .output()
-        .unwrap();
+    let out = merge(
+        &replaced,
+        &[&stale_csv, &shards[1], &rerun_csv],
+        &["--rerun-replaces"],
+    );
     assert!(out.status.success(), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("replaced:"), "{}", text(&out));
@@ -635,13 +611,11 @@ fn merge_rerun_replaces(dir: &Path, shards: &[PathBuf]) {
     let twice = dir.join("twice.csv");
     let doubled: Vec<Record> = s1.iter().chain(&s1).cloned().collect();
     write(&twice, &rerun.headers, &doubled);
-    let out = statebench()
-        .arg("merge")
-        .arg(dir.join("twice-out.csv"))
-        .args([&shards[0], &twice])
-        .arg("--rerun-replaces")
-        .output()
-        .unwrap();
+    let out = merge(
+        &dir.join("twice-out.csv"),
+        &[&shards[0], &twice],
+        &["--rerun-replaces"],
+    );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("twice in"));
 }
@@ -658,12 +632,7 @@ fn merge_of_other_schemas(dir: &Path, shards: &[PathBuf]) {
         .collect();
     let old = dir.join("old.csv");
     write(&old, &headers, &t.rows);
-    let bad = statebench()
-        .arg("merge")
-        .arg(dir.join("bad.csv"))
-        .args([&shards[0], &old])
-        .output()
-        .unwrap();
+    let bad = merge(&dir.join("bad.csv"), &[&shards[0], &old], &[]);
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
     let stderr = String::from_utf8_lossy(&bad.stderr);
     assert!(
@@ -696,12 +665,7 @@ fn merge_of_other_schemas(dir: &Path, shards: &[PathBuf]) {
     let older = dir.join("older.csv");
     write(&older, &headers, &rows);
     let merged = dir.join("with-older.csv");
-    let ok = statebench()
-        .arg("merge")
-        .arg(&merged)
-        .args([&shards[0], &older])
-        .output()
-        .unwrap();
+    let ok = merge(&merged, &[&shards[0], &older], &[]);
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
     let stderr = String::from_utf8_lossy(&ok.stderr);
     assert!(

@@ -60,6 +60,22 @@ pub fn read_csv(path: &Path) -> Vec<Record> {
     read(path).rows
 }
 
+/// `run --resume` of campaign `name` under `results`, without a report.
+pub fn resume(results: &Path, name: &str) -> Output {
+    statebench()
+        .args([
+            "run",
+            "--resume",
+            "--campaign",
+            name,
+            "--no-report",
+            "--results",
+        ])
+        .arg(results)
+        .output()
+        .unwrap()
+}
+
 /// A finished process's exit status, stdout and stderr, for an assertion
 /// message.
 pub fn text(out: &Output) -> String {
