@@ -406,15 +406,24 @@ fn explicit_engines_report_ordered_latency_percentiles_and_comback_none() {
     }
 }
 
+/// `explore_json` of a run that must fail with `status`, its message
+/// saying `says`; the row.
+fn stopped_run(model: &str, extra: &[&str], status: &str, says: &str) -> serde_json::Value {
+    let (ok, row) = explore_json(model, extra);
+    assert!(!ok);
+    assert_eq!(row["status"], status, "{row}");
+    assert!(row["message"].as_str().unwrap().contains(says), "{row}");
+    row
+}
+
 #[test]
 fn timeout_is_a_row_with_the_progress_made() {
     // cycles-10-4 has 1,048,576 states: far more than 0.3 s of work in a test build.
-    let (ok, row) = explore_json("cycles-10-4", &["--timeout", "0.3"]);
-    assert!(!ok);
-    assert_eq!(row["status"], "timeout", "{row}");
-    assert!(
-        row["message"].as_str().unwrap().contains("timeout after"),
-        "{row}"
+    let row = stopped_run(
+        "cycles-10-4",
+        &["--timeout", "0.3"],
+        "timeout",
+        "timeout after",
     );
     assert!(row["rss_peak_bytes"].as_u64().unwrap() > 0);
     assert_eq!(row["states_match"], serde_json::Value::Null);
@@ -434,12 +443,11 @@ fn a_table_that_cannot_grow_within_the_memory_limit_is_table_full() {
     // cycles-10-4 needs 1,048,576 x (8 + 4 x 40) bytes = 168 MiB of entries
     // in chunks plus a 16 MiB bucket array; the resident set stays below
     // the limit, so the engine's own budget check is what stops the run.
-    let (ok, row) = explore_json("cycles-10-4", &["--mem-limit", "0.2"]);
-    assert!(!ok);
-    assert_eq!(row["status"], "table_full", "{row}");
-    assert!(
-        row["message"].as_str().unwrap().contains("memory budget"),
-        "{row}"
+    let row = stopped_run(
+        "cycles-10-4",
+        &["--mem-limit", "0.2"],
+        "table_full",
+        "memory budget",
     );
     let states = row["states"].as_u64().unwrap();
     assert!(states > 0 && states < 1_048_576, "{row}");
