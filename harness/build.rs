@@ -4,36 +4,17 @@
 //! (`STATEBENCH_BUILD_COMMIT`, `-dirty` when tracked files differ), so a copied
 //! or stale binary records its own commit in every row, not the checkout's.
 
+#[path = "src/git.rs"]
+mod git;
+
+use git::git;
 use std::fmt::Write;
 use std::path::Path;
-use std::process::Command;
-
-fn git(root: &Path, args: &[&str]) -> Option<String> {
-    Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(args)
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-}
 
 /// HEAD (with `-dirty`) of the checkout, or `unknown` outside one. Re-runs
 /// when HEAD, the branch it is on or any workspace source changes.
 fn stamp_commit(root: &Path) {
-    let commit = match git(root, &["rev-parse", "HEAD"]) {
-        Some(head) if !head.is_empty() => {
-            let dirty = git(root, &["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
-            if dirty {
-                format!("{head}-dirty")
-            } else {
-                head
-            }
-        }
-        _ => "unknown".into(),
-    };
+    let commit = git::commit(root);
     println!("cargo:rustc-env=STATEBENCH_BUILD_COMMIT={commit}");
     // Not `.git/index`: `git status` (above, and any later one) rewrites it
     // without a change to anything tracked, which would rebuild the harness

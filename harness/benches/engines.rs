@@ -17,10 +17,13 @@
 //! This file owns only the benchmark driver; engines are built through the
 //! registry, models through the front-ends.
 
+mod common;
+
+use common::{load_file, workspace};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use engines::{EngineOptions, Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::{Model, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const STREAM_LEN: usize = 200_000;
 
@@ -70,24 +73,8 @@ struct Stream {
     vectors: Vec<Value>,
 }
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn load(path: &Path) -> Option<Box<dyn Model>> {
-    match path.extension()?.to_str()? {
-        "pnml" => pnml::parse_file(path)
-            .ok()
-            .map(|m| Box::new(m) as Box<dyn Model>),
-        "dve" => dve::parse_file(path)
-            .ok()
-            .map(|m| Box::new(m) as Box<dyn Model>),
-        _ => None,
-    }
-}
-
 fn record(name: &str, path: &Path) -> Option<Stream> {
-    let model = load(path)?;
+    let model = load_file(path).ok()?;
     let k = model.slot_count();
     let mut rec = Recorder {
         inner: engines::build_visited_set("hash-table", model.as_ref(), &options()).ok()?,

@@ -17,10 +17,12 @@
 //! This file owns only the benchmark driver; models are built by the
 //! front-end crates, and no engine is involved.
 
+mod common;
+
+use common::{load_file, workspace};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use pins::{Model, Value};
 use std::collections::{HashSet, VecDeque};
-use std::path::{Path, PathBuf};
 
 /// States in each model's sample.
 const SAMPLE: usize = 4096;
@@ -34,24 +36,6 @@ struct Sample {
     k: usize,
     /// `SAMPLE` (or fewer, for a small model) states, concatenated.
     states: Vec<Value>,
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn load_file(path: &Path) -> Result<Box<dyn Model>, String> {
-    if !path.is_file() {
-        return Err(format!("{} not available", path.display()));
-    }
-    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let model: Box<dyn Model> = match ext {
-        "pnml" => Box::new(pnml::parse_file(path).map_err(|e| e.to_string())?),
-        "dve" => Box::new(dve::parse_file(path).map_err(|e| e.to_string())?),
-        "pm" => Box::new(promela::parse_file(path).map_err(|e| e.to_string())?),
-        _ => return Err(format!("{}: unknown extension", path.display())),
-    };
-    Ok(model)
 }
 
 /// The first `SAMPLE` states of a BFS of `model`.

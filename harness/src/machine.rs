@@ -2,8 +2,6 @@
 //! (via sysinfo) and the project's git commit. Recorded in every row so a
 //! CSV alone says where it came from. Must not measure runs.
 
-use std::process::Command;
-
 /// Facts about the machine and the code version.
 #[derive(Clone, Debug)]
 pub struct Machine {
@@ -45,27 +43,5 @@ fn git_commit() -> String {
     if built != "unknown" {
         return built.to_string();
     }
-    let root = crate::datasets::project_root();
-    let run = |args: &[&str]| {
-        Command::new("git")
-            .arg("-C")
-            .arg(&root)
-            .args(args)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    match run(&["rev-parse", "HEAD"]) {
-        Some(head) if !head.is_empty() => {
-            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
-            if dirty {
-                format!("{head}-dirty")
-            } else {
-                head
-            }
-        }
-        _ => "unknown".into(),
-    }
+    crate::git::commit(&crate::datasets::project_root())
 }

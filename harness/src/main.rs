@@ -9,6 +9,7 @@ mod campaign;
 mod child;
 mod compare;
 mod datasets;
+mod git;
 mod interrupt;
 mod isolate;
 mod machine;
@@ -18,12 +19,14 @@ mod numa;
 mod peers;
 mod plot;
 mod report;
+mod runner;
 mod schema;
 mod shard;
 mod summary;
 
-use campaign::{Planned, RunArgs, RunContext, Selection};
+use campaign::{RunArgs, Selection};
 use clap::{Parser, Subcommand};
+use runner::{Planned, RunContext};
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -2,35 +2,13 @@
 //! the manifest's independently derived oracles, a campaign killed half-way
 //! and resumed, and broken models giving one-line errors and rows.
 
+mod common;
+
+use common::{read_csv, resume, statebench, workspace};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-
-fn statebench() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_statebench"))
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// Reads a CSV into maps column -> value.
-fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
-}
 
 /// The oracle counts of the built-in manifest: instance -> (states, transitions).
 fn builtin_oracles() -> HashMap<String, (String, String)> {
@@ -110,39 +88,45 @@ fn data_rows(csv: &Path) -> usize {
         .unwrap_or(0)
 }
 
-#[test]
-fn killed_campaign_resumes_without_lost_or_duplicated_rows() {
-    let dir = tempfile::tempdir().unwrap();
-    let csv = dir.path().join("k/runs.csv");
-    let total = builtin_oracles().len();
-    let mut parent = statebench()
-        .args([
-            "run",
-            "--engines",
-            "hash-table",
-            "--campaign",
-            "k",
-            "--results",
-        ])
-        .arg(dir.path())
+/// `run` of every built-in instance on hash-table as campaign `name` under
+/// `results`, `extra` added, in the background; its stderr goes to `stderr`.
+fn start_campaign(results: &Path, name: &str, extra: &[&str], stderr: Stdio) -> Child {
+    statebench()
+        .args(["run", "--engines", "hash-table", "--campaign", name])
+        .args(extra)
+        .arg("--results")
+        .arg(results)
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
-        .unwrap();
-    // Kill the parent once most small runs are written: the large runs left
-    // take seconds, so the kill lands in the middle of the campaign.
+        .unwrap()
+}
+
+/// Waits until `csv` holds `rows` rows, while the campaign `parent` runs.
+fn wait_for_rows(csv: &Path, rows: usize, parent: &mut Child) {
     let start = Instant::now();
-    while data_rows(&csv) < total - 4 {
+    while data_rows(csv) < rows {
         assert!(
             start.elapsed() < Duration::from_secs(300),
             "campaign made no progress"
         );
         assert!(
             parent.try_wait().unwrap().is_none(),
-            "campaign ended before it was killed"
+            "campaign ended before it was stopped"
         );
         std::thread::sleep(Duration::from_millis(2));
     }
+}
+
+#[test]
+fn killed_campaign_resumes_without_lost_or_duplicated_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("k/runs.csv");
+    let total = builtin_oracles().len();
+    let mut parent = start_campaign(dir.path(), "k", &[], Stdio::null());
+    // Kill the parent once most small runs are written: the large runs left
+    // take seconds, so the kill lands in the middle of the campaign.
+    wait_for_rows(&csv, total - 4, &mut parent);
     parent.kill().unwrap();
     parent.wait().unwrap();
     let before = data_rows(&csv);
@@ -422,15 +406,24 @@ fn explicit_engines_report_ordered_latency_percentiles_and_comback_none() {
     }
 }
 
+/// `explore_json` of a run that must fail with `status`, its message
+/// saying `says`; the row.
+fn stopped_run(model: &str, extra: &[&str], status: &str, says: &str) -> serde_json::Value {
+    let (ok, row) = explore_json(model, extra);
+    assert!(!ok);
+    assert_eq!(row["status"], status, "{row}");
+    assert!(row["message"].as_str().unwrap().contains(says), "{row}");
+    row
+}
+
 #[test]
 fn timeout_is_a_row_with_the_progress_made() {
     // cycles-10-4 has 1,048,576 states: far more than 0.3 s of work in a test build.
-    let (ok, row) = explore_json("cycles-10-4", &["--timeout", "0.3"]);
-    assert!(!ok);
-    assert_eq!(row["status"], "timeout", "{row}");
-    assert!(
-        row["message"].as_str().unwrap().contains("timeout after"),
-        "{row}"
+    let row = stopped_run(
+        "cycles-10-4",
+        &["--timeout", "0.3"],
+        "timeout",
+        "timeout after",
     );
     assert!(row["rss_peak_bytes"].as_u64().unwrap() > 0);
     assert_eq!(row["states_match"], serde_json::Value::Null);
@@ -450,12 +443,11 @@ fn a_table_that_cannot_grow_within_the_memory_limit_is_table_full() {
     // cycles-10-4 needs 1,048,576 x (8 + 4 x 40) bytes = 168 MiB of entries
     // in chunks plus a 16 MiB bucket array; the resident set stays below
     // the limit, so the engine's own budget check is what stops the run.
-    let (ok, row) = explore_json("cycles-10-4", &["--mem-limit", "0.2"]);
-    assert!(!ok);
-    assert_eq!(row["status"], "table_full", "{row}");
-    assert!(
-        row["message"].as_str().unwrap().contains("memory budget"),
-        "{row}"
+    let row = stopped_run(
+        "cycles-10-4",
+        &["--mem-limit", "0.2"],
+        "table_full",
+        "memory budget",
     );
     let states = row["states"].as_u64().unwrap();
     assert!(states > 0 && states < 1_048_576, "{row}");
@@ -790,30 +782,9 @@ fn ctrl_c_tells_how_to_resume_and_the_resume_numbers_on() {
     let dir = tempfile::tempdir().unwrap();
     let csv = dir.path().join("i/runs.csv");
     let total = builtin_oracles().len();
-    let parent = statebench()
-        .args([
-            "run",
-            "--engines",
-            "hash-table",
-            "--no-report",
-            "--campaign",
-            "i",
-            "--results",
-        ])
-        .arg(dir.path())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut parent = start_campaign(dir.path(), "i", &["--no-report"], Stdio::piped());
     // Ctrl-C once the small runs are written, during one of the large ones.
-    let start = Instant::now();
-    while data_rows(&csv) < total - 3 {
-        assert!(
-            start.elapsed() < Duration::from_secs(300),
-            "campaign made no progress"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    wait_for_rows(&csv, total - 3, &mut parent);
     let pid = libc::pid_t::try_from(parent.id()).unwrap();
     // SAFETY: sending a signal to our own child process touches no memory.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
@@ -840,18 +811,7 @@ fn ctrl_c_tells_how_to_resume_and_the_resume_numbers_on() {
         "the interrupted run left a row"
     );
 
-    let out = statebench()
-        .args([
-            "run",
-            "--resume",
-            "--campaign",
-            "i",
-            "--no-report",
-            "--results",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = resume(dir.path(), "i");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let numbers = progress_numbers(&stderr);

@@ -4,25 +4,15 @@
 //! built-in nets, engines hash-table and tree; expectations are computed
 //! from the CSVs.
 
+mod common;
+
+use common::{read, resume, statebench, text, write, Record, Table};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn statebench() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_statebench"))
-}
+use std::process::Output;
 
 /// Small built-in nets (tens to hundreds of states each).
 const MODELS: &str = "token-ring-4-3,philosophers-3,mutex-4,cycles-3-4,kanban-1";
-
-fn text(out: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 /// Runs a campaign `name` of [`MODELS`] under `results`; returns its CSV.
 fn campaign(results: &Path, name: &str, extra: &[&str]) -> PathBuf {
@@ -52,39 +42,15 @@ fn campaign_of(models: &str, results: &Path, name: &str, extra: &[&str]) -> Path
     results.join(name).join("runs.csv")
 }
 
-/// A CSV record: column -> value.
-type Record = HashMap<String, String>;
-
-/// A CSV: its header and its records.
-struct Table {
-    headers: Vec<String>,
-    rows: Vec<Record>,
-}
-
-fn read(path: &Path) -> Table {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
-    let rows = reader
-        .records()
-        .map(|r| {
-            headers
-                .iter()
-                .cloned()
-                .zip(r.unwrap().iter().map(String::from))
-                .collect()
-        })
-        .collect();
-    Table { headers, rows }
-}
-
-fn write(path: &Path, headers: &[String], rows: &[Record]) {
-    let mut w = csv::Writer::from_path(path).unwrap();
-    w.write_record(headers).unwrap();
-    for r in rows {
-        w.write_record(headers.iter().map(|h| r[h].as_str()))
-            .unwrap();
-    }
-    w.flush().unwrap();
+/// `merge OUT INPUTS... EXTRA...`.
+fn merge<P: AsRef<std::ffi::OsStr>>(out: &Path, inputs: &[P], extra: &[&str]) -> Output {
+    statebench()
+        .arg("merge")
+        .arg(out)
+        .args(inputs)
+        .args(extra)
+        .output()
+        .unwrap()
 }
 
 fn compare(base: &Path, new: &Path, extra: &[&str]) -> (Option<i32>, String, Output) {
@@ -180,51 +146,82 @@ fn older_schemas_are_compared_by_column_name() {
 fn edited_campaigns_show_their_edits() {
     let dir = tempfile::tempdir().unwrap();
     let base = campaign(dir.path(), "base", &[]);
-    let table = read(&base);
-    let edited = |name: &str, edit: &dyn Fn(&mut Vec<Record>)| {
-        let mut rows = table.rows.clone();
+    let e = Edits {
+        dir: dir.path().to_path_buf(),
+        table: read(&base),
+        base,
+    };
+    let copy = unchanged_copy_is_unchanged(&e);
+    a_changed_count_is_a_regression(&e);
+    slower_runs_are_regressions(&e);
+    faster_runs_are_improvements(&e);
+    missing_rows_are_named(&e);
+    a_failed_run_is_a_regression(&e);
+    usage_and_io_errors_exit_2(&e, &copy);
+}
+
+/// A campaign's CSV and edited copies of it in `dir`.
+struct Edits {
+    dir: PathBuf,
+    base: PathBuf,
+    table: Table,
+}
+
+impl Edits {
+    /// A copy of the campaign's CSV named `name`, its rows edited by `edit`.
+    fn edited(&self, name: &str, edit: &dyn Fn(&mut Vec<Record>)) -> PathBuf {
+        let mut rows = self.table.rows.clone();
         edit(&mut rows);
-        let path = dir.path().join(name);
-        write(&path, &table.headers, &rows);
+        let path = self.dir.join(name);
+        write(&path, &self.table.headers, &rows);
         path
-    };
-    let scale_time = |engine: &'static str, factor: f64| {
-        move |rows: &mut Vec<Record>| {
-            for r in rows.iter_mut().filter(|r| r["engine"] == engine) {
-                let t: f64 = r["time_s"].parse().unwrap();
-                r.insert("time_s".into(), (t * factor).to_string());
-            }
-        }
-    };
-    let timed = |engine: &str| {
-        table
+    }
+
+    /// The runs of `engine` with a measured time.
+    fn timed(&self, engine: &str) -> usize {
+        self.table
             .rows
             .iter()
             .filter(|r| r["engine"] == engine && r["time_s"].parse::<f64>().unwrap() > 0.0)
             .count()
-    };
+    }
+}
 
-    // Unchanged copy: nothing to report, even with no noise floor.
-    let copy = edited("copy.csv", &|_| {});
-    let (code, stdout, out) = compare(&base, &copy, &["--min-time", "0", "--min-memory", "0"]);
+/// An edit multiplying the time of `engine`'s runs by `factor`.
+fn scale_time(engine: &'static str, factor: f64) -> impl Fn(&mut Vec<Record>) {
+    move |rows: &mut Vec<Record>| {
+        for r in rows.iter_mut().filter(|r| r["engine"] == engine) {
+            let t: f64 = r["time_s"].parse().unwrap();
+            r.insert("time_s".into(), (t * factor).to_string());
+        }
+    }
+}
+
+/// An unchanged copy: nothing to report, even with no noise floor; returns it.
+fn unchanged_copy_is_unchanged(e: &Edits) -> PathBuf {
+    let copy = e.edited("copy.csv", &|_| {});
+    let (code, stdout, out) = compare(&e.base, &copy, &["--min-time", "0", "--min-memory", "0"]);
     assert_eq!(code, Some(0), "{}", text(&out));
     assert!(stdout.contains("no regression"), "{stdout}");
     assert!(
         stdout.contains(&format!(
             "{0} runs compared, {0} unchanged",
-            table.rows.len()
+            e.table.rows.len()
         )),
         "{stdout}"
     );
+    copy
+}
 
-    // One row's state count changed: a count change naming the row.
-    let target = table.rows[table.rows.len() / 2].clone();
-    let states = edited("states.csv", &|rows| {
+/// One row's state count changed: a count change naming the row.
+fn a_changed_count_is_a_regression(e: &Edits) {
+    let target = e.table.rows[e.table.rows.len() / 2].clone();
+    let states = e.edited("states.csv", &|rows| {
         let r = rows.iter_mut().find(|r| key(r) == key(&target)).unwrap();
         let s: u64 = r["states"].parse().unwrap();
         r.insert("states".into(), (s + 1).to_string());
     });
-    let (code, stdout, out) = compare(&base, &states, &[]);
+    let (code, stdout, out) = compare(&e.base, &states, &[]);
     assert_eq!(code, Some(1), "{}", text(&out));
     assert!(!stdout.contains("no regression"), "{stdout}");
     let regressions = section(&stdout, "Regressions");
@@ -237,19 +234,22 @@ fn edited_campaigns_show_their_edits() {
     ] {
         assert!(line.contains(needle), "{needle} not in {line}");
     }
+}
 
-    // Every tree run three times slower: one time regression per run.
-    let slow = edited("slow.csv", &scale_time("tree", 3.0));
+/// Every tree run three times slower: one time regression per run,
+/// unless a tolerance or the noise floor hides it.
+fn slower_runs_are_regressions(e: &Edits) {
+    let slow = e.edited("slow.csv", &scale_time("tree", 3.0));
     for tolerance in ["10%", "0.5"] {
         let (code, stdout, out) = compare(
-            &base,
+            &e.base,
             &slow,
             &["--min-time", "0", "--time-tolerance", tolerance],
         );
         assert_eq!(code, Some(1), "{}", text(&out));
         let regressions = section(&stdout, "Regressions");
-        assert!(timed("tree") > 0);
-        assert_eq!(regressions.len(), timed("tree"), "{stdout}");
+        assert!(e.timed("tree") > 0);
+        assert_eq!(regressions.len(), e.timed("tree"), "{stdout}");
         assert!(
             regressions
                 .iter()
@@ -260,43 +260,48 @@ fn edited_campaigns_show_their_edits() {
     }
     // A tolerance above the slowdown: none.
     let (code, stdout, _) = compare(
-        &base,
+        &e.base,
         &slow,
         &["--min-time", "0", "--time-tolerance", "250%"],
     );
     assert_eq!(code, Some(0), "{stdout}");
     // The default noise floor (0.1 s) hides a slowdown of runs this small
     // only when they are all that small.
-    let longest: f64 = table
+    let longest: f64 = e
+        .table
         .rows
         .iter()
         .filter(|r| r["engine"] == "tree")
         .map(|r| r["time_s"].parse::<f64>().unwrap())
         .fold(0.0, f64::max);
-    let (code, _, out) = compare(&base, &slow, &[]);
+    let (code, _, out) = compare(&e.base, &slow, &[]);
     assert_eq!(
         code,
         Some(i32::from(2.0 * longest >= 0.1)),
         "{}",
         text(&out)
     );
+}
 
-    // Every hash-table run three times faster: improvements, exit 0.
-    let fast = edited("fast.csv", &scale_time("hash-table", 1.0 / 3.0));
-    let (code, stdout, out) = compare(&base, &fast, &["--min-time", "0"]);
+/// Every hash-table run three times faster: improvements, exit 0.
+fn faster_runs_are_improvements(e: &Edits) {
+    let fast = e.edited("fast.csv", &scale_time("hash-table", 1.0 / 3.0));
+    let (code, stdout, out) = compare(&e.base, &fast, &["--min-time", "0"]);
     assert_eq!(code, Some(0), "{}", text(&out));
     assert!(stdout.contains("no regression"), "{stdout}");
     let improvements = section(&stdout, "Improvements");
-    assert!(timed("hash-table") > 0);
-    assert_eq!(improvements.len(), timed("hash-table"), "{stdout}");
+    assert!(e.timed("hash-table") > 0);
+    assert_eq!(improvements.len(), e.timed("hash-table"), "{stdout}");
     assert!(improvements.iter().all(|l| l.contains("| hash-table |")));
+}
 
-    // A row removed: missing from NEW; the other way, missing from BASE.
-    let last = table.rows.last().unwrap().clone();
-    let removed = edited("removed.csv", &|rows| {
+/// A row removed: missing from NEW; the other way, missing from BASE.
+fn missing_rows_are_named(e: &Edits) {
+    let last = e.table.rows.last().unwrap().clone();
+    let removed = e.edited("removed.csv", &|rows| {
         rows.pop();
     });
-    let (code, stdout, out) = compare(&base, &removed, &[]);
+    let (code, stdout, out) = compare(&e.base, &removed, &[]);
     assert_eq!(code, Some(0), "{}", text(&out));
     let missing = section(&stdout, "Missing from NEW");
     assert_eq!(missing.len(), 1, "{stdout}");
@@ -304,30 +309,34 @@ fn edited_campaigns_show_their_edits() {
         missing[0].contains(&last["instance"]) && missing[0].contains(&last["engine"]),
         "{stdout}"
     );
-    let (_, stdout, _) = compare(&removed, &base, &[]);
+    let (_, stdout, _) = compare(&removed, &e.base, &[]);
     assert_eq!(section(&stdout, "Missing from BASE").len(), 1, "{stdout}");
+}
 
-    // A status ok -> timeout is a regression.
-    let failed = edited("failed.csv", &|rows| {
+/// A status ok -> timeout is a regression.
+fn a_failed_run_is_a_regression(e: &Edits) {
+    let failed = e.edited("failed.csv", &|rows| {
         rows[0].insert("status".into(), "timeout".into());
     });
-    let (code, stdout, _) = compare(&base, &failed, &[]);
+    let (code, stdout, _) = compare(&e.base, &failed, &[]);
     assert_eq!(code, Some(1), "{stdout}");
     let regressions = section(&stdout, "Regressions");
     assert!(
         regressions.len() == 1 && regressions[0].contains("status"),
         "{stdout}"
     );
+}
 
-    // Usage and IO errors: exit 2.
+/// Usage and IO errors: exit 2.
+fn usage_and_io_errors_exit_2(e: &Edits, copy: &Path) {
     for args in [
         vec!["--time-tolerance", "fast"],
         vec!["--memory-tolerance", "5"],
     ] {
-        let (code, _, out) = compare(&base, &copy, &args);
+        let (code, _, out) = compare(&e.base, copy, &args);
         assert_eq!(code, Some(2), "{args:?}: {}", text(&out));
     }
-    let (code, _, out) = compare(&base, &dir.path().join("nosuch.csv"), &[]);
+    let (code, _, out) = compare(&e.base, &e.dir.join("nosuch.csv"), &[]);
     assert_eq!(code, Some(2), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nosuch.csv"));
 }
@@ -406,18 +415,7 @@ fn repetitions_give_one_row_each_and_survive_resume() {
     // repetition 1 included.
     let half = table.rows.len() / 2;
     write(&csv, &table.headers, &table.rows[..half]);
-    let out = statebench()
-        .args([
-            "run",
-            "--resume",
-            "--campaign",
-            "r",
-            "--no-report",
-            "--results",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = resume(dir.path(), "r");
     assert!(out.status.success(), "{}", text(&out));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains(&format!("{half} already done")),
@@ -452,18 +450,7 @@ fn resume_upgrades_an_older_schema() {
     let half = table.rows.len() / 2;
     assert!(half > 0);
     write(&csv, &old_headers, &table.rows[..half]);
-    let out = statebench()
-        .args([
-            "run",
-            "--resume",
-            "--campaign",
-            "old",
-            "--no-report",
-            "--results",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let out = resume(dir.path(), "old");
     assert!(out.status.success(), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("older statebench"), "{}", text(&out));
@@ -491,15 +478,19 @@ fn resume_upgrades_an_older_schema() {
 #[test]
 fn shards_merged_equal_the_unsharded_campaign() {
     let dir = tempfile::tempdir().unwrap();
-    let full = campaign(dir.path(), "full", &[]);
+    let (full, shards) = sharded_campaigns(dir.path());
+    merge_equals_the_unsharded(dir.path(), &full, &shards);
+    merge_refuses_a_run_in_two_inputs(dir.path(), &shards);
+    merge_rerun_replaces(dir.path(), &shards);
+    merge_of_other_schemas(dir.path(), &shards);
+}
+
+/// The campaign unsharded (`full`) and in three shards under `dir`,
+/// checked to split by instance.
+fn sharded_campaigns(dir: &Path) -> (PathBuf, Vec<PathBuf>) {
+    let full = campaign(dir, "full", &[]);
     let shards: Vec<PathBuf> = (1..=3)
-        .map(|i| {
-            campaign(
-                dir.path(),
-                &format!("s{i}"),
-                &["--shard", &format!("{i}/3")],
-            )
-        })
+        .map(|i| campaign(dir, &format!("s{i}"), &["--shard", &format!("{i}/3")]))
         .collect();
     // By instance: disjoint instance sets, none empty with 5 instances.
     let mut owner: HashMap<String, usize> = HashMap::new();
@@ -512,20 +503,21 @@ fn shards_merged_equal_the_unsharded_campaign() {
         }
     }
     // campaign.json keeps the shard for --resume.
-    let settings = std::fs::read_to_string(dir.path().join("s2/campaign.json")).unwrap();
+    let settings = std::fs::read_to_string(dir.join("s2/campaign.json")).unwrap();
     let settings: serde_json::Value = serde_json::from_str(&settings).unwrap();
     assert_eq!(settings["shard"]["index"], 2);
     assert_eq!(settings["shard"]["count"], 3);
 
-    let merged = dir.path().join("merged/runs.csv");
-    let out = statebench()
-        .arg("merge")
-        .arg(&merged)
-        .args(&shards)
-        .output()
-        .unwrap();
+    (full, shards)
+}
+
+/// `merge` of the shards equals the unsharded campaign; an existing
+/// output is refused without `--force`.
+fn merge_equals_the_unsharded(dir: &Path, full: &Path, shards: &[PathBuf]) {
+    let merged = dir.join("merged/runs.csv");
+    let out = merge(&merged, shards, &[]);
     assert!(out.status.success(), "{}", text(&out));
-    let (f, m) = (read(&full), read(&merged));
+    let (f, m) = (read(full), read(&merged));
     assert_eq!(f.headers, m.headers);
     let by_key = |t: &Table| -> BTreeMap<Vec<String>, Record> {
         t.rows.iter().map(|r| (key(r), r.clone())).collect()
@@ -549,50 +541,43 @@ fn shards_merged_equal_the_unsharded_campaign() {
             assert_eq!(fr[c], mk[k][c], "{c} of {k:?}");
         }
     }
-    let (code, stdout, out) = compare(&full, &merged, &[]);
+    let (code, stdout, out) = compare(full, &merged, &[]);
     assert_eq!(code, Some(0), "{}", text(&out));
     assert!(stdout.contains("no regression"), "{stdout}");
 
     // OUT exists: refused without --force.
-    let again = statebench()
-        .arg("merge")
-        .arg(&merged)
-        .args(&shards)
-        .output()
-        .unwrap();
+    let again = merge(&merged, shards, &[]);
     assert_eq!(again.status.code(), Some(2), "{}", text(&again));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--force"));
-    let forced = statebench()
-        .arg("merge")
-        .arg(&merged)
-        .args(&shards)
-        .arg("--force")
-        .output()
-        .unwrap();
+    let forced = merge(&merged, shards, &["--force"]);
     assert!(forced.status.success(), "{}", text(&forced));
     assert_eq!(read(&merged).rows.len(), f.rows.len());
+}
 
-    // A run in two inputs.
-    let dup = statebench()
-        .arg("merge")
-        .arg(dir.path().join("dup.csv"))
-        .args([&shards[0], &shards[1], &shards[0]])
-        .output()
-        .unwrap();
+/// A run in two inputs is an error, and nothing is written.
+fn merge_refuses_a_run_in_two_inputs(dir: &Path, shards: &[PathBuf]) {
+    let dup = merge(
+        &dir.join("dup.csv"),
+        &[&shards[0], &shards[1], &shards[0]],
+        &[],
+    );
     assert_eq!(dup.status.code(), Some(2), "{}", text(&dup));
     let stderr = String::from_utf8_lossy(&dup.stderr);
     assert!(
         stderr.contains("duplicate run") && stderr.contains(&*shards[0].to_string_lossy()),
         "{stderr}"
     );
-    assert!(!dir.path().join("dup.csv").exists());
+    assert!(!dir.join("dup.csv").exists());
+}
 
+/// With `--rerun-replaces` the later input's rows win, in place.
+fn merge_rerun_replaces(dir: &Path, shards: &[PathBuf]) {
     // The same with --rerun-replaces: the later input's rows win, in place.
     let mut rerun = read(&shards[0]);
     for r in &mut rerun.rows {
         r.insert("message".into(), "rerun".into());
     }
-    let rerun_csv = dir.path().join("rerun.csv");
+    let rerun_csv = dir.join("rerun.csv");
     write(&rerun_csv, &rerun.headers, &rerun.rows);
     // The rows to be replaced carry another commit; once replaced, it must
     // not be named in the "inputs come from N commits" warning.
@@ -600,16 +585,14 @@ fn shards_merged_equal_the_unsharded_campaign() {
     for r in &mut stale.rows {
         r.insert("git_commit".into(), "stale-commit".into());
     }
-    let stale_csv = dir.path().join("stale.csv");
+    let stale_csv = dir.join("stale.csv");
     write(&stale_csv, &stale.headers, &stale.rows);
-    let replaced = dir.path().join("replaced.csv");
-    let out = statebench()
-        .arg("merge")
-        .arg(&replaced)
-        .args([&stale_csv, &shards[1], &rerun_csv])
-        .arg("--rerun-replaces")
-        .output()
-        .unwrap();
+    let replaced = dir.join("replaced.csv");
+    let out = merge(
+        &replaced,
+        &[&stale_csv, &shards[1], &rerun_csv],
+        &["--rerun-replaces"],
+    );
     assert!(out.status.success(), "{}", text(&out));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("replaced:"), "{}", text(&out));
@@ -625,19 +608,20 @@ fn shards_merged_equal_the_unsharded_campaign() {
     assert!(r.rows[..s0.len()].iter().all(|x| x["message"] == "rerun"));
     assert!(r.rows[s0.len()..].iter().all(|x| x["message"] != "rerun"));
     // A key twice in one input stays an error with the flag.
-    let twice = dir.path().join("twice.csv");
+    let twice = dir.join("twice.csv");
     let doubled: Vec<Record> = s1.iter().chain(&s1).cloned().collect();
     write(&twice, &rerun.headers, &doubled);
-    let out = statebench()
-        .arg("merge")
-        .arg(dir.path().join("twice-out.csv"))
-        .args([&shards[0], &twice])
-        .arg("--rerun-replaces")
-        .output()
-        .unwrap();
+    let out = merge(
+        &dir.join("twice-out.csv"),
+        &[&shards[0], &twice],
+        &["--rerun-replaces"],
+    );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out));
     assert!(String::from_utf8_lossy(&out.stderr).contains("twice in"));
+}
 
+/// An input of another schema is refused, one of an older schema read.
+fn merge_of_other_schemas(dir: &Path, shards: &[PathBuf]) {
     // An input of another schema (a column dropped).
     let t = read(&shards[2]);
     let headers: Vec<String> = t
@@ -646,14 +630,9 @@ fn shards_merged_equal_the_unsharded_campaign() {
         .filter(|h| *h != "speedup")
         .cloned()
         .collect();
-    let old = dir.path().join("old.csv");
+    let old = dir.join("old.csv");
     write(&old, &headers, &t.rows);
-    let bad = statebench()
-        .arg("merge")
-        .arg(dir.path().join("bad.csv"))
-        .args([&shards[0], &old])
-        .output()
-        .unwrap();
+    let bad = merge(&dir.join("bad.csv"), &[&shards[0], &old], &[]);
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
     let stderr = String::from_utf8_lossy(&bad.stderr);
     assert!(
@@ -662,7 +641,7 @@ fn shards_merged_equal_the_unsharded_campaign() {
             && stderr.contains("speedup"),
         "{stderr}"
     );
-    assert!(!dir.path().join("bad.csv").exists());
+    assert!(!dir.join("bad.csv").exists());
 
     // An older schema: the newest columns missing at the end and the
     // locality bound under its old name. Read, with the derived columns
@@ -683,15 +662,10 @@ fn shards_merged_equal_the_unsharded_campaign() {
             r
         })
         .collect();
-    let older = dir.path().join("older.csv");
+    let older = dir.join("older.csv");
     write(&older, &headers, &rows);
-    let merged = dir.path().join("with-older.csv");
-    let ok = statebench()
-        .arg("merge")
-        .arg(&merged)
-        .args([&shards[0], &older])
-        .output()
-        .unwrap();
+    let merged = dir.join("with-older.csv");
+    let ok = merge(&merged, &[&shards[0], &older], &[]);
     assert_eq!(ok.status.code(), Some(0), "{}", text(&ok));
     let stderr = String::from_utf8_lossy(&ok.stderr);
     assert!(

@@ -5,13 +5,11 @@
 //! data (an engine failing everywhere, an empty campaign, an older schema,
 //! no font) gives messages and empty panels, never a panic.
 
+mod common;
+
+use common::{read_csv, statebench, text};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn statebench() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_statebench"))
-}
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -29,31 +27,6 @@ fn campaign(name: &str) -> (tempfile::TempDir, PathBuf) {
         std::fs::copy(&f, to.join(f.file_name().unwrap())).unwrap();
     }
     (dir, to)
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
-
-fn read_csv(path: &Path) -> Vec<HashMap<String, String>> {
-    let mut reader = csv::Reader::from_path(path).unwrap();
-    let headers = reader.headers().unwrap().clone();
-    reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            headers
-                .iter()
-                .zip(r.iter())
-                .map(|(h, v)| (h.to_string(), v.to_string()))
-                .collect()
-        })
-        .collect()
 }
 
 fn figures_json(dir: &Path) -> Vec<serde_json::Value> {

@@ -4,9 +4,11 @@
 //! the project's SPIN oracle tooling (`scripts/spin-oracle.py --models`).
 //! Needs spin and gcc (`scripts/install-deps.sh`).
 
+mod common;
+
+use common::statebench;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/spin")
@@ -29,7 +31,7 @@ fn oracle() -> HashMap<String, u64> {
 /// `statebench explore <fixture>.pm --engine ENGINE --json` with `extra`
 /// arguments; the run's row as JSON.
 fn explore(model: &str, engine: &str, extra: &[&str], path: Option<&Path>) -> serde_json::Value {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_statebench"));
+    let mut cmd = statebench();
     cmd.arg("explore")
         .arg(fixtures().join(format!("{model}.pm")))
         .args([
@@ -50,6 +52,17 @@ fn explore(model: &str, engine: &str, extra: &[&str], path: Option<&Path>) -> se
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
     serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout} {stderr}"))
+}
+
+/// `statebench explore FILE --engine ENGINE --json`; the run's row as JSON.
+fn explore_file(file: &Path, engine: &str) -> serde_json::Value {
+    let out = statebench()
+        .arg("explore")
+        .arg(file)
+        .args(["--engine", engine, "--json"])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 fn field<'a>(row: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
@@ -142,13 +155,7 @@ fn peers_refuse_models_that_are_not_promela() {
     let dir = tempfile::tempdir().unwrap();
     let dve = dir.path().join("m.dve");
     std::fs::write(&dve, "byte x;\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_statebench"))
-        .arg("explore")
-        .arg(&dve)
-        .args(["--engine", "spin-collapse", "--json"])
-        .output()
-        .unwrap();
-    let row: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = explore_file(&dve, "spin-collapse");
     assert_eq!(field(&row, "status"), "unsupported", "{row}");
     assert!(field(&row, "message")
         .as_str()
@@ -161,13 +168,7 @@ fn bad_promela_is_a_model_error_with_spin_s_message() {
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.pm");
     std::fs::write(&bad, "active proctype p() {\n  x = ;\n}\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_statebench"))
-        .arg("explore")
-        .arg(&bad)
-        .args(["--engine", "spin", "--json"])
-        .output()
-        .unwrap();
-    let row: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = explore_file(&bad, "spin");
     assert_eq!(field(&row, "status"), "model_error", "{row}");
     let message = field(&row, "message").as_str().unwrap();
     assert!(message.contains("bad.pm"), "{message}");
@@ -191,7 +192,7 @@ fn statebench_engines_on_promela_end_cleanly() {
 #[test]
 fn spin_and_a_statebench_engine_in_one_campaign_agree() {
     let dir = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_statebench"))
+    let out = statebench()
         .args([
             "run",
             "--suite",

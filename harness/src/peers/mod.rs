@@ -5,15 +5,19 @@
 //! peers live here and never in the `engines` crate, which must not run
 //! processes.
 //!
+//! A peer is one more kind of run behind `runner::Runner`, the interface a
+//! statebench engine's child run implements too: the campaign runs a peer
+//! through it and the peers import nothing of the campaign.
+//!
 //! Owns the peer registry (names, summaries, parameters) and the dispatch
 //! of a planned run to its peer. Must not define CSV columns (`schema`).
 
 pub mod spin;
 mod spin_report;
 
-use crate::campaign::{Planned, RunContext};
 use crate::datasets::ModelSource;
 use crate::models::formalism_of;
+use crate::runner::{Job, Planned, RunContext, Runner};
 use crate::schema::{Row, Status};
 use spin::Storage;
 
@@ -89,9 +93,18 @@ pub fn find(name: &str) -> Option<&'static PeerSpec> {
     PEERS.iter().find(|p| p.name == name)
 }
 
+/// A peer is run through the same interface as a statebench engine; it
+/// reports no progress while it runs.
+impl Runner for PeerSpec {
+    fn fill(&self, job: &Job, _on_progress: &mut dyn FnMut(u64), row: &mut Row) {
+        let path = std::env::var_os("PATH");
+        execute(self, job.ctx, job.run, job.source, path.as_deref(), row);
+    }
+}
+
 /// Runs `run` with `peer` on `source` and fills `row` (figures, status,
 /// message); `path` is the environment's `PATH`, where the tools are found.
-pub fn execute(
+fn execute(
     peer: &PeerSpec,
     ctx: &RunContext,
     run: &Planned,

@@ -45,9 +45,9 @@
 //! `counters` (`spin_total_bytes` = `total actual memory usage`, ...).
 
 use super::spin_report::{self, PanReport, Recompile};
-use crate::campaign::{Planned, RunContext};
 use crate::datasets::Entry;
 use crate::isolate::{self, ChildOutcome, Ending, Limits};
+use crate::runner::{one_line, Planned, RunContext};
 use crate::schema::{Row, Status};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -233,14 +233,6 @@ pub fn pan_args(s: &Settings) -> Vec<String> {
     args
 }
 
-fn one_line(text: &str) -> String {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join(" | ")
-}
-
 /// The time left of the run's budget, or `None` when it is spent.
 fn remaining(start: Instant, limits: Limits) -> Option<Limits> {
     let left = limits.timeout.checked_sub(start.elapsed())?;
@@ -286,6 +278,9 @@ fn limit_hit(outcome: &ChildOutcome, what: &str, limits: Limits) -> Option<(Stat
     }
 }
 
+/// Why a SPIN run ended without its figures: the row's status and message.
+type Failure = (Status, String);
+
 /// Fills `row` with a SPIN run of `model` (a Promela file).
 pub fn execute(
     storage: Storage,
@@ -298,7 +293,7 @@ pub fn execute(
 ) {
     let start = Instant::now();
     let limits = ctx.limits;
-    let mut s = match settings(storage, &run.entry, params, limits.mem_limit_bytes) {
+    let s = match settings(storage, &run.entry, params, limits.mem_limit_bytes) {
         Ok(s) => s,
         Err(e) => {
             row.status = Status::Unsupported;
@@ -306,190 +301,226 @@ pub fn execute(
             return;
         }
     };
-    let fail = |row: &mut Row, status: Status, message: String| {
+    let attempt = Attempt {
+        storage,
+        tools,
+        limits,
+        start,
+    };
+    if let Err((status, message)) = attempt.verify(s, model, row) {
         row.status = status;
         row.message = one_line(&message);
         row.wall_time_s = start.elapsed().as_secs_f64();
-    };
-    let dir = match tempfile::Builder::new()
-        .prefix("statebench-spin-")
-        .tempdir()
-    {
-        Ok(d) => d,
-        Err(e) => {
-            return fail(
-                row,
+    }
+}
+
+/// One SPIN run: its storage, tools and limits, and when it started (the
+/// steps share the run's time limit).
+struct Attempt<'a> {
+    storage: Storage,
+    tools: &'a Toolchain,
+    limits: Limits,
+    start: Instant,
+}
+
+/// What to do after a verifier run that asked for other settings.
+enum Retry {
+    /// Compile again with the new settings, then run the verifier.
+    Recompile,
+    /// Run the same verifier again with a deeper stack.
+    Rerun,
+}
+
+impl Attempt<'_> {
+    /// The limits of the run's time left, or the timeout when it is spent.
+    fn left(&self) -> Result<Limits, Failure> {
+        remaining(self.start, self.limits)
+            .ok_or_else(|| (Status::Timeout, timeout_text(self.limits)))
+    }
+
+    /// Generates, compiles and runs the verifier in a fresh directory (again
+    /// with other settings where pan asks for them) and fills `row` from
+    /// its report.
+    fn verify(&self, mut s: Settings, model: &Path, row: &mut Row) -> Result<(), Failure> {
+        let crashed = |e: String| (Status::Crashed, e);
+        let dir = tempfile::Builder::new()
+            .prefix("statebench-spin-")
+            .tempdir()
+            .map_err(|e| crashed(format!("cannot create a work directory: {e}")))?;
+        let local = dir.path().join("model.pm");
+        if let Err(e) = std::fs::copy(model, &local) {
+            return Err((Status::ModelError, format!("{}: {e}", model.display())));
+        }
+        let mut prepare_s = self.generate(dir.path(), model)?;
+        let mut compiled = false;
+        let mut notes: Vec<String> = Vec::new();
+        for attempt in 1..=MAX_ATTEMPTS {
+            if !compiled {
+                prepare_s += self.compile(&s, dir.path())?;
+                compiled = true;
+            }
+            let left = self.left()?;
+            let out =
+                step(&dir.path().join("pan"), &pan_args(&s), dir.path(), left).map_err(crashed)?;
+            row.rss_peak_bytes = Some(out.rss_peak_bytes);
+            row.parse_time_s = Some(prepare_s);
+            if let Some((status, m)) = limit_hit(&out, "verifying", left) {
+                let m = if status == Status::Timeout {
+                    timeout_text(self.limits)
+                } else {
+                    m
+                };
+                return Err((status, m));
+            }
+            let report = spin_report::parse(&out.stdout_text)
+                .map_err(|e| crashed(format!("{e} {}", one_line(&out.stderr_tail))))?;
+            match self.retry(&mut s, &report, &mut notes) {
+                Some(Retry::Recompile) => {
+                    compiled = false;
+                    continue;
+                }
+                Some(Retry::Rerun) => continue,
+                None => {}
+            }
+            fill(row, self.storage, &s, &report, attempt);
+            row.wall_time_s = self.start.elapsed().as_secs_f64();
+            let (status, message) = verdict(&report, &s, self.limits, &out.stdout_text);
+            row.status = status;
+            let mut parts: Vec<String> = Vec::new();
+            if !message.is_empty() {
+                parts.push(message);
+            }
+            if self.storage == Storage::HashCompact {
+                parts.push("lossy: hash compaction may lose states".into());
+            }
+            if report.rounded {
+                parts.push("SPIN printed a count of 1e8 or more rounded to 8 digits".into());
+            }
+            parts.extend(notes);
+            row.message = parts.join("; ");
+            return Ok(());
+        }
+        Err(crashed(format!(
+            "gave up after {MAX_ATTEMPTS} verifier runs: {}",
+            notes.join("; ")
+        )))
+    }
+
+    /// `spin -a`: writes the verifier `pan.c` into `dir`; returns the
+    /// seconds it took.
+    fn generate(&self, dir: &Path, model: &Path) -> Result<f64, Failure> {
+        let t = Instant::now();
+        let left = self.left()?;
+        let out = step(
+            &self.tools.spin,
+            &["-a".into(), "model.pm".into()],
+            dir,
+            left,
+        )
+        .map_err(|e| (Status::Crashed, e))?;
+        let seconds = t.elapsed().as_secs_f64();
+        if let Some(hit) = limit_hit(&out, "generating the verifier (spin -a)", left) {
+            return Err(hit);
+        }
+        if out.ending != Ending::Exited(0) || !dir.join("pan.c").is_file() {
+            let text = one_line(&format!("{}\n{}", out.stdout_text, out.stderr_tail));
+            let shown = model.display().to_string();
+            return Err((
+                Status::ModelError,
+                format!("{shown}: spin -a: {}", text.replace("model.pm", &shown)),
+            ));
+        }
+        Ok(seconds)
+    }
+
+    /// Compiles `pan.c` in `dir` with settings `s`; returns the seconds it
+    /// took.
+    fn compile(&self, s: &Settings, dir: &Path) -> Result<f64, Failure> {
+        let left = self.left()?;
+        let t = Instant::now();
+        let args = compile_args(self.storage, s, self.limits.mem_limit_bytes);
+        let out = step(&self.tools.cc, &args, dir, left).map_err(|e| (Status::Crashed, e))?;
+        let seconds = t.elapsed().as_secs_f64();
+        if let Some(hit) = limit_hit(&out, "compiling the verifier", left) {
+            return Err(hit);
+        }
+        if out.ending != Ending::Exited(0) {
+            return Err((
                 Status::Crashed,
-                format!("cannot create a work directory: {e}"),
-            )
+                format!(
+                    "gcc {} failed: {}",
+                    args.join(" "),
+                    one_line(&out.stderr_tail)
+                ),
+            ));
         }
-    };
-    let local = dir.path().join("model.pm");
-    if let Err(e) = std::fs::copy(model, &local) {
-        return fail(row, Status::ModelError, format!("{}: {e}", model.display()));
+        Ok(seconds)
     }
-    let mut prepare_s = 0.0;
-    let t = Instant::now();
-    let Some(left) = remaining(start, limits) else {
-        return fail(row, Status::Timeout, timeout_text(limits));
-    };
-    let out = match step(
-        &tools.spin,
-        &["-a".into(), "model.pm".into()],
-        dir.path(),
-        left,
-    ) {
-        Ok(o) => o,
-        Err(e) => return fail(row, Status::Crashed, e),
-    };
-    prepare_s += t.elapsed().as_secs_f64();
-    if let Some((status, m)) = limit_hit(&out, "generating the verifier (spin -a)", left) {
-        return fail(row, status, m);
-    }
-    if out.ending != Ending::Exited(0) || !dir.path().join("pan.c").is_file() {
-        let text = one_line(&format!("{}\n{}", out.stdout_text, out.stderr_tail));
-        let shown = model.display().to_string();
-        return fail(
-            row,
-            Status::ModelError,
-            format!("{shown}: spin -a: {}", text.replace("model.pm", &shown)),
-        );
-    }
-    let mut compiled = false;
-    let mut notes: Vec<String> = Vec::new();
-    for attempt in 1..=MAX_ATTEMPTS {
-        if !compiled {
-            let Some(left) = remaining(start, limits) else {
-                return fail(row, Status::Timeout, timeout_text(limits));
-            };
-            let t = Instant::now();
-            let args = compile_args(storage, &s, limits.mem_limit_bytes);
-            let out = match step(&tools.cc, &args, dir.path(), left) {
-                Ok(o) => o,
-                Err(e) => return fail(row, Status::Crashed, e),
-            };
-            prepare_s += t.elapsed().as_secs_f64();
-            if let Some((status, m)) = limit_hit(&out, "compiling the verifier", left) {
-                return fail(row, status, m);
-            }
-            if out.ending != Ending::Exited(0) {
-                return fail(
-                    row,
-                    Status::Crashed,
-                    format!(
-                        "gcc {} failed: {}",
-                        args.join(" "),
-                        one_line(&out.stderr_tail)
-                    ),
-                );
-            }
-            compiled = true;
-        }
-        let Some(left) = remaining(start, limits) else {
-            return fail(row, Status::Timeout, timeout_text(limits));
-        };
-        let pan_args = pan_args(&s);
-        let out = match step(&dir.path().join("pan"), &pan_args, dir.path(), left) {
-            Ok(o) => o,
-            Err(e) => return fail(row, Status::Crashed, e),
-        };
-        row.rss_peak_bytes = Some(out.rss_peak_bytes);
-        row.parse_time_s = Some(prepare_s);
-        if let Some((status, m)) = limit_hit(&out, "verifying", left) {
-            let m = if status == Status::Timeout {
-                timeout_text(limits)
-            } else {
-                m
-            };
-            return fail(row, status, m);
-        }
-        let report = match spin_report::parse(&out.stdout_text) {
-            Ok(r) => r,
-            Err(e) => {
-                return fail(
-                    row,
-                    Status::Crashed,
-                    format!("{e} {}", one_line(&out.stderr_tail)),
-                )
-            }
-        };
+
+    /// Whether pan's report asks for another verifier run: a larger `-DMA`
+    /// or `-DVECTORSZ` (recompiled), or a deeper stack while it fits in
+    /// half the memory limit; the new settings go into `s`, a note of them
+    /// into `notes`.
+    fn retry(
+        &self,
+        s: &mut Settings,
+        report: &PanReport,
+        notes: &mut Vec<String>,
+    ) -> Option<Retry> {
         match report.recompile {
-            Some(Recompile::MaTooSmall(n)) if storage == Storage::MinimisedAutomaton => {
+            Some(Recompile::MaTooSmall(n)) if self.storage == Storage::MinimisedAutomaton => {
                 notes.push(format!(
                     "-DMA={} too small, recompiled with {}",
                     s.ma,
                     n + 1
                 ));
                 s.ma = n + 1;
-                compiled = false;
-                continue;
+                return Some(Retry::Recompile);
             }
             Some(Recompile::VectorTooSmall(n)) => {
                 let v = (n + 1).max(2 * s.vectorsz.unwrap_or(1024));
                 notes.push(format!("-DVECTORSZ raised to {v}"));
                 s.vectorsz = Some(v);
-                compiled = false;
-                continue;
+                return Some(Retry::Recompile);
             }
             _ => {}
         }
         if report.depth_truncated && !report.out_of_memory {
             let deeper = s.depth.saturating_mul(10);
-            if deeper.saturating_mul(STACK_BYTES_PER_LEVEL) <= limits.mem_limit_bytes / 2 {
+            if deeper.saturating_mul(STACK_BYTES_PER_LEVEL) <= self.limits.mem_limit_bytes / 2 {
                 notes.push(format!("-m{} too small, rerun with -m{deeper}", s.depth));
                 s.depth = deeper;
-                continue;
+                return Some(Retry::Rerun);
             }
         }
-        fill(row, storage, &s, &report, attempt);
-        row.wall_time_s = start.elapsed().as_secs_f64();
-        let (status, message) = if report.out_of_memory {
-            (
-                Status::MemoryLimit,
-                format!(
-                    "SPIN stopped at -DMEMLIM={} MiB (counts so far)",
-                    limits.mem_limit_bytes >> 20
-                ),
-            )
-        } else if report.depth_truncated {
-            (
-                Status::MemoryLimit,
-                format!("SPIN's DFS stack -m{} is too shallow and a deeper one does not fit in half the memory limit (counts so far)", s.depth),
-            )
-        } else if report.recompile.is_some() || report.not_completed {
-            (
-                Status::Crashed,
-                format!(
-                    "SPIN did not complete the search: {}",
-                    one_line(&out.stdout_text)
-                ),
-            )
-        } else {
-            (Status::Ok, String::new())
-        };
-        row.status = status;
-        let mut parts: Vec<String> = Vec::new();
-        if !message.is_empty() {
-            parts.push(message);
-        }
-        if storage == Storage::HashCompact {
-            parts.push("lossy: hash compaction may lose states".into());
-        }
-        if report.rounded {
-            parts.push("SPIN printed a count of 1e8 or more rounded to 8 digits".into());
-        }
-        parts.extend(notes);
-        row.message = parts.join("; ");
-        return;
+        None
     }
-    fail(
-        row,
-        Status::Crashed,
-        format!(
-            "gave up after {MAX_ATTEMPTS} verifier runs: {}",
-            notes.join("; ")
-        ),
-    )
+}
+
+/// The status of a verifier run that asks for nothing more, and what is
+/// to be said of it (empty when it finished).
+fn verdict(report: &PanReport, s: &Settings, limits: Limits, stdout: &str) -> (Status, String) {
+    if report.out_of_memory {
+        (
+            Status::MemoryLimit,
+            format!(
+                "SPIN stopped at -DMEMLIM={} MiB (counts so far)",
+                limits.mem_limit_bytes >> 20
+            ),
+        )
+    } else if report.depth_truncated {
+        (
+            Status::MemoryLimit,
+            format!("SPIN's DFS stack -m{} is too shallow and a deeper one does not fit in half the memory limit (counts so far)", s.depth),
+        )
+    } else if report.recompile.is_some() || report.not_completed {
+        (
+            Status::Crashed,
+            format!("SPIN did not complete the search: {}", one_line(stdout)),
+        )
+    } else {
+        (Status::Ok, String::new())
+    }
 }
 
 fn timeout_text(limits: Limits) -> String {

@@ -183,15 +183,7 @@ mod tests {
     fn one_point_per_finished_row_with_bits_and_k() {
         let input = fixture::input("small/runs.csv");
         let figs = figures(&input);
-        let finished = input
-            .rows
-            .iter()
-            .filter(|r| {
-                r.status == crate::schema::Status::Ok
-                    && r.threads == 1
-                    && r.bits_per_state.is_some()
-            })
-            .count();
+        let finished = fixture::finished_one_thread(&input, |r| r.bits_per_state.is_some());
         assert_eq!(figs.len(), 4, "used and allocated against k and states");
         for f in &figs {
             assert_eq!(f.points(), finished, "{}", f.name);

@@ -4,8 +4,7 @@
 //! rows with `dd_final_nodes` and `dd_peak_nodes`. Builds figure data only.
 
 use super::{
-    by_formalism, finished_sequential, no_points_note, variants, Axis, Figure, Input, Panel,
-    Reference, Scale,
+    by_formalism, finished_sequential, no_points_note, variants, Axis, Figure, Input, Panel, Scale,
 };
 use crate::schema::Row;
 
@@ -30,17 +29,9 @@ pub fn figure(input: &Input) -> Figure {
                 ))
             });
         let series = by_formalism(points);
-        let note = series
-            .is_empty()
-            .then(|| no_points_note(input, &rows, &["dd_final_nodes", "dd_peak_nodes"]));
-        panels.push(Panel {
-            title: v,
-            series,
-            references: vec![Reference::Diagonal {
-                label: "peak = final".into(),
-            }],
-            note,
-        });
+        panels.push(Panel::against_diagonal(v, series, "peak = final", || {
+            no_points_note(input, &rows, &["dd_final_nodes", "dd_peak_nodes"])
+        }));
     }
     if panels.is_empty() {
         let note = input
@@ -74,22 +65,14 @@ pub fn figure(input: &Input) -> Figure {
 mod tests {
     use super::*;
     use crate::plot::fixture;
-    use crate::schema::Status;
 
     #[test]
     fn points_are_the_symbolic_rows_and_explicit_campaigns_say_why_empty() {
         let input = fixture::input("small/runs.csv");
         let f = figure(&input);
-        let dd = input
-            .rows
-            .iter()
-            .filter(|r| {
-                r.status == Status::Ok
-                    && r.threads == 1
-                    && r.dd_final_nodes.is_some()
-                    && r.dd_peak_nodes.is_some()
-            })
-            .count();
+        let dd = fixture::finished_one_thread(&input, |r| {
+            r.dd_final_nodes.is_some() && r.dd_peak_nodes.is_some()
+        });
         assert!(dd > 0, "the fixture has decision-diagram rows");
         assert_eq!(f.points(), dd);
 

@@ -164,6 +164,25 @@ impl Panel {
         }
     }
 
+    /// A panel of `series` with the diagonal y = x, named `label`;
+    /// `why_empty` gives its note when it has no point.
+    fn against_diagonal(
+        title: impl Into<String>,
+        series: Vec<Series>,
+        label: &str,
+        why_empty: impl FnOnce() -> String,
+    ) -> Panel {
+        let note = series.is_empty().then(why_empty);
+        Panel {
+            title: title.into(),
+            series,
+            references: vec![Reference::Diagonal {
+                label: label.into(),
+            }],
+            note,
+        }
+    }
+
     pub fn points(&self) -> usize {
         self.series.iter().map(|s| s.points.len()).sum()
     }
@@ -423,6 +442,7 @@ fn param(params: &str, key: &str) -> Option<f64> {
 pub(crate) mod fixture {
     //! The hand-written campaign the plot and report tests read.
     use super::Input;
+    use crate::schema::{Row, Status};
     use std::path::{Path, PathBuf};
 
     pub fn path(name: &str) -> PathBuf {
@@ -433,5 +453,15 @@ pub(crate) mod fixture {
 
     pub fn input(name: &str) -> Input {
         Input::load(&path(name)).unwrap()
+    }
+
+    /// How many finished 1-thread rows of `input` pass `keep`: the points
+    /// a figure of such rows must draw.
+    pub fn finished_one_thread(input: &Input, keep: impl Fn(&Row) -> bool) -> usize {
+        input
+            .rows
+            .iter()
+            .filter(|r| r.status == Status::Ok && r.threads == 1 && keep(r))
+            .count()
     }
 }

@@ -11,7 +11,7 @@
 //! the reason, until a campaign has multi-threaded rows. Builds figure
 //! data only.
 
-use super::{by_formalism, no_points_note, variants, Axis, Figure, Input, Panel, Reference, Scale};
+use super::{by_formalism, no_points_note, variants, Axis, Figure, Input, Panel, Scale};
 use crate::schema::{Row, Status};
 use std::collections::BTreeMap;
 
@@ -74,17 +74,12 @@ pub fn figure(input: &Input) -> Figure {
                 .into_iter()
                 .map(|(r, s)| (r.formalism.as_str(), (r.threads as f64, s))),
         );
-        let note = series
-            .is_empty()
-            .then(|| no_points_note(input, &rows, &["threads", "time_s"]));
-        panels.push(Panel {
-            title: v,
+        panels.push(Panel::against_diagonal(
+            v,
             series,
-            references: vec![Reference::Diagonal {
-                label: "ideal: speedup = threads".into(),
-            }],
-            note,
-        });
+            "ideal: speedup = threads",
+            || no_points_note(input, &rows, &["threads", "time_s"]),
+        ));
     }
     if panels.is_empty() {
         let note = input.absent("threads").unwrap_or_else(|| {

@@ -63,17 +63,12 @@ pub fn figure(input: &Input) -> Figure {
 mod tests {
     use super::*;
     use crate::plot::fixture;
-    use crate::schema::Status;
 
     #[test]
     fn every_solved_run_is_a_point_and_curves_rise_by_one() {
         let input = fixture::input("small/runs.csv");
         let f = figure(&input);
-        let solved = input
-            .rows
-            .iter()
-            .filter(|r| r.status == Status::Ok && r.threads == 1 && r.states_match != Some(false))
-            .count();
+        let solved = fixture::finished_one_thread(&input, |r| r.states_match != Some(false));
         assert_eq!(f.points(), solved);
         for s in &f.panels[0].series {
             for (i, p) in s.points.iter().enumerate() {

@@ -5,8 +5,7 @@
 //! Builds figure data only.
 
 use super::{
-    by_formalism, finished_sequential, no_points_note, variants, Axis, Figure, Input, Panel,
-    Reference, Scale,
+    by_formalism, finished_sequential, no_points_note, variants, Axis, Figure, Input, Panel, Scale,
 };
 use crate::schema::Row;
 use std::collections::BTreeMap;
@@ -104,19 +103,12 @@ fn figure(input: &Input, metric: &Metric) -> Figure {
                     .iter()
                     .filter_map(|(key, (f, y))| base.get(key).map(|(_, x)| (*f, (*x, *y))));
                 let series = by_formalism(both);
-                let note = series.is_empty().then(|| {
+                let title = format!("{v} against {ct}");
+                panels.push(Panel::against_diagonal(title, series, "equal", || {
                     let rows: Vec<&Row> = input.rows.iter().filter(|r| r.variant() == v).collect();
                     let why = no_points_note(input, &rows, &[metric.column]);
                     format!("no instance finished by both {v} and {ct}: {why}")
-                });
-                panels.push(Panel {
-                    title: format!("{v} against {ct}"),
-                    series,
-                    references: vec![Reference::Diagonal {
-                        label: "equal".into(),
-                    }],
-                    note,
-                });
+                }));
             }
             if panels.is_empty() {
                 panels.push(Panel::empty(

@@ -136,8 +136,22 @@ pub fn fields(row: &Row) -> Vec<String> {
         .collect()
 }
 
+/// The page: head, settings, summary, attention list, tables, figures
+/// and every run.
 pub fn render(page: &Page) -> String {
     let mut o = String::new();
+    head(&mut o, page);
+    summary(&mut o, page);
+    attention(&mut o, page);
+    tables(&mut o, page);
+    figures(&mut o, page);
+    every_run(&mut o, page);
+    let _ = write!(o, "<script>{SCRIPT}</script>\n</body>\n</html>\n");
+    o
+}
+
+/// The document head, the title, the machine and the settings.
+fn head(o: &mut String, page: &Page) {
     let _ = write!(
         o,
         "<!doctype html>\n<html lang=en>\n<head>\n<meta charset=utf-8>\n<meta name=viewport content=\"width=device-width, initial-scale=1\">\n<title>{}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n<p class=muted>Written by statebench {} from {}.</p>\n",
@@ -147,9 +161,9 @@ pub fn render(page: &Page) -> String {
         esc(&page.csv_name)
     );
     o.push_str("<h2>Machine and code</h2>\n");
-    facts_table(&mut o, &page.facts);
+    facts_table(o, &page.facts);
     o.push_str("<h2>Settings</h2>\n");
-    facts_table(&mut o, &page.settings);
+    facts_table(o, &page.settings);
     if !page.notes.is_empty() {
         o.push_str("<ul class=notes>\n");
         for n in &page.notes {
@@ -157,7 +171,10 @@ pub fn render(page: &Page) -> String {
         }
         o.push_str("</ul>\n");
     }
+}
 
+/// The summary per engine and formalism.
+fn summary(o: &mut String, page: &Page) {
     o.push_str("<h2>Summary per engine and formalism</h2>\n");
     if page.summary.is_empty() {
         o.push_str("<p>This campaign has no rows yet.</p>\n");
@@ -180,22 +197,26 @@ pub fn render(page: &Page) -> String {
                 esc(&l.engine),
                 esc(&l.formalism)
             );
-            num_cell(&mut o, &l.runs.to_string(), Some(l.runs as f64));
-            num_cell(&mut o, &l.finished.to_string(), Some(l.finished as f64));
-            num_cell(&mut o, &l.mismatches.to_string(), Some(l.mismatches as f64));
-            num_cell(&mut o, &fmt(l.bits_median), l.bits_median);
-            num_cell(&mut o, &fmt(l.bits_alloc_median), l.bits_alloc_median);
-            num_cell(&mut o, &fmt(l.bits_geomean), l.bits_geomean);
-            num_cell(&mut o, &fmt(l.bits_alloc_geomean), l.bits_alloc_geomean);
-            num_cell(&mut o, &fmt(l.time_median), l.time_median);
-            num_cell(&mut o, &fmt(l.time_geomean), l.time_geomean);
-            num_cell(&mut o, &fmt(Some(l.time_total)), Some(l.time_total));
-            num_cell(&mut o, &mib(l.rss_median), l.rss_median);
-            num_cell(&mut o, &mib(l.rss_max), l.rss_max);
+            num_cell(o, &l.runs.to_string(), Some(l.runs as f64));
+            num_cell(o, &l.finished.to_string(), Some(l.finished as f64));
+            num_cell(o, &l.mismatches.to_string(), Some(l.mismatches as f64));
+            num_cell(o, &fmt(l.bits_median), l.bits_median);
+            num_cell(o, &fmt(l.bits_alloc_median), l.bits_alloc_median);
+            num_cell(o, &fmt(l.bits_geomean), l.bits_geomean);
+            num_cell(o, &fmt(l.bits_alloc_geomean), l.bits_alloc_geomean);
+            num_cell(o, &fmt(l.time_median), l.time_median);
+            num_cell(o, &fmt(l.time_geomean), l.time_geomean);
+            num_cell(o, &fmt(Some(l.time_total)), Some(l.time_total));
+            num_cell(o, &mib(l.rss_median), l.rss_median);
+            num_cell(o, &mib(l.rss_max), l.rss_max);
             let _ = writeln!(o, "<td>{}</td></tr>", esc(&failures_text(&l.failures)));
         }
         o.push_str("</tbody></table></div>\n");
     }
+}
+
+/// The runs and instances that need attention.
+fn attention(o: &mut String, page: &Page) {
     if !page.attention.is_empty() {
         let _ = writeln!(
             o,
@@ -207,7 +228,10 @@ pub fn render(page: &Page) -> String {
         }
         o.push_str("</ul>\n");
     }
+}
 
+/// The campaign's tables.
+fn tables(o: &mut String, page: &Page) {
     for t in &page.tables {
         let _ = write!(
             o,
@@ -223,8 +247,8 @@ pub fn render(page: &Page) -> String {
             o.push_str("<tr>");
             for c in r {
                 match c.value {
-                    Some(v) => num_cell(&mut o, &c.text, Some(v)),
-                    None if c.text == "-" => num_cell(&mut o, &c.text, None),
+                    Some(v) => num_cell(o, &c.text, Some(v)),
+                    None if c.text == "-" => num_cell(o, &c.text, None),
                     None => {
                         let _ = write!(o, "<td>{}</td>", esc(&c.text));
                     }
@@ -234,6 +258,10 @@ pub fn render(page: &Page) -> String {
         }
         o.push_str("</tbody></table></div>\n");
     }
+}
+
+/// The figures, inline, with their captions and files.
+fn figures(o: &mut String, page: &Page) {
     o.push_str("<h2>Figures</h2>\n");
     match &page.figures {
         Err(message) => {
@@ -270,7 +298,10 @@ pub fn render(page: &Page) -> String {
             }
         }
     }
+}
 
+/// Every run, the columns equal in every row said once above the table.
+fn every_run(o: &mut String, page: &Page) {
     o.push_str("<h2>Every run</h2>\n");
     let columns: Vec<String> = header_line().split(',').map(str::to_string).collect();
     let table: Vec<Vec<String>> = page.rows.iter().map(fields).collect();
@@ -335,6 +366,4 @@ pub fn render(page: &Page) -> String {
         o.push_str("</tr>\n");
     }
     o.push_str("</tbody></table></div>\n");
-    let _ = write!(o, "<script>{SCRIPT}</script>\n</body>\n</html>\n");
-    o
 }
