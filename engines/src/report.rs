@@ -55,3 +55,27 @@ pub struct RunReport {
     /// Engine-specific counters.
     pub counters: Vec<(String, u64)>,
 }
+
+impl RunReport {
+    /// The report of a run that ended `status` before storing a state:
+    /// every figure zero or absent (`levels`: none).
+    pub fn failed(status: RunStatus, message: String) -> Self {
+        RunReport {
+            status,
+            message,
+            states: 0,
+            transitions: 0,
+            levels: None,
+            engine_bytes_used: 0,
+            engine_bytes_alloc: 0,
+            max_slot_bits: 0,
+            universe_log2: None,
+            explore_time_s: 0.0,
+            engine_params: String::new(),
+            dd_final_nodes: None,
+            dd_peak_nodes: None,
+            op_latency: None,
+            counters: Vec::new(),
+        }
+    }
+}

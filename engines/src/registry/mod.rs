@@ -11,6 +11,7 @@ mod spec;
 #[cfg(all(test, not(loom)))]
 mod tests;
 
+pub(crate) use params::words;
 pub use params::{
     any, open_unit, within, word, Count, EngineOptions, Param, ParamInfo, ParamValue, Word,
 };
@@ -54,21 +55,8 @@ pub fn supports_threads(name: &str) -> bool {
 /// budget: `table_full` before the first state.
 fn table_full_report(message: String) -> RunReport {
     RunReport {
-        status: RunStatus::TableFull,
-        message,
-        states: 0,
-        transitions: 0,
         levels: Some(0),
-        engine_bytes_used: 0,
-        engine_bytes_alloc: 0,
-        max_slot_bits: 0,
-        universe_log2: None,
-        explore_time_s: 0.0,
-        engine_params: String::new(),
-        dd_final_nodes: None,
-        dd_peak_nodes: None,
-        op_latency: None,
-        counters: Vec::new(),
+        ..RunReport::failed(RunStatus::TableFull, message)
     }
 }
 
@@ -85,18 +73,12 @@ pub fn find(name: &str) -> Option<&'static EngineSpec> {
 /// (one implementation at 1 and at N threads).
 pub const FORM_PARAM: &str = FORM.name;
 
-/// Which form of an explicit engine runs.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum Form {
-    Sequential,
-    Concurrent,
-}
-
-impl Word for Form {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("sequential", Form::Sequential),
-        ("concurrent", Form::Concurrent),
-    ];
+words! {
+    /// Which form of an explicit engine runs.
+    pub enum Form {
+        Sequential = "sequential",
+        Concurrent = "concurrent",
+    }
 }
 
 /// See [`FORM_PARAM`]; its default at one thread (above one: concurrent).

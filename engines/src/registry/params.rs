@@ -72,6 +72,29 @@ pub fn word<T: Word>(value: T) -> &'static str {
         .expect("every value has a word")
 }
 
+/// Declares an enum whose values are named by words, and its [`Word`]
+/// impl, each word written once beside its value:
+/// `words! { pub enum Side { Left = "left", Right = "right" } }`.
+macro_rules! words {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $word:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $name {
+            $($(#[$vmeta])* $variant),+
+        }
+
+        impl $crate::registry::Word for $name {
+            const WORDS: &'static [(&'static str, Self)] = &[$(($word, $name::$variant)),+];
+        }
+    };
+}
+pub(crate) use words;
+
 impl<T: Word> ParamValue for T {
     fn parse(text: &str) -> Result<Self, String> {
         T::WORDS
@@ -223,14 +246,11 @@ mod tests {
 
     #[test]
     fn words_parse_and_show() {
-        #[derive(Clone, Copy, PartialEq, Debug)]
-        enum Side {
-            Left,
-            Right,
-        }
-        impl Word for Side {
-            const WORDS: &'static [(&'static str, Self)] =
-                &[("left", Side::Left), ("right", Side::Right)];
+        words! {
+            enum Side {
+                Left = "left",
+                Right = "right",
+            }
         }
         assert_eq!(Side::parse("right"), Ok(Side::Right));
         assert_eq!(Side::Left.show(), "left");

@@ -92,21 +92,10 @@ pub fn explore(
 fn report_of_failure(config: &ComBackConfig, stop: Stop, start: Instant) -> RunReport {
     let (status, message) = status_of(stop);
     RunReport {
-        status,
-        message,
-        states: 0,
-        transitions: 0,
         levels: config.level_sync.then_some(0),
-        engine_bytes_used: 0,
-        engine_bytes_alloc: 0,
-        max_slot_bits: 0,
-        universe_log2: None,
         explore_time_s: start.elapsed().as_secs_f64(),
         engine_params: config.params(),
-        dd_final_nodes: None,
-        dd_peak_nodes: None,
-        op_latency: None,
-        counters: Vec::new(),
+        ..RunReport::failed(status, message)
     }
 }
 

@@ -10,7 +10,7 @@ use super::concurrent::SharedCompactTree;
 use super::{CompactTree, CompactTreeConfig};
 use crate::blocks::budget::Budget;
 use crate::registry::{any, explicit, ConcurrentScheme, EngineOptions, EngineSpec};
-use crate::registry::{Param, ParamValue, Scheme, Word};
+use crate::registry::{words, Param, ParamValue, Scheme};
 use crate::schemes::tree::check_slots;
 use crate::visited::TableFull;
 use pins::Model;
@@ -58,18 +58,14 @@ impl ParamValue for RootSize {
     }
 }
 
-/// How wide the root table's keys are (`root_key`).
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum RootKey {
-    /// `2w` bits, as in the paper.
-    Fixed,
-    /// The children's current index width, re-stored as node tables grow.
-    Adaptive,
-}
-
-impl Word for RootKey {
-    const WORDS: &'static [(&'static str, Self)] =
-        &[("fixed", RootKey::Fixed), ("adaptive", RootKey::Adaptive)];
+words! {
+    /// How wide the root table's keys are (`root_key`).
+    pub enum RootKey {
+        /// `2w` bits, as in the paper.
+        Fixed = "fixed",
+        /// The children's current index width, re-stored as node tables grow.
+        Adaptive = "adaptive",
+    }
 }
 
 pub const W: Param<u32> = Param {

@@ -114,7 +114,7 @@ mod spec;
 pub use spec::{PTrieScheme, SPEC};
 
 use crate::blocks::budget::Budget;
-use crate::registry::{word, Word};
+use crate::registry::{word, words};
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
 use std::mem::size_of;
@@ -136,24 +136,17 @@ const MAX_INDEX: u32 = BUCKET_TAG - 1;
 /// `Inserted::Found` carries no reference: the trie keeps no per-state index.
 pub const NO_REFERENCE: u64 = u64::MAX;
 
-/// How a vector becomes a key body; see the module documentation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Encoding {
-    /// Big-endian prefix varint, 1 to 5 bytes.
-    Varint,
-    /// 4 bytes big-endian.
-    Fixed4,
-    /// One byte `w`, the bit width of the vector's largest value, then
-    /// every slot in `w` bits, big-endian, zero-padded to a byte.
-    Packed,
-}
-
-impl Word for Encoding {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("varint", Encoding::Varint),
-        ("fixed4", Encoding::Fixed4),
-        ("packed", Encoding::Packed),
-    ];
+words! {
+    /// How a vector becomes a key body; see the module documentation.
+    pub enum Encoding {
+        /// Big-endian prefix varint, 1 to 5 bytes.
+        Varint = "varint",
+        /// 4 bytes big-endian.
+        Fixed4 = "fixed4",
+        /// One byte `w`, the bit width of the vector's largest value, then
+        /// every slot in `w` bits, big-endian, zero-padded to a byte.
+        Packed = "packed",
+    }
 }
 
 impl Encoding {

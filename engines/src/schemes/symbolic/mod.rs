@@ -277,7 +277,7 @@ fn run<D: Diagram>(
     }
     let cb = cfg.progress.map(|c| c as &mut dyn FnMut(&_));
     let mut report = match Search::new(layout, &make, model, &shapes, cb) {
-        Err(_) => failed(RunStatus::TableFull, "node table too small".into()),
+        Err(_) => RunReport::failed(RunStatus::TableFull, "node table too small".into()),
         Ok(mut search) => match search.run(config.strategy) {
             Err(Stop::Widen(_)) => unreachable!("the search re-encodes"),
             Err(Stop::Model(e)) => {
@@ -301,26 +301,6 @@ fn run<D: Diagram>(
     report.explore_time_s = start.elapsed().as_secs_f64();
     report.engine_params = config.params(encoding);
     report
-}
-
-fn failed(status: RunStatus, message: String) -> RunReport {
-    RunReport {
-        status,
-        message,
-        states: 0,
-        transitions: 0,
-        levels: None,
-        engine_bytes_used: 0,
-        engine_bytes_alloc: 0,
-        max_slot_bits: 0,
-        universe_log2: None,
-        explore_time_s: 0.0,
-        engine_params: String::new(),
-        dd_final_nodes: None,
-        dd_peak_nodes: None,
-        op_latency: None,
-        counters: Vec::new(),
-    }
 }
 
 fn summarize<D: Diagram>(

@@ -81,26 +81,18 @@ use super::diagram::{DdResult, Diagram, FxHashMap, GroupShape, Support};
 use super::layout::Layout;
 use super::learn::{Learner, Stop};
 use crate::explore::Progress;
-use crate::registry::Word;
+use crate::registry::words;
 use pins::{Model, Value};
 use std::time::{Duration, Instant};
 
-/// How groups are applied.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strategy {
-    Bfs,
-    Chaining,
-    Saturation,
-    NodeSaturation,
-}
-
-impl Word for Strategy {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("bfs", Strategy::Bfs),
-        ("chaining", Strategy::Chaining),
-        ("saturation", Strategy::Saturation),
-        ("node-saturation", Strategy::NodeSaturation),
-    ];
+words! {
+    /// How groups are applied.
+    pub enum Strategy {
+        Bfs = "bfs",
+        Chaining = "chaining",
+        Saturation = "saturation",
+        NodeSaturation = "node-saturation",
+    }
 }
 
 /// Figures of one search.

@@ -5,7 +5,7 @@
 //! the search is in `search.rs`, the encodings in `bdd.rs` and `mdd.rs`.
 
 use super::search::Strategy;
-use crate::registry::{any, EngineOptions, EngineSpec, Param, ParamValue, Run, Word};
+use crate::registry::{any, words, EngineOptions, EngineSpec, Param, ParamValue, Run};
 
 /// Worker threads of the oxidd manager: the run's `--threads` unless set.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -27,34 +27,24 @@ impl ParamValue for Workers {
     }
 }
 
-/// Where the slots' variables go in the diagram's order.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum SlotOrder {
-    /// FORCE on the groups' read/write sets.
-    Force,
-    /// The model's slot order.
-    Model,
+words! {
+    /// Where the slots' variables go in the diagram's order.
+    pub enum SlotOrder {
+        /// FORCE on the groups' read/write sets.
+        Force = "force",
+        /// The model's slot order.
+        Model = "model",
+    }
 }
 
-impl Word for SlotOrder {
-    const WORDS: &'static [(&'static str, Self)] =
-        &[("force", SlotOrder::Force), ("model", SlotOrder::Model)];
-}
-
-/// Where a BDD slot's next-state bits go.
-#[derive(Clone, Copy, PartialEq, Debug)]
-pub enum BitOrder {
-    /// `x x'` per bit.
-    Interleaved,
-    /// A slot's `x` bits, then its `x'` bits.
-    Blocked,
-}
-
-impl Word for BitOrder {
-    const WORDS: &'static [(&'static str, Self)] = &[
-        ("interleaved", BitOrder::Interleaved),
-        ("blocked", BitOrder::Blocked),
-    ];
+words! {
+    /// Where a BDD slot's next-state bits go.
+    pub enum BitOrder {
+        /// `x x'` per bit.
+        Interleaved = "interleaved",
+        /// A slot's `x` bits, then its `x'` bits.
+        Blocked = "blocked",
+    }
 }
 
 pub const STRATEGY: Param<Strategy> = Param {
