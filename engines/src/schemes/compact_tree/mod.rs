@@ -60,6 +60,7 @@
 
 pub mod cleary;
 pub mod cleary_concurrent;
+mod cleary_core;
 pub mod concurrent;
 
 use crate::blocks::budget::Budget;
