@@ -36,9 +36,9 @@ use crate::blocks::budget::Budget;
 use crate::blocks::lease::Lease;
 use crate::blocks::sync::{AtomicU32, Ordering};
 use crate::concurrent::InsertError;
-use crate::schemes::compact_tree::cleary::ClearyConfig;
 use crate::schemes::compact_tree::cleary_concurrent::SharedClearyTable;
-use crate::schemes::compact_tree::{bits_of, CompactTreeConfig};
+use crate::schemes::compact_tree::root_key::RootKey;
+use crate::schemes::compact_tree::{bits_of, reference, tree_spec, CompactTreeConfig};
 use crate::schemes::tree::concurrent::{SharedRoot, SharedTreeDb};
 use crate::visited::TableFull;
 
@@ -46,15 +46,7 @@ use crate::visited::TableFull;
 /// documentation.
 pub struct SharedClearyRoot {
     table: SharedClearyTable,
-    left_bits: u32,
-    right_bits: u32,
-    left_max: u32,
-    right_max: u32,
-    adaptive: bool,
-    config: CompactTreeConfig,
-    budget_limit: u64,
-    max_log2: u32,
-    rekeys: u64,
+    key: RootKey,
     /// Widest children asked for by insertions since the last re-keying.
     want_left: AtomicU32,
     want_right: AtomicU32,
@@ -64,24 +56,13 @@ impl SharedClearyRoot {
     /// The root for vectors of length `k` within `budget`.
     pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {
         let init = config.initial_root(k, budget.limit());
-        let table = SharedClearyTable::new(
-            "compact-tree root table",
-            init.table,
-            config.adaptive_key
-                && (init.left_bits < init.left_max || init.right_bits < init.right_max),
-            budget.clone(),
-        )?;
+        let key = RootKey::new(&init, config, budget.limit());
+        let rekeyable = config.adaptive_key && key.may_widen(init.left_bits, init.right_bits);
+        let table =
+            SharedClearyTable::new("compact-tree root table", init.table, rekeyable, budget)?;
         Ok(SharedClearyRoot {
             table,
-            left_bits: init.left_bits,
-            right_bits: init.right_bits,
-            left_max: init.left_max,
-            right_max: init.right_max,
-            adaptive: config.adaptive_key,
-            config: config.clone(),
-            budget_limit: budget.limit(),
-            max_log2: init.table.max_log2_buckets,
-            rekeys: 0,
+            key,
             want_left: AtomicU32::new(0),
             want_right: AtomicU32::new(0),
         })
@@ -94,34 +75,16 @@ impl SharedClearyRoot {
 
     /// Times the root was re-keyed.
     pub fn rekeys(&self) -> u64 {
-        self.rekeys
+        self.key.rekeys
     }
 
     /// Re-stores every key with children of `left` and `right` bits (as
     /// the sequential root); exclusive access.
     fn widen(&mut self, left: u32, right: u32) -> Result<(), TableFull> {
-        let old_right = self.right_bits;
-        let key_bits = left + right;
-        let (initial, max) = self.config.log2_range(key_bits, self.budget_limit);
-        let log2 = if self.config.grow {
-            self.table.log2_buckets().clamp(initial, max)
-        } else {
-            max
-        };
-        let shape = ClearyConfig {
-            key_bits,
-            log2_buckets: log2,
-            max_log2_buckets: max,
-            max_load: self.config.max_load,
-            grow_load: self.config.grow_load,
-        };
-        let rekeyable = left < self.left_max || right < self.right_max;
-        let mask = (1u64 << old_right) - 1;
-        self.table = self.table.rekeyed(shape, rekeyable, |key| {
-            (key >> old_right) << right | (key & mask)
-        })?;
-        (self.left_bits, self.right_bits, self.max_log2) = (left, right, max);
-        self.rekeys += 1;
+        let (shape, remap) = self.key.widening(left, right, self.table.log2_buckets());
+        let rekeyable = self.key.may_widen(left, right);
+        self.table = self.table.rekeyed(shape, rekeyable, remap)?;
+        self.key.widened(left, right, &shape);
         Ok(())
     }
 }
@@ -134,18 +97,19 @@ impl SharedRoot for SharedClearyRoot {
         right: u32,
         lease: &mut Lease,
     ) -> Result<(u64, bool), InsertError> {
-        if left >> self.left_bits != 0 || right >> self.right_bits != 0 {
+        if !self.key.fits(left, right) {
             // Only with an adaptive key: a fixed key has the children's
             // full widths (node indices below 2^w, values below 2^u).
-            debug_assert!(self.adaptive);
+            debug_assert!(self.key.adaptive());
             self.want_left.fetch_max(bits_of(left), Ordering::Relaxed);
             self.want_right.fetch_max(bits_of(right), Ordering::Relaxed);
             return Err(InsertError::Grow);
         }
-        // The reference does not depend on the current key width.
-        let reference = (left as u64) << 32 | right as u64;
-        let key = (left as u64) << self.right_bits | right as u64;
-        Ok((reference, self.table.find_or_insert(key, lease)?))
+        let key = self.key.key(left, right);
+        Ok((
+            reference(left, right),
+            self.table.find_or_insert(key, lease)?,
+        ))
     }
 
     fn retire(&self, lease: &mut Lease) {
@@ -153,20 +117,17 @@ impl SharedRoot for SharedClearyRoot {
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
-        if self.adaptive {
-            let l = self.left_bits.max(self.want_left.load(Ordering::Relaxed));
-            let r = self.right_bits.max(self.want_right.load(Ordering::Relaxed));
-            if (l, r) != (self.left_bits, self.right_bits) {
-                self.widen(l, r)?;
+        if self.key.adaptive() {
+            let (l, r) = self.key.bits();
+            let want_l = l.max(self.want_left.load(Ordering::Relaxed));
+            let want_r = r.max(self.want_right.load(Ordering::Relaxed));
+            if (want_l, want_r) != (l, r) {
+                self.widen(want_l, want_r)?;
             }
             if self.table.wants_wider_keys() {
-                // As the sequential root: one more key bit, on the
-                // narrower side that may still widen.
-                let (l, r) = (self.left_bits, self.right_bits);
-                if r < self.right_max && (r < l || l >= self.left_max) {
-                    self.widen(l, r + 1)?;
-                } else if l < self.left_max {
-                    self.widen(l + 1, r)?;
+                // As the sequential root: 2^K buckets are too few.
+                if let Some((l, r)) = self.key.one_more_bit() {
+                    self.widen(l, r)?;
                 }
             }
         }
@@ -187,13 +148,9 @@ impl SharedRoot for SharedClearyRoot {
 
     fn counters(&self, out: &mut Vec<(String, u64)>) {
         let t = &self.table;
-        out.push(("root_log2_buckets".into(), t.log2_buckets() as u64));
-        out.push(("root_log2_buckets_max".into(), self.max_log2 as u64));
-        out.push(("root_key_bits".into(), t.key_bits() as u64));
-        out.push(("root_entry_bits".into(), t.entry_bits() as u64));
-        out.push(("root_shifted".into(), t.shifted()));
-        out.push(("root_growths".into(), t.growths()));
-        out.push(("root_rekeys".into(), self.rekeys));
+        let activity = [("root_shifted", t.shifted()), ("root_growths", t.growths())];
+        let shape = [t.log2_buckets(), t.key_bits(), t.entry_bits()];
+        self.key.counters(out, shape, &activity);
         out.push(("root_regions".into(), t.regions()));
     }
 
@@ -211,22 +168,9 @@ impl SharedTreeDb<SharedClearyRoot> {
     /// parameters [`CompactTreeConfig::check`] rejects; [`TableFull`] if
     /// even the smallest tables do not fit the budget.
     pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        if let Err(e) = config.check() {
-            panic!("compact-tree: {e}");
-        }
+        let spec = tree_spec(k, config);
         let root = SharedClearyRoot::new(k, config, budget.clone())?;
-        let params = config.params();
-        Self::build(
-            "compact-tree",
-            k,
-            root,
-            config.w,
-            config.checked_value_bits(k),
-            config.incremental,
-            config.node_buckets,
-            budget,
-            params,
-        )
+        Self::build(spec, root, budget)
     }
 }
 

@@ -31,7 +31,8 @@ use crate::blocks::budget::Budget;
 use crate::blocks::lease::Lease;
 use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::schemes::hash_table::concurrent::{retire_leases, SharedTable};
-use crate::schemes::tree::{build, Child, Node, TreeConfig};
+use crate::schemes::tree::shape::{inserted, Shape};
+use crate::schemes::tree::{tree_spec, TreeConfig, TreeSpec};
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
 
@@ -110,15 +111,9 @@ impl SharedRoot for SharedTable {
 /// The concurrent tree database over any root table; see the module
 /// documentation.
 pub struct SharedTreeDb<R: SharedRoot> {
-    engine: &'static str,
-    k: usize,
-    nodes: Vec<Node>,
+    shape: Shape,
     tables: Vec<SharedTable>,
     root: R,
-    incremental: bool,
-    /// Slot values must be below 2^value_bits (32: no check).
-    value_bits: u32,
-    params: String,
 }
 
 /// The concurrent `tree` engine.
@@ -127,10 +122,7 @@ pub type SharedTree = SharedTreeDb<SharedTable>;
 impl SharedTreeDb<SharedTable> {
     /// A tree for vectors of length `k ≥ 1` within `budget`.
     pub fn new(k: usize, config: &TreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        let initial = config
-            .initial_buckets
-            .clamp(16, 1 << 40)
-            .next_power_of_two();
+        let (spec, initial) = tree_spec(k, config);
         let root = SharedTable::new(
             "tree root table",
             2,
@@ -139,52 +131,21 @@ impl SharedTreeDb<SharedTable> {
             u64::MAX,
             budget.clone(),
         )?;
-        Self::build(
-            "tree",
-            k,
-            root,
-            config.w,
-            32,
-            config.incremental,
-            initial / 64,
-            budget,
-            format!(
-                "w={};incremental={};initial_buckets={initial}",
-                config.w, config.incremental
-            ),
-        )
+        Self::build(spec, root, budget)
     }
 }
 
 impl<R: SharedRoot> SharedTreeDb<R> {
-    /// The tree over `k ≥ 1` slots with `root` as root table; node tables
-    /// hold at most 2^`index_bits` tuples, start with `node_buckets`
-    /// buckets and allocate from `budget`; slot values must be below
-    /// 2^`value_bits`. `params` is what
-    /// [`ConcurrentVisitedSet::params`] reports.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn build(
-        engine: &'static str,
-        k: usize,
-        root: R,
-        index_bits: u32,
-        value_bits: u32,
-        incremental: bool,
-        node_buckets: usize,
-        budget: Budget,
-        params: String,
-    ) -> Result<Self, TableFull> {
-        assert!(k >= 1, "{engine}: vectors of length 0");
-        assert!((1..=32).contains(&index_bits) && (1..=32).contains(&value_bits));
-        let mut nodes = Vec::with_capacity(k.saturating_sub(1));
-        if k >= 2 {
-            build(0, k, &mut nodes);
-        }
-        let inner = k.saturating_sub(2);
-        let tables = (0..inner)
+    /// The tree `spec` asks for with `root` as root table; node tables
+    /// (growing at load 1/2) allocate from `budget`.
+    pub(crate) fn build(spec: TreeSpec, root: R, budget: Budget) -> Result<Self, TableFull> {
+        let (index_bits, node_buckets) = (spec.index_bits, spec.node_buckets);
+        let shape = Shape::new(spec);
+        let tables = (0..shape.inner())
             .map(|j| {
+                let name = shape.table_name(j);
                 SharedTable::new(
-                    format!("{engine} node table {j}"),
+                    name,
                     2,
                     node_buckets,
                     0.5,
@@ -194,14 +155,9 @@ impl<R: SharedRoot> SharedTreeDb<R> {
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(SharedTreeDb {
-            engine,
-            k,
-            nodes,
+            shape,
             tables,
             root,
-            incremental,
-            value_bits,
-            params,
         })
     }
 
@@ -209,31 +165,11 @@ impl<R: SharedRoot> SharedTreeDb<R> {
     pub fn root(&self) -> &R {
         &self.root
     }
-
-    #[cold]
-    fn value_too_wide(&self, state: &[Value]) -> InsertError {
-        let (i, v) = state
-            .iter()
-            .enumerate()
-            .find(|&(_, &v)| v >> self.value_bits != 0)
-            .map(|(i, &v)| (i, v))
-            .unwrap_or_default();
-        InsertError::Full(TableFull {
-            message: format!(
-                "{}: slot {i} value {v} needs more than u={} bits",
-                self.engine, self.value_bits
-            ),
-        })
-    }
 }
 
 impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
     fn side_words(&self) -> usize {
-        if self.incremental {
-            self.tables.len()
-        } else {
-            0
-        }
+        self.shape.side_words()
     }
 
     fn find_or_insert_from(
@@ -243,54 +179,23 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
         side: &mut [u32],
         local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError> {
-        debug_assert_eq!(state.len(), self.k);
         let inner = self.tables.len();
         let (scratch, leases) = local.split(inner + 1);
         let (leases, root_lease) = leases.split_at_mut(inner);
-        if self.value_bits < 32 && state.iter().fold(0, |a, &v| a | v) >> self.value_bits != 0 {
-            return Err(self.value_too_wide(state));
+        // scratch = node indices, then one changed-flag per node.
+        scratch.clear();
+        scratch.resize(2 * inner, 0);
+        let (idx, changed) = scratch.split_at_mut(inner);
+        let (l, r) =
+            self.shape
+                .walk::<InsertError>(state, pred, idx, changed, &mut 0, |j, tuple| {
+                    Ok(self.tables[j].find_or_insert(&tuple, &mut leases[j])?.0)
+                })?;
+        if side.len() == inner {
+            side.copy_from_slice(idx);
         }
-        let (l, r) = if self.k == 1 {
-            (state[0], 0)
-        } else {
-            let pred = if self.incremental { pred } else { None };
-            // scratch = node indices, then one changed-flag per node.
-            scratch.clear();
-            scratch.resize(2 * inner, 0);
-            let (idx, changed) = scratch.split_at_mut(inner);
-            let value = |c: Child, idx: &[u32]| match c {
-                Child::Slot(s) => state[s],
-                Child::Node(n) => idx[n],
-            };
-            for j in 0..inner {
-                let node = self.nodes[j];
-                if let Some((pvec, pside)) = pred {
-                    let differs = |c: Child, changed: &[u32]| match c {
-                        Child::Slot(s) => state[s] != pvec[s],
-                        Child::Node(n) => changed[n] != 0,
-                    };
-                    let ch = differs(node.left, changed) || differs(node.right, changed);
-                    changed[j] = ch as u32;
-                    if !ch {
-                        idx[j] = pside[j];
-                        continue;
-                    }
-                }
-                let tuple = [value(node.left, idx), value(node.right, idx)];
-                idx[j] = self.tables[j].find_or_insert(&tuple, &mut leases[j])?.0;
-            }
-            if side.len() == inner {
-                side.copy_from_slice(idx);
-            }
-            let root = self.nodes[inner];
-            (value(root.left, idx), value(root.right, idx))
-        };
         let (reference, new) = self.root.find_or_insert(l, r, &mut root_lease[0])?;
-        Ok(if new {
-            Inserted::New(reference)
-        } else {
-            Inserted::Found(reference)
-        })
+        Ok(inserted(reference, new))
     }
 
     fn retire(&self, local: &mut WorkerLocal) {
@@ -330,7 +235,7 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
     }
 
     fn params(&self) -> String {
-        self.params.clone()
+        self.shape.params.clone()
     }
 
     fn counters(&self) -> Vec<(String, u64)> {
