@@ -9,6 +9,8 @@
 use crate::visited::VisitedSet;
 use proptest::prelude::*;
 use std::collections::{HashMap, HashSet};
+#[cfg(not(loom))]
+use std::sync::RwLock;
 
 /// Inserts `vectors` in order, alternating plain and incremental insertion,
 /// and compares every answer with a `HashSet`. Panics with the first
@@ -125,6 +127,45 @@ pub fn streams(max_k: usize, alphabet: u32) -> impl Strategy<Value = (usize, Vec
     })
 }
 
+/// Runs `worker(t)` for every `t` in `0..threads`, each on its own thread,
+/// all started together (behind a barrier); their results in thread order.
+#[cfg(not(loom))]
+pub fn on_threads<R: Send>(threads: usize, worker: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    let barrier = std::sync::Barrier::new(threads);
+    std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads)
+            .map(|t| {
+                let (barrier, worker) = (&barrier, &worker);
+                s.spawn(move || {
+                    barrier.wait();
+                    worker(t)
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// One insertion into a concurrent table shared by threads: calls
+/// `insert` on `set` until it no longer asks to grow, growing `set` with
+/// exclusive access in between (as the parallel explorer does). Panics
+/// when the table is full.
+#[cfg(not(loom))]
+pub fn insert_growing<S, R>(
+    set: &RwLock<S>,
+    mut insert: impl FnMut(&S) -> Result<R, crate::InsertError>,
+    grow: impl Fn(&mut S) -> Result<(), crate::visited::TableFull>,
+) -> R {
+    loop {
+        let r = insert(&set.read().unwrap());
+        match r {
+            Ok(r) => return r,
+            Err(crate::InsertError::Grow) => grow(&mut set.write().unwrap()).unwrap(),
+            Err(crate::InsertError::Full(f)) => panic!("{}", f.message),
+        }
+    }
+}
+
 /// Inserts overlapping vector sets from `threads` threads at once into a
 /// concurrent set (thread `t` inserts `vector(i)` for `per_thread` values
 /// of `i`, ranges overlapping between threads and walked in different
@@ -140,44 +181,24 @@ pub fn concurrent_overlapping_inserts<S: crate::ConcurrentVisitedSet>(
     per_thread: u32,
     vector: &(dyn Fn(u32) -> Vec<u32> + Sync),
 ) -> (S, HashMap<Vec<u32>, u64>) {
-    use crate::InsertError;
-    use std::sync::{Barrier, RwLock};
     let side_words = set.side_words();
     let set = RwLock::new(set);
-    let barrier = Barrier::new(threads);
-    let results: Vec<Vec<(Vec<u32>, crate::Inserted)>> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..threads)
-            .map(|t| {
-                let (set, barrier) = (&set, &barrier);
-                s.spawn(move || {
-                    let mut local = crate::WorkerLocal::new();
-                    let mut side = vec![0; side_words];
-                    let mut out = Vec::new();
-                    barrier.wait();
-                    for n in 0..per_thread {
-                        let i = (n.wrapping_mul(t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
-                        let v = vector(i);
-                        loop {
-                            let r = set
-                                .read()
-                                .unwrap()
-                                .find_or_insert_from(&v, None, &mut side, &mut local);
-                            match r {
-                                Ok(r) => {
-                                    out.push((v, r));
-                                    break;
-                                }
-                                Err(InsertError::Grow) => set.write().unwrap().grow().unwrap(),
-                                Err(InsertError::Full(f)) => panic!("{}", f.message),
-                            }
-                        }
-                    }
-                    set.read().unwrap().retire(&mut local);
-                    out
-                })
-            })
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    let results: Vec<Vec<(Vec<u32>, crate::Inserted)>> = on_threads(threads, |t| {
+        let mut local = crate::WorkerLocal::new();
+        let mut side = vec![0; side_words];
+        let mut out = Vec::new();
+        for n in 0..per_thread {
+            let i = (n.wrapping_mul(t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
+            let v = vector(i);
+            let r = insert_growing(
+                &set,
+                |set| set.find_or_insert_from(&v, None, &mut side, &mut local),
+                S::grow,
+            );
+            out.push((v, r));
+        }
+        set.read().unwrap().retire(&mut local);
+        out
     });
     let set = set.into_inner().unwrap();
     let mut news: HashMap<Vec<u32>, u64> = HashMap::new();

@@ -167,6 +167,15 @@ impl ClearyConfig {
     }
 }
 
+/// `config`; panics on an impossible shape (see [`ClearyConfig::check`]),
+/// naming the table type `who`.
+pub(crate) fn checked(config: ClearyConfig, who: &str) -> ClearyConfig {
+    if let Err(e) = config.check() {
+        panic!("{who}: {e}");
+    }
+    config
+}
+
 /// Bytes of the packed bucket array of a table with 2^`log2` buckets of
 /// keys of `key_bits` bits.
 pub fn table_bytes(key_bits: u32, log2: u32) -> u64 {
@@ -256,9 +265,7 @@ impl ClearyTable {
         config: ClearyConfig,
         budget: Budget,
     ) -> Result<Self, TableFull> {
-        if let Err(e) = config.check() {
-            panic!("ClearyTable: {e}");
-        }
+        let config = checked(config, "ClearyTable");
         Self::with_log2(name.into(), config, config.log2_buckets, budget)
     }
 
@@ -452,15 +459,9 @@ impl ClearyTable {
         config: ClearyConfig,
         f: impl Fn(u64) -> u64,
     ) -> Result<ClearyTable, TableFull> {
-        if let Err(e) = config.check() {
-            panic!("ClearyTable: {e}");
-        }
-        let mut t = Self::with_log2(
-            self.name.clone(),
-            config,
-            config.log2_buckets,
-            self.budget.clone(),
-        )?;
+        let config = checked(config, "ClearyTable");
+        let name = self.name.clone();
+        let mut t = Self::with_log2(name, config, config.log2_buckets, self.budget.clone())?;
         check_fits(
             &self.name,
             self.len,

@@ -77,7 +77,8 @@ use crate::blocks::lease::{Lease, LeasePool, LEASE};
 use crate::blocks::sync::{fence, spin, zeroed_u64, AtomicU64, Ordering};
 use crate::concurrent::InsertError;
 use crate::schemes::compact_tree::cleary::{
-    check_fits, filled, limits, low_mask, mix, table_bytes, unmix, ClearyConfig, MAX_LOG2_BUCKETS,
+    check_fits, checked, filled, limits, low_mask, mix, table_bytes, unmix, ClearyConfig,
+    MAX_LOG2_BUCKETS,
 };
 use crate::schemes::compact_tree::cleary_core::{self, locate, Packed, View, Whole};
 use crate::visited::TableFull;
@@ -271,9 +272,7 @@ impl SharedClearyTable {
         rekeyable: bool,
         budget: Budget,
     ) -> Result<Self, TableFull> {
-        if let Err(e) = config.check() {
-            panic!("SharedClearyTable: {e}");
-        }
+        let config = checked(config, "SharedClearyTable");
         Self::with_log2(name.into(), config, config.log2_buckets, rekeyable, budget)
     }
 
@@ -322,12 +321,6 @@ impl SharedClearyTable {
     /// unused admissions of live leases).
     pub fn len(&self) -> u64 {
         self.pool.len()
-    }
-
-    /// Returns the unused admissions and the tally of `lease` (the worker
-    /// stops inserting).
-    pub fn retire(&self, lease: &mut Lease) {
-        self.pool.retire(lease);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -546,6 +539,12 @@ impl SharedClearyTable {
         }
     }
 
+    /// Returns the unused admissions and the tally of `lease` (the worker
+    /// stops inserting).
+    pub fn retire(&self, lease: &mut Lease) {
+        self.pool.retire(lease);
+    }
+
     /// Inserts the absent hashed key `h` with exclusive access (a rebuild:
     /// the caller then carries the old count over).
     fn insert_exclusive(&mut self, h: u64) {
@@ -662,19 +661,13 @@ impl SharedClearyTable {
         rekeyable: bool,
         f: impl Fn(u64) -> u64 + Sync,
     ) -> Result<SharedClearyTable, TableFull> {
-        if let Err(e) = config.check() {
-            panic!("SharedClearyTable: {e}");
-        }
-        let mut t = Self::with_log2(
-            self.name.clone(),
-            config,
-            config.log2_buckets,
-            rekeyable,
-            self.budget.clone(),
-        )?;
+        let config = checked(config, "SharedClearyTable");
+        let (name, budget) = (self.name.clone(), self.budget.clone());
+        let mut t = Self::with_log2(name, config, config.log2_buckets, rekeyable, budget)?;
+        let len = self.len();
         check_fits(
             &self.name,
-            self.len(),
+            len,
             t.capacity,
             config.log2_buckets,
             config.max_load,
@@ -707,8 +700,9 @@ impl Drop for SharedClearyTable {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::conformance::{insert_growing, on_threads};
     use std::collections::HashSet;
-    use std::sync::{Barrier, RwLock};
+    use std::sync::RwLock;
 
     fn shape(key_bits: u32, log2: u32, max_log2: u32) -> ClearyConfig {
         ClearyConfig {
@@ -726,7 +720,6 @@ mod tests {
     fn overlapping_inserts(config: ClearyConfig, threads: usize, per_thread: usize, narrow: bool) {
         let table =
             RwLock::new(SharedClearyTable::new("t", config, false, Budget::unlimited()).unwrap());
-        let barrier = Barrier::new(threads);
         let bits = config.key_bits;
         let key = |i: u64| -> u64 {
             let x = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 7;
@@ -740,39 +733,20 @@ mod tests {
                 x & low_mask(bits)
             }
         };
-        let news: Vec<Vec<u64>> = std::thread::scope(|s| {
-            let hs: Vec<_> = (0..threads)
-                .map(|t| {
-                    let (table, barrier) = (&table, &barrier);
-                    s.spawn(move || {
-                        barrier.wait();
-                        let mut news = Vec::new();
-                        let mut lease = Lease::new();
-                        for n in 0..per_thread as u64 {
-                            // Overlapping ranges walked in different orders.
-                            let i = (n * (2 * t as u64 + 1)) % per_thread as u64 + t as u64 * 101;
-                            let k = key(i);
-                            loop {
-                                let r = table.read().unwrap().find_or_insert(k, &mut lease);
-                                match r {
-                                    Ok(true) => {
-                                        news.push(k);
-                                        break;
-                                    }
-                                    Ok(false) => break,
-                                    Err(InsertError::Grow) => {
-                                        table.write().unwrap().grow().unwrap()
-                                    }
-                                    Err(InsertError::Full(f)) => panic!("{}", f.message),
-                                }
-                            }
-                        }
-                        table.read().unwrap().retire(&mut lease);
-                        news
-                    })
-                })
-                .collect();
-            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        let news: Vec<Vec<u64>> = on_threads(threads, |t| {
+            let mut news = Vec::new();
+            let mut lease = Lease::new();
+            for n in 0..per_thread as u64 {
+                // Overlapping ranges walked in different orders.
+                let i = (n * (2 * t as u64 + 1)) % per_thread as u64 + t as u64 * 101;
+                let k = key(i);
+                let insert = |t: &SharedClearyTable| t.find_or_insert(k, &mut lease);
+                if insert_growing(&table, insert, SharedClearyTable::grow) {
+                    news.push(k);
+                }
+            }
+            table.read().unwrap().retire(&mut lease);
+            news
         });
         let table = table.into_inner().unwrap();
         let mut reference = HashSet::new();
@@ -889,36 +863,33 @@ mod tests {
         assert_eq!(n, (4096.0 * 0.75) as u64);
     }
 
+    /// Inserts 0, 3, 6, … (each new), growing the table when it asks,
+    /// until it is full: how many were inserted, and why it is full.
+    fn fill(t: &mut SharedClearyTable, lease: &mut Lease) -> (u64, TableFull) {
+        let mut n = 0u64;
+        loop {
+            match t.find_or_insert(n * 3, lease) {
+                Ok(true) => n += 1,
+                Ok(false) => unreachable!(),
+                Err(InsertError::Grow) => t.grow().unwrap(),
+                Err(InsertError::Full(f)) => return (n, f),
+            }
+        }
+    }
+
     #[test]
     fn full_at_max_load_and_budget_refusal() {
         let mut t =
             SharedClearyTable::new("root", shape(30, 10, 10), false, Budget::unlimited()).unwrap();
-        let mut n = 0u64;
-        let mut lease = Lease::new();
-        let err = loop {
-            match t.find_or_insert(n * 3, &mut lease) {
-                Ok(true) => n += 1,
-                Ok(false) => unreachable!(),
-                Err(InsertError::Grow) => t.grow().unwrap(),
-                Err(InsertError::Full(f)) => break f,
-            }
-        };
+        let (n, err) = fill(&mut t, &mut Lease::new());
         assert_eq!(n, 921);
         assert!(err.message.contains("maximal load"), "{}", err.message);
         let budget = Budget::new(table_bytes(30, 10) + 16 * 8 + 100);
         let mut t =
             SharedClearyTable::new("root", shape(30, 10, 20), false, budget.clone()).unwrap();
         assert_eq!(t.alloc_bytes(), table_bytes(30, 10) + 16 * 8);
-        let mut n = 0u64;
         let mut lease = Lease::new();
-        let err = loop {
-            match t.find_or_insert(n * 3, &mut lease) {
-                Ok(true) => n += 1,
-                Ok(false) => unreachable!(),
-                Err(InsertError::Grow) => t.grow().unwrap(),
-                Err(InsertError::Full(f)) => break f,
-            }
-        };
+        let (n, err) = fill(&mut t, &mut lease);
         assert_eq!(n, 921);
         assert!(err.message.contains("growth refused"), "{}", err.message);
         t.retire(&mut lease);
@@ -973,28 +944,39 @@ mod loom_tests {
         r
     }
 
-    #[test]
-    fn loom_same_key_twice_is_one_entry() {
-        loom::model(|| {
-            let t = Arc::new(tiny());
-            let t2 = t.clone();
-            let h = loom::thread::spawn(move || insert_all(&t2, &[key(5, 9)])[0]);
-            let a = insert_all(&t, &[key(5, 9)])[0];
-            let b = h.join().unwrap();
-            assert!(a ^ b, "exactly one insertion");
-            assert_eq!(t.len(), 1);
+    /// Runs `body` in every interleaving loom explores, on a [`tiny`]
+    /// table already holding the keys of the (quotient, remainder) pairs
+    /// `held` (each inserted new); checks Cleary's invariants after it.
+    fn model(held: &'static [(u64, u64)], body: fn(&Arc<SharedClearyTable>)) {
+        loom::model(move || {
+            let t = tiny();
+            if !held.is_empty() {
+                let keys: Vec<u64> = held.iter().map(|&(q, r)| key(q, r)).collect();
+                assert!(insert_all(&t, &keys).into_iter().all(|new| new));
+            }
+            let t = Arc::new(t);
+            body(&t);
             t.check_invariants();
         });
     }
 
     #[test]
+    fn loom_same_key_twice_is_one_entry() {
+        model(&[], |t| {
+            let t2 = t.clone();
+            let h = loom::thread::spawn(move || insert_all(&t2, &[key(5, 9)])[0]);
+            let a = insert_all(t, &[key(5, 9)])[0];
+            let b = h.join().unwrap();
+            assert!(a ^ b, "exactly one insertion");
+            assert_eq!(t.len(), 1);
+        });
+    }
+
+    /// A cluster at buckets 3..=4 (quotient 3 twice), crossing the
+    /// boundary of regions 0 and 1.
+    #[test]
     fn loom_colliding_keys_shift_across_a_region_boundary() {
-        loom::model(|| {
-            // A cluster at buckets 3..=4 (quotient 3 twice), crossing the
-            // boundary of regions 0 and 1.
-            let t = tiny();
-            assert_eq!(insert_all(&t, &[key(3, 4), key(3, 8)]), [true, true]);
-            let t = Arc::new(t);
+        model(&[(3, 4), (3, 8)], |t| {
             let t2 = t.clone();
             // Thread 2: quotient 3, smallest remainder: shifts the group.
             let h = loom::thread::spawn(move || {
@@ -1003,12 +985,11 @@ mod loom_tests {
             });
             // Main: quotient 4 (its home is occupied by quotient 3's
             // group), and the same key as thread 2's second.
-            let a = insert_all(&t, &[key(4, 2)])[0];
+            let a = insert_all(t, &[key(4, 2)])[0];
             let (x, y) = h.join().unwrap();
             assert!(x);
             assert!(a ^ y, "exactly one insertion of key(4, 2)");
             assert_eq!(t.len(), 4);
-            t.check_invariants();
             for k in [key(3, 4), key(3, 8), key(3, 1), key(4, 2)] {
                 assert!(t.contains(k));
             }
@@ -1016,38 +997,29 @@ mod loom_tests {
         });
     }
 
+    /// Buckets 4..=6: quotient 4's group (remainders 7, 9) and quotient
+    /// 6's; bucket 3 empty. A writer fills bucket 3 with a new group
+    /// (entry first, its virgin bit second): between the two writes, a
+    /// look-up of the absent key (4, 1) that counted that change bit
+    /// without its virgin bit would take quotient 3's remainder 1 for its
+    /// own. The region words must reject that snapshot.
     #[test]
     fn loom_lock_free_lookup_has_no_false_positive() {
-        loom::model(|| {
-            // Buckets 4..=6: quotient 4's group (remainders 7, 9) and
-            // quotient 6's; bucket 3 empty. A writer fills bucket 3 with a
-            // new group (entry first, its virgin bit second): between the
-            // two writes, a look-up of the absent key (4, 1) that counted
-            // that change bit without its virgin bit would take quotient
-            // 3's remainder 1 for its own. The region words must reject
-            // that snapshot.
-            let t = tiny();
-            let three = insert_all(&t, &[key(4, 7), key(4, 9), key(6, 2)]);
-            assert_eq!(three, [true; 3]);
-            let t = Arc::new(t);
+        model(&[(4, 7), (4, 9), (6, 2)], |t| {
             let t2 = t.clone();
             let h = loom::thread::spawn(move || t2.contains(key(4, 1)));
-            assert!(insert_all(&t, &[key(3, 1)])[0]);
+            assert!(insert_all(t, &[key(3, 1)])[0]);
             assert!(!h.join().unwrap(), "false positive");
             assert!(t.contains(key(3, 1)));
-            t.check_invariants();
         });
     }
 
+    /// Quotient 7's group at bucket 7; a writer inserts a smaller
+    /// remainder (shifting the group right into region 2) while a reader
+    /// looks up the present keys without locks.
     #[test]
     fn loom_reader_never_sees_a_torn_shift() {
-        loom::model(|| {
-            // Quotient 7's group at bucket 7; a writer inserts a smaller
-            // remainder (shifting the group right into region 2) while a
-            // reader looks up the present keys without locks.
-            let t = tiny();
-            assert_eq!(insert_all(&t, &[key(7, 6), key(8, 3)]), [true, true]);
-            let t = Arc::new(t);
+        model(&[(7, 6), (8, 3)], |t| {
             let t2 = t.clone();
             let h = loom::thread::spawn(move || {
                 [
@@ -1056,9 +1028,8 @@ mod loom_tests {
                     t2.contains(key(8, 6)),
                 ]
             });
-            assert!(insert_all(&t, &[key(7, 2)])[0]);
+            assert!(insert_all(t, &[key(7, 2)])[0]);
             assert_eq!(h.join().unwrap(), [true, true, false]);
-            t.check_invariants();
         });
     }
 }

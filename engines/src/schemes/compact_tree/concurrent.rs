@@ -178,12 +178,13 @@ impl SharedTreeDb<SharedClearyRoot> {
 mod tests {
     use super::*;
     use crate::concurrent::{ConcurrentVisitedSet, WorkerLocal};
+    use crate::conformance::{insert_growing, on_threads};
     use crate::explore::parallel::explore_parallel;
     use crate::explore::ExploreConfig;
     use crate::report::RunStatus;
     use crate::test_models::Counters;
     use std::collections::HashSet;
-    use std::sync::{Barrier, RwLock};
+    use std::sync::RwLock;
 
     fn config(
         m: Option<u32>,
@@ -291,39 +292,21 @@ mod tests {
         let c = config(None, true, true, true);
         let root = RwLock::new(SharedClearyRoot::new(2, &c, Budget::unlimited()).unwrap());
         let threads = 8;
-        let barrier = Barrier::new(threads);
         let pair = |i: u32| (i % 300 * (1 + i / 7000 * 997), (i * 31) % 4000);
-        let news: Vec<Vec<(u32, u32)>> = std::thread::scope(|s| {
-            let hs: Vec<_> = (0..threads as u32)
-                .map(|t| {
-                    let (root, barrier) = (&root, &barrier);
-                    s.spawn(move || {
-                        barrier.wait();
-                        let mut news = Vec::new();
-                        let mut lease = Lease::new();
-                        for n in 0..6000u32 {
-                            let (l, r) = pair(n + t * 500);
-                            loop {
-                                let got = root.read().unwrap().find_or_insert(l, r, &mut lease);
-                                match got {
-                                    Ok((reference, new)) => {
-                                        assert_eq!(reference, (l as u64) << 32 | r as u64);
-                                        if new {
-                                            news.push((l, r));
-                                        }
-                                        break;
-                                    }
-                                    Err(InsertError::Grow) => root.write().unwrap().grow().unwrap(),
-                                    Err(InsertError::Full(f)) => panic!("{}", f.message),
-                                }
-                            }
-                        }
-                        root.read().unwrap().retire(&mut lease);
-                        news
-                    })
-                })
-                .collect();
-            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        let news: Vec<Vec<(u32, u32)>> = on_threads(threads, |t| {
+            let mut news = Vec::new();
+            let mut lease = Lease::new();
+            for n in 0..6000u32 {
+                let (l, r) = pair(n + t as u32 * 500);
+                let insert = |root: &SharedClearyRoot| root.find_or_insert(l, r, &mut lease);
+                let (reference, new) = insert_growing(&root, insert, SharedClearyRoot::grow);
+                assert_eq!(reference, (l as u64) << 32 | r as u64);
+                if new {
+                    news.push((l, r));
+                }
+            }
+            root.read().unwrap().retire(&mut lease);
+            news
         });
         let root = root.into_inner().unwrap();
         let reference: HashSet<(u32, u32)> = (0..threads as u32)
