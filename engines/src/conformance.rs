@@ -127,6 +127,39 @@ pub fn streams(max_k: usize, alphabet: u32) -> impl Strategy<Value = (usize, Vec
     })
 }
 
+/// Explores `n` counters modulo `m` ([`crate::test_models::Counters`])
+/// with the concurrent `set` on `threads` workers and checks the exact
+/// counts: m^n states, n·m^n transitions (`case` names the case in a
+/// failure). Returns the report.
+#[cfg(not(loom))]
+pub fn explore_counters(
+    set: Box<dyn crate::ConcurrentVisitedSet>,
+    (n, m): (usize, u32),
+    threads: usize,
+    case: &str,
+) -> crate::report::RunReport {
+    let model = crate::test_models::Counters::new(n, m);
+    let r = crate::explore::parallel::explore_parallel(
+        &model,
+        set,
+        threads,
+        crate::explore::ExploreConfig::default(),
+    );
+    assert_eq!(
+        r.status,
+        crate::report::RunStatus::Ok,
+        "{case}: {}",
+        r.message
+    );
+    let states = (m as u64).pow(n as u32);
+    assert_eq!(
+        (r.states, r.transitions),
+        (states, n as u64 * states),
+        "{case}"
+    );
+    r
+}
+
 /// Runs `worker(t)` for every `t` in `0..threads`, each on its own thread,
 /// all started together (behind a barrier); their results in thread order.
 #[cfg(not(loom))]

@@ -80,7 +80,7 @@ use crate::schemes::compact_tree::cleary::{
     check_fits, checked, filled, limits, low_mask, mix, table_bytes, unmix, ClearyConfig,
     MAX_LOG2_BUCKETS,
 };
-use crate::schemes::compact_tree::cleary_core::{self, locate, Packed, View, Whole};
+use crate::schemes::compact_tree::cleary_core::{self, locate, Packed, Vacancy, View, Whole};
 use crate::visited::TableFull;
 
 /// Keys below which a rebuild stays on one thread (spawning costs more).
@@ -435,11 +435,10 @@ impl SharedClearyTable {
     /// writer is near; see the module documentation).
     pub fn contains(&self, key: u64) -> bool {
         let h = mix(key, self.config.key_bits);
-        let (rem_bits, mask) = (self.packed.rem_bits, self.packed.mask());
-        let home = ((h >> rem_bits) as usize) >> self.region_bits;
+        let home = self.home_region(h);
         loop {
             if let Some(mut v) = Optimistic::new(self, home) {
-                if let Some(r) = locate(&mut v, h, rem_bits, mask) {
+                if let Some(r) = self.locate(&mut v, h) {
                     if v.validate() {
                         return r.is_ok();
                     }
@@ -449,7 +448,28 @@ impl SharedClearyTable {
             }
             spin();
         }
-        let mut run = Run { home, a: 0, b: 0 };
+        let (r, run) = self.locate_locked(h, Run { home, a: 0, b: 0 });
+        self.unlock(run);
+        r.is_ok()
+    }
+
+    /// The region of the home bucket of the hashed key `h`.
+    #[inline]
+    fn home_region(&self, h: u64) -> usize {
+        ((h >> self.packed.rem_bits) as usize) >> self.region_bits
+    }
+
+    /// Cleary's look-up of the hashed key `h` through the view `v`.
+    #[inline]
+    fn locate<V: View>(&self, v: &mut V, h: u64) -> Option<Result<(), Vacancy>> {
+        locate(v, h, self.packed.rem_bits, self.packed.mask())
+    }
+
+    /// Locks the regions of `run`, then looks `h` up under the locks; when
+    /// the look-up needs a bucket outside the run, unlocks, extends the run
+    /// by the neighbouring region on that side and retries. Returns the
+    /// answer and the run, still locked (the caller unlocks it).
+    fn locate_locked(&self, h: u64, mut run: Run) -> (Result<(), Vacancy>, Run) {
         loop {
             self.lock(run);
             let mut v = Locked {
@@ -457,12 +477,14 @@ impl SharedClearyTable {
                 run,
                 need_right: false,
             };
-            let r = locate(&mut v, h, rem_bits, mask);
+            if let Some(r) = self.locate(&mut v, h) {
+                return (r, run);
+            }
             self.unlock(run);
-            match r {
-                Some(r) => return r.is_ok(),
-                None if v.need_right => run.b += 1,
-                None => run.a += 1,
+            if v.need_right {
+                run.b += 1;
+            } else {
+                run.a += 1;
             }
         }
     }
@@ -478,12 +500,11 @@ impl SharedClearyTable {
     /// [`find_or_insert`](Self::find_or_insert) of the key whose hash
     /// ([`mix`]) is `h`.
     fn find_or_insert_hashed(&self, h: u64, lease: &mut Lease) -> Result<bool, InsertError> {
-        let (rem_bits, mask) = (self.packed.rem_bits, self.packed.mask());
-        let home = ((h >> rem_bits) as usize) >> self.region_bits;
+        let home = self.home_region(h);
         let mut run = Run { home, a: 0, b: 0 };
         for _ in 0..OPTIMISTIC_TRIES {
             if let Some(mut v) = Optimistic::new(self, home) {
-                match locate(&mut v, h, rem_bits, mask) {
+                match self.locate(&mut v, h) {
                     Some(r) if v.validate() => {
                         if r.is_ok() {
                             return Ok(false);
@@ -500,43 +521,24 @@ impl SharedClearyTable {
             }
             spin();
         }
-        loop {
-            self.lock(run);
-            let mut v = Locked {
-                t: self,
-                run,
-                need_right: false,
-            };
-            match locate(&mut v, h, rem_bits, mask) {
-                None => {
-                    self.unlock(run);
-                    if v.need_right {
-                        run.b += 1;
-                    } else {
-                        run.a += 1;
-                    }
-                }
-                Some(Ok(())) => {
-                    self.unlock(run);
-                    return Ok(false);
-                }
-                Some(Err(vacancy)) => {
-                    if self
-                        .pool
-                        .peek(lease, LEASE, self.grow_at, self.grow_at)
-                        .is_err()
-                    {
-                        self.unlock(run);
-                        return Err(self.no_room());
-                    }
-                    self.pool.consume(lease);
-                    let moved = cleary_core::insert_at(&mut self.packed.shared(), vacancy);
-                    self.unlock(run);
-                    lease.count_events(moved);
-                    return Ok(true);
-                }
-            }
+        let (found, run) = self.locate_locked(h, run);
+        let Err(vacancy) = found else {
+            self.unlock(run);
+            return Ok(false);
+        };
+        if self
+            .pool
+            .peek(lease, LEASE, self.grow_at, self.grow_at)
+            .is_err()
+        {
+            self.unlock(run);
+            return Err(self.no_room());
         }
+        self.pool.consume(lease);
+        let moved = cleary_core::insert_at(&mut self.packed.shared(), vacancy);
+        self.unlock(run);
+        lease.count_events(moved);
+        Ok(true)
     }
 
     /// Returns the unused admissions and the tally of `lease` (the worker

@@ -39,7 +39,7 @@ use crate::concurrent::InsertError;
 use crate::schemes::compact_tree::cleary_concurrent::SharedClearyTable;
 use crate::schemes::compact_tree::root_key::RootKey;
 use crate::schemes::compact_tree::{bits_of, reference, tree_spec, CompactTreeConfig};
-use crate::schemes::tree::concurrent::{SharedRoot, SharedTreeDb};
+use crate::schemes::tree::concurrent::{RootInsert, SharedRoot, SharedTreeDb};
 use crate::visited::TableFull;
 
 /// The root table of the concurrent `compact-tree`; see the module
@@ -91,12 +91,8 @@ impl SharedClearyRoot {
 
 impl SharedRoot for SharedClearyRoot {
     #[inline]
-    fn find_or_insert(
-        &self,
-        left: u32,
-        right: u32,
-        lease: &mut Lease,
-    ) -> Result<(u64, bool), InsertError> {
+    fn find_or_insert(&self, tuple: [u32; 2], lease: &mut Lease) -> RootInsert {
+        let [left, right] = tuple;
         if !self.key.fits(left, right) {
             // Only with an adaptive key: a fixed key has the children's
             // full widths (node indices below 2^w, values below 2^u).
@@ -178,7 +174,7 @@ impl SharedTreeDb<SharedClearyRoot> {
 mod tests {
     use super::*;
     use crate::concurrent::{ConcurrentVisitedSet, WorkerLocal};
-    use crate::conformance::{insert_growing, on_threads};
+    use crate::conformance::{explore_counters, insert_growing, on_threads};
     use crate::explore::parallel::explore_parallel;
     use crate::explore::ExploreConfig;
     use crate::report::RunStatus;
@@ -216,22 +212,10 @@ mod tests {
             config(Some(16), false, true, true),
         ];
         for (n, m) in [(1, 50), (2, 40), (3, 12), (5, 6), (9, 3)] {
-            let states = (m as u64).pow(n as u32);
             for c in &modes {
                 for threads in [1, 2, 4] {
-                    let r = explore_parallel(
-                        &Counters::new(n, m),
-                        tree(n, c),
-                        threads,
-                        ExploreConfig::default(),
-                    );
-                    assert_eq!(r.status, RunStatus::Ok, "{}", r.message);
-                    assert_eq!(
-                        (r.states, r.transitions),
-                        (states, n as u64 * states),
-                        "k={n} {} threads={threads}",
-                        c.params()
-                    );
+                    let case = format!("k={n} {} threads={threads}", c.params());
+                    explore_counters(tree(n, c), (n, m), threads, &case);
                 }
             }
         }
@@ -241,15 +225,9 @@ mod tests {
     fn stress_many_threads_growing_and_rekeyed_root() {
         // 4^6 states from a 16-bucket root with 8-bit children: the root
         // doubles and is re-keyed while 8 workers insert.
-        let model = Counters::new(6, 4);
         let c = config(None, true, true, true);
         for rep in 0..30 {
-            let r = explore_parallel(&model, tree(6, &c), 8, ExploreConfig::default());
-            assert_eq!(
-                (r.states, r.transitions),
-                (4096, 6 * 4096),
-                "repetition {rep}"
-            );
+            let r = explore_counters(tree(6, &c), (6, 4), 8, &format!("repetition {rep}"));
             let count = |name: &str| r.counters.iter().find(|c| c.0 == name).unwrap().1;
             assert!(count("root_growths") > 0);
         }
@@ -298,7 +276,7 @@ mod tests {
             let mut lease = Lease::new();
             for n in 0..6000u32 {
                 let (l, r) = pair(n + t as u32 * 500);
-                let insert = |root: &SharedClearyRoot| root.find_or_insert(l, r, &mut lease);
+                let insert = |root: &SharedClearyRoot| root.find_or_insert([l, r], &mut lease);
                 let (reference, new) = insert_growing(&root, insert, SharedClearyRoot::grow);
                 assert_eq!(reference, (l as u64) << 32 | r as u64);
                 if new {
@@ -322,7 +300,7 @@ mod tests {
         root.table().check_invariants();
         let mut lease = Lease::new();
         for &(l, r) in &reference {
-            assert!(!root.find_or_insert(l, r, &mut lease).unwrap().1);
+            assert!(!root.find_or_insert([l, r], &mut lease).unwrap().1);
         }
     }
 

@@ -36,16 +36,15 @@ use crate::schemes::tree::{tree_spec, TreeConfig, TreeSpec};
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
 
+/// What storing a root tuple answers: (reference, new), or why it could
+/// not be stored now.
+pub type RootInsert = Result<(u64, bool), InsertError>;
+
 /// The root table of a concurrent tree: stores root tuples.
 pub trait SharedRoot: Send + Sync {
-    /// Stores the root tuple `(left, right)` if absent, counting it on the
+    /// Stores the root tuple `[left, right]` if absent, counting it on the
     /// worker's `lease`: (reference, new).
-    fn find_or_insert(
-        &self,
-        left: u32,
-        right: u32,
-        lease: &mut Lease,
-    ) -> Result<(u64, bool), InsertError>;
+    fn find_or_insert(&self, tuple: [u32; 2], lease: &mut Lease) -> RootInsert;
     /// Returns what the worker's `lease` holds.
     fn retire(&self, lease: &mut Lease);
     /// Grows (or re-keys) with exclusive access if an insertion asked for
@@ -69,13 +68,8 @@ pub trait SharedRoot: Send + Sync {
 
 impl SharedRoot for SharedTable {
     #[inline]
-    fn find_or_insert(
-        &self,
-        left: u32,
-        right: u32,
-        lease: &mut Lease,
-    ) -> Result<(u64, bool), InsertError> {
-        let (index, new) = SharedTable::find_or_insert(self, &[left, right], lease)?;
+    fn find_or_insert(&self, tuple: [u32; 2], lease: &mut Lease) -> RootInsert {
+        let (index, new) = SharedTable::find_or_insert(self, &tuple, lease)?;
         Ok((index as u64, new))
     }
 
@@ -194,7 +188,7 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
         if side.len() == inner {
             side.copy_from_slice(idx);
         }
-        let (reference, new) = self.root.find_or_insert(l, r, &mut root_lease[0])?;
+        let (reference, new) = self.root.find_or_insert([l, r], &mut root_lease[0])?;
         Ok(inserted(reference, new))
     }
 
@@ -203,16 +197,13 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
-        for t in &mut self.tables {
-            t.grow()?;
-        }
+        self.tables.iter_mut().try_for_each(SharedTable::grow)?;
         self.root.grow()
     }
 
     fn set_workers(&mut self, threads: usize) {
-        for t in &mut self.tables {
-            t.set_rebuild_threads(threads);
-        }
+        let tables = self.tables.iter_mut();
+        tables.for_each(|t| t.set_rebuild_threads(threads));
         self.root.set_rebuild_threads(threads);
     }
 
@@ -251,6 +242,7 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::conformance::explore_counters;
     use crate::explore::parallel::explore_parallel;
     use crate::explore::ExploreConfig;
     use crate::report::RunStatus;
@@ -268,22 +260,10 @@ mod tests {
     #[test]
     fn parallel_search_counts_are_exact_for_every_shape() {
         for (n, m) in [(1, 50), (2, 30), (3, 12), (5, 6), (9, 3)] {
-            let states = (m as u64).pow(n as u32);
             for incremental in [true, false] {
                 for threads in [1, 2, 8] {
-                    let model = Counters::new(n, m);
-                    let r = explore_parallel(
-                        &model,
-                        tree(n, incremental),
-                        threads,
-                        ExploreConfig::default(),
-                    );
-                    assert_eq!(r.status, RunStatus::Ok, "{}", r.message);
-                    assert_eq!(
-                        (r.states, r.transitions),
-                        (states, n as u64 * states),
-                        "k={n} incremental={incremental} threads={threads}"
-                    );
+                    let case = format!("k={n} incremental={incremental} threads={threads}");
+                    explore_counters(tree(n, incremental), (n, m), threads, &case);
                 }
             }
         }
@@ -291,14 +271,8 @@ mod tests {
 
     #[test]
     fn stress_many_threads_small_tree() {
-        let model = Counters::new(6, 4);
         for rep in 0..50 {
-            let r = explore_parallel(&model, tree(6, true), 8, ExploreConfig::default());
-            assert_eq!(
-                (r.states, r.transitions),
-                (4096, 6 * 4096),
-                "repetition {rep}"
-            );
+            explore_counters(tree(6, true), (6, 4), 8, &format!("repetition {rep}"));
         }
     }
 
