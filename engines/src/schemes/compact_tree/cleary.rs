@@ -36,7 +36,7 @@
 //! array, `ceil(2^m × (K − m + 3) / 64)` words.
 //!
 //! The packed array and the look-up and insertion themselves are
-//! [`cleary_core`]'s (shared with the concurrent table); this module owns
+//! `cleary_core`'s (shared with the concurrent table); this module owns
 //! the sequential table around them (its size, growth and re-keying), the
 //! sizes both tables use, and the bijection; it must not know states,
 //! trees or models.

@@ -10,7 +10,7 @@
 //! word boundaries as in the sequential table. Look-up and insertion are
 //! the sequential algorithms (bidirectional scan to the nearer empty
 //! bucket, counting virgin and change bits; shift towards it) of
-//! [`cleary_core`], run over a *view* that says which buckets the caller
+//! `cleary_core`, run over a *view* that says which buckets the caller
 //! may read.
 //!
 //! Concurrency: region locks with optimistic look-ups, after van der Vegt

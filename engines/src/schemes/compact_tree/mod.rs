@@ -55,7 +55,9 @@
 //! `shared_compact_tree`: the same parameters and root entries over shared
 //! tables (its module documentation says where its bytes differ).
 //!
-//! It owns only the parameters and the root table adapter; it must not know
+//! It owns only the parameters and the root table adapter; the root key
+//! (its widths and re-keying) is `root_key`'s and Cleary's algorithm
+//! `cleary_core`'s, both shared with the concurrent form. It must not know
 //! models or front-ends.
 
 pub mod cleary;

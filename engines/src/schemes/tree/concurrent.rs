@@ -23,9 +23,9 @@
 //! and an 8-byte bucket where the sequential root stores 8 bytes. So
 //! `used` = node entries × 16 + states × 16 bytes for `tree`.
 //!
-//! It owns only this adapter and the root-table trait; the tree shape is
-//! `tree`'s, the tables are `shared_table`'s (and `shared_cleary`'s). It
-//! must not know models nor the search order.
+//! It owns only this adapter and the root-table trait; the tree shape and
+//! the insertion walk are `tree::shape`'s, the tables are `shared_table`'s
+//! (and `shared_cleary`'s). It must not know models nor the search order.
 
 use crate::blocks::budget::Budget;
 use crate::blocks::lease::Lease;
@@ -179,14 +179,17 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
         // scratch = node indices, then one changed-flag per node.
         scratch.clear();
         scratch.resize(2 * inner, 0);
-        let (idx, changed) = scratch.split_at_mut(inner);
-        let (l, r) =
-            self.shape
-                .walk::<InsertError>(state, pred, idx, changed, &mut 0, |j, tuple| {
-                    Ok(self.tables[j].find_or_insert(&tuple, &mut leases[j])?.0)
-                })?;
+        let tables = &self.tables;
+        let (l, r) = self.shape.walk::<_, InsertError>(
+            state,
+            pred,
+            leases,
+            scratch,
+            &mut 0,
+            |lease, j, tuple| Ok(tables[j].find_or_insert(&tuple, lease)?.0),
+        )?;
         if side.len() == inner {
-            side.copy_from_slice(idx);
+            side.copy_from_slice(&scratch[..inner]);
         }
         let (reference, new) = self.root.find_or_insert([l, r], &mut root_lease[0])?;
         Ok(inserted(reference, new))

@@ -36,9 +36,11 @@
 //! [`IndexTable`]) + root table used bits rounded up to bytes (8 bytes per
 //! state here); `alloc` = every table's allocation.
 //!
-//! This module owns the tree shape, the incremental insertion and the
-//! hash root table; it must not know models or front-ends (it sees only
-//! `&[u32]` vectors), nor the search order.
+//! This module owns the sequential tree database, the parameters of `tree`
+//! and the hash root table; the tree shape and the insertion walk are
+//! `shape`'s (written once for both forms of the tree). It must not know
+//! models or front-ends (it sees only `&[u32]` vectors), nor the search
+//! order.
 
 pub mod concurrent;
 mod shape;
@@ -76,9 +78,8 @@ pub struct TreeDb<R: RootTable> {
     /// One per non-root node.
     tables: Vec<IndexTable>,
     root: R,
-    /// Scratch: this insertion's node indices, and which nodes changed.
-    idx: Vec<u32>,
-    changed: Vec<u32>,
+    /// Scratch: this insertion's node indices, then which nodes changed.
+    scratch: Vec<u32>,
     node_lookups: u64,
     node_lookups_saved: u64,
 }
@@ -105,8 +106,7 @@ impl<R: RootTable> TreeDb<R> {
             shape,
             tables,
             root,
-            idx: vec![0; inner],
-            changed: vec![0; inner],
+            scratch: vec![0; 2 * inner],
             node_lookups: 0,
             node_lookups_saved: 0,
         })
@@ -117,7 +117,7 @@ impl<R: RootTable> TreeDb<R> {
         &self.root
     }
 
-    /// Inserts `state`, filling `self.idx` with its node indices.
+    /// Inserts `state`, filling `self.scratch` with its node indices.
     #[inline]
     fn insert(
         &mut self,
@@ -128,19 +128,18 @@ impl<R: RootTable> TreeDb<R> {
             shape,
             tables,
             root,
-            idx,
-            changed,
+            scratch,
             node_lookups,
             node_lookups_saved,
         } = self;
-        let (l, r) = shape.walk::<TableFull>(
+        let (l, r) = shape.walk::<_, TableFull>(
             state,
             pred,
-            idx,
-            changed,
+            tables,
+            scratch,
             node_lookups_saved,
-            |j, tuple| {
-                let index = tables[j].find_or_insert(&tuple)?.0;
+            |table, _, tuple| {
+                let index = table.find_or_insert(&tuple)?.0;
                 *node_lookups += 1;
                 Ok(index)
             },
@@ -166,8 +165,9 @@ impl<R: RootTable> VisitedSet for TreeDb<R> {
         side: &mut [u32],
     ) -> Result<Inserted, TableFull> {
         let r = self.insert(state, pred)?;
-        if side.len() == self.idx.len() {
-            side.copy_from_slice(&self.idx);
+        let idx = &self.scratch[..self.tables.len()];
+        if side.len() == idx.len() {
+            side.copy_from_slice(idx);
         }
         Ok(r)
     }

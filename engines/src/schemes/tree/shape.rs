@@ -142,22 +142,25 @@ impl Shape {
         }
     }
 
-    /// Walks `state` bottom-up: fills `idx` (length [`inner`](Self::inner))
-    /// with its node indices, looking each changed node's tuple up by
-    /// `lookup(j, tuple)`, and returns its root tuple. With a predecessor
-    /// (`pred`: its vector and node indices) and an incremental tree, a
-    /// node none of whose slots changed takes the predecessor's index
-    /// (counted in `saved`); `changed` (length `inner`) is scratch. A slot
-    /// value wider than the tree's value bits is a [`TableFull`].
+    /// Walks `state` bottom-up: fills the first [`inner`](Self::inner)
+    /// words of `scratch` (at least twice that long) with its node indices,
+    /// looking each changed node `j`'s tuple up by `lookup(&mut nodes[j],
+    /// j, tuple)` (`nodes`: what the caller keeps per node, at least
+    /// `inner`), and returns its root tuple. With a predecessor (`pred`: its
+    /// vector and node indices) and an incremental tree, a node none of
+    /// whose slots changed takes the predecessor's index (counted in
+    /// `saved`); the next `inner` words of `scratch` say which nodes
+    /// changed. A slot value wider than the tree's value bits is a
+    /// [`TableFull`].
     #[inline]
-    pub(crate) fn walk<E: From<TableFull>>(
+    pub(crate) fn walk<T, E: From<TableFull>>(
         &self,
         state: &[Value],
         pred: Option<(&[Value], &[u32])>,
-        idx: &mut [u32],
-        changed: &mut [u32],
+        nodes: &mut [T],
+        scratch: &mut [u32],
         saved: &mut u64,
-        mut lookup: impl FnMut(usize, [u32; 2]) -> Result<u32, E>,
+        mut lookup: impl FnMut(&mut T, usize, [u32; 2]) -> Result<u32, E>,
     ) -> Result<(u32, u32), E> {
         debug_assert_eq!(state.len(), self.k);
         if self.value_bits < 32 && state.iter().fold(0, |a, &v| a | v) >> self.value_bits != 0 {
@@ -168,12 +171,16 @@ impl Shape {
         }
         let pred = if self.incremental { pred } else { None };
         let inner = self.inner();
+        // Slices of exactly `inner` (and `inner + 1` nodes): the loop
+        // indexes them without bounds checks.
+        let (idx, changed) = scratch[..2 * inner].split_at_mut(inner);
+        let (per_node, shape) = (&mut nodes[..inner], &self.nodes[..=inner]);
         let value = |c: Child, idx: &[u32]| match c {
             Child::Slot(s) => state[s],
             Child::Node(n) => idx[n],
         };
         for j in 0..inner {
-            let node = self.nodes[j];
+            let node = shape[j];
             if let Some((pvec, pside)) = pred {
                 debug_assert_eq!(pside.len(), inner);
                 let differs = |c: Child, changed: &[u32]| match c {
@@ -188,9 +195,10 @@ impl Shape {
                     continue;
                 }
             }
-            idx[j] = lookup(j, [value(node.left, idx), value(node.right, idx)])?;
+            let tuple = [value(node.left, idx), value(node.right, idx)];
+            idx[j] = lookup(&mut per_node[j], j, tuple)?;
         }
-        let root = self.nodes[inner];
+        let root = shape[inner];
         Ok((value(root.left, idx), value(root.right, idx)))
     }
 }
