@@ -31,7 +31,7 @@ use crate::blocks::budget::Budget;
 use crate::blocks::lease::Lease;
 use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::schemes::hash_table::concurrent::{retire_leases, SharedTable};
-use crate::schemes::tree::shape::{inserted, Shape};
+use crate::schemes::tree::shape::{inserted, Pred, Shape};
 use crate::schemes::tree::{tree_spec, TreeConfig, TreeSpec};
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
@@ -169,7 +169,7 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
     fn find_or_insert_from(
         &self,
         state: &[Value],
-        pred: Option<(&[Value], &[u32])>,
+        pred: Option<Pred<'_>>,
         side: &mut [u32],
         local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError> {

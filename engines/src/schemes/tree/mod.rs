@@ -52,7 +52,7 @@ use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
 pub use shape::root_children_are_slots;
 pub(crate) use shape::TreeSpec;
-use shape::{inserted, Shape};
+use shape::{inserted, Pred, Shape};
 
 /// A root table: stores root tuples, nothing points into it.
 pub trait RootTable: Send {
@@ -119,11 +119,7 @@ impl<R: RootTable> TreeDb<R> {
 
     /// Inserts `state`, filling `self.scratch` with its node indices.
     #[inline]
-    fn insert(
-        &mut self,
-        state: &[Value],
-        pred: Option<(&[Value], &[u32])>,
-    ) -> Result<Inserted, TableFull> {
+    fn insert(&mut self, state: &[Value], pred: Option<Pred<'_>>) -> Result<Inserted, TableFull> {
         let TreeDb {
             shape,
             tables,
@@ -161,7 +157,7 @@ impl<R: RootTable> VisitedSet for TreeDb<R> {
     fn find_or_insert_from(
         &mut self,
         state: &[Value],
-        pred: Option<(&[Value], &[u32])>,
+        pred: Option<Pred<'_>>,
         side: &mut [u32],
     ) -> Result<Inserted, TableFull> {
         let r = self.insert(state, pred)?;

@@ -48,6 +48,10 @@ pub fn root_children_are_slots(k: usize) -> (bool, bool) {
     (k.div_ceil(2) == 1, k / 2 == 1)
 }
 
+/// A state's predecessor, as an incremental insertion sees it: its vector
+/// and its side data (node indices).
+pub(crate) type Pred<'a> = (&'a [Value], &'a [u32]);
+
 /// What an engine asks of its tree.
 pub(crate) struct TreeSpec {
     /// The engine's name (prefixes messages and node table names).
@@ -156,7 +160,7 @@ impl Shape {
     pub(crate) fn walk<T, E: From<TableFull>>(
         &self,
         state: &[Value],
-        pred: Option<(&[Value], &[u32])>,
+        pred: Option<Pred<'_>>,
         nodes: &mut [T],
         scratch: &mut [u32],
         saved: &mut u64,
