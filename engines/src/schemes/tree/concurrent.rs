@@ -251,13 +251,17 @@ mod tests {
     use crate::report::RunStatus;
     use crate::test_models::Counters;
 
-    fn tree(k: usize, incremental: bool) -> Box<dyn ConcurrentVisitedSet> {
-        let config = TreeConfig {
+    /// Small initial tables, so that the tests grow them.
+    fn small(incremental: bool) -> TreeConfig {
+        TreeConfig {
             incremental,
             initial_buckets: 16,
             ..TreeConfig::default()
-        };
-        Box::new(SharedTree::new(k, &config, Budget::unlimited()).unwrap())
+        }
+    }
+
+    fn tree(k: usize, incremental: bool) -> Box<dyn ConcurrentVisitedSet> {
+        Box::new(SharedTree::new(k, &small(incremental), Budget::unlimited()).unwrap())
     }
 
     #[test]
@@ -283,8 +287,7 @@ mod tests {
     fn node_index_width_limit_is_table_full() {
         let config = TreeConfig {
             w: 3,
-            initial_buckets: 16,
-            ..TreeConfig::default()
+            ..small(true)
         };
         let set = Box::new(SharedTree::new(4, &config, Budget::unlimited()).unwrap());
         let r = explore_parallel(&Counters::new(4, 5), set, 2, ExploreConfig::default());
