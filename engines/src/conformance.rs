@@ -131,6 +131,78 @@ pub fn streams(max_k: usize, alphabet: u32) -> impl Strategy<Value = (usize, Vec
     })
 }
 
+/// Explores `n` counters modulo `m` ([`crate::test_models::Counters`])
+/// with the concurrent `set` on `threads` workers and checks the exact
+/// counts: m^n states, n·m^n transitions (`case` names the case in a
+/// failure). Returns the report.
+#[cfg(not(loom))]
+pub fn explore_counters(
+    set: Box<dyn crate::ConcurrentVisitedSet>,
+    (n, m): (usize, u32),
+    threads: usize,
+    case: &str,
+) -> crate::report::RunReport {
+    let model = crate::test_models::Counters::new(n, m);
+    let r = crate::explore::parallel::explore_parallel(
+        &model,
+        set,
+        threads,
+        crate::explore::ExploreConfig::default(),
+    );
+    assert_eq!(
+        r.status,
+        crate::report::RunStatus::Ok,
+        "{case}: {}",
+        r.message
+    );
+    let states = (m as u64).pow(n as u32);
+    assert_eq!(
+        (r.states, r.transitions),
+        (states, n as u64 * states),
+        "{case}"
+    );
+    r
+}
+
+/// Runs `worker(t)` for every `t` in `0..threads`, each on its own thread,
+/// all started together (behind a barrier); their results in thread order.
+#[cfg(not(loom))]
+pub fn on_threads<R: Send>(threads: usize, worker: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    let barrier = std::sync::Barrier::new(threads);
+    std::thread::scope(|s| {
+        let hs: Vec<_> = (0..threads)
+            .map(|t| {
+                let (barrier, worker) = (&barrier, &worker);
+                s.spawn(move || {
+                    barrier.wait();
+                    worker(t)
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    })
+}
+
+/// One insertion into a concurrent table shared by threads: calls
+/// `insert` on `set` until it no longer asks to grow, growing `set` with
+/// exclusive access in between (as the parallel explorer does). Panics
+/// when the table is full.
+#[cfg(not(loom))]
+pub fn insert_growing<S, R>(
+    set: &RwLock<S>,
+    mut insert: impl FnMut(&S) -> Result<R, crate::InsertError>,
+    grow: impl Fn(&mut S) -> Result<(), crate::visited::TableFull>,
+) -> R {
+    loop {
+        let r = insert(&set.read().unwrap());
+        match r {
+            Ok(r) => return r,
+            Err(crate::InsertError::Grow) => grow(&mut set.write().unwrap()).unwrap(),
+            Err(crate::InsertError::Full(f)) => panic!("{}", f.message),
+        }
+    }
+}
+
 /// Inserts overlapping vector sets from `threads` threads at once into a
 /// concurrent set (thread `t` inserts `vector(i)` for `per_thread` values
 /// of `i`, ranges overlapping between threads and walked in different
@@ -148,17 +220,20 @@ pub fn concurrent_overlapping_inserts<S: crate::ConcurrentVisitedSet>(
 ) -> (S, HashMap<Vec<u32>, u64>) {
     let side_words = set.side_words();
     let set = RwLock::new(set);
-    let results = on_threads(threads, |t| {
+    let results: Vec<Vec<(Vec<u32>, crate::Inserted)>> = on_threads(threads, |t| {
         let mut local = crate::WorkerLocal::new();
         let mut side = vec![0; side_words];
-        let out: Vec<(Vec<u32>, crate::Inserted)> = (0..per_thread)
-            .map(|n| {
-                let i = (n.wrapping_mul(t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
-                let v = vector(i);
-                let r = insert_growing(&set, &v, &mut side, &mut local);
-                (v, r)
-            })
-            .collect();
+        let mut out = Vec::new();
+        for n in 0..per_thread {
+            let i = (n.wrapping_mul(t as u32 * 2 + 1)) % per_thread + t as u32 * 97;
+            let v = vector(i);
+            let r = insert_growing(
+                &set,
+                |set| set.find_or_insert_from(&v, None, &mut side, &mut local),
+                S::grow,
+            );
+            out.push((v, r));
+        }
         set.read().unwrap().retire(&mut local);
         out
     });
@@ -192,75 +267,11 @@ pub fn concurrent_overlapping_inserts<S: crate::ConcurrentVisitedSet>(
     (set, news)
 }
 
-/// Inserts `v` into the shared `set` as the parallel explorer does: with
-/// no predecessor, growing the set (exclusively) whenever it asks, then
-/// retrying. Panics when the set is full.
-#[cfg(not(loom))]
-pub fn insert_growing<S: crate::ConcurrentVisitedSet>(
-    set: &RwLock<S>,
-    v: &[u32],
-    side: &mut [u32],
-    local: &mut crate::WorkerLocal,
-) -> crate::Inserted {
-    loop {
-        let r = set
-            .read()
-            .unwrap()
-            .find_or_insert_from(v, None, side, local);
-        match r {
-            Ok(r) => return r,
-            Err(crate::InsertError::Grow) => set.write().unwrap().grow().unwrap(),
-            Err(crate::InsertError::Full(f)) => panic!("{}", f.message),
-        }
-    }
-}
-
-/// Runs `work(t)` for `t` in `0..threads`, each on its own thread, all
-/// starting together; their answers in the order of `t`.
-#[cfg(not(loom))]
-pub fn on_threads<T: Send>(threads: usize, work: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let barrier = std::sync::Barrier::new(threads);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (barrier, work) = (&barrier, &work);
-                s.spawn(move || {
-                    barrier.wait();
-                    work(t)
-                })
-            })
-            .collect();
-        handles.into_iter().map(|h| h.join().unwrap()).collect()
-    })
-}
-
-/// Explores `Counters::new(n, m)` with `threads` workers into `set` and
-/// checks the closed-form counts (m^n states, n·m^n transitions); `case`
-/// names the set's configuration in a failure.
-#[cfg(not(loom))]
-pub fn check_parallel_counters(
-    set: Box<dyn crate::ConcurrentVisitedSet>,
-    n: usize,
-    m: u32,
-    threads: usize,
-    case: &str,
-) {
-    let model = crate::test_models::Counters::new(n, m);
-    let r = crate::explore_parallel(&model, set, threads, crate::ExploreConfig::default());
-    assert_eq!(r.status, crate::RunStatus::Ok, "{}", r.message);
-    let states = (m as u64).pow(n as u32);
-    assert_eq!(
-        (r.states, r.transitions),
-        (states, n as u64 * states),
-        "k={n} m={m} threads={threads} {case}"
-    );
-}
-
 /// The stress case of every concurrent form: 50 searches of six counters
 /// modulo 4 by 8 workers, each into a fresh set from `make`, all exact.
 #[cfg(not(loom))]
 pub fn stress_small_model(make: &dyn Fn() -> Box<dyn crate::ConcurrentVisitedSet>) {
     for rep in 0..50 {
-        check_parallel_counters(make(), 6, 4, 8, &format!("repetition {rep}"));
+        explore_counters(make(), (6, 4), 8, &format!("repetition {rep}"));
     }
 }

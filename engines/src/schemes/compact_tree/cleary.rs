@@ -35,10 +35,14 @@
 //! Accounting: `used` = entries × (K − m + 3) bits; `alloc` = the packed
 //! array, `ceil(2^m × (K − m + 3) / 64)` words.
 //!
-//! It owns only this table and the bijection; it must not know states,
+//! The packed array and the look-up and insertion themselves are
+//! `cleary_core`'s (shared with the concurrent table); this module owns
+//! the sequential table around them (its size, growth and re-keying), the
+//! sizes both tables use, and the bijection; it must not know states,
 //! trees or models.
 
 use crate::blocks::budget::Budget;
+use crate::schemes::compact_tree::cleary_core::{self, Packed, Vacancy, Whole};
 use crate::visited::TableFull;
 
 /// The three administration bits, below the remainder in every entry.
@@ -163,6 +167,15 @@ impl ClearyConfig {
     }
 }
 
+/// `config`; panics on an impossible shape (see [`ClearyConfig::check`]),
+/// naming the table type `who`.
+pub(crate) fn checked(config: ClearyConfig, who: &str) -> ClearyConfig {
+    if let Err(e) = config.check() {
+        panic!("{who}: {e}");
+    }
+    config
+}
+
 /// Bytes of the packed bucket array of a table with 2^`log2` buckets of
 /// keys of `key_bits` bits.
 pub fn table_bytes(key_bits: u32, log2: u32) -> u64 {
@@ -170,33 +183,65 @@ pub fn table_bytes(key_bits: u32, log2: u32) -> u64 {
     (bits.div_ceil(64) * 8).min(u64::MAX as u128) as u64
 }
 
-/// Where a missing key goes (result of a look-up that did not find it).
-#[derive(Clone, Copy, Debug)]
-struct Vacancy {
-    quotient: usize,
-    remainder: u64,
-    /// The new entry goes just before the entry at `at` (or into `at` when
-    /// that bucket is empty).
-    at: usize,
-    /// The empty bucket the entries shift into, and on which side.
-    bound: usize,
-    right: bool,
-    /// The new entry is the first of its group.
-    first: bool,
-    /// Its quotient had no group yet.
-    new_group: bool,
+/// The entries a table of shape `config` with 2^`log2` buckets may hold
+/// (at `max_load`, and at least one bucket stays empty), and the entry
+/// count at which it grows when `grows` (it may still double or be
+/// re-keyed; else it grows at its capacity, i.e. never): the sizes both
+/// Cleary tables use.
+pub(crate) fn limits(config: &ClearyConfig, log2: u32, grows: bool) -> (u64, u64) {
+    let buckets = 1u64 << log2;
+    let capacity = ((buckets as f64 * config.max_load) as u64).min(buckets - 1);
+    let grow_at = if grows {
+        ((buckets as f64 * config.grow_load.min(config.max_load)) as u64).min(capacity)
+    } else {
+        capacity
+    };
+    (capacity, grow_at)
+}
+
+/// The [`TableFull`] of a table `name` whose `len` entries fill its 2^`log2`
+/// buckets to the maximal load (`refused`: why it could not grow).
+pub(crate) fn filled(
+    name: &str,
+    len: u64,
+    log2: u32,
+    max_load: f64,
+    refused: Option<&str>,
+) -> TableFull {
+    TableFull {
+        message: format!(
+            "{name}: {len} entries fill its 2^{log2} buckets to the maximal load {max_load}{}",
+            refused
+                .map(|m| format!("; growth refused: {m}"))
+                .unwrap_or_default()
+        ),
+    }
+}
+
+/// Checks that `len` entries of a table `name` fit a re-keyed table of
+/// 2^`log2` buckets holding at most `capacity` entries at `max_load`.
+pub(crate) fn check_fits(
+    name: &str,
+    len: u64,
+    capacity: u64,
+    log2: u32,
+    max_load: f64,
+) -> Result<(), TableFull> {
+    if len > capacity {
+        return Err(TableFull {
+            message: format!(
+                "{name}: {len} entries do not fit 2^{log2} buckets at the maximal load {max_load}"
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The compact table; see the module documentation.
 pub struct ClearyTable {
     name: String,
     config: ClearyConfig,
-    /// Current log2 of the bucket count.
-    log2: u32,
-    rem_bits: u32,
-    entry_bits: u32,
-    entry_mask: u64,
-    words: Vec<u64>,
+    packed: Packed<Vec<u64>>,
     len: u64,
     /// Growth is tried when `len` would pass this.
     grow_at: u64,
@@ -220,9 +265,7 @@ impl ClearyTable {
         config: ClearyConfig,
         budget: Budget,
     ) -> Result<Self, TableFull> {
-        if let Err(e) = config.check() {
-            panic!("ClearyTable: {e}");
-        }
+        let config = checked(config, "ClearyTable");
         Self::with_log2(name.into(), config, config.log2_buckets, budget)
     }
 
@@ -234,23 +277,11 @@ impl ClearyTable {
     ) -> Result<Self, TableFull> {
         let bytes = table_bytes(config.key_bits, log2);
         budget.reserve(bytes, &name)?;
-        let rem_bits = config.key_bits - log2;
-        let entry_bits = rem_bits + ADMIN_BITS;
-        let buckets = 1u64 << log2;
-        let capacity = ((buckets as f64 * config.max_load) as u64).min(buckets - 1);
-        let grow_at = if log2 < config.max_log2_buckets {
-            ((buckets as f64 * config.grow_load.min(config.max_load)) as u64).min(capacity)
-        } else {
-            capacity
-        };
+        let (capacity, grow_at) = limits(&config, log2, log2 < config.max_log2_buckets);
         Ok(ClearyTable {
             name,
             config,
-            log2,
-            rem_bits,
-            entry_bits,
-            entry_mask: low_mask(entry_bits),
-            words: vec![0; (bytes / 8) as usize],
+            packed: Packed::new(vec![0; (bytes / 8) as usize], config.key_bits, log2),
             len: 0,
             grow_at,
             capacity,
@@ -274,17 +305,17 @@ impl ClearyTable {
 
     /// Current log2 of the bucket count, `m`.
     pub fn log2_buckets(&self) -> u32 {
-        self.log2
+        self.packed.log2
     }
 
     /// Bits of one entry: remainder + 3 administration bits.
     pub fn entry_bits(&self) -> u32 {
-        self.entry_bits
+        self.packed.entry_bits
     }
 
     /// Bits of the occupied entries.
     pub fn used_bits(&self) -> u64 {
-        self.len * self.entry_bits as u64
+        self.len * self.packed.entry_bits as u64
     }
 
     /// Bytes of the packed bucket array.
@@ -307,220 +338,19 @@ impl ClearyTable {
         self.growths
     }
 
-    #[inline]
-    fn mask(&self) -> usize {
-        (1usize << self.log2) - 1
-    }
-
-    #[inline]
-    fn get(&self, i: usize) -> u64 {
-        let bit = i * self.entry_bits as usize;
-        let (w, s) = (bit >> 6, (bit & 63) as u32);
-        let lo = self.words[w] >> s;
-        if s + self.entry_bits <= 64 {
-            lo & self.entry_mask
-        } else {
-            (lo | (self.words[w + 1] << (64 - s))) & self.entry_mask
-        }
-    }
-
-    #[inline]
-    fn set(&mut self, i: usize, v: u64) {
-        debug_assert_eq!(v & !self.entry_mask, 0);
-        let bit = i * self.entry_bits as usize;
-        let (w, s) = (bit >> 6, (bit & 63) as u32);
-        self.words[w] = (self.words[w] & !(self.entry_mask << s)) | (v << s);
-        if s + self.entry_bits > 64 {
-            let hi = self.entry_bits - (64 - s);
-            self.words[w + 1] = (self.words[w + 1] & !low_mask(hi)) | (v >> (64 - s));
-        }
-    }
-
-    /// Moves the entry (remainder, change, occupied) from `src` to `dst`;
-    /// the virgin bits stay with their buckets.
-    #[inline]
-    fn move_entry(&mut self, src: usize, dst: usize) {
-        let e = (self.get(src) & !VIRGIN) | (self.get(dst) & VIRGIN);
-        self.set(dst, e);
-    }
-
-    /// The `n`-th (n ≥ 1) bucket with a change bit going down from `p`
-    /// (inclusive); it must exist in the cluster.
-    #[inline]
-    fn nth_change_left(&mut self, mut p: usize, mut n: u64) -> usize {
-        let mask = self.mask();
-        loop {
-            if self.get(p) & CHANGE != 0 {
-                n -= 1;
-                if n == 0 {
-                    return p;
-                }
-            }
-            p = p.wrapping_sub(1) & mask;
-            self.probes += 1;
-        }
-    }
-
-    /// The `n`-th (n ≥ 1) bucket with a change bit going up from `p`
-    /// (inclusive), or the empty bucket ending the cluster if met first.
-    #[inline]
-    fn nth_change_right_or_end(&mut self, mut p: usize, mut n: u64) -> usize {
-        let mask = self.mask();
-        loop {
-            self.probes += 1;
-            let e = self.get(p);
-            if e & OCCUPIED == 0 {
-                return p;
-            }
-            if e & CHANGE != 0 {
-                n -= 1;
-                if n == 0 {
-                    return p;
-                }
-            }
-            p = (p + 1) & mask;
-        }
-    }
-
     /// Looks the hashed key `h` up: `Ok(())` if stored, else where it goes.
+    #[inline]
     fn locate(&mut self, h: u64) -> Result<(), Vacancy> {
-        let mask = self.mask();
-        let q = (h >> self.rem_bits) as usize;
-        let r = h & low_mask(self.rem_bits);
-        let home = self.get(q);
-        if home & OCCUPIED == 0 {
-            return Err(Vacancy {
-                quotient: q,
-                remainder: r,
-                at: q,
-                bound: q,
-                right: true,
-                first: true,
-                new_group: true,
-            });
-        }
-        let vq = home & VIRGIN != 0;
-        // Nearer empty bucket, counting virgin and change bits strictly
-        // between it and q on the side it was found.
-        let (mut vr, mut cr, mut vl, mut cl) = (0u64, 0u64, 0u64, 0u64);
-        let mut d = 1usize;
-        let (right, bound) = loop {
-            let p = (q + d) & mask;
-            let a = self.get(p);
-            if a & OCCUPIED == 0 {
-                break (true, p);
-            }
-            vr += (a >> 1) & 1;
-            cr += (a >> 2) & 1;
-            let p = q.wrapping_sub(d) & mask;
-            let b = self.get(p);
-            if b & OCCUPIED == 0 {
-                break (false, p);
-            }
-            vl += (b >> 1) & 1;
-            cl += (b >> 2) & 1;
-            d += 1;
-        };
-        self.probes += 2 * d as u64 - 1;
-        // g: the first entry of the first group with quotient ≥ q (in
-        // cluster order), or the empty bucket ending the cluster.
-        let g = if right {
-            // Groups at or after q's: vr + vq; groups starting right of q: cr.
-            let nge = vr + vq as u64;
-            if nge == 0 {
-                bound
-            } else if cr >= nge {
-                self.nth_change_right_or_end((q + 1) & mask, cr - nge + 1)
-            } else {
-                self.nth_change_left(q, nge - cr)
-            }
-        } else {
-            // Groups before q's: vl; groups starting at or left of q: cle.
-            let cle = cl + ((home >> 2) & 1);
-            if cle > vl {
-                self.nth_change_left(q, cle - vl)
-            } else {
-                self.nth_change_right_or_end((q + 1) & mask, vl + 1 - cle)
-            }
-        };
-        let (at, first) = if vq {
-            // g starts q's group: find r in it (ascending remainders).
-            let mut p = g;
-            loop {
-                let e = self.get(p);
-                if p != g && (e & OCCUPIED == 0 || e & CHANGE != 0) {
-                    break (p, false);
-                }
-                let rr = e >> ADMIN_BITS;
-                if rr == r {
-                    return Ok(());
-                }
-                if rr > r {
-                    break (p, p == g);
-                }
-                p = (p + 1) & mask;
-                self.probes += 1;
-            }
-        } else {
-            (g, true)
-        };
-        Err(Vacancy {
-            quotient: q,
-            remainder: r,
-            at,
-            bound,
-            right,
-            first,
-            new_group: !vq,
-        })
+        let mut view = Whole::new(&self.packed);
+        let found = cleary_core::locate(&mut view, h, self.packed.rem_bits, self.packed.mask());
+        self.probes += view.probes;
+        found.expect("the whole array is readable")
     }
 
     /// Stores the entry described by `v` (which `locate` just returned).
+    #[inline]
     fn insert_at(&mut self, v: Vacancy) {
-        let mask = self.mask();
-        let entry = (v.remainder << ADMIN_BITS) | OCCUPIED | if v.first { CHANGE } else { 0 };
-        let at_entry = self.get(v.at);
-        if at_entry & OCCUPIED == 0 {
-            // The home bucket or the empty bucket ending the cluster.
-            self.set(v.at, entry | (at_entry & VIRGIN));
-        } else if v.right {
-            // Shift [at, bound) up by one into bound.
-            let mut p = v.bound;
-            while p != v.at {
-                let src = p.wrapping_sub(1) & mask;
-                self.move_entry(src, p);
-                self.shifted += 1;
-                p = src;
-            }
-            let old = self.get(v.at);
-            self.set(v.at, entry | (old & VIRGIN));
-            if v.first && !v.new_group {
-                // The old first entry of the group is now at at + 1.
-                let n = (v.at + 1) & mask;
-                let e = self.get(n);
-                self.set(n, e & !CHANGE);
-            }
-        } else {
-            // Shift (bound, at) down by one into bound; new entry at at − 1.
-            let dst = v.at.wrapping_sub(1) & mask;
-            let mut p = v.bound;
-            while p != dst {
-                let src = (p + 1) & mask;
-                self.move_entry(src, p);
-                self.shifted += 1;
-                p = src;
-            }
-            let old = self.get(dst);
-            self.set(dst, entry | (old & VIRGIN));
-            if v.first && !v.new_group {
-                let e = self.get(v.at);
-                self.set(v.at, e & !CHANGE);
-            }
-        }
-        if v.new_group {
-            let e = self.get(v.quotient);
-            self.set(v.quotient, e | VIRGIN);
-        }
+        self.shifted += cleary_core::insert_at(&mut self.packed, v);
         self.len += 1;
     }
 
@@ -541,7 +371,7 @@ impl ClearyTable {
             Ok(()) => return Ok(false),
             Err(v) => v,
         };
-        if self.len >= self.grow_at && self.log2 < self.config.max_log2_buckets {
+        if self.len >= self.grow_at && self.packed.log2 < self.config.max_log2_buckets {
             if self.refused.is_none() {
                 match self.grow() {
                     Ok(()) => {
@@ -556,19 +386,13 @@ impl ClearyTable {
             }
         }
         if self.len >= self.capacity {
-            return Err(TableFull {
-                message: format!(
-                    "{}: {} entries fill its 2^{} buckets to the maximal load {}{}",
-                    self.name,
-                    self.len,
-                    self.log2,
-                    self.config.max_load,
-                    self.refused
-                        .as_deref()
-                        .map(|m| format!("; growth refused: {m}"))
-                        .unwrap_or_default()
-                ),
-            });
+            return Err(filled(
+                &self.name,
+                self.len,
+                self.packed.log2,
+                self.config.max_load,
+                self.refused.as_deref(),
+            ));
         }
         self.insert_at(vacancy);
         Ok(true)
@@ -579,7 +403,7 @@ impl ClearyTable {
         let mut bigger = Self::with_log2(
             self.name.clone(),
             self.config,
-            self.log2 + 1,
+            self.packed.log2 + 1,
             self.budget.clone(),
         )?;
         self.for_each_hash(|h| {
@@ -596,32 +420,9 @@ impl ClearyTable {
 
     /// Calls `f` with the hashed key of every entry, reconstructing each
     /// quotient from the virgin bits of its cluster.
-    fn for_each_hash(&self, mut f: impl FnMut(u64)) {
-        if self.len == 0 {
-            return;
-        }
-        let mask = self.mask();
-        let start = (0..=mask)
-            .find(|&i| self.get(i) & OCCUPIED == 0)
-            .expect("a bucket is always empty");
-        // Cursor over the virgin bits of the current cluster.
-        let mut virgin = start;
-        for step in 1..=mask + 1 {
-            let p = (start + step) & mask;
-            let e = self.get(p);
-            if e & OCCUPIED == 0 {
-                virgin = p;
-                continue;
-            }
-            if e & CHANGE != 0 {
-                loop {
-                    virgin = (virgin + 1) & mask;
-                    if self.get(virgin) & VIRGIN != 0 {
-                        break;
-                    }
-                }
-            }
-            f(((virgin as u64) << self.rem_bits) | (e >> ADMIN_BITS));
+    fn for_each_hash(&self, f: impl FnMut(u64)) {
+        if self.len > 0 {
+            self.packed.for_each_hash(f);
         }
     }
 
@@ -640,10 +441,11 @@ impl ClearyTable {
     /// while the key width forbids more buckets (`m = K`): a caller that
     /// can widen its keys should do so now ([`rekeyed`](Self::rekeyed)).
     pub fn wants_wider_keys(&self) -> bool {
-        self.log2 == self.config.key_bits
-            && self.log2 < MAX_LOG2_BUCKETS
+        let log2 = self.packed.log2;
+        log2 == self.config.key_bits
+            && log2 < MAX_LOG2_BUCKETS
             && (self.len + 1) as f64
-                > (1u64 << self.log2) as f64 * self.config.grow_load.min(self.config.max_load)
+                > (1u64 << log2) as f64 * self.config.grow_load.min(self.config.max_load)
     }
 
     /// A table of shape `config` (2^`config.log2_buckets` buckets) holding
@@ -657,23 +459,16 @@ impl ClearyTable {
         config: ClearyConfig,
         f: impl Fn(u64) -> u64,
     ) -> Result<ClearyTable, TableFull> {
-        if let Err(e) = config.check() {
-            panic!("ClearyTable: {e}");
-        }
-        let mut t = Self::with_log2(
-            self.name.clone(),
-            config,
+        let config = checked(config, "ClearyTable");
+        let name = self.name.clone();
+        let mut t = Self::with_log2(name, config, config.log2_buckets, self.budget.clone())?;
+        check_fits(
+            &self.name,
+            self.len,
+            t.capacity,
             config.log2_buckets,
-            self.budget.clone(),
+            config.max_load,
         )?;
-        if self.len > t.capacity {
-            return Err(TableFull {
-                message: format!(
-                    "{}: {} entries do not fit 2^{} buckets at the maximal load {}",
-                    self.name, self.len, t.log2, config.max_load
-                ),
-            });
-        }
         let bits = self.config.key_bits;
         self.for_each_hash(|h| {
             let key = f(unmix(h, bits));
@@ -690,60 +485,10 @@ impl ClearyTable {
         Ok(t)
     }
 
-    /// Checks Cleary's invariants (tests): per cluster, virgin bits =
-    /// groups, entries sorted, homes inside the cluster, one empty bucket.
+    /// Checks Cleary's invariants (tests).
     #[cfg(test)]
     fn check_invariants(&self) {
-        let mask = self.mask();
-        let mut hashes = Vec::new();
-        self.for_each_hash(|h| hashes.push(h));
-        assert_eq!(hashes.len() as u64, self.len);
-        let n = mask + 1;
-        let start = (0..n).find(|&i| self.get(i) & OCCUPIED == 0).unwrap();
-        let mut p = (start + 1) & mask;
-        let mut seen = 0;
-        while seen < n - 1 {
-            if self.get(p) & OCCUPIED == 0 {
-                assert_eq!(self.get(p) & (VIRGIN | CHANGE), 0, "empty bucket {p}");
-                p = (p + 1) & mask;
-                seen += 1;
-                continue;
-            }
-            // One cluster [cs, p): sorted by (quotient position in the
-            // cluster, remainder); each group's home bucket inside it.
-            let cs = p;
-            let mut virgins = 0;
-            let mut groups = 0;
-            let mut prev: Option<(usize, u64)> = None;
-            let mut virgin = cs.wrapping_sub(1) & mask;
-            let mut homes = Vec::new();
-            while self.get(p) & OCCUPIED != 0 {
-                let e = self.get(p);
-                virgins += (e & VIRGIN != 0) as u32;
-                if e & CHANGE != 0 {
-                    groups += 1;
-                    loop {
-                        virgin = (virgin + 1) & mask;
-                        if self.get(virgin) & VIRGIN != 0 {
-                            break;
-                        }
-                    }
-                } else {
-                    assert!(p != cs, "cluster at {cs} starts without a change bit");
-                }
-                let key = (virgin.wrapping_sub(cs) & mask, e >> ADMIN_BITS);
-                if let Some(pk) = prev {
-                    assert!(pk < key, "unsorted at {p}: {pk:?} then {key:?}");
-                }
-                prev = Some(key);
-                homes.push(key.0);
-                p = (p + 1) & mask;
-                seen += 1;
-            }
-            let len = p.wrapping_sub(cs) & mask;
-            assert!(homes.iter().all(|&h| h < len), "home outside cluster {cs}");
-            assert_eq!(virgins, groups, "cluster at {cs}");
-        }
+        cleary_core::check_invariants(&self.packed, self.len);
     }
 }
 
@@ -808,10 +553,10 @@ mod tests {
                 .map(|i| (i.wrapping_mul(0x9e37_79b9_7f4a_7c15)) & low_mask(w))
                 .collect();
             for (i, &v) in vals.iter().enumerate() {
-                t.set(i, v);
+                t.packed.set(i, v);
             }
             for (i, &v) in vals.iter().enumerate() {
-                assert_eq!(t.get(i), v, "width {w} entry {i}");
+                assert_eq!(t.packed.get(i), v, "width {w} entry {i}");
             }
             assert_eq!(t.alloc_bytes(), (16 * w as u64).div_ceil(64) * 8);
         }

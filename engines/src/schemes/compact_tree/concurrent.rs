@@ -36,25 +36,17 @@ use crate::blocks::budget::Budget;
 use crate::blocks::lease::Lease;
 use crate::blocks::sync::{AtomicU32, Ordering};
 use crate::concurrent::InsertError;
-use crate::schemes::compact_tree::cleary::ClearyConfig;
 use crate::schemes::compact_tree::cleary_concurrent::SharedClearyTable;
-use crate::schemes::compact_tree::{bits_of, CompactTreeConfig};
-use crate::schemes::tree::concurrent::{SharedRoot, SharedTreeDb};
+use crate::schemes::compact_tree::root_key::RootKey;
+use crate::schemes::compact_tree::{bits_of, reference, tree_spec, CompactTreeConfig};
+use crate::schemes::tree::concurrent::{RootInsert, SharedRoot, SharedTreeDb};
 use crate::visited::TableFull;
 
 /// The root table of the concurrent `compact-tree`; see the module
 /// documentation.
 pub struct SharedClearyRoot {
     table: SharedClearyTable,
-    left_bits: u32,
-    right_bits: u32,
-    left_max: u32,
-    right_max: u32,
-    adaptive: bool,
-    config: CompactTreeConfig,
-    budget_limit: u64,
-    max_log2: u32,
-    rekeys: u64,
+    key: RootKey,
     /// Widest children asked for by insertions since the last re-keying.
     want_left: AtomicU32,
     want_right: AtomicU32,
@@ -64,24 +56,13 @@ impl SharedClearyRoot {
     /// The root for vectors of length `k` within `budget`.
     pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {
         let init = config.initial_root(k, budget.limit());
-        let table = SharedClearyTable::new(
-            "compact-tree root table",
-            init.table,
-            config.adaptive_key
-                && (init.left_bits < init.left_max || init.right_bits < init.right_max),
-            budget.clone(),
-        )?;
+        let key = RootKey::new(&init, config, budget.limit());
+        let rekeyable = config.adaptive_key && key.may_widen(init.left_bits, init.right_bits);
+        let table =
+            SharedClearyTable::new("compact-tree root table", init.table, rekeyable, budget)?;
         Ok(SharedClearyRoot {
             table,
-            left_bits: init.left_bits,
-            right_bits: init.right_bits,
-            left_max: init.left_max,
-            right_max: init.right_max,
-            adaptive: config.adaptive_key,
-            config: config.clone(),
-            budget_limit: budget.limit(),
-            max_log2: init.table.max_log2_buckets,
-            rekeys: 0,
+            key,
             want_left: AtomicU32::new(0),
             want_right: AtomicU32::new(0),
         })
@@ -94,58 +75,37 @@ impl SharedClearyRoot {
 
     /// Times the root was re-keyed.
     pub fn rekeys(&self) -> u64 {
-        self.rekeys
+        self.key.rekeys
     }
 
     /// Re-stores every key with children of `left` and `right` bits (as
     /// the sequential root); exclusive access.
     fn widen(&mut self, left: u32, right: u32) -> Result<(), TableFull> {
-        let old_right = self.right_bits;
-        let key_bits = left + right;
-        let (initial, max) = self.config.log2_range(key_bits, self.budget_limit);
-        let log2 = if self.config.grow {
-            self.table.log2_buckets().clamp(initial, max)
-        } else {
-            max
-        };
-        let shape = ClearyConfig {
-            key_bits,
-            log2_buckets: log2,
-            max_log2_buckets: max,
-            max_load: self.config.max_load,
-            grow_load: self.config.grow_load,
-        };
-        let rekeyable = left < self.left_max || right < self.right_max;
-        let mask = (1u64 << old_right) - 1;
-        self.table = self.table.rekeyed(shape, rekeyable, |key| {
-            (key >> old_right) << right | (key & mask)
-        })?;
-        (self.left_bits, self.right_bits, self.max_log2) = (left, right, max);
-        self.rekeys += 1;
+        let (shape, remap) = self.key.widening(left, right, self.table.log2_buckets());
+        let rekeyable = self.key.may_widen(left, right);
+        self.table = self.table.rekeyed(shape, rekeyable, remap)?;
+        self.key.widened(left, right, &shape);
         Ok(())
     }
 }
 
 impl SharedRoot for SharedClearyRoot {
     #[inline]
-    fn find_or_insert(
-        &self,
-        left: u32,
-        right: u32,
-        lease: &mut Lease,
-    ) -> Result<(u64, bool), InsertError> {
-        if left >> self.left_bits != 0 || right >> self.right_bits != 0 {
+    fn find_or_insert(&self, tuple: [u32; 2], lease: &mut Lease) -> RootInsert {
+        let [left, right] = tuple;
+        if !self.key.fits(left, right) {
             // Only with an adaptive key: a fixed key has the children's
             // full widths (node indices below 2^w, values below 2^u).
-            debug_assert!(self.adaptive);
+            debug_assert!(self.key.adaptive());
             self.want_left.fetch_max(bits_of(left), Ordering::Relaxed);
             self.want_right.fetch_max(bits_of(right), Ordering::Relaxed);
             return Err(InsertError::Grow);
         }
-        // The reference does not depend on the current key width.
-        let reference = (left as u64) << 32 | right as u64;
-        let key = (left as u64) << self.right_bits | right as u64;
-        Ok((reference, self.table.find_or_insert(key, lease)?))
+        let key = self.key.key(left, right);
+        Ok((
+            reference(left, right),
+            self.table.find_or_insert(key, lease)?,
+        ))
     }
 
     fn retire(&self, lease: &mut Lease) {
@@ -153,20 +113,17 @@ impl SharedRoot for SharedClearyRoot {
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
-        if self.adaptive {
-            let l = self.left_bits.max(self.want_left.load(Ordering::Relaxed));
-            let r = self.right_bits.max(self.want_right.load(Ordering::Relaxed));
-            if (l, r) != (self.left_bits, self.right_bits) {
-                self.widen(l, r)?;
+        if self.key.adaptive() {
+            let (l, r) = self.key.bits();
+            let want_l = l.max(self.want_left.load(Ordering::Relaxed));
+            let want_r = r.max(self.want_right.load(Ordering::Relaxed));
+            if (want_l, want_r) != (l, r) {
+                self.widen(want_l, want_r)?;
             }
             if self.table.wants_wider_keys() {
-                // As the sequential root: one more key bit, on the
-                // narrower side that may still widen.
-                let (l, r) = (self.left_bits, self.right_bits);
-                if r < self.right_max && (r < l || l >= self.left_max) {
-                    self.widen(l, r + 1)?;
-                } else if l < self.left_max {
-                    self.widen(l + 1, r)?;
+                // As the sequential root: 2^K buckets are too few.
+                if let Some((l, r)) = self.key.one_more_bit() {
+                    self.widen(l, r)?;
                 }
             }
         }
@@ -187,13 +144,9 @@ impl SharedRoot for SharedClearyRoot {
 
     fn counters(&self, out: &mut Vec<(String, u64)>) {
         let t = &self.table;
-        out.push(("root_log2_buckets".into(), t.log2_buckets() as u64));
-        out.push(("root_log2_buckets_max".into(), self.max_log2 as u64));
-        out.push(("root_key_bits".into(), t.key_bits() as u64));
-        out.push(("root_entry_bits".into(), t.entry_bits() as u64));
-        out.push(("root_shifted".into(), t.shifted()));
-        out.push(("root_growths".into(), t.growths()));
-        out.push(("root_rekeys".into(), self.rekeys));
+        let activity = [("root_shifted", t.shifted()), ("root_growths", t.growths())];
+        let shape = [t.log2_buckets(), t.key_bits(), t.entry_bits()];
+        self.key.counters(out, shape, &activity);
         out.push(("root_regions".into(), t.regions()));
     }
 
@@ -211,22 +164,9 @@ impl SharedTreeDb<SharedClearyRoot> {
     /// parameters [`CompactTreeConfig::check`] rejects; [`TableFull`] if
     /// even the smallest tables do not fit the budget.
     pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        if let Err(e) = config.check() {
-            panic!("compact-tree: {e}");
-        }
+        let spec = tree_spec(k, config);
         let root = SharedClearyRoot::new(k, config, budget.clone())?;
-        let params = config.params();
-        Self::build(
-            "compact-tree",
-            k,
-            root,
-            config.w,
-            config.checked_value_bits(k),
-            config.incremental,
-            config.node_buckets,
-            budget,
-            params,
-        )
+        Self::build(spec, root, budget)
     }
 }
 
@@ -234,12 +174,13 @@ impl SharedTreeDb<SharedClearyRoot> {
 mod tests {
     use super::*;
     use crate::concurrent::{ConcurrentVisitedSet, WorkerLocal};
+    use crate::conformance::{explore_counters, insert_growing, on_threads};
     use crate::explore::parallel::explore_parallel;
     use crate::explore::ExploreConfig;
     use crate::report::RunStatus;
     use crate::test_models::Counters;
     use std::collections::HashSet;
-    use std::sync::{Barrier, RwLock};
+    use std::sync::RwLock;
 
     fn config(
         m: Option<u32>,
@@ -271,22 +212,10 @@ mod tests {
             config(Some(16), false, true, true),
         ];
         for (n, m) in [(1, 50), (2, 40), (3, 12), (5, 6), (9, 3)] {
-            let states = (m as u64).pow(n as u32);
             for c in &modes {
                 for threads in [1, 2, 4] {
-                    let r = explore_parallel(
-                        &Counters::new(n, m),
-                        tree(n, c),
-                        threads,
-                        ExploreConfig::default(),
-                    );
-                    assert_eq!(r.status, RunStatus::Ok, "{}", r.message);
-                    assert_eq!(
-                        (r.states, r.transitions),
-                        (states, n as u64 * states),
-                        "k={n} {} threads={threads}",
-                        c.params()
-                    );
+                    let case = format!("k={n} {} threads={threads}", c.params());
+                    explore_counters(tree(n, c), (n, m), threads, &case);
                 }
             }
         }
@@ -296,15 +225,9 @@ mod tests {
     fn stress_many_threads_growing_and_rekeyed_root() {
         // 4^6 states from a 16-bucket root with 8-bit children: the root
         // doubles and is re-keyed while 8 workers insert.
-        let model = Counters::new(6, 4);
         let c = config(None, true, true, true);
         for rep in 0..30 {
-            let r = explore_parallel(&model, tree(6, &c), 8, ExploreConfig::default());
-            assert_eq!(
-                (r.states, r.transitions),
-                (4096, 6 * 4096),
-                "repetition {rep}"
-            );
+            let r = explore_counters(tree(6, &c), (6, 4), 8, &format!("repetition {rep}"));
             let count = |name: &str| r.counters.iter().find(|c| c.0 == name).unwrap().1;
             assert!(count("root_growths") > 0);
         }
@@ -347,39 +270,21 @@ mod tests {
         let c = config(None, true, true, true);
         let root = RwLock::new(SharedClearyRoot::new(2, &c, Budget::unlimited()).unwrap());
         let threads = 8;
-        let barrier = Barrier::new(threads);
         let pair = |i: u32| (i % 300 * (1 + i / 7000 * 997), (i * 31) % 4000);
-        let news: Vec<Vec<(u32, u32)>> = std::thread::scope(|s| {
-            let hs: Vec<_> = (0..threads as u32)
-                .map(|t| {
-                    let (root, barrier) = (&root, &barrier);
-                    s.spawn(move || {
-                        barrier.wait();
-                        let mut news = Vec::new();
-                        let mut lease = Lease::new();
-                        for n in 0..6000u32 {
-                            let (l, r) = pair(n + t * 500);
-                            loop {
-                                let got = root.read().unwrap().find_or_insert(l, r, &mut lease);
-                                match got {
-                                    Ok((reference, new)) => {
-                                        assert_eq!(reference, (l as u64) << 32 | r as u64);
-                                        if new {
-                                            news.push((l, r));
-                                        }
-                                        break;
-                                    }
-                                    Err(InsertError::Grow) => root.write().unwrap().grow().unwrap(),
-                                    Err(InsertError::Full(f)) => panic!("{}", f.message),
-                                }
-                            }
-                        }
-                        root.read().unwrap().retire(&mut lease);
-                        news
-                    })
-                })
-                .collect();
-            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        let news: Vec<Vec<(u32, u32)>> = on_threads(threads, |t| {
+            let mut news = Vec::new();
+            let mut lease = Lease::new();
+            for n in 0..6000u32 {
+                let (l, r) = pair(n + t as u32 * 500);
+                let insert = |root: &SharedClearyRoot| root.find_or_insert([l, r], &mut lease);
+                let (reference, new) = insert_growing(&root, insert, SharedClearyRoot::grow);
+                assert_eq!(reference, (l as u64) << 32 | r as u64);
+                if new {
+                    news.push((l, r));
+                }
+            }
+            root.read().unwrap().retire(&mut lease);
+            news
         });
         let root = root.into_inner().unwrap();
         let reference: HashSet<(u32, u32)> = (0..threads as u32)
@@ -395,7 +300,7 @@ mod tests {
         root.table().check_invariants();
         let mut lease = Lease::new();
         for &(l, r) in &reference {
-            assert!(!root.find_or_insert(l, r, &mut lease).unwrap().1);
+            assert!(!root.find_or_insert([l, r], &mut lease).unwrap().1);
         }
     }
 

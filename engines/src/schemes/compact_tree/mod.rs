@@ -55,20 +55,25 @@
 //! `shared_compact_tree`: the same parameters and root entries over shared
 //! tables (its module documentation says where its bytes differ).
 //!
-//! It owns only the parameters and the root table adapter; it must not know
+//! It owns only the parameters and the root table adapter; the root key
+//! (its widths and re-keying) is `root_key`'s and Cleary's algorithm
+//! `cleary_core`'s, both shared with the concurrent form. It must not know
 //! models or front-ends.
 
 pub mod cleary;
 pub mod cleary_concurrent;
+mod cleary_core;
 pub mod concurrent;
+mod root_key;
 mod spec;
 
-pub use spec::{CompactTreeScheme, RootKey, RootSize, SPEC};
+pub use spec::{CompactTreeScheme, RootKeyMode, RootSize, SPEC};
 
 use crate::blocks::budget::Budget;
-use crate::schemes::tree::{root_children_are_slots, RootTable, TreeDb};
+use crate::schemes::tree::{root_children_are_slots, RootTable, TreeDb, TreeSpec};
 use crate::visited::TableFull;
 use cleary::{ClearyConfig, ClearyTable};
+use root_key::RootKey;
 
 /// Parameters of `compact-tree`.
 #[derive(Clone, Debug, PartialEq)]
@@ -114,7 +119,7 @@ impl Default for CompactTreeConfig {
             grow,
             max_load: spec::MAX_LOAD.default,
             grow_load: spec::GROW_LOAD.default,
-            adaptive_key: spec::ROOT_KEY.default == RootKey::Adaptive,
+            adaptive_key: spec::ROOT_KEY.default == RootKeyMode::Adaptive,
             incremental: spec::INCREMENTAL.default,
             initial_m: 16,
             node_buckets: 1024,
@@ -275,22 +280,35 @@ impl CompactTreeConfig {
     }
 }
 
+/// The tree `compact-tree` (either form) asks for with `config` for
+/// vectors of length `k`. Panics on parameters
+/// [`CompactTreeConfig::check`] rejects.
+pub(crate) fn tree_spec(k: usize, config: &CompactTreeConfig) -> TreeSpec {
+    if let Err(e) = config.check() {
+        panic!("compact-tree: {e}");
+    }
+    TreeSpec {
+        engine: "compact-tree",
+        k,
+        index_bits: config.w,
+        value_bits: config.checked_value_bits(k),
+        incremental: config.incremental,
+        node_buckets: config.node_buckets,
+        params: config.params(),
+    }
+}
+
+/// The reference of the root tuple `(left, right)`: it does not depend on
+/// the current key width.
+#[inline]
+pub(crate) fn reference(left: u32, right: u32) -> u64 {
+    (left as u64) << 32 | right as u64
+}
+
 /// The root table of `compact-tree`: a Cleary table of root keys.
 pub struct ClearyRoot {
     table: ClearyTable,
-    /// Current bits of the left and right child in the key.
-    left_bits: u32,
-    right_bits: u32,
-    /// Their largest values (`w` for a node, `u` for a slot; 0 for the
-    /// missing right child of `k = 1`).
-    left_max: u32,
-    right_max: u32,
-    /// Widen the key as node indices grow (`root_key=adaptive`).
-    adaptive: bool,
-    config: CompactTreeConfig,
-    budget_limit: u64,
-    max_log2: u32,
-    rekeys: u64,
+    key: RootKey,
 }
 
 /// Bits needed to write `v` (at least 1).
@@ -304,34 +322,11 @@ impl ClearyRoot {
         &self.table
     }
 
-    #[inline]
-    fn key(&self, left: u32, right: u32) -> u64 {
-        (left as u64) << self.right_bits | right as u64
-    }
-
     /// Re-stores every key with children of `left` and `right` bits.
     fn widen(&mut self, left: u32, right: u32) -> Result<(), TableFull> {
-        let (old_right, grow) = (self.right_bits, self.config.grow);
-        let key_bits = left + right;
-        let (initial, max) = self.config.log2_range(key_bits, self.budget_limit);
-        let log2 = if grow {
-            self.table.log2_buckets().clamp(initial, max)
-        } else {
-            max
-        };
-        let shape = ClearyConfig {
-            key_bits,
-            log2_buckets: log2,
-            max_log2_buckets: max,
-            max_load: self.config.max_load,
-            grow_load: self.config.grow_load,
-        };
-        let mask = (1u64 << old_right) - 1;
-        self.table = self
-            .table
-            .rekeyed(shape, |key| (key >> old_right) << right | (key & mask))?;
-        (self.left_bits, self.right_bits, self.max_log2) = (left, right, max);
-        self.rekeys += 1;
+        let (shape, remap) = self.key.widening(left, right, self.table.log2_buckets());
+        self.table = self.table.rekeyed(shape, remap)?;
+        self.key.widened(left, right, &shape);
         Ok(())
     }
 }
@@ -339,27 +334,20 @@ impl ClearyRoot {
 impl RootTable for ClearyRoot {
     #[inline]
     fn find_or_insert(&mut self, left: u32, right: u32) -> Result<(u64, bool), TableFull> {
-        if self.adaptive {
-            if left >> self.left_bits != 0 || right >> self.right_bits != 0 {
-                let l = self.left_bits.max(bits_of(left));
-                let r = self.right_bits.max(bits_of(right));
-                self.widen(l, r)?;
+        if self.key.adaptive() {
+            if !self.key.fits(left, right) {
+                let (l, r) = self.key.bits();
+                self.widen(l.max(bits_of(left)), r.max(bits_of(right)))?;
             }
             if self.table.wants_wider_keys() {
-                // 2^K buckets are too few for the keys to come: one more
-                // key bit, on the narrower side that may still widen.
-                let (l, r) = (self.left_bits, self.right_bits);
-                if r < self.right_max && (r < l || l >= self.left_max) {
-                    self.widen(l, r + 1)?;
-                } else if l < self.left_max {
-                    self.widen(l + 1, r)?;
+                // 2^K buckets are too few for the keys to come.
+                if let Some((l, r)) = self.key.one_more_bit() {
+                    self.widen(l, r)?;
                 }
             }
         }
-        // The reference does not depend on the current key width.
-        let reference = (left as u64) << 32 | right as u64;
-        let key = self.key(left, right);
-        Ok((reference, self.table.find_or_insert(key)?))
+        let key = self.key.key(left, right);
+        Ok((reference(left, right), self.table.find_or_insert(key)?))
     }
 
     fn len(&self) -> u64 {
@@ -376,14 +364,13 @@ impl RootTable for ClearyRoot {
 
     fn counters(&self, out: &mut Vec<(String, u64)>) {
         let t = &self.table;
-        out.push(("root_log2_buckets".into(), t.log2_buckets() as u64));
-        out.push(("root_log2_buckets_max".into(), self.max_log2 as u64));
-        out.push(("root_key_bits".into(), t.key_bits() as u64));
-        out.push(("root_entry_bits".into(), t.entry_bits() as u64));
-        out.push(("root_probes".into(), t.probes()));
-        out.push(("root_shifted".into(), t.shifted()));
-        out.push(("root_growths".into(), t.growths()));
-        out.push(("root_rekeys".into(), self.rekeys));
+        let activity = [
+            ("root_probes", t.probes()),
+            ("root_shifted", t.shifted()),
+            ("root_growths", t.growths()),
+        ];
+        let shape = [t.log2_buckets(), t.key_bits(), t.entry_bits()];
+        self.key.counters(out, shape, &activity);
     }
 }
 
@@ -395,35 +382,11 @@ impl TreeDb<ClearyRoot> {
     /// [`CompactTreeConfig::check`] rejects; [`TableFull`] if even the
     /// smallest tables do not fit the budget.
     pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        if let Err(e) = config.check() {
-            panic!("compact-tree: {e}");
-        }
+        let spec = tree_spec(k, config);
         let init = config.initial_root(k, budget.limit());
         let table = ClearyTable::new("compact-tree root table", init.table, budget.clone())?;
-        let root = ClearyRoot {
-            table,
-            left_bits: init.left_bits,
-            right_bits: init.right_bits,
-            left_max: init.left_max,
-            right_max: init.right_max,
-            adaptive: config.adaptive_key,
-            config: config.clone(),
-            budget_limit: budget.limit(),
-            max_log2: init.table.max_log2_buckets,
-            rekeys: 0,
-        };
-        let params = config.params();
-        TreeDb::build(
-            "compact-tree",
-            k,
-            root,
-            config.w,
-            config.checked_value_bits(k),
-            config.incremental,
-            config.node_buckets,
-            budget,
-            params,
-        )
+        let key = RootKey::new(&init, config, budget.limit());
+        TreeDb::build(spec, ClearyRoot { table, key }, budget)
     }
 }
 
@@ -718,7 +681,7 @@ mod conformance_tests {
         check_stream(&mut set, &stream);
         let root = set.root();
         assert!(root.table().key_bits() > 16 && root.table().key_bits() <= 40);
-        assert!(root.rekeys >= 2, "{} re-keyings", root.rekeys);
+        assert!(root.key.rekeys >= 2, "{} re-keyings", root.key.rekeys);
         assert_eq!(
             root.table().entry_bits(),
             root.table().key_bits() - root.table().log2_buckets() + 3

@@ -60,7 +60,7 @@ impl ParamValue for RootSize {
 
 words! {
     /// How wide the root table's keys are (`root_key`).
-    pub enum RootKey {
+    pub enum RootKeyMode {
         /// `2w` bits, as in the paper.
         Fixed = "fixed",
         /// The children's current index width, re-stored as node tables grow.
@@ -110,10 +110,10 @@ pub const GROW_LOAD: Param<f64> = Param {
     check: any,
 };
 
-pub const ROOT_KEY: Param<RootKey> = Param {
+pub const ROOT_KEY: Param<RootKeyMode> = Param {
     name: "root_key",
     meaning: "fixed: root keys of 2w bits as in the paper; adaptive: of the children's current index width, re-stored as node tables grow",
-    default: RootKey::Adaptive,
+    default: RootKeyMode::Adaptive,
     check: any,
 };
 
@@ -159,7 +159,7 @@ impl Scheme for CompactTreeScheme {
             grow,
             max_load: MAX_LOAD.value(opts)?,
             grow_load: GROW_LOAD.value(opts)?,
-            adaptive_key: ROOT_KEY.value(opts)? == RootKey::Adaptive,
+            adaptive_key: ROOT_KEY.value(opts)? == RootKeyMode::Adaptive,
             incremental: INCREMENTAL.value(opts)?,
             ..CompactTreeConfig::default()
         };

@@ -217,7 +217,7 @@ impl ConcurrentVisitedSet for ShardedPTrie {
 mod tests {
     use super::*;
     use crate::conformance::{
-        check_parallel_counters, concurrent_overlapping_inserts, stress_small_model,
+        concurrent_overlapping_inserts, explore_counters, stress_small_model,
     };
     use crate::explore::parallel::explore_parallel;
     use crate::explore::ExploreConfig;
@@ -319,7 +319,7 @@ mod tests {
         for (n, m) in [(1, 50), (2, 30), (5, 7), (9, 3)] {
             for threads in [1, 2, 4, 8] {
                 let set = Box::new(trie(n, 16, Encoding::Packed, threads));
-                check_parallel_counters(set, n, m, threads, "");
+                explore_counters(set, (n, m), threads, "");
             }
         }
     }

@@ -23,28 +23,28 @@
 //! and an 8-byte bucket where the sequential root stores 8 bytes. So
 //! `used` = node entries × 16 + states × 16 bytes for `tree`.
 //!
-//! It owns only this adapter and the root-table trait; the tree shape is
-//! `tree`'s, the tables are `shared_table`'s (and `shared_cleary`'s). It
-//! must not know models nor the search order.
+//! It owns only this adapter and the root-table trait; the tree shape and
+//! the insertion walk are `tree::shape`'s, the tables are `shared_table`'s
+//! (and `shared_cleary`'s). It must not know models nor the search order.
 
 use crate::blocks::budget::Budget;
 use crate::blocks::lease::Lease;
 use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::schemes::hash_table::concurrent::{retire_leases, SharedTable};
-use crate::schemes::tree::{build, Child, Node, TreeConfig};
+use crate::schemes::tree::shape::{inserted, Pred, Shape};
+use crate::schemes::tree::{tree_spec, TreeConfig, TreeSpec};
 use crate::visited::{Inserted, MemoryUsage, TableFull};
 use pins::Value;
 
+/// What storing a root tuple answers: (reference, new), or why it could
+/// not be stored now.
+pub type RootInsert = Result<(u64, bool), InsertError>;
+
 /// The root table of a concurrent tree: stores root tuples.
 pub trait SharedRoot: Send + Sync {
-    /// Stores the root tuple `(left, right)` if absent, counting it on the
+    /// Stores the root tuple `[left, right]` if absent, counting it on the
     /// worker's `lease`: (reference, new).
-    fn find_or_insert(
-        &self,
-        left: u32,
-        right: u32,
-        lease: &mut Lease,
-    ) -> Result<(u64, bool), InsertError>;
+    fn find_or_insert(&self, tuple: [u32; 2], lease: &mut Lease) -> RootInsert;
     /// Returns what the worker's `lease` holds.
     fn retire(&self, lease: &mut Lease);
     /// Grows (or re-keys) with exclusive access if an insertion asked for
@@ -68,13 +68,8 @@ pub trait SharedRoot: Send + Sync {
 
 impl SharedRoot for SharedTable {
     #[inline]
-    fn find_or_insert(
-        &self,
-        left: u32,
-        right: u32,
-        lease: &mut Lease,
-    ) -> Result<(u64, bool), InsertError> {
-        let (index, new) = SharedTable::find_or_insert(self, &[left, right], lease)?;
+    fn find_or_insert(&self, tuple: [u32; 2], lease: &mut Lease) -> RootInsert {
+        let (index, new) = SharedTable::find_or_insert(self, &tuple, lease)?;
         Ok((index as u64, new))
     }
 
@@ -110,15 +105,9 @@ impl SharedRoot for SharedTable {
 /// The concurrent tree database over any root table; see the module
 /// documentation.
 pub struct SharedTreeDb<R: SharedRoot> {
-    engine: &'static str,
-    k: usize,
-    nodes: Vec<Node>,
+    shape: Shape,
     tables: Vec<SharedTable>,
     root: R,
-    incremental: bool,
-    /// Slot values must be below 2^value_bits (32: no check).
-    value_bits: u32,
-    params: String,
 }
 
 /// The concurrent `tree` engine.
@@ -127,10 +116,7 @@ pub type SharedTree = SharedTreeDb<SharedTable>;
 impl SharedTreeDb<SharedTable> {
     /// A tree for vectors of length `k ≥ 1` within `budget`.
     pub fn new(k: usize, config: &TreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        let initial = config
-            .initial_buckets
-            .clamp(16, 1 << 40)
-            .next_power_of_two();
+        let (spec, initial) = tree_spec(k, config);
         let root = SharedTable::new(
             "tree root table",
             2,
@@ -139,52 +125,21 @@ impl SharedTreeDb<SharedTable> {
             u64::MAX,
             budget.clone(),
         )?;
-        Self::build(
-            "tree",
-            k,
-            root,
-            config.w,
-            32,
-            config.incremental,
-            initial / 64,
-            budget,
-            format!(
-                "w={};incremental={};initial_buckets={initial}",
-                config.w, config.incremental
-            ),
-        )
+        Self::build(spec, root, budget)
     }
 }
 
 impl<R: SharedRoot> SharedTreeDb<R> {
-    /// The tree over `k ≥ 1` slots with `root` as root table; node tables
-    /// hold at most 2^`index_bits` tuples, start with `node_buckets`
-    /// buckets and allocate from `budget`; slot values must be below
-    /// 2^`value_bits`. `params` is what
-    /// [`ConcurrentVisitedSet::params`] reports.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn build(
-        engine: &'static str,
-        k: usize,
-        root: R,
-        index_bits: u32,
-        value_bits: u32,
-        incremental: bool,
-        node_buckets: usize,
-        budget: Budget,
-        params: String,
-    ) -> Result<Self, TableFull> {
-        assert!(k >= 1, "{engine}: vectors of length 0");
-        assert!((1..=32).contains(&index_bits) && (1..=32).contains(&value_bits));
-        let mut nodes = Vec::with_capacity(k.saturating_sub(1));
-        if k >= 2 {
-            build(0, k, &mut nodes);
-        }
-        let inner = k.saturating_sub(2);
-        let tables = (0..inner)
+    /// The tree `spec` asks for with `root` as root table; node tables
+    /// (growing at load 1/2) allocate from `budget`.
+    pub(crate) fn build(spec: TreeSpec, root: R, budget: Budget) -> Result<Self, TableFull> {
+        let (index_bits, node_buckets) = (spec.index_bits, spec.node_buckets);
+        let shape = Shape::new(spec);
+        let tables = (0..shape.inner())
             .map(|j| {
+                let name = shape.table_name(j);
                 SharedTable::new(
-                    format!("{engine} node table {j}"),
+                    name,
                     2,
                     node_buckets,
                     0.5,
@@ -194,14 +149,9 @@ impl<R: SharedRoot> SharedTreeDb<R> {
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(SharedTreeDb {
-            engine,
-            k,
-            nodes,
+            shape,
             tables,
             root,
-            incremental,
-            value_bits,
-            params,
         })
     }
 
@@ -209,88 +159,40 @@ impl<R: SharedRoot> SharedTreeDb<R> {
     pub fn root(&self) -> &R {
         &self.root
     }
-
-    #[cold]
-    fn value_too_wide(&self, state: &[Value]) -> InsertError {
-        let (i, v) = state
-            .iter()
-            .enumerate()
-            .find(|&(_, &v)| v >> self.value_bits != 0)
-            .map(|(i, &v)| (i, v))
-            .unwrap_or_default();
-        InsertError::Full(TableFull {
-            message: format!(
-                "{}: slot {i} value {v} needs more than u={} bits",
-                self.engine, self.value_bits
-            ),
-        })
-    }
 }
 
 impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
     fn side_words(&self) -> usize {
-        if self.incremental {
-            self.tables.len()
-        } else {
-            0
-        }
+        self.shape.side_words()
     }
 
     fn find_or_insert_from(
         &self,
         state: &[Value],
-        pred: Option<(&[Value], &[u32])>,
+        pred: Option<Pred<'_>>,
         side: &mut [u32],
         local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError> {
-        debug_assert_eq!(state.len(), self.k);
         let inner = self.tables.len();
         let (scratch, leases) = local.split(inner + 1);
         let (leases, root_lease) = leases.split_at_mut(inner);
-        if self.value_bits < 32 && state.iter().fold(0, |a, &v| a | v) >> self.value_bits != 0 {
-            return Err(self.value_too_wide(state));
+        // scratch = node indices, then one changed-flag per node.
+        scratch.clear();
+        scratch.resize(2 * inner, 0);
+        let tables = &self.tables;
+        let (l, r) = self.shape.walk::<_, InsertError>(
+            state,
+            pred,
+            leases,
+            scratch,
+            &mut 0,
+            |lease, j, tuple| Ok(tables[j].find_or_insert(&tuple, lease)?.0),
+        )?;
+        if side.len() == inner {
+            side.copy_from_slice(&scratch[..inner]);
         }
-        let (l, r) = if self.k == 1 {
-            (state[0], 0)
-        } else {
-            let pred = if self.incremental { pred } else { None };
-            // scratch = node indices, then one changed-flag per node.
-            scratch.clear();
-            scratch.resize(2 * inner, 0);
-            let (idx, changed) = scratch.split_at_mut(inner);
-            let value = |c: Child, idx: &[u32]| match c {
-                Child::Slot(s) => state[s],
-                Child::Node(n) => idx[n],
-            };
-            for j in 0..inner {
-                let node = self.nodes[j];
-                if let Some((pvec, pside)) = pred {
-                    let differs = |c: Child, changed: &[u32]| match c {
-                        Child::Slot(s) => state[s] != pvec[s],
-                        Child::Node(n) => changed[n] != 0,
-                    };
-                    let ch = differs(node.left, changed) || differs(node.right, changed);
-                    changed[j] = ch as u32;
-                    if !ch {
-                        idx[j] = pside[j];
-                        continue;
-                    }
-                }
-                let tuple = [value(node.left, idx), value(node.right, idx)];
-                idx[j] = self.tables[j].find_or_insert(&tuple, &mut leases[j])?.0;
-            }
-            if side.len() == inner {
-                side.copy_from_slice(idx);
-            }
-            let root = self.nodes[inner];
-            (value(root.left, idx), value(root.right, idx))
-        };
-        let (reference, new) = self.root.find_or_insert(l, r, &mut root_lease[0])?;
-        Ok(if new {
-            Inserted::New(reference)
-        } else {
-            Inserted::Found(reference)
-        })
+        let (reference, new) = self.root.find_or_insert([l, r], &mut root_lease[0])?;
+        Ok(inserted(reference, new))
     }
 
     fn retire(&self, local: &mut WorkerLocal) {
@@ -298,16 +200,13 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
     }
 
     fn grow(&mut self) -> Result<(), TableFull> {
-        for t in &mut self.tables {
-            t.grow()?;
-        }
+        self.tables.iter_mut().try_for_each(SharedTable::grow)?;
         self.root.grow()
     }
 
     fn set_workers(&mut self, threads: usize) {
-        for t in &mut self.tables {
-            t.set_rebuild_threads(threads);
-        }
+        let tables = self.tables.iter_mut();
+        tables.for_each(|t| t.set_rebuild_threads(threads));
         self.root.set_rebuild_threads(threads);
     }
 
@@ -330,7 +229,7 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
     }
 
     fn params(&self) -> String {
-        self.params.clone()
+        self.shape.params.clone()
     }
 
     fn counters(&self) -> Vec<(String, u64)> {
@@ -346,39 +245,32 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::conformance::explore_counters;
     use crate::explore::parallel::explore_parallel;
     use crate::explore::ExploreConfig;
     use crate::report::RunStatus;
     use crate::test_models::Counters;
 
-    fn tree(k: usize, incremental: bool) -> Box<dyn ConcurrentVisitedSet> {
-        let config = TreeConfig {
+    /// Small initial tables, so that the tests grow them.
+    fn small(incremental: bool) -> TreeConfig {
+        TreeConfig {
             incremental,
             initial_buckets: 16,
             ..TreeConfig::default()
-        };
-        Box::new(SharedTree::new(k, &config, Budget::unlimited()).unwrap())
+        }
+    }
+
+    fn tree(k: usize, incremental: bool) -> Box<dyn ConcurrentVisitedSet> {
+        Box::new(SharedTree::new(k, &small(incremental), Budget::unlimited()).unwrap())
     }
 
     #[test]
     fn parallel_search_counts_are_exact_for_every_shape() {
         for (n, m) in [(1, 50), (2, 30), (3, 12), (5, 6), (9, 3)] {
-            let states = (m as u64).pow(n as u32);
             for incremental in [true, false] {
                 for threads in [1, 2, 8] {
-                    let model = Counters::new(n, m);
-                    let r = explore_parallel(
-                        &model,
-                        tree(n, incremental),
-                        threads,
-                        ExploreConfig::default(),
-                    );
-                    assert_eq!(r.status, RunStatus::Ok, "{}", r.message);
-                    assert_eq!(
-                        (r.states, r.transitions),
-                        (states, n as u64 * states),
-                        "k={n} incremental={incremental} threads={threads}"
-                    );
+                    let case = format!("k={n} incremental={incremental} threads={threads}");
+                    explore_counters(tree(n, incremental), (n, m), threads, &case);
                 }
             }
         }
@@ -386,14 +278,8 @@ mod tests {
 
     #[test]
     fn stress_many_threads_small_tree() {
-        let model = Counters::new(6, 4);
         for rep in 0..50 {
-            let r = explore_parallel(&model, tree(6, true), 8, ExploreConfig::default());
-            assert_eq!(
-                (r.states, r.transitions),
-                (4096, 6 * 4096),
-                "repetition {rep}"
-            );
+            explore_counters(tree(6, true), (6, 4), 8, &format!("repetition {rep}"));
         }
     }
 
@@ -401,8 +287,7 @@ mod tests {
     fn node_index_width_limit_is_table_full() {
         let config = TreeConfig {
             w: 3,
-            initial_buckets: 16,
-            ..TreeConfig::default()
+            ..small(true)
         };
         let set = Box::new(SharedTree::new(4, &config, Budget::unlimited()).unwrap());
         let r = explore_parallel(&Counters::new(4, 5), set, 2, ExploreConfig::default());

@@ -36,11 +36,14 @@
 //! [`IndexTable`]) + root table used bits rounded up to bytes (8 bytes per
 //! state here); `alloc` = every table's allocation.
 //!
-//! This module owns the tree shape, the incremental insertion and the
-//! hash root table; it must not know models or front-ends (it sees only
-//! `&[u32]` vectors), nor the search order.
+//! This module owns the sequential tree database, the parameters of `tree`
+//! and the hash root table; the tree shape and the insertion walk are
+//! `shape`'s (written once for both forms of the tree). It must not know
+//! models or front-ends (it sees only `&[u32]` vectors), nor the search
+//! order.
 
 pub mod concurrent;
+mod shape;
 mod spec;
 
 pub(crate) use spec::check_slots;
@@ -51,41 +54,9 @@ use crate::blocks::index_table::IndexTable;
 use crate::schemes::compact_tree::cleary;
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
-
-/// One side of a node's tuple.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Child {
-    /// A single slot: its value stands in the tuple.
-    Slot(usize),
-    /// A node (by number): its index stands in the tuple.
-    Node(usize),
-}
-
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Node {
-    pub(crate) left: Child,
-    pub(crate) right: Child,
-}
-
-/// Builds the nodes over `[lo, hi)` in post-order into `nodes`.
-pub(crate) fn build(lo: usize, hi: usize, nodes: &mut Vec<Node>) -> Child {
-    let n = hi - lo;
-    if n == 1 {
-        return Child::Slot(lo);
-    }
-    let mid = lo + n.div_ceil(2);
-    let left = build(lo, mid, nodes);
-    let right = build(mid, hi, nodes);
-    nodes.push(Node { left, right });
-    Child::Node(nodes.len() - 1)
-}
-
-/// Whether the root's left and right children are single slots (for
-/// `k = 1`: the root tuple `(value, 0)`, i.e. `(true, _)`).
-pub fn root_children_are_slots(k: usize) -> (bool, bool) {
-    // Root [0, k): left [0, ⌈k/2⌉), right [⌈k/2⌉, k).
-    (k.div_ceil(2) == 1, k / 2 == 1)
-}
+pub use shape::root_children_are_slots;
+pub(crate) use shape::TreeSpec;
+use shape::{inserted, Pred, Shape};
 
 /// A root table: stores root tuples, nothing points into it.
 pub trait RootTable: Send {
@@ -107,52 +78,28 @@ pub trait RootTable: Send {
 
 /// The tree database over any root table; see the module documentation.
 pub struct TreeDb<R: RootTable> {
-    engine: &'static str,
-    k: usize,
-    /// Post-order, root last (`k − 1` nodes; none for `k = 1`).
-    nodes: Vec<Node>,
-    /// One per non-root node (`nodes[..k − 2]`).
+    shape: Shape,
+    /// One per non-root node.
     tables: Vec<IndexTable>,
     root: R,
-    incremental: bool,
-    /// Slot values must be below 2^value_bits (`u`; 32: no check).
-    value_bits: u32,
-    /// Scratch: this insertion's node indices, and which nodes changed.
-    idx: Vec<u32>,
-    changed: Vec<bool>,
-    params: String,
+    /// Scratch: this insertion's node indices, then which nodes changed.
+    scratch: Vec<u32>,
     node_lookups: u64,
     node_lookups_saved: u64,
 }
 
 impl<R: RootTable> TreeDb<R> {
-    /// The tree over `k ≥ 1` slots with `root` as root table; node tables
-    /// hold at most 2^`index_bits` tuples, start with `node_buckets`
-    /// buckets and allocate from `budget`. `params` is what
-    /// [`VisitedSet::params`] reports.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn build(
-        engine: &'static str,
-        k: usize,
-        root: R,
-        index_bits: u32,
-        value_bits: u32,
-        incremental: bool,
-        node_buckets: usize,
-        budget: Budget,
-        params: String,
-    ) -> Result<Self, TableFull> {
-        assert!(k >= 1, "{engine}: vectors of length 0");
-        assert!((1..=32).contains(&index_bits) && (1..=32).contains(&value_bits));
-        let mut nodes = Vec::with_capacity(k.saturating_sub(1));
-        if k >= 2 {
-            build(0, k, &mut nodes);
-        }
-        let inner = k.saturating_sub(2);
+    /// The tree `spec` asks for with `root` as root table; node tables
+    /// allocate from `budget`.
+    pub(crate) fn build(spec: TreeSpec, root: R, budget: Budget) -> Result<Self, TableFull> {
+        let (index_bits, node_buckets) = (spec.index_bits, spec.node_buckets);
+        let shape = Shape::new(spec);
+        let inner = shape.inner();
         let mut tables = Vec::with_capacity(inner);
         for j in 0..inner {
+            let name = shape.table_name(j);
             tables.push(IndexTable::new(
-                format!("{engine} node table {j}"),
+                name,
                 2,
                 node_buckets,
                 1u64 << index_bits,
@@ -160,16 +107,10 @@ impl<R: RootTable> TreeDb<R> {
             )?);
         }
         Ok(TreeDb {
-            engine,
-            k,
-            nodes,
+            shape,
             tables,
             root,
-            incremental,
-            value_bits,
-            idx: vec![0; inner],
-            changed: vec![false; inner],
-            params,
+            scratch: vec![0; 2 * inner],
             node_lookups: 0,
             node_lookups_saved: 0,
         })
@@ -180,84 +121,31 @@ impl<R: RootTable> TreeDb<R> {
         &self.root
     }
 
-    #[cold]
-    fn value_too_wide(&self, state: &[Value]) -> TableFull {
-        let (i, v) = state
-            .iter()
-            .enumerate()
-            .find(|&(_, &v)| v >> self.value_bits != 0)
-            .map(|(i, &v)| (i, v))
-            .unwrap_or_default();
-        TableFull {
-            message: format!(
-                "{}: slot {i} value {v} needs more than u={} bits",
-                self.engine, self.value_bits
-            ),
-        }
-    }
-
-    /// Inserts `state`, filling `self.idx` with its node indices.
+    /// Inserts `state`, filling `self.scratch` with its node indices.
     #[inline]
-    fn insert(
-        &mut self,
-        state: &[Value],
-        pred: Option<(&[Value], &[u32])>,
-    ) -> Result<Inserted, TableFull> {
-        debug_assert_eq!(state.len(), self.k);
-        if self.value_bits < 32 && state.iter().fold(0, |a, &v| a | v) >> self.value_bits != 0 {
-            return Err(self.value_too_wide(state));
-        }
-        if self.k == 1 {
-            return self.finish(state[0], 0);
-        }
-        let pred = if self.incremental { pred } else { None };
+    fn insert(&mut self, state: &[Value], pred: Option<Pred<'_>>) -> Result<Inserted, TableFull> {
         let TreeDb {
-            nodes,
+            shape,
             tables,
-            idx,
-            changed,
+            root,
+            scratch,
             node_lookups,
             node_lookups_saved,
-            ..
         } = self;
-        let inner = tables.len();
-        let value = |c: Child, idx: &[u32]| match c {
-            Child::Slot(s) => state[s],
-            Child::Node(n) => idx[n],
-        };
-        for j in 0..inner {
-            let node = nodes[j];
-            if let Some((pvec, pside)) = pred {
-                debug_assert_eq!(pside.len(), inner);
-                let differs = |c: Child, changed: &[bool]| match c {
-                    Child::Slot(s) => state[s] != pvec[s],
-                    Child::Node(n) => changed[n],
-                };
-                let ch = differs(node.left, changed) || differs(node.right, changed);
-                changed[j] = ch;
-                if !ch {
-                    idx[j] = pside[j];
-                    *node_lookups_saved += 1;
-                    continue;
-                }
-            }
-            let tuple = [value(node.left, idx), value(node.right, idx)];
-            idx[j] = tables[j].find_or_insert(&tuple)?.0;
-            *node_lookups += 1;
-        }
-        let root = nodes[inner];
-        let (l, r) = (value(root.left, idx), value(root.right, idx));
-        self.finish(l, r)
-    }
-
-    #[inline]
-    fn finish(&mut self, l: u32, r: u32) -> Result<Inserted, TableFull> {
-        let (reference, new) = self.root.find_or_insert(l, r)?;
-        Ok(if new {
-            Inserted::New(reference)
-        } else {
-            Inserted::Found(reference)
-        })
+        let (l, r) = shape.walk::<_, TableFull>(
+            state,
+            pred,
+            tables,
+            scratch,
+            node_lookups_saved,
+            |table, _, tuple| {
+                let index = table.find_or_insert(&tuple)?.0;
+                *node_lookups += 1;
+                Ok(index)
+            },
+        )?;
+        let (reference, new) = root.find_or_insert(l, r)?;
+        Ok(inserted(reference, new))
     }
 }
 
@@ -267,22 +155,19 @@ impl<R: RootTable> VisitedSet for TreeDb<R> {
     }
 
     fn side_words(&self) -> usize {
-        if self.incremental {
-            self.tables.len()
-        } else {
-            0
-        }
+        self.shape.side_words()
     }
 
     fn find_or_insert_from(
         &mut self,
         state: &[Value],
-        pred: Option<(&[Value], &[u32])>,
+        pred: Option<Pred<'_>>,
         side: &mut [u32],
     ) -> Result<Inserted, TableFull> {
         let r = self.insert(state, pred)?;
-        if side.len() == self.idx.len() {
-            side.copy_from_slice(&self.idx);
+        let idx = &self.scratch[..self.tables.len()];
+        if side.len() == idx.len() {
+            side.copy_from_slice(idx);
         }
         Ok(r)
     }
@@ -304,7 +189,7 @@ impl<R: RootTable> VisitedSet for TreeDb<R> {
     }
 
     fn params(&self) -> String {
-        self.params.clone()
+        self.shape.params.clone()
     }
 
     fn counters(&self) -> Vec<(String, u64)> {
@@ -493,37 +378,43 @@ impl Default for TreeConfig {
     }
 }
 
+/// The tree that `tree` (either form) asks for with `config` for vectors
+/// of length `k`, and its root table's initial buckets.
+pub(crate) fn tree_spec(k: usize, config: &TreeConfig) -> (TreeSpec, usize) {
+    let initial = config
+        .initial_buckets
+        .clamp(16, 1 << 40)
+        .next_power_of_two();
+    let spec = TreeSpec {
+        engine: "tree",
+        k,
+        index_bits: config.w,
+        value_bits: 32,
+        incremental: config.incremental,
+        node_buckets: (initial / 64).max(16),
+        params: format!(
+            "w={};incremental={};initial_buckets={initial}",
+            config.w, config.incremental
+        ),
+    };
+    (spec, initial)
+}
+
 /// The `tree` engine.
 pub type Tree = TreeDb<HashRoot>;
 
 impl TreeDb<HashRoot> {
     /// A tree database for vectors of length `k ≥ 1`.
     pub fn new(k: usize, config: &TreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        let initial = config
-            .initial_buckets
-            .clamp(16, 1 << 40)
-            .next_power_of_two();
+        let (spec, initial) = tree_spec(k, config);
         let root = HashRoot::new(initial, budget.clone())?;
-        let params = format!(
-            "w={};incremental={};initial_buckets={initial}",
-            config.w, config.incremental
-        );
-        TreeDb::build(
-            "tree",
-            k,
-            root,
-            config.w,
-            32,
-            config.incremental,
-            (initial / 64).max(16),
-            budget,
-            params,
-        )
+        TreeDb::build(spec, root, budget)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::shape::{build, Child};
     use super::*;
 
     fn shape(k: usize) -> Vec<(Child, Child)> {

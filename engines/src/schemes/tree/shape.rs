@@ -1,0 +1,219 @@
+//! The shape of a tree database and the walk of one insertion, written
+//! once for the sequential tree ([`super::TreeDb`]) and the concurrent one
+//! ([`super::concurrent::SharedTreeDb`]): the fixed binary tree over the
+//! slots of a vector (see the module documentation of `tree`), the check
+//! of slot-value widths, and the bottom-up walk that computes a state's
+//! node indices (reusing its predecessor's where no slot below changed)
+//! and its root tuple.
+//!
+//! It owns only the shape and the walk; the tables are its callers' (a
+//! walk looks each tuple up through a closure). It must not know tables,
+//! models or the search order.
+
+use crate::visited::{Inserted, TableFull};
+use pins::Value;
+
+/// One side of a node's tuple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Child {
+    /// A single slot: its value stands in the tuple.
+    Slot(usize),
+    /// A node (by number): its index stands in the tuple.
+    Node(usize),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    pub(crate) left: Child,
+    pub(crate) right: Child,
+}
+
+/// Builds the nodes over `[lo, hi)` in post-order into `nodes`.
+pub(crate) fn build(lo: usize, hi: usize, nodes: &mut Vec<Node>) -> Child {
+    let n = hi - lo;
+    if n == 1 {
+        return Child::Slot(lo);
+    }
+    let mid = lo + n.div_ceil(2);
+    let left = build(lo, mid, nodes);
+    let right = build(mid, hi, nodes);
+    nodes.push(Node { left, right });
+    Child::Node(nodes.len() - 1)
+}
+
+/// Whether the root's left and right children are single slots (for
+/// `k = 1`: the root tuple `(value, 0)`, i.e. `(true, _)`).
+pub fn root_children_are_slots(k: usize) -> (bool, bool) {
+    // Root [0, k): left [0, ⌈k/2⌉), right [⌈k/2⌉, k).
+    (k.div_ceil(2) == 1, k / 2 == 1)
+}
+
+/// A state's predecessor, as an incremental insertion sees it: its vector
+/// and its side data (node indices).
+pub(crate) type Pred<'a> = (&'a [Value], &'a [u32]);
+
+/// What an engine asks of its tree.
+pub(crate) struct TreeSpec {
+    /// The engine's name (prefixes messages and node table names).
+    pub(crate) engine: &'static str,
+    /// Slots of a vector (`k ≥ 1`).
+    pub(crate) k: usize,
+    /// Node tables hold at most 2^`index_bits` tuples (1..=32).
+    pub(crate) index_bits: u32,
+    /// Slot values must be below 2^`value_bits` (1..=32; 32: no check).
+    pub(crate) value_bits: u32,
+    /// Reuse the predecessor's node indices (side data).
+    pub(crate) incremental: bool,
+    /// Initial buckets of every node table.
+    pub(crate) node_buckets: usize,
+    /// What the engine reports as its parameters.
+    pub(crate) params: String,
+}
+
+/// The shape of a tree over `k` slots; see the module documentation.
+pub(crate) struct Shape {
+    pub(crate) engine: &'static str,
+    k: usize,
+    /// Post-order, root last (`k − 1` nodes; none for `k = 1`).
+    nodes: Vec<Node>,
+    incremental: bool,
+    /// Slot values must be below 2^value_bits (32: no check).
+    value_bits: u32,
+    pub(crate) params: String,
+}
+
+impl Shape {
+    /// The shape `spec` asks for. Panics on `k = 0` or widths outside
+    /// 1..=32.
+    pub(crate) fn new(spec: TreeSpec) -> Self {
+        let TreeSpec {
+            engine,
+            k,
+            index_bits,
+            value_bits,
+            incremental,
+            params,
+            ..
+        } = spec;
+        assert!(k >= 1, "{engine}: vectors of length 0");
+        assert!((1..=32).contains(&index_bits) && (1..=32).contains(&value_bits));
+        let mut nodes = Vec::with_capacity(k.saturating_sub(1));
+        if k >= 2 {
+            build(0, k, &mut nodes);
+        }
+        Shape {
+            engine,
+            k,
+            nodes,
+            incremental,
+            value_bits,
+            params,
+        }
+    }
+
+    /// Nodes with a node table: every node but the root (`k − 2`).
+    pub(crate) fn inner(&self) -> usize {
+        self.k.saturating_sub(2)
+    }
+
+    /// The name of node table `j`.
+    pub(crate) fn table_name(&self, j: usize) -> String {
+        format!("{} node table {j}", self.engine)
+    }
+
+    /// Words of side data per state: the node indices when incremental.
+    pub(crate) fn side_words(&self) -> usize {
+        if self.incremental {
+            self.inner()
+        } else {
+            0
+        }
+    }
+
+    #[cold]
+    fn value_too_wide(&self, state: &[Value]) -> TableFull {
+        let (i, v) = state
+            .iter()
+            .enumerate()
+            .find(|&(_, &v)| v >> self.value_bits != 0)
+            .map(|(i, &v)| (i, v))
+            .unwrap_or_default();
+        TableFull {
+            message: format!(
+                "{}: slot {i} value {v} needs more than u={} bits",
+                self.engine, self.value_bits
+            ),
+        }
+    }
+
+    /// Walks `state` bottom-up: fills the first [`inner`](Self::inner)
+    /// words of `scratch` (at least twice that long) with its node indices,
+    /// looking each changed node `j`'s tuple up by `lookup(&mut nodes[j],
+    /// j, tuple)` (`nodes`: what the caller keeps per node, at least
+    /// `inner`), and returns its root tuple. With a predecessor (`pred`: its
+    /// vector and node indices) and an incremental tree, a node none of
+    /// whose slots changed takes the predecessor's index (counted in
+    /// `saved`); the next `inner` words of `scratch` say which nodes
+    /// changed. A slot value wider than the tree's value bits is a
+    /// [`TableFull`].
+    #[inline]
+    pub(crate) fn walk<T, E: From<TableFull>>(
+        &self,
+        state: &[Value],
+        pred: Option<Pred<'_>>,
+        nodes: &mut [T],
+        scratch: &mut [u32],
+        saved: &mut u64,
+        mut lookup: impl FnMut(&mut T, usize, [u32; 2]) -> Result<u32, E>,
+    ) -> Result<(u32, u32), E> {
+        debug_assert_eq!(state.len(), self.k);
+        if self.value_bits < 32 && state.iter().fold(0, |a, &v| a | v) >> self.value_bits != 0 {
+            return Err(self.value_too_wide(state).into());
+        }
+        if self.k == 1 {
+            return Ok((state[0], 0));
+        }
+        let pred = if self.incremental { pred } else { None };
+        let inner = self.inner();
+        // Slices of exactly `inner` (and `inner + 1` nodes): the loop
+        // indexes them without bounds checks.
+        let (idx, changed) = scratch[..2 * inner].split_at_mut(inner);
+        let (per_node, shape) = (&mut nodes[..inner], &self.nodes[..=inner]);
+        let value = |c: Child, idx: &[u32]| match c {
+            Child::Slot(s) => state[s],
+            Child::Node(n) => idx[n],
+        };
+        for j in 0..inner {
+            let node = shape[j];
+            if let Some((pvec, pside)) = pred {
+                debug_assert_eq!(pside.len(), inner);
+                let differs = |c: Child, changed: &[u32]| match c {
+                    Child::Slot(s) => state[s] != pvec[s],
+                    Child::Node(n) => changed[n] != 0,
+                };
+                let ch = differs(node.left, changed) || differs(node.right, changed);
+                changed[j] = ch as u32;
+                if !ch {
+                    idx[j] = pside[j];
+                    *saved += 1;
+                    continue;
+                }
+            }
+            let tuple = [value(node.left, idx), value(node.right, idx)];
+            idx[j] = lookup(&mut per_node[j], j, tuple)?;
+        }
+        let root = shape[inner];
+        Ok((value(root.left, idx), value(root.right, idx)))
+    }
+}
+
+/// The answer for a root tuple stored under `reference`, `new` if this
+/// insertion stored it.
+#[inline]
+pub(crate) fn inserted(reference: u64, new: bool) -> Inserted {
+    if new {
+        Inserted::New(reference)
+    } else {
+        Inserted::Found(reference)
+    }
+}
