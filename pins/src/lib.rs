@@ -15,7 +15,7 @@
 use std::fmt;
 
 mod source_error;
-pub use source_error::SourceError;
+pub use source_error::{ErrorKind, SourceError};
 
 /// The value of one slot of a state vector.
 pub type Value = u32;
