@@ -216,6 +216,31 @@ pub trait Model: Send + Sync {
     }
 }
 
+/// Implements the descriptive methods of [`Model`] inside a model's `impl
+/// Model` block, from the formalism's short name and the model's fields
+/// holding its name, slots, process names and groups:
+/// `pins::describe_model!("dve", name, slots, procs, groups);`.
+#[macro_export]
+macro_rules! describe_model {
+    ($formalism:literal, $name:ident, $slots:ident, $procs:ident, $groups:ident) => {
+        fn formalism(&self) -> &str {
+            $formalism
+        }
+        fn name(&self) -> &str {
+            &self.$name
+        }
+        fn slots(&self) -> &[$crate::Slot] {
+            &self.$slots
+        }
+        fn process_names(&self) -> &[String] {
+            &self.$procs
+        }
+        fn groups(&self) -> &[$crate::TransitionGroup] {
+            &self.$groups
+        }
+    };
+}
+
 /// Checks the structural invariants of a model: initial state of length `k`,
 /// read and write sets sorted, duplicate-free and in range, slot owners in
 /// range. Returns a description of the first violation.

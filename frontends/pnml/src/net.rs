@@ -329,28 +329,10 @@ fn dependencies(t: &Transition) -> (Vec<usize>, Vec<usize>, Vec<(usize, i64)>) {
 }
 
 impl Model for PetriNet {
-    fn formalism(&self) -> &str {
-        "pnml"
-    }
-
-    fn name(&self) -> &str {
-        &self.id
-    }
-
-    fn slots(&self) -> &[Slot] {
-        &self.slots
-    }
-
-    fn process_names(&self) -> &[String] {
-        &self.process_names
-    }
+    pins::describe_model!("pnml", id, slots, process_names, groups);
 
     fn initial_state(&self) -> Vec<Value> {
         self.initial_marking.clone()
-    }
-
-    fn groups(&self) -> &[TransitionGroup] {
-        &self.groups
     }
 
     fn next(

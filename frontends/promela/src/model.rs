@@ -798,23 +798,10 @@ impl PromelaModel {
 }
 
 impl Model for PromelaModel {
-    fn formalism(&self) -> &str {
-        "promela"
-    }
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn slots(&self) -> &[Slot] {
-        &self.slots
-    }
-    fn process_names(&self) -> &[String] {
-        &self.process_names
-    }
+    pins::describe_model!("promela", name, slots, process_names, groups);
+
     fn initial_state(&self) -> Vec<Value> {
         self.init.clone()
-    }
-    fn groups(&self) -> &[TransitionGroup] {
-        &self.groups
     }
 
     fn next(&self, state: &[Value], group: usize, emit: &mut dyn FnMut(&[Value])) -> Res<()> {
