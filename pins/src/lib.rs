@@ -15,7 +15,7 @@
 use std::fmt;
 
 mod source_error;
-pub use source_error::{ErrorKind, SourceError};
+pub use source_error::{model_name, read_source, ErrorKind, SourceError};
 
 /// The value of one slot of a state vector.
 pub type Value = u32;
@@ -119,6 +119,17 @@ impl fmt::Display for ModelError {
 }
 
 impl std::error::Error for ModelError {}
+
+/// Where [`Model::next`] sends each successor (for implementations: a
+/// signature that fits on one line).
+pub type Emit<'a> = dyn FnMut(&[Value]) + 'a;
+
+/// Where [`Model::next_all`] sends each (group, successor).
+pub type EmitAll<'a> = dyn FnMut(usize, &[Value]) + 'a;
+
+/// What a successor function gives back: nothing, or the model error that
+/// stopped it.
+pub type Step = Result<(), ModelError>;
 
 /// A model: the only thing engines see of a formalism.
 ///
@@ -285,6 +296,7 @@ mod tests {
 
     /// Two counters modulo 3, one per process, plus a global toggle.
     struct Toy {
+        name: String,
         slots: Vec<Slot>,
         groups: Vec<TransitionGroup>,
         procs: Vec<String>,
@@ -298,6 +310,7 @@ mod tests {
                 bits: 2,
             };
             Toy {
+                name: "toy".into(),
                 slots: vec![slot("a", Some(0)), slot("g", None), slot("b", Some(1))],
                 groups: vec![
                     TransitionGroup {
@@ -317,30 +330,12 @@ mod tests {
     }
 
     impl Model for Toy {
-        fn formalism(&self) -> &str {
-            "toy"
-        }
-        fn name(&self) -> &str {
-            "toy"
-        }
-        fn slots(&self) -> &[Slot] {
-            &self.slots
-        }
-        fn process_names(&self) -> &[String] {
-            &self.procs
-        }
+        describe_model!("toy", name, slots, procs, groups);
+
         fn initial_state(&self) -> Vec<Value> {
             vec![0, 0, 0]
         }
-        fn groups(&self) -> &[TransitionGroup] {
-            &self.groups
-        }
-        fn next(
-            &self,
-            state: &[Value],
-            group: usize,
-            emit: &mut dyn FnMut(&[Value]),
-        ) -> Result<(), ModelError> {
+        fn next(&self, state: &[Value], group: usize, emit: &mut Emit) -> Step {
             let slot = if group == 0 { 0 } else { 2 };
             let mut s = state.to_vec();
             s[slot] = (s[slot] + 1) % 3;

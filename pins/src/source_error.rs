@@ -9,6 +9,7 @@
 //! [`crate::ModelError`]s).
 
 use std::fmt;
+use std::path::Path;
 
 /// What kind of problem a front-end's [`SourceError`] reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,6 +121,21 @@ impl<K: Copy> SourceError<K> {
     pub fn message(&self) -> &str {
         &self.message
     }
+}
+
+/// The text of the model file at `path` (invalid UTF-8 replaced), or an
+/// [`ErrorKind::Io`] error naming the file as `label`.
+pub fn read_source(path: &Path, label: &str) -> Result<String, SourceError<ErrorKind>> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| SourceError::new(ErrorKind::Io, label, format!("cannot read file: {e}")))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The name of the model in the file at `path`: the file stem, or `label`
+/// when it has none.
+pub fn model_name(path: &Path, label: &str) -> String {
+    path.file_stem()
+        .map_or_else(|| label.to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
 impl<K> fmt::Display for SourceError<K> {

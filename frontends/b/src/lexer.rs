@@ -5,7 +5,7 @@
 //! `//`). Keywords (`MACHINE`, `or`, `mod`, ...) are identifiers here; the
 //! parser tells them apart. It must not know the grammar.
 
-use scan::{Pos, Scanner, C_COMMENTS};
+use scan::{Lexeme, Pos, Scanner, C_COMMENTS};
 
 use crate::error::{BError, ErrorKind};
 
@@ -42,6 +42,15 @@ const SYMBOLS: &[&str] = &[
     "<>", "**", "=", ":", "<", ">", "&", "!", "#", "%", ".", "+", "-", "*", "/", "^", "~", ";",
     ",", "(", ")", "[", "]", "{", "}", "|", "'", "\\",
 ];
+
+/// Tells [`scan::Tokens`] the symbols and words.
+pub fn lexeme(t: &Token) -> Lexeme<'_> {
+    match &t.tok {
+        Tok::Sym(s) => Lexeme::Symbol(s),
+        Tok::Ident(w) => Lexeme::Word(w),
+        Tok::Int(_) | Tok::Str(_) | Tok::Eof => Lexeme::Other,
+    }
+}
 
 /// Splits `text` into tokens, ending with [`Tok::Eof`].
 pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {

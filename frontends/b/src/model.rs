@@ -526,12 +526,7 @@ impl pins::Model for BModel {
     fn initial_state(&self) -> Vec<PValue> {
         vec![0; self.nslots + 1]
     }
-    fn next(
-        &self,
-        state: &[PValue],
-        group: usize,
-        emit: &mut dyn FnMut(&[PValue]),
-    ) -> Result<(), ModelError> {
+    fn next(&self, state: &[PValue], group: usize, emit: &mut pins::Emit) -> pins::Step {
         self.successors(state, group, emit).map_err(|f| {
             let mut e = self.fail(f);
             e.message = format!("{} ({})", e.message, self.groups[group].label);

@@ -6,7 +6,7 @@
 //! This module knows only the lexical level; what a keyword means is the
 //! parser's business.
 
-use scan::{Scanner, C_COMMENTS};
+use scan::{Lexeme, Scanner, C_COMMENTS};
 
 use crate::error::{DveError, ErrorKind};
 
@@ -32,6 +32,15 @@ const SYMBOLS: &[&str] = &[
     "->", "<=", ">=", "==", "!=", "<<", ">>", "&&", "||", "{", "}", "(", ")", "[", "]", ";", ",",
     ":", ".", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "?",
 ];
+
+/// Tells [`scan::Tokens`] the symbols and words.
+pub fn lexeme(t: &Token) -> Lexeme<'_> {
+    match &t.tok {
+        Tok::Sym(s) => Lexeme::Symbol(s),
+        Tok::Ident(w) => Lexeme::Word(w),
+        Tok::Num(_) | Tok::Eof => Lexeme::Other,
+    }
+}
 
 /// Splits `text` into tokens, ending with [`Tok::Eof`].
 pub fn tokenize(text: &str, file: &str) -> Result<Vec<Token>, DveError> {

@@ -823,12 +823,7 @@ impl pins::Model for DveModel {
         !self.is_synchronous() && DveModel::is_error_state(self, state)
     }
 
-    fn next(
-        &self,
-        state: &[Value],
-        group: usize,
-        emit: &mut dyn FnMut(&[Value]),
-    ) -> Result<(), ModelError> {
+    fn next(&self, state: &[Value], group: usize, emit: &mut pins::Emit) -> pins::Step {
         self.check_len(state)?;
         if group >= self.groups.len() {
             return Err(ModelError::new(format!(
@@ -846,11 +841,7 @@ impl pins::Model for DveModel {
         Ok(())
     }
 
-    fn next_all(
-        &self,
-        state: &[Value],
-        emit: &mut dyn FnMut(usize, &[Value]),
-    ) -> Result<(), ModelError> {
+    fn next_all(&self, state: &[Value], emit: &mut pins::EmitAll) -> pins::Step {
         self.check_len(state)?;
         if let Some(sy) = &self.sync {
             return self.sync_step(sy, state, &mut |t| emit(0, t));

@@ -32,10 +32,7 @@ pub(crate) fn count(text: &str) -> usize {
 }
 
 fn error(text: &str) -> crate::DveError {
-    match parse_str(text, "bad.dve") {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => e,
-    }
+    frontend_testkit::load_error(parse_str, text, "bad.dve")
 }
 
 #[test]

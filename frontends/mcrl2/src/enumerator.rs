@@ -311,21 +311,27 @@ pub fn candidates(
                 };
                 selected(rw, t, &mut kv)?
             };
-            let mut out: Vec<Value> = Vec::new();
-            for g in groups {
-                let c = g
-                    .iter()
-                    .find_map(|a| candidates(rw, a, x, sort, unknown, env))?;
-                for v in c {
-                    if !out.contains(&v) {
-                        out.push(v);
-                    }
-                }
-            }
-            Some(out)
+            union_over(groups, |a| candidates(rw, a, x, sort, unknown, env))
         }
         _ => None,
     }
+}
+
+/// The candidates of every group (those of its first alternative that has
+/// any), joined in order without repeats; `None` when a group has none.
+fn union_over(
+    groups: Vec<Vec<&Term>>,
+    mut candidates: impl FnMut(&Term) -> Option<Vec<Value>>,
+) -> Option<Vec<Value>> {
+    let mut out: Vec<Value> = Vec::new();
+    for g in groups {
+        for v in g.iter().find_map(|a| candidates(a))? {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Candidates for `x` from `t == k` with `k` known: `t` is `x`, or a
@@ -382,18 +388,7 @@ fn eq_candidates(
             if groups.len() == 1 && groups[0].len() == 1 && std::ptr::eq(groups[0][0], t) {
                 return None;
             }
-            let mut out: Vec<Value> = Vec::new();
-            for g in groups {
-                let c = g
-                    .iter()
-                    .find_map(|a| eq_candidates(rw, a, k, x, unknown, env))?;
-                for v in c {
-                    if !out.contains(&v) {
-                        out.push(v);
-                    }
-                }
-            }
-            Some(out)
+            union_over(groups, |a| eq_candidates(rw, a, k, x, unknown, env))
         }
         _ => None,
     }

@@ -5,7 +5,7 @@
 //! Owns only the scanning of characters into tokens; it must not know the
 //! grammar (that is `parser`) nor any meaning of the words.
 
-use scan::{Comments, Scanner};
+use scan::{Comments, Lexeme, Scanner};
 
 use crate::error::{ErrorKind, Mcrl2Error};
 
@@ -21,14 +21,27 @@ pub enum Tok {
     Eof,
 }
 
+/// A token and where it starts.
+#[derive(Clone, Debug)]
+pub struct Token(pub Tok, pub Pos);
+
 /// Multi-character symbols first, so that the longest one wins.
 const SYMBOLS: &[&str] = &[
     "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "|>", "<|", "++", "(", ")", "[", "]", "{", "}",
     ",", ";", ":", ".", "|", "!", "=", "<", ">", "+", "-", "*", "/", "#", "@", "?",
 ];
 
+/// Tells [`scan::Tokens`] the symbols and words.
+pub fn lexeme(t: &Token) -> Lexeme<'_> {
+    match &t.0 {
+        Tok::Sym(s) => Lexeme::Symbol(s),
+        Tok::Ident(w) => Lexeme::Word(w),
+        Tok::Number(_) | Tok::Eof => Lexeme::Other,
+    }
+}
+
 /// Splits `text` into tokens (the last one is [`Tok::Eof`]).
-pub fn tokenize(text: &str, file: &str) -> Result<Vec<(Tok, Pos)>, Mcrl2Error> {
+pub fn tokenize(text: &str, file: &str) -> Result<Vec<Token>, Mcrl2Error> {
     let mut out = Vec::new();
     let mut s = Scanner::new(text);
     let white = |c: char| c.is_ascii_whitespace();
@@ -53,9 +66,9 @@ pub fn tokenize(text: &str, file: &str) -> Result<Vec<(Tok, Pos)>, Mcrl2Error> {
                 format!("unexpected character {c:?}"),
             ));
         };
-        out.push((tok, pos));
+        out.push(Token(tok, pos));
     }
-    out.push((Tok::Eof, s.pos()));
+    out.push(Token(Tok::Eof, s.pos()));
     Ok(out)
 }
 
@@ -66,7 +79,7 @@ mod tests {
     #[test]
     fn longest_symbol_and_positions() {
         let t = tokenize("a |> b||c\n  x->1 % comment\n", "t").unwrap();
-        let toks: Vec<_> = t.iter().map(|(t, _)| t.clone()).collect();
+        let toks: Vec<_> = t.iter().map(|t| t.0.clone()).collect();
         assert_eq!(
             toks,
             vec![

@@ -818,12 +818,7 @@ impl Model for Mcrl2Model {
         self.init.clone()
     }
 
-    fn next(
-        &self,
-        state: &[Index],
-        group: usize,
-        emit: &mut dyn FnMut(&[Index]),
-    ) -> Result<(), ModelError> {
+    fn next(&self, state: &[Index], group: usize, emit: &mut pins::Emit) -> pins::Step {
         self.successors(state, group, &mut |_, t| emit(t))
     }
 }

@@ -335,12 +335,7 @@ impl Model for PetriNet {
         self.initial_marking.clone()
     }
 
-    fn next(
-        &self,
-        state: &[Value],
-        group: usize,
-        emit: &mut dyn FnMut(&[Value]),
-    ) -> Result<(), ModelError> {
+    fn next(&self, state: &[Value], group: usize, emit: &mut pins::Emit) -> pins::Step {
         self.check_state(state)?;
         if group >= self.transitions.len() {
             return Err(ModelError::at(
@@ -366,11 +361,7 @@ impl Model for PetriNet {
         Ok(())
     }
 
-    fn next_all(
-        &self,
-        state: &[Value],
-        emit: &mut dyn FnMut(usize, &[Value]),
-    ) -> Result<(), ModelError> {
+    fn next_all(&self, state: &[Value], emit: &mut pins::EmitAll) -> pins::Step {
         self.check_state(state)?;
         if self.places.is_empty() {
             for t in 0..self.hot.len() {

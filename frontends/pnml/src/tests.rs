@@ -70,10 +70,7 @@ fn line_of(text: &str, needle: &str) -> u32 {
 /// Parses `text` (label `bad.pnml`), expecting an error of `kind` at `line`
 /// (when given) whose one-line message contains every `needle`.
 fn parse_err(text: &str, kind: ErrorKind, line: Option<u32>, needles: &[&str]) -> PnmlError {
-    let err = match parse_str(text, "bad.pnml") {
-        Ok(_) => panic!("expected an error for\n{text}"),
-        Err(e) => e,
-    };
+    let err = frontend_testkit::load_error(parse_str, text, "bad.pnml");
     let shown = err.to_string();
     assert!(!shown.contains('\n'), "not one line: {shown}");
     assert_eq!(err.kind(), kind, "{shown}");

@@ -2,7 +2,7 @@
 //! splitting of text into tokens (comments skipped); it must not know the
 //! grammar. The C preprocessor is not run: a `#` line is refused.
 
-use scan::{Pos, Scanner, C_COMMENTS};
+use scan::{Lexeme, Pos, Scanner, C_COMMENTS};
 
 use crate::error::{ErrorKind, PromelaError};
 
@@ -28,6 +28,15 @@ const PUNCT: [&str; 43] = [
     ",", ":", "(", ")", "[", "]", "{", "}", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^",
     "~", "!", "?", ".", "@", "'", "$", "#",
 ];
+
+/// Tells [`scan::Tokens`] the symbols and words.
+pub fn lexeme(t: &Token) -> Lexeme<'_> {
+    match &t.tok {
+        Tok::P(s) => Lexeme::Symbol(s),
+        Tok::Ident(w) => Lexeme::Word(w),
+        Tok::Num(_) | Tok::Str | Tok::Eof => Lexeme::Other,
+    }
+}
 
 pub fn lex(text: &str, file: &str) -> Result<Vec<Token>, PromelaError> {
     let err = |p: Pos, kind, msg: String| PromelaError::at(kind, file, p.line, p.col, msg);

@@ -804,7 +804,7 @@ impl Model for PromelaModel {
         self.init.clone()
     }
 
-    fn next(&self, state: &[Value], group: usize, emit: &mut dyn FnMut(&[Value])) -> Res<()> {
+    fn next(&self, state: &[Value], group: usize, emit: &mut pins::Emit) -> Res<()> {
         let ptype = match self.kinds.get(group) {
             Some(GroupKind::Step { ptype, .. }) => *ptype,
             Some(GroupKind::Rendezvous { sptype, .. }) => *sptype,
@@ -825,7 +825,7 @@ impl Model for PromelaModel {
         Ok(())
     }
 
-    fn next_all(&self, state: &[Value], emit: &mut dyn FnMut(usize, &[Value])) -> Res<()> {
+    fn next_all(&self, state: &[Value], emit: &mut pins::EmitAll) -> Res<()> {
         let mut steps = Vec::new();
         for pid in 0..self.proc_base.len() {
             if self.ptype_of(state, pid).is_none() {

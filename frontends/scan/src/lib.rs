@@ -2,7 +2,7 @@
 //! Promela, mCRL2, B) share: a 1-based source position ([`Pos`]), a
 //! character [`Scanner`] that keeps the line and column while it skips
 //! white space and comments and matches words, numbers and symbols, and
-//! the token-level questions every parser asks ([`TokenCursor`]).
+//! the token stream every parser walks ([`Tokens`]).
 //!
 //! Owns only these lexical primitives; it must not know any formalism's
 //! tokens, keywords or grammar, nor how errors are worded (a front-end
@@ -12,7 +12,7 @@
 mod cursor;
 mod scanner;
 
-pub use cursor::{Token, TokenCursor};
+pub use cursor::{Lexeme, Tokens};
 pub use scanner::{Comments, Scanner, C_COMMENTS};
 
 /// A position in source text: 1-based line and column (columns count

@@ -90,3 +90,13 @@ pub fn bfs(m: &dyn Model, limit: usize, time: Option<Duration>) -> Bfs {
     }
     Bfs::Done(f.states() as u64, edges)
 }
+
+/// Reachable (states, transitions) of `m`, which must be small and free
+/// of model errors (a unit test's model): panics otherwise.
+pub fn count(m: &dyn Model) -> (usize, usize) {
+    match bfs(m, usize::MAX, None) {
+        Bfs::Done(states, transitions) => (states as usize, transitions as usize),
+        Bfs::Error(e) => panic!("{e}"),
+        Bfs::GaveUp(why) => panic!("gave up: {why}"),
+    }
+}

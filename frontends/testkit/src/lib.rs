@@ -24,3 +24,12 @@ pub fn missing(what: &str) {
     );
     eprintln!("skipped: {what} (under CI=true this fails)");
 }
+
+/// The error `load` gives for `text` read as the file `label`; panics when
+/// it loads.
+pub fn load_error<M, E>(load: fn(&str, &str) -> Result<M, E>, text: &str, label: &str) -> E {
+    match load(text, label) {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => e,
+    }
+}
