@@ -255,6 +255,16 @@ impl PromelaModel {
         Ok((var, slot))
     }
 
+    /// The buffered channel `c` names, its first slot and its length; a
+    /// rendezvous channel (only inside `d_step`) is a model error.
+    fn buffer(&self, st: &[u32], pid: usize, c: &ChanRef, pos: Pos) -> Res<(&Chan, usize, usize)> {
+        let ch = &self.chans[self.chan_id(st, pid, c)?];
+        let s = ch
+            .slot
+            .ok_or_else(|| ModelError::at(self.loc(pos), "rendezvous inside d_step"))?;
+        Ok((ch, s, st[s] as usize))
+    }
+
     fn chan_id(&self, st: &[u32], pid: usize, c: &ChanRef) -> Res<usize> {
         match &c.idx {
             None => Ok(c.base),
@@ -451,11 +461,7 @@ impl PromelaModel {
                 Ok(true)
             }
             Act::Send(c, args) => {
-                let ch = &self.chans[self.chan_id(st, pid, c)?];
-                let s = ch
-                    .slot
-                    .ok_or_else(|| ModelError::at(self.loc(pos), "rendezvous inside d_step"))?;
-                let n = st[s] as usize;
+                let (ch, s, n) = self.buffer(st, pid, c, pos)?;
                 if n == ch.cap {
                     return Ok(false);
                 }
@@ -471,11 +477,7 @@ impl PromelaModel {
                 Ok(true)
             }
             Act::Recv(c, args) => {
-                let ch = &self.chans[self.chan_id(st, pid, c)?];
-                let s = ch
-                    .slot
-                    .ok_or_else(|| ModelError::at(self.loc(pos), "rendezvous inside d_step"))?;
-                let n = st[s] as usize;
+                let (ch, s, n) = self.buffer(st, pid, c, pos)?;
                 if n == 0 {
                     return Ok(false);
                 }
