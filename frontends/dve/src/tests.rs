@@ -112,14 +112,15 @@ fn other_malformed_inputs_do_not_panic() {
     }
 }
 
+/// Two independent 3-cycles, without the `system` line.
+pub(crate) const TWO_3_CYCLES: &str = "
+    process A { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }
+    process B { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }";
+
 #[test]
 fn interleaving_counts() {
     // Two independent 3-cycles: 9 states.
-    let text = "
-        process A { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }
-        process B { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }
-        system async;";
-    assert_eq!(count(text), 9);
+    assert_eq!(count(&format!("{TWO_3_CYCLES} system async;")), 9);
 }
 
 #[test]
