@@ -90,6 +90,16 @@ type R<T> = Result<T, BError>;
 /// Branches `(guard, S)` and the ELSE branch (SELECT, IF, CASE).
 type Branches<G> = (Vec<(G, Subst)>, Option<Box<Subst>>);
 
+/// The only substitution of `v`, or all of them joined by `join` (`;`,
+/// `||`) at `pos`.
+fn joined(mut v: Vec<Subst>, pos: Pos, join: fn(Vec<Subst>) -> SubstKind) -> Subst {
+    if v.len() == 1 {
+        v.pop().expect("one")
+    } else {
+        Subst { kind: join(v), pos }
+    }
+}
+
 fn sym_bp(s: &str) -> Option<(u8, BinOp)> {
     use BinOp::*;
     use SpaceKind::*;
@@ -832,14 +842,7 @@ impl<'a> Parser<'a> {
             self.bump();
             v.push(self.par_subst()?);
         }
-        Ok(if v.len() == 1 {
-            v.pop().expect("one")
-        } else {
-            Subst {
-                kind: SubstKind::Seq(v),
-                pos,
-            }
-        })
+        Ok(joined(v, pos, SubstKind::Seq))
     }
 
     /// Whether the `;` at the cursor separates operations rather than
@@ -894,14 +897,7 @@ impl<'a> Parser<'a> {
         while self.toks.eat_sym("||") {
             v.push(self.subst_atom()?);
         }
-        Ok(if v.len() == 1 {
-            v.pop().expect("one")
-        } else {
-            Subst {
-                kind: SubstKind::Par(v),
-                pos,
-            }
-        })
+        Ok(joined(v, pos, SubstKind::Par))
     }
 
     fn subst_atom(&mut self) -> R<Subst> {
