@@ -284,24 +284,23 @@ impl<'a> Parser<'a> {
         err_at(self.files, kind, p, msg)
     }
     fn expect_sym(&mut self, s: &str) -> R<()> {
-        if self.toks.eat_sym(s) {
-            Ok(())
-        } else {
-            Err(self.err(
-                ErrorKind::Syntax,
-                format!("expected '{s}', found {}", describe(self.peek())),
-            ))
-        }
+        let found = self.toks.eat_sym(s);
+        self.expected(found, s)
     }
     fn expect_kw(&mut self, s: &str) -> R<()> {
-        if self.toks.eat_word(s) {
-            Ok(())
-        } else {
-            Err(self.err(
-                ErrorKind::Syntax,
-                format!("expected '{s}', found {}", describe(self.peek())),
-            ))
+        let found = self.toks.eat_word(s);
+        self.expected(found, s)
+    }
+    /// Nothing when `found`; otherwise the syntax error that `s` was
+    /// expected at the cursor.
+    fn expected(&self, found: bool, s: &str) -> R<()> {
+        if found {
+            return Ok(());
         }
+        Err(self.err(
+            ErrorKind::Syntax,
+            format!("expected '{s}', found {}", describe(self.peek())),
+        ))
     }
     pub fn expect_eof(&self) -> R<()> {
         if self.at_eof() {
