@@ -17,7 +17,7 @@ use std::fmt;
 
 mod source_error;
 pub mod synthetic;
-pub use source_error::SourceError;
+pub use source_error::{model_name, read_source, ErrorKind, SourceError};
 
 /// The value of one slot of a state vector.
 pub type Value = u32;
@@ -122,6 +122,17 @@ impl fmt::Display for ModelError {
 
 impl std::error::Error for ModelError {}
 
+/// Where [`Model::next`] sends each successor (for implementations: a
+/// signature that fits on one line).
+pub type Emit<'a> = dyn FnMut(&[Value]) + 'a;
+
+/// Where [`Model::next_all`] sends each (group, successor).
+pub type EmitAll<'a> = dyn FnMut(usize, &[Value]) + 'a;
+
+/// What a successor function gives back: nothing, or the model error that
+/// stopped it.
+pub type Step = Result<(), ModelError>;
+
 /// A model: the only thing engines see of a formalism.
 ///
 /// Successor functions must be deterministic: the same state and group always
@@ -216,6 +227,31 @@ pub trait Model: Send + Sync {
         }
         out
     }
+}
+
+/// Implements the descriptive methods of [`Model`] inside a model's `impl
+/// Model` block, from the formalism's short name and the model's fields
+/// holding its name, slots, process names and groups:
+/// `pins::describe_model!("dve", name, slots, procs, groups);`.
+#[macro_export]
+macro_rules! describe_model {
+    ($formalism:literal, $name:ident, $slots:ident, $procs:ident, $groups:ident) => {
+        fn formalism(&self) -> &str {
+            $formalism
+        }
+        fn name(&self) -> &str {
+            &self.$name
+        }
+        fn slots(&self) -> &[$crate::Slot] {
+            &self.$slots
+        }
+        fn process_names(&self) -> &[String] {
+            &self.$procs
+        }
+        fn groups(&self) -> &[$crate::TransitionGroup] {
+            &self.$groups
+        }
+    };
 }
 
 /// Checks the structural invariants of a model: initial state of length `k`,

@@ -1,15 +1,58 @@
-//! Errors in a model's source text, shared by every front-end: a kind (each
-//! front-end has its own enum), the file, an optional 1-based line and
-//! column, and a message, always displayed as ONE line:
-//! `FILE:LINE:COL: message`, or `FILE: message` when no position is known.
+//! Errors in a model's source text, shared by every front-end: a kind (the
+//! front-ends share [`ErrorKind`]; each raises the kinds its docs name), the
+//! file, an optional 1-based line and column, and a message, always
+//! displayed as ONE line: `FILE:LINE:COL: message`, or `FILE: message` when
+//! no position is known.
 //!
 //! Owns only the representation and its rendering; it must not know any
-//! formalism (front-ends define the kinds) nor errors found while exploring
-//! (those are [`crate::ModelError`]s).
+//! formalism's syntax nor errors found while exploring (those are
+//! [`crate::ModelError`]s).
 
 use std::fmt;
+use std::path::Path;
 
-/// An error while reading a model file, with a front-end-specific kind `K`.
+/// What kind of problem a front-end's [`SourceError`] reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// Not the formalism's text (or not well-formed XML): bad token,
+    /// unbalanced brackets, missing `;`, unexpected end of file.
+    Syntax,
+    /// Well-formed text that does not make sense: unknown name, wrong number
+    /// of arguments, a type error, a non-constant initialiser.
+    Semantic,
+    /// Well-formed XML that is not a consistent net: missing or duplicate
+    /// ids, arcs to unknown nodes, bad markings or weights (PNML).
+    Structure,
+    /// A process specification that is not linear, and no tool to linearise
+    /// it (mCRL2).
+    NotLinear,
+    /// Valid input using a construct, setting or net class the front-end
+    /// refuses.
+    Unsupported,
+    /// A model beyond a fixed limit of the front-end (processes, channel
+    /// capacity, channels: Promela).
+    Limit,
+    /// A file could not be read (or an external tool failed).
+    Io,
+}
+
+impl ErrorKind {
+    /// Short lower-case name (`syntax`, `not_linear`, `io`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Syntax => "syntax",
+            ErrorKind::Semantic => "semantic",
+            ErrorKind::Structure => "structure",
+            ErrorKind::NotLinear => "not_linear",
+            ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Limit => "limit",
+            ErrorKind::Io => "io",
+        }
+    }
+}
+
+/// An error while reading a model file, with a kind `K` (a front-end's is
+/// [`ErrorKind`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SourceError<K> {
     kind: K,
@@ -80,6 +123,21 @@ impl<K: Copy> SourceError<K> {
     }
 }
 
+/// The text of the model file at `path` (invalid UTF-8 replaced), or an
+/// [`ErrorKind::Io`] error naming the file as `label`.
+pub fn read_source(path: &Path, label: &str) -> Result<String, SourceError<ErrorKind>> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| SourceError::new(ErrorKind::Io, label, format!("cannot read file: {e}")))?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The name of the model in the file at `path`: the file stem, or `label`
+/// when it has none.
+pub fn model_name(path: &Path, label: &str) -> String {
+    path.file_stem()
+        .map_or_else(|| label.to_owned(), |s| s.to_string_lossy().into_owned())
+}
+
 impl<K> fmt::Display for SourceError<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.position {
@@ -111,6 +169,7 @@ mod tests {
         let e = SourceError::new(Kind::Syntax, "m.x", "cannot read");
         assert_eq!(e.to_string(), "m.x: cannot read");
         assert_eq!(e.message(), "cannot read");
+        assert_eq!(ErrorKind::NotLinear.as_str(), "not_linear");
     }
 
     #[test]

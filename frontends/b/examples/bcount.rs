@@ -2,9 +2,9 @@
 //! convention plus the root): `bcount FILE.mch... [--limit N]`.
 //! A development tool; the tests do the checking.
 
-use std::collections::{HashSet, VecDeque};
 use std::time::Instant;
 
+use frontend_testkit::bfs::Frontier;
 use pins::Model;
 
 fn main() {
@@ -31,15 +31,11 @@ fn main() {
                 continue;
             }
         };
-        let init = m.initial_state();
-        let mut seen: HashSet<Vec<u32>> = HashSet::new();
-        let mut queue = VecDeque::new();
-        seen.insert(init.clone());
-        queue.push_back(init);
+        let mut seen = Frontier::of(&m);
         let mut edges = 0u64;
         let mut status = "ok".to_owned();
         let mut per_group = vec![0u64; m.groups().len()];
-        while let Some(s) = queue.pop_front() {
+        while let Some(s) = seen.pop() {
             let mut succ = Vec::new();
             if let Err(e) = m.next_all(&s, &mut |g, t| {
                 per_group[g] += 1;
@@ -57,11 +53,9 @@ fn main() {
             }
             edges += succ.len() as u64;
             for t in succ {
-                if seen.insert(t.clone()) {
-                    queue.push_back(t);
-                }
+                seen.offer(&t);
             }
-            if seen.len() > limit {
+            if seen.states() > limit {
                 status = "limit".into();
                 break;
             }
@@ -73,7 +67,7 @@ fn main() {
         }
         println!(
             "{f}\t{}\t{edges}\t{status}\t{:.2}s",
-            seen.len(),
+            seen.states(),
             t0.elapsed().as_secs_f64()
         );
     }

@@ -6,14 +6,14 @@
 //! refused (syntax, semantic) / out of budget / WRONG; exits 1 if any count
 //! is wrong. Needs `../shared/datasets/b` beside the workspace.
 
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use pins::Model;
+use frontend_testkit::bfs::{bfs, Bfs};
 
 fn one(path: &str, limit: usize) {
     let m = match bmethod::parse_file(Path::new(path)) {
@@ -23,35 +23,12 @@ fn one(path: &str, limit: usize) {
             return;
         }
     };
-    let init = m.initial_state();
-    let mut seen: HashSet<Vec<u32>> = HashSet::new();
-    let mut queue = VecDeque::new();
-    seen.insert(init.clone());
-    queue.push_back(init);
-    let mut edges = 0u64;
-    while let Some(s) = queue.pop_front() {
-        let mut succ = Vec::new();
-        if let Err(e) = m.next_all(&s, &mut |_, t| succ.push(t.to_vec())) {
-            let k = if bmethod::is_unsupported(&e) {
-                "unsupported"
-            } else {
-                "model_error"
-            };
-            println!("{k}\t{e}");
-            return;
-        }
-        edges += succ.len() as u64;
-        for t in succ {
-            if seen.insert(t.clone()) {
-                queue.push_back(t);
-            }
-        }
-        if seen.len() > limit {
-            println!("limit\t{limit} states");
-            return;
-        }
+    match bfs(&m, limit, None) {
+        Bfs::Done(states, edges) => println!("done\t{states}\t{edges}"),
+        Bfs::Error(e) if bmethod::is_unsupported(&e) => println!("unsupported\t{e}"),
+        Bfs::Error(e) => println!("model_error\t{e}"),
+        Bfs::GaveUp(_) => println!("limit\t{limit} states"),
     }
-    println!("done\t{}\t{edges}", seen.len());
 }
 
 fn main() {

@@ -345,6 +345,14 @@ impl<'w> Env<'w> {
         }
     }
 
+    /// Whether `part` (a relation's domain or range) has as many elements
+    /// as the set `whole`, of which it is a subset.
+    fn covers(&mut self, part: Result<Value, String>, whole: &Expr, pos: Pos) -> E<bool> {
+        let part = wd(part, pos)?;
+        let all = self.elements(whole)?;
+        Ok(wd(part.as_set(), pos)?.len() == all.len())
+    }
+
     /// Injectivity, totality, surjectivity of relation `r` for space `k` from `a` to `b`.
     fn space_props(&mut self, k: SpaceKind, r: &[Value], a: &Expr, b: &Expr, pos: Pos) -> E<bool> {
         use SpaceKind::*;
@@ -370,22 +378,16 @@ impl<'w> Env<'w> {
         if matches!(
             k,
             Total | TotalInj | TotalSurj | TotalBij | TotalRel | TotalSurjRel
-        ) {
-            let d = wd(v::dom(r), pos)?;
-            let all = self.elements(a)?;
-            if wd(d.as_set(), pos)?.len() != all.len() {
-                return Ok(false);
-            }
+        ) && !self.covers(v::dom(r), a, pos)?
+        {
+            return Ok(false);
         }
         if matches!(
             k,
             PartialSurj | TotalSurj | PartialBij | TotalBij | SurjRel | TotalSurjRel
-        ) {
-            let rn = wd(v::ran(r), pos)?;
-            let all = self.elements(b)?;
-            if wd(rn.as_set(), pos)?.len() != all.len() {
-                return Ok(false);
-            }
+        ) && !self.covers(v::ran(r), b, pos)?
+        {
+            return Ok(false);
         }
         Ok(true)
     }

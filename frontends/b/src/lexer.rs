@@ -5,6 +5,8 @@
 //! `//`). Keywords (`MACHINE`, `or`, `mod`, ...) are identifiers here; the
 //! parser tells them apart. It must not know the grammar.
 
+use scan::{Lexeme, Pos, Scanner, C_COMMENTS};
+
 use crate::error::{BError, ErrorKind};
 
 /// One token.
@@ -41,171 +43,83 @@ const SYMBOLS: &[&str] = &[
     ",", "(", ")", "[", "]", "{", "}", "|", "'", "\\",
 ];
 
+/// Tells [`scan::Tokens`] the symbols and words.
+pub fn lexeme(t: &Token) -> Lexeme<'_> {
+    match &t.tok {
+        Tok::Sym(s) => Lexeme::Symbol(s),
+        Tok::Ident(w) => Lexeme::Word(w),
+        Tok::Int(_) | Tok::Str(_) | Tok::Eof => Lexeme::Other,
+    }
+}
+
 /// Splits `text` into tokens, ending with [`Tok::Eof`].
 pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = Vec::new();
-    let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
-    let advance = |i: &mut usize, line: &mut u32, col: &mut u32, n: usize| {
-        for _ in 0..n {
-            if chars[*i] == '\n' {
-                *line += 1;
-                *col = 1;
-            } else {
-                *col += 1;
+    let err = |p: Pos, kind, msg: String| BError::at(kind, file, p.line, p.col, msg);
+    let (mut s, mut out) = (Scanner::new(text), Vec::new());
+    let comment = |p| err(p, ErrorKind::Syntax, "unterminated comment".into());
+    while let Some((p, c)) = s
+        .token_start(char::is_whitespace, C_COMMENTS)
+        .map_err(comment)?
+    {
+        let tok = if let Some(w) = s.identifier(|_| false) {
+            let mut w = w.to_owned();
+            if s.starts_with("$0") {
+                s.bump_n(2);
+                w.push_str("$0");
             }
-            *i += 1;
-        }
-    };
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_whitespace() {
-            advance(&mut i, &mut line, &mut col, 1);
-            continue;
-        }
-        if c == '/' && chars.get(i + 1) == Some(&'*') {
-            let (l0, c0) = (line, col);
-            advance(&mut i, &mut line, &mut col, 2);
-            loop {
-                if i + 1 >= chars.len() {
-                    return Err(BError::at(
-                        ErrorKind::Syntax,
-                        file,
-                        l0,
-                        c0,
-                        "unterminated comment",
-                    ));
-                }
-                if chars[i] == '*' && chars[i + 1] == '/' {
-                    advance(&mut i, &mut line, &mut col, 2);
-                    break;
-                }
-                advance(&mut i, &mut line, &mut col, 1);
-            }
-            continue;
-        }
-        if c == '/' && chars.get(i + 1) == Some(&'/') {
-            while i < chars.len() && chars[i] != '\n' {
-                advance(&mut i, &mut line, &mut col, 1);
-            }
-            continue;
-        }
-        let (l0, c0) = (line, col);
-        if c.is_ascii_alphabetic() || c == '_' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
-                advance(&mut i, &mut line, &mut col, 1);
-            }
-            let mut s: String = chars[start..i].iter().collect();
-            if chars.get(i) == Some(&'$') && chars.get(i + 1) == Some(&'0') {
-                advance(&mut i, &mut line, &mut col, 2);
-                s.push_str("$0");
-            }
-            out.push(Token {
-                tok: Tok::Ident(s),
-                file: file_id,
-                line: l0,
-                col: c0,
-            });
-            continue;
-        }
-        if c.is_ascii_digit() {
-            let start = i;
-            while i < chars.len() && chars[i].is_ascii_digit() {
-                advance(&mut i, &mut line, &mut col, 1);
-            }
-            let s: String = chars[start..i].iter().collect();
-            let v = s.parse::<i64>().map_err(|_| {
-                BError::at(
+            Tok::Ident(w)
+        } else if c.is_ascii_digit() {
+            let n = s.eat_while(|c| c.is_ascii_digit());
+            let beyond = |_| {
+                err(
+                    p,
                     ErrorKind::Unsupported,
-                    file,
-                    l0,
-                    c0,
-                    format!("integer literal {s} beyond 64 bits"),
+                    format!("integer literal {n} beyond 64 bits"),
                 )
-            })?;
-            out.push(Token {
-                tok: Tok::Int(v),
-                file: file_id,
-                line: l0,
-                col: c0,
-            });
-            continue;
-        }
-        if c == '"' {
-            advance(&mut i, &mut line, &mut col, 1);
-            let mut s = String::new();
-            loop {
-                match chars.get(i) {
-                    None => {
-                        return Err(BError::at(
-                            ErrorKind::Syntax,
-                            file,
-                            l0,
-                            c0,
-                            "unterminated string",
-                        ))
-                    }
-                    Some('"') => {
-                        advance(&mut i, &mut line, &mut col, 1);
-                        break;
-                    }
-                    Some('\\') if i + 1 < chars.len() => {
-                        let e = chars[i + 1];
-                        s.push(match e {
-                            'n' => '\n',
-                            't' => '\t',
-                            other => other,
-                        });
-                        advance(&mut i, &mut line, &mut col, 2);
-                    }
-                    Some(&ch) => {
-                        s.push(ch);
-                        advance(&mut i, &mut line, &mut col, 1);
-                    }
-                }
-            }
-            out.push(Token {
-                tok: Tok::Str(s),
-                file: file_id,
-                line: l0,
-                col: c0,
-            });
-            continue;
-        }
-        let rest = &chars[i..];
-        let sym = SYMBOLS.iter().find(|s| {
-            let n = s.chars().count();
-            rest.len() >= n && s.chars().zip(rest.iter()).all(|(a, b)| a == *b)
+            };
+            Tok::Int(n.parse::<i64>().map_err(beyond)?)
+        } else if c == '"' {
+            string(&mut s).ok_or_else(|| err(p, ErrorKind::Syntax, "unterminated string".into()))?
+        } else {
+            let Some(sym) = s.symbol(SYMBOLS) else {
+                let msg = format!("character {c:?} (only the ASCII syntax of B is supported)");
+                return Err(err(p, ErrorKind::Unsupported, msg));
+            };
+            Tok::Sym(sym)
+        };
+        out.push(Token {
+            tok,
+            file: file_id,
+            line: p.line,
+            col: p.col,
         });
-        match sym {
-            Some(s) => {
-                advance(&mut i, &mut line, &mut col, s.chars().count());
-                out.push(Token {
-                    tok: Tok::Sym(s),
-                    file: file_id,
-                    line: l0,
-                    col: c0,
-                });
-            }
-            None => {
-                return Err(BError::at(
-                    ErrorKind::Unsupported,
-                    file,
-                    l0,
-                    c0,
-                    format!("character {c:?} (only the ASCII syntax of B is supported)"),
-                ))
-            }
-        }
     }
+    let p = s.pos();
     out.push(Token {
         tok: Tok::Eof,
         file: file_id,
-        line,
-        col,
+        line: p.line,
+        col: p.col,
     });
     Ok(out)
+}
+
+/// A string literal (the scanner stands on its `"`) with `\n`, `\t` and
+/// `\c` (for `c`) escapes; `None` when it does not end.
+fn string(s: &mut Scanner) -> Option<Tok> {
+    s.bump();
+    let mut text = String::new();
+    loop {
+        match s.bump()? {
+            '"' => return Some(Tok::Str(text)),
+            '\\' if s.peek().is_some() => text.push(match s.bump()? {
+                'n' => '\n',
+                't' => '\t',
+                other => other,
+            }),
+            ch => text.push(ch),
+        }
+    }
 }
 
 #[cfg(test)]

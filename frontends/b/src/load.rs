@@ -540,7 +540,5 @@ fn index_of(name: &str, ms: &[Machine]) -> usize {
 }
 
 fn read(path: &Path, label: &str) -> R<String> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| BError::new(ErrorKind::Io, label, format!("cannot read file: {e}")))?;
-    Ok(String::from_utf8_lossy(&bytes).into_owned())
+    pins::read_source(path, label)
 }

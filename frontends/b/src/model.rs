@@ -521,30 +521,12 @@ impl BModel {
 }
 
 impl pins::Model for BModel {
-    fn formalism(&self) -> &str {
-        "b"
-    }
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn slots(&self) -> &[Slot] {
-        &self.slots
-    }
-    fn process_names(&self) -> &[String] {
-        &self.procs
-    }
+    pins::describe_model!("b", name, slots, procs, groups);
+
     fn initial_state(&self) -> Vec<PValue> {
         vec![0; self.nslots + 1]
     }
-    fn groups(&self) -> &[TransitionGroup] {
-        &self.groups
-    }
-    fn next(
-        &self,
-        state: &[PValue],
-        group: usize,
-        emit: &mut dyn FnMut(&[PValue]),
-    ) -> Result<(), ModelError> {
+    fn next(&self, state: &[PValue], group: usize, emit: &mut pins::Emit) -> pins::Step {
         self.successors(state, group, emit).map_err(|f| {
             let mut e = self.fail(f);
             e.message = format!("{} ({})", e.message, self.groups[group].label);

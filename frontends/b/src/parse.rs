@@ -15,10 +15,11 @@
 //! Owns the grammar and definition expansion; it must not evaluate.
 
 use rustc_hash::FxHashMap;
+use scan::Tokens;
 
 use crate::ast::*;
 use crate::error::{BError, ErrorKind};
-use crate::lexer::{Tok, Token};
+use crate::lexer::{lexeme, Tok, Token};
 
 /// A DEFINITIONS entry: parameters and body tokens.
 #[derive(Clone, Debug)]
@@ -78,8 +79,7 @@ const OPENERS: &[&str] = &[
 
 /// Token-stream parser over one clause (or a definition body).
 pub struct Parser<'a> {
-    toks: Vec<Token>,
-    i: usize,
+    toks: Tokens<Token>,
     pub files: &'a [String],
     pub syms: &'a mut Syms,
     pub defs: &'a FxHashMap<String, Def>,
@@ -87,6 +87,18 @@ pub struct Parser<'a> {
 }
 
 type R<T> = Result<T, BError>;
+/// Branches `(guard, S)` and the ELSE branch (SELECT, IF, CASE).
+type Branches<G> = (Vec<(G, Subst)>, Option<Box<Subst>>);
+
+/// The only substitution of `v`, or all of them joined by `join` (`;`,
+/// `||`) at `pos`.
+fn joined(mut v: Vec<Subst>, pos: Pos, join: fn(Vec<Subst>) -> SubstKind) -> Subst {
+    if v.len() == 1 {
+        v.pop().expect("one")
+    } else {
+        Subst { kind: join(v), pos }
+    }
+}
 
 fn sym_bp(s: &str) -> Option<(u8, BinOp)> {
     use BinOp::*;
@@ -239,8 +251,7 @@ impl<'a> Parser<'a> {
             });
         }
         Parser {
-            toks,
-            i: 0,
+            toks: Tokens::new(toks, lexeme),
             files,
             syms,
             defs,
@@ -249,13 +260,13 @@ impl<'a> Parser<'a> {
     }
 
     fn peek(&self) -> &Tok {
-        &self.toks[self.i].tok
+        &self.toks.current().tok
     }
     fn peek_at(&self, k: usize) -> &Tok {
-        &self.toks[(self.i + k).min(self.toks.len() - 1)].tok
+        &self.toks.ahead(k).tok
     }
     pub fn pos(&self) -> Pos {
-        let t = &self.toks[self.i];
+        let t = self.toks.current();
         Pos {
             file: t.file,
             line: t.line,
@@ -263,11 +274,7 @@ impl<'a> Parser<'a> {
         }
     }
     fn bump(&mut self) -> Tok {
-        let t = self.toks[self.i].tok.clone();
-        if self.i + 1 < self.toks.len() {
-            self.i += 1;
-        }
-        t
+        self.toks.pass().tok.clone()
     }
     pub fn at_eof(&self) -> bool {
         matches!(self.peek(), Tok::Eof)
@@ -276,47 +283,24 @@ impl<'a> Parser<'a> {
         let p = self.pos();
         err_at(self.files, kind, p, msg)
     }
-    fn is_sym(&self, s: &str) -> bool {
-        matches!(self.peek(), Tok::Sym(x) if *x == s)
-    }
-    fn is_kw(&self, s: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(x) if x == s)
-    }
-    fn eat_sym(&mut self, s: &str) -> bool {
-        if self.is_sym(s) {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
-    fn eat_kw(&mut self, s: &str) -> bool {
-        if self.is_kw(s) {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
     fn expect_sym(&mut self, s: &str) -> R<()> {
-        if self.eat_sym(s) {
-            Ok(())
-        } else {
-            Err(self.err(
-                ErrorKind::Syntax,
-                format!("expected '{s}', found {}", describe(self.peek())),
-            ))
-        }
+        let found = self.toks.eat_sym(s);
+        self.expected(found, s)
     }
     fn expect_kw(&mut self, s: &str) -> R<()> {
-        if self.eat_kw(s) {
-            Ok(())
-        } else {
-            Err(self.err(
-                ErrorKind::Syntax,
-                format!("expected '{s}', found {}", describe(self.peek())),
-            ))
+        let found = self.toks.eat_word(s);
+        self.expected(found, s)
+    }
+    /// Nothing when `found`; otherwise the syntax error that `s` was
+    /// expected at the cursor.
+    fn expected(&self, found: bool, s: &str) -> R<()> {
+        if found {
+            return Ok(());
         }
+        Err(self.err(
+            ErrorKind::Syntax,
+            format!("expected '{s}', found {}", describe(self.peek())),
+        ))
     }
     pub fn expect_eof(&self) -> R<()> {
         if self.at_eof() {
@@ -347,9 +331,9 @@ impl<'a> Parser<'a> {
     }
     /// `x` or `x, y, z` or `(x, y)`.
     pub fn ident_list(&mut self) -> R<Vec<Sym>> {
-        let paren = self.eat_sym("(");
+        let paren = self.toks.eat_sym("(");
         let mut v = vec![self.sym_ident()?];
-        while self.eat_sym(",") {
+        while self.toks.eat_sym(",") {
             v.push(self.sym_ident()?);
         }
         if paren {
@@ -386,12 +370,12 @@ impl<'a> Parser<'a> {
                     format!("definition {name} expands forever"),
                 ));
             }
-            let start = self.i;
-            let at = self.toks[start].clone();
+            let start = self.toks.index();
+            let at = self.toks.current().clone();
             let mut j = start + 1;
             let mut args: Vec<Vec<Token>> = Vec::new();
             if !def.params.is_empty() {
-                if !matches!(self.toks[j].tok, Tok::Sym("(")) {
+                if !matches!(self.toks.ahead(j - start).tok, Tok::Sym("(")) {
                     return Err(self.err(
                         ErrorKind::Syntax,
                         format!("definition {name} needs {} arguments", def.params.len()),
@@ -401,7 +385,7 @@ impl<'a> Parser<'a> {
                 let mut depth = 0i32;
                 let mut cur = Vec::new();
                 loop {
-                    let t = &self.toks[j];
+                    let t = self.toks.ahead(j - start);
                     match &t.tok {
                         Tok::Eof => {
                             return Err(self.err(ErrorKind::Syntax, "unclosed argument list"))
@@ -475,7 +459,7 @@ impl<'a> Parser<'a> {
                     .chain(std::iter::once(mk(")")))
                     .collect()
             };
-            self.toks.splice(start..j, wrapped);
+            self.toks.replace_ahead(j - start, wrapped);
             any = true;
         }
     }
@@ -519,7 +503,7 @@ impl<'a> Parser<'a> {
     fn prefix(&mut self, semi: bool) -> R<Expr> {
         self.expand_defs(false)?;
         let pos = self.pos();
-        if self.eat_sym("-") {
+        if self.toks.eat_sym("-") {
             let e = self.expr_bp(210, semi)?;
             return Ok(match e.kind {
                 ExprKind::Int(n) => Expr {
@@ -538,14 +522,14 @@ impl<'a> Parser<'a> {
         let mut e = self.primary()?;
         loop {
             let pos = self.pos();
-            if self.is_sym("(") {
+            if self.toks.is_sym("(") {
                 self.bump();
                 let arg = self.tuple_until(")")?;
                 e = Expr {
                     kind: ExprKind::Apply(Box::new(e), Box::new(arg)),
                     pos,
                 };
-            } else if self.is_sym("[") {
+            } else if self.toks.is_sym("[") {
                 self.bump();
                 let arg = self.expr_bp(0, true)?;
                 self.expect_sym("]")?;
@@ -553,13 +537,13 @@ impl<'a> Parser<'a> {
                     kind: ExprKind::Image(Box::new(e), Box::new(arg)),
                     pos,
                 };
-            } else if self.is_sym("~") {
+            } else if self.toks.is_sym("~") {
                 self.bump();
                 e = Expr {
                     kind: ExprKind::Inverse(Box::new(e)),
                     pos,
                 };
-            } else if self.is_sym("'") {
+            } else if self.toks.is_sym("'") {
                 self.bump();
                 let f = self.sym_ident()?;
                 e = Expr {
@@ -576,7 +560,7 @@ impl<'a> Parser<'a> {
     /// Comma-separated expressions up to `close` (consumed), as left-nested pairs.
     fn tuple_until(&mut self, close: &str) -> R<Expr> {
         let mut e = self.expr_bp(0, true)?;
-        while self.is_sym(",") {
+        while self.toks.is_sym(",") {
             let pos = self.pos();
             self.bump();
             let r = self.expr_bp(0, true)?;
@@ -591,12 +575,12 @@ impl<'a> Parser<'a> {
 
     fn list_until(&mut self, close: &str) -> R<Vec<Expr>> {
         let mut v = Vec::new();
-        if self.eat_sym(close) {
+        if self.toks.eat_sym(close) {
             return Ok(v);
         }
         loop {
             v.push(self.expr_bp(0, false)?);
-            if self.eat_sym(",") {
+            if self.toks.eat_sym(",") {
                 continue;
             }
             self.expect_sym(close)?;
@@ -640,11 +624,11 @@ impl<'a> Parser<'a> {
                 return Ok(e);
             }
             Tok::Sym("{") => {
-                if self.eat_sym("}") {
+                if self.toks.eat_sym("}") {
                     ExprKind::EmptySet
                 } else {
                     // comprehension `{x, y | P}`?
-                    let save = self.i;
+                    let save = self.toks.index();
                     let mut ids = Vec::new();
                     let mut compr = false;
                     loop {
@@ -655,10 +639,10 @@ impl<'a> Parser<'a> {
                             {
                                 self.bump();
                                 ids.push(s);
-                                if self.eat_sym(",") {
+                                if self.toks.eat_sym(",") {
                                     continue;
                                 }
-                                compr = self.is_sym("|");
+                                compr = self.toks.is_sym("|");
                             }
                             _ => {}
                         }
@@ -677,7 +661,7 @@ impl<'a> Parser<'a> {
                             plan: Default::default(),
                         }
                     } else {
-                        self.i = save;
+                        self.toks.rewind(save);
                         ExprKind::SetExt(self.list_until("}")?)
                     }
                 }
@@ -716,7 +700,7 @@ impl<'a> Parser<'a> {
                     return self.quant_body(q, ids, pos);
                 }
                 if let Some(b) = builtin(&s) {
-                    if self.is_sym("(") {
+                    if self.toks.is_sym("(") {
                         self.bump();
                         let args = if matches!(b, Builtin::Bool | Builtin::Not) {
                             let e = self.expr_bp(0, true)?;
@@ -724,7 +708,7 @@ impl<'a> Parser<'a> {
                             vec![e]
                         } else {
                             let mut v = vec![self.expr_bp(0, true)?];
-                            while self.eat_sym(",") {
+                            while self.toks.eat_sym(",") {
                                 v.push(self.expr_bp(0, true)?);
                             }
                             self.expect_sym(")")?;
@@ -760,7 +744,7 @@ impl<'a> Parser<'a> {
                         self.expect_sym(":")?;
                         let e = self.expr_bp(61, false)?;
                         fields.push((f, e));
-                        if !self.eat_sym(",") {
+                        if !self.toks.eat_sym(",") {
                             break;
                         }
                     }
@@ -814,6 +798,28 @@ impl<'a> Parser<'a> {
 
     // ----- substitutions -----
 
+    /// `G THEN S (<again> G THEN S)* [ELSE S] END` after the keyword, each
+    /// `G` read by `guard` (SELECT ... WHEN ..., IF ... ELSIF ..., the
+    /// values of CASE ... OR ...): the branches and the ELSE branch.
+    fn branches<G>(&mut self, again: &str, guard: fn(&mut Self) -> R<G>) -> R<Branches<G>> {
+        let mut branches = Vec::new();
+        loop {
+            let p = guard(self)?;
+            self.expect_kw("THEN")?;
+            branches.push((p, self.subst()?));
+            if !self.toks.eat_word(again) {
+                break;
+            }
+        }
+        let els = if self.toks.eat_word("ELSE") {
+            Some(Box::new(self.subst()?))
+        } else {
+            None
+        };
+        self.expect_kw("END")?;
+        Ok((branches, els))
+    }
+
     /// A substitution: `||` binds tighter than `;`.
     /// `KW ids <sep> predicate <then> substitution END` after the keyword
     /// (ANY ... WHERE ... THEN, LET ... BE ... IN).
@@ -831,18 +837,11 @@ impl<'a> Parser<'a> {
     pub fn subst(&mut self) -> R<Subst> {
         let pos = self.pos();
         let mut v = vec![self.par_subst()?];
-        while self.is_sym(";") && !self.semi_ends_subst() {
+        while self.toks.is_sym(";") && !self.semi_ends_subst() {
             self.bump();
             v.push(self.par_subst()?);
         }
-        Ok(if v.len() == 1 {
-            v.pop().expect("one")
-        } else {
-            Subst {
-                kind: SubstKind::Seq(v),
-                pos,
-            }
-        })
+        Ok(joined(v, pos, SubstKind::Seq))
     }
 
     /// Whether the `;` at the cursor separates operations rather than
@@ -894,17 +893,10 @@ impl<'a> Parser<'a> {
     fn par_subst(&mut self) -> R<Subst> {
         let pos = self.pos();
         let mut v = vec![self.subst_atom()?];
-        while self.eat_sym("||") {
+        while self.toks.eat_sym("||") {
             v.push(self.subst_atom()?);
         }
-        Ok(if v.len() == 1 {
-            v.pop().expect("one")
-        } else {
-            Subst {
-                kind: SubstKind::Par(v),
-                pos,
-            }
-        })
+        Ok(joined(v, pos, SubstKind::Par))
     }
 
     fn subst_atom(&mut self) -> R<Subst> {
@@ -944,40 +936,12 @@ impl<'a> Parser<'a> {
             }
             "SELECT" | "WHEN" => {
                 self.bump();
-                let mut branches = Vec::new();
-                let p = self.expr()?;
-                self.expect_kw("THEN")?;
-                branches.push((p, self.subst()?));
-                while self.eat_kw("WHEN") {
-                    let p = self.expr()?;
-                    self.expect_kw("THEN")?;
-                    branches.push((p, self.subst()?));
-                }
-                let els = if self.eat_kw("ELSE") {
-                    Some(Box::new(self.subst()?))
-                } else {
-                    None
-                };
-                self.expect_kw("END")?;
+                let (branches, els) = self.branches("WHEN", Self::expr)?;
                 SubstKind::Select(branches, els)
             }
             "IF" => {
                 self.bump();
-                let mut branches = Vec::new();
-                let p = self.expr()?;
-                self.expect_kw("THEN")?;
-                branches.push((p, self.subst()?));
-                while self.eat_kw("ELSIF") {
-                    let p = self.expr()?;
-                    self.expect_kw("THEN")?;
-                    branches.push((p, self.subst()?));
-                }
-                let els = if self.eat_kw("ELSE") {
-                    Some(Box::new(self.subst()?))
-                } else {
-                    None
-                };
-                self.expect_kw("END")?;
+                let (branches, els) = self.branches("ELSIF", Self::expr)?;
                 SubstKind::If(branches, els)
             }
             "ANY" => {
@@ -1009,7 +973,7 @@ impl<'a> Parser<'a> {
             "CHOICE" => {
                 self.bump();
                 let mut v = vec![self.subst()?];
-                while self.eat_kw("OR") {
+                while self.toks.eat_word("OR") {
                     v.push(self.subst()?);
                 }
                 self.expect_kw("END")?;
@@ -1020,24 +984,13 @@ impl<'a> Parser<'a> {
                 let e = self.expr()?;
                 self.expect_kw("OF")?;
                 self.expect_kw("EITHER")?;
-                let mut branches = Vec::new();
-                loop {
-                    let mut vals = vec![self.expr_bp(0, false)?];
-                    while self.eat_sym(",") {
-                        vals.push(self.expr_bp(0, false)?);
+                let (branches, els) = self.branches("OR", |p| {
+                    let mut vals = vec![p.expr_bp(0, false)?];
+                    while p.toks.eat_sym(",") {
+                        vals.push(p.expr_bp(0, false)?);
                     }
-                    self.expect_kw("THEN")?;
-                    branches.push((vals, self.subst()?));
-                    if !self.eat_kw("OR") {
-                        break;
-                    }
-                }
-                let els = if self.eat_kw("ELSE") {
-                    Some(Box::new(self.subst()?))
-                } else {
-                    None
-                };
-                self.expect_kw("END")?;
+                    Ok(vals)
+                })?;
                 self.expect_kw("END")?;
                 SubstKind::Case(e, branches, els)
             }
@@ -1048,7 +1001,7 @@ impl<'a> Parser<'a> {
                 let body = self.subst()?;
                 // INVARIANT and VARIANT, in either order; not evaluated.
                 for _ in 0..2 {
-                    if self.eat_kw("INVARIANT") || self.eat_kw("VARIANT") {
+                    if self.toks.eat_word("INVARIANT") || self.toks.eat_word("VARIANT") {
                         self.expr()?;
                     }
                 }
@@ -1067,7 +1020,7 @@ impl<'a> Parser<'a> {
     fn simple_subst(&mut self) -> R<Subst> {
         let pos = self.pos();
         let mut lhs = vec![self.expr_bp(221, false)?];
-        while self.eat_sym(",") {
+        while self.toks.eat_sym(",") {
             lhs.push(self.expr_bp(221, false)?);
         }
         let ids = |lhs: &[Expr], p: &Parser| -> R<Vec<Sym>> {
@@ -1083,9 +1036,9 @@ impl<'a> Parser<'a> {
                 })
                 .collect()
         };
-        let kind = if self.eat_sym(":=") {
+        let kind = if self.toks.eat_sym(":=") {
             let mut rhs = vec![self.expr_bp(0, false)?];
-            while self.eat_sym(",") {
+            while self.toks.eat_sym(",") {
                 rhs.push(self.expr_bp(0, false)?);
             }
             if rhs.len() != lhs.len() {
@@ -1097,10 +1050,10 @@ impl<'a> Parser<'a> {
                 ));
             }
             SubstKind::Assign(lhs, rhs)
-        } else if self.eat_sym("::") {
+        } else if self.toks.eat_sym("::") {
             let ids = ids(&lhs, self)?;
             SubstKind::BecomesIn(ids, self.expr()?)
-        } else if self.is_sym(":") && matches!(self.peek_at(1), Tok::Sym("(")) {
+        } else if self.toks.is_sym(":") && matches!(self.peek_at(1), Tok::Sym("(")) {
             self.bump();
             self.bump();
             let ids = ids(&lhs, self)?;
@@ -1111,9 +1064,9 @@ impl<'a> Parser<'a> {
                 pred,
                 plan: Default::default(),
             }
-        } else if self.eat_sym("<--") {
+        } else if self.toks.eat_sym("<--") {
             let name = self.sym_ident()?;
-            let args = if self.eat_sym("(") {
+            let args = if self.toks.eat_sym("(") {
                 self.list_until(")")?
             } else {
                 Vec::new()
@@ -1150,19 +1103,19 @@ impl<'a> Parser<'a> {
         while !self.at_eof() {
             let pos = self.pos();
             let mut names = vec![self.sym_ident()?];
-            while self.eat_sym(",") {
+            while self.toks.eat_sym(",") {
                 names.push(self.sym_ident()?);
             }
-            let (outs, name) = if self.eat_sym("<--") {
+            let (outs, name) = if self.toks.eat_sym("<--") {
                 (names, self.sym_ident()?)
             } else if names.len() == 1 {
                 (Vec::new(), names[0])
             } else {
                 return Err(self.err(ErrorKind::Syntax, "expected '<--'"));
             };
-            let params = if self.eat_sym("(") {
+            let params = if self.toks.eat_sym("(") {
                 let mut v = vec![self.sym_ident()?];
-                while self.eat_sym(",") {
+                while self.toks.eat_sym(",") {
                     v.push(self.sym_ident()?);
                 }
                 self.expect_sym(")")?;
@@ -1179,7 +1132,7 @@ impl<'a> Parser<'a> {
                 body,
                 pos,
             });
-            if !self.eat_sym(";") {
+            if !self.toks.eat_sym(";") {
                 break;
             }
         }
@@ -1279,17 +1232,17 @@ impl Parser<'_> {
     }
     /// Consumes a `,` if there is one.
     pub fn eat_comma(&mut self) -> bool {
-        self.eat_sym(",")
+        self.toks.eat_sym(",")
     }
 }
 
 impl Parser<'_> {
     /// The identifier at the cursor, not consumed.
     pub fn ident_peek(&mut self) -> R<String> {
-        let save = self.i;
+        let save = self.toks.index();
         let s = self.ident()?;
         if matches!(self.peek(), Tok::Sym("=")) {
-            self.i = save;
+            self.toks.rewind(save);
         }
         Ok(s)
     }

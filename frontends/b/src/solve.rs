@@ -165,18 +165,8 @@ pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)
             cs.iter().any(|c| match &c.kind {
                 ExprKind::Bin(BinOp::In, a, b) => {
                     matches!(a.kind, ExprKind::Ident(s) if s == x)
-                        && matches!(
-                            b.kind,
-                            ExprKind::Bin(BinOp::Interval, ..)
-                                | ExprKind::Named(
-                                    NamedSet::Nat
-                                        | NamedSet::Nat1
-                                        | NamedSet::Int
-                                        | NamedSet::Natural
-                                        | NamedSet::Natural1
-                                        | NamedSet::Integer
-                                )
-                        )
+                        && (matches!(b.kind, ExprKind::Bin(BinOp::Interval, ..))
+                            || is_integer_set(&b.kind))
                 }
                 _ => false,
             })
@@ -309,21 +299,26 @@ pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)
 /// generate `x`, ProB takes it as `x`'s typing and does not check it
 /// (`length : NAT & length = 5` holds with `MAXINT = 3`), while
 /// `a * b : NAT` is checked against `MAXINT`.
+/// Whether `k` names one of B's integer sets (NAT, NAT1, INT, NATURAL,
+/// NATURAL1, INTEGER).
+fn is_integer_set(k: &ExprKind) -> bool {
+    matches!(
+        k,
+        ExprKind::Named(
+            NamedSet::Nat
+                | NamedSet::Nat1
+                | NamedSet::Int
+                | NamedSet::Natural
+                | NamedSet::Natural1
+                | NamedSet::Integer
+        )
+    )
+}
+
 fn is_int_typing(c: &Expr, ids: &[Sym]) -> bool {
     match &c.kind {
         ExprKind::Bin(BinOp::In, a, b) => {
-            matches!(a.kind, ExprKind::Ident(x) if ids.contains(&x))
-                && matches!(
-                    b.kind,
-                    ExprKind::Named(
-                        NamedSet::Nat
-                            | NamedSet::Nat1
-                            | NamedSet::Int
-                            | NamedSet::Natural
-                            | NamedSet::Natural1
-                            | NamedSet::Integer
-                    )
-                )
+            matches!(a.kind, ExprKind::Ident(x) if ids.contains(&x)) && is_integer_set(&b.kind)
         }
         _ => false,
     }

@@ -2,8 +2,6 @@
 //! parser (precedences, definitions, errors with positions) and the counts
 //! of tiny state spaces computed by hand.
 
-use std::collections::{HashSet, VecDeque};
-
 use pins::Model;
 
 use crate::{parse_str, ErrorKind};
@@ -12,22 +10,7 @@ use crate::{parse_str, ErrorKind};
 fn count(text: &str) -> (usize, usize) {
     let m = parse_str(text, "t.mch").unwrap_or_else(|e| panic!("{e}"));
     pins::validate(&m).expect("valid model");
-    let init = m.initial_state();
-    let mut seen = HashSet::new();
-    let mut q = VecDeque::new();
-    seen.insert(init.clone());
-    q.push_back(init);
-    let mut edges = 0;
-    while let Some(s) = q.pop_front() {
-        m.next_all(&s, &mut |_, t| {
-            edges += 1;
-            if seen.insert(t.to_vec()) {
-                q.push_back(t.to_vec());
-            }
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
-    }
-    (seen.len(), edges)
+    frontend_testkit::bfs::count(&m)
 }
 
 #[test]
@@ -137,38 +120,32 @@ fn unsupported_is_reported() {
     assert_eq!(e.kind(), ErrorKind::Unsupported);
 }
 
-#[test]
-fn well_definedness_errors_are_model_errors() {
-    let m = parse_str(
-        "MACHINE M VARIABLES f INITIALISATION f := {1 |-> 2} OPERATIONS op = BEGIN f := {f(3) |-> 1} END END",
-        "m.mch",
-    )
-    .expect("parse");
+/// The model error the first state after the initialisation of machine
+/// `text` raises.
+fn error_after_initialisation(text: &str) -> pins::ModelError {
+    let m = parse_str(text, "m.mch").expect("parse");
     let init = m.initial_state();
     let mut states = Vec::new();
     m.next_all(&init, &mut |_, t| states.push(t.to_vec()))
         .expect("init");
-    let err = m
-        .next_all(&states[0], &mut |_, _| {})
-        .expect_err("model error");
+    m.next_all(&states[0], &mut |_, _| {})
+        .expect_err("model error")
+}
+
+#[test]
+fn well_definedness_errors_are_model_errors() {
+    let err = error_after_initialisation(
+        "MACHINE M VARIABLES f INITIALISATION f := {1 |-> 2} OPERATIONS op = BEGIN f := {f(3) |-> 1} END END",
+    );
     assert!(err.message.contains("outside its domain"), "{err}");
     assert!(!crate::is_unsupported(&err));
 }
 
 #[test]
 fn nested_precondition_violation_is_a_model_error() {
-    let m = parse_str(
+    let err = error_after_initialisation(
         "MACHINE M VARIABLES x INITIALISATION x := 0
          OPERATIONS op = PRE x = 0 THEN PRE x = 1 THEN x := 2 END END END",
-        "m.mch",
-    )
-    .expect("parse");
-    let init = m.initial_state();
-    let mut states = Vec::new();
-    m.next_all(&init, &mut |_, t| states.push(t.to_vec()))
-        .expect("init");
-    let err = m
-        .next_all(&states[0], &mut |_, _| {})
-        .expect_err("model error");
+    );
     assert!(err.message.contains("precondition violated"), "{err}");
 }

@@ -201,18 +201,24 @@ pub fn override_(r: &[Value], s: &[Value]) -> VResult<Value> {
 }
 
 pub fn dom_restrict(s: &[Value], r: &[Value], keep: bool) -> VResult<Value> {
-    Ok(Value::set_sorted(
-        pairs(r)?
-            .filter(|(a, _)| s.binary_search(a).is_ok() == keep)
-            .map(|(a, b)| Value::pair(a.clone(), b.clone()))
-            .collect(),
-    ))
+    restrict(r, s, keep, |(a, _)| a)
 }
 
 pub fn ran_restrict(r: &[Value], s: &[Value], keep: bool) -> VResult<Value> {
+    restrict(r, s, keep, |(_, b)| b)
+}
+
+/// The pairs of `r` whose `side` (domain or range element) is in `s`
+/// (`keep`) or not in it.
+fn restrict<'a>(
+    r: &'a [Value],
+    s: &[Value],
+    keep: bool,
+    side: fn((&'a Value, &'a Value)) -> &'a Value,
+) -> VResult<Value> {
     Ok(Value::set_sorted(
         pairs(r)?
-            .filter(|(_, b)| s.binary_search(b).is_ok() == keep)
+            .filter(|&p| s.binary_search(side(p)).is_ok() == keep)
             .map(|(a, b)| Value::pair(a.clone(), b.clone()))
             .collect(),
     ))

@@ -81,6 +81,36 @@ impl Compiler<'_> {
         }
     }
 
+    fn declared_twice<T>(&self, pos: Pos, name: &str) -> Result<T, DveError> {
+        self.err(
+            ErrorKind::Semantic,
+            pos,
+            format!("'{name}' is declared twice"),
+        )
+    }
+
+    /// The constant size `e` (`what`, e.g. "an array size") of `owner` (a
+    /// variable, a channel), in `range` (`label` names it when it is not).
+    fn size(
+        &self,
+        proc: Option<usize>,
+        e: &Expr,
+        (what, label): (&str, &str),
+        owner: &str,
+        range: std::ops::RangeInclusive<i32>,
+    ) -> Result<u32, DveError> {
+        let n = self.constant(proc, e, what)?;
+        if !range.contains(&n) {
+            let (lo, hi) = range.into_inner();
+            return self.err(
+                ErrorKind::Semantic,
+                e.pos(),
+                format!("{label} {n} of {owner} out of range {lo}..{hi}"),
+            );
+        }
+        Ok(n as u32)
+    }
+
     /// Declares variables and constants into the given scope, allocating
     /// slots for variables.
     fn declare(&mut self, proc: Option<usize>, decls: &[VarDecl]) -> Result<(), DveError> {
@@ -90,23 +120,12 @@ impl Compiler<'_> {
                 None => self.globals.contains_key(&d.name),
             };
             if scope_has {
-                return self.err(
-                    ErrorKind::Semantic,
-                    d.pos,
-                    format!("'{}' is declared twice", d.name),
-                );
+                return self.declared_twice(d.pos, &d.name);
             }
             let len = match &d.size {
                 Some(e) => {
-                    let n = self.constant(proc, e, "an array size")?;
-                    if !(1..=65536).contains(&n) {
-                        return self.err(
-                            ErrorKind::Semantic,
-                            e.pos(),
-                            format!("array size {n} of '{}' out of range 1..65536", d.name),
-                        );
-                    }
-                    Some(n as u32)
+                    let owner = format!("'{}'", d.name);
+                    Some(self.size(proc, e, ("an array size", "array size"), &owner, 1..=65536)?)
                 }
                 None => None,
             };
@@ -189,26 +208,18 @@ impl Compiler<'_> {
 
     fn declare_chan(&mut self, c: &ChanDecl) -> Result<(), DveError> {
         if self.globals.contains_key(&c.name) {
-            return self.err(
-                ErrorKind::Semantic,
-                c.pos,
-                format!("'{}' is declared twice", c.name),
-            );
+            return self.declared_twice(c.pos, &c.name);
         }
         let cap = match &c.size {
             Some(e) => {
-                let n = self.constant(None, e, "a channel buffer size")?;
-                if !(0..=4096).contains(&n) {
-                    return self.err(
-                        ErrorKind::Semantic,
-                        e.pos(),
-                        format!(
-                            "buffer size {n} of channel '{}' out of range 0..4096",
-                            c.name
-                        ),
-                    );
-                }
-                n as u32
+                let owner = format!("channel '{}'", c.name);
+                self.size(
+                    None,
+                    e,
+                    ("a channel buffer size", "buffer size"),
+                    &owner,
+                    0..=4096,
+                )?
             }
             None => 0,
         };
@@ -497,11 +508,7 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
     // Processes are global names visible everywhere (for `P.s`).
     for (i, p) in sys.procs.iter().enumerate() {
         if c.globals.contains_key(&p.name) {
-            return c.err(
-                ErrorKind::Semantic,
-                p.pos,
-                format!("'{}' is declared twice", p.name),
-            );
+            return c.declared_twice(p.pos, &p.name);
         }
         c.globals.insert(p.name.clone(), Sym::Process(i));
     }

@@ -6,14 +6,11 @@
 //! This module knows only the lexical level; what a keyword means is the
 //! parser's business.
 
+use scan::{Lexeme, Scanner, C_COMMENTS};
+
 use crate::error::{DveError, ErrorKind};
 
-/// A position in the source: 1-based line and column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Pos {
-    pub line: u32,
-    pub col: u32,
-}
+pub use scan::Pos;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Tok {
@@ -36,132 +33,61 @@ const SYMBOLS: &[&str] = &[
     ":", ".", "=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "?",
 ];
 
+/// Tells [`scan::Tokens`] the symbols and words.
+pub fn lexeme(t: &Token) -> Lexeme<'_> {
+    match &t.tok {
+        Tok::Sym(s) => Lexeme::Symbol(s),
+        Tok::Ident(w) => Lexeme::Word(w),
+        Tok::Num(_) | Tok::Eof => Lexeme::Other,
+    }
+}
+
 /// Splits `text` into tokens, ending with [`Tok::Eof`].
 pub fn tokenize(text: &str, file: &str) -> Result<Vec<Token>, DveError> {
-    let bytes = text.as_bytes();
+    let err = |p: Pos, msg: String| DveError::at(ErrorKind::Syntax, file, p.line, p.col, msg);
+    let mut s = Scanner::new(text);
     let mut out = Vec::with_capacity(text.len() / 3);
-    let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
-    // Advances over `n` bytes of ASCII or over one multi-byte character.
-    macro_rules! bump {
-        () => {{
-            if bytes[i] == b'\n' {
-                line += 1;
-                col = 1;
-            } else if bytes[i] & 0xC0 != 0x80 {
-                col += 1;
-            }
-            i += 1;
-        }};
-    }
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c.is_ascii_whitespace() {
-            bump!();
-            continue;
-        }
-        if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                bump!();
-            }
-            continue;
-        }
-        if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
-            let start = Pos { line, col };
-            bump!();
-            bump!();
-            loop {
-                if i >= bytes.len() {
-                    return Err(DveError::at(
-                        ErrorKind::Syntax,
-                        file,
-                        start.line,
-                        start.col,
-                        "unterminated comment '/*'",
-                    ));
-                }
-                if bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/') {
-                    bump!();
-                    bump!();
-                    break;
-                }
-                bump!();
-            }
-            continue;
-        }
-        let pos = Pos { line, col };
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                bump!();
-            }
-            out.push(Token {
-                tok: Tok::Ident(text[start..i].to_owned()),
-                pos,
-            });
-            continue;
-        }
-        if c.is_ascii_digit() {
-            let start = i;
-            let hex = c == b'0' && matches!(bytes.get(i + 1), Some(b'x' | b'X'));
-            if hex {
-                bump!();
-                bump!();
-            }
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                bump!();
-            }
-            let word = &text[start..i];
-            let value = if hex {
-                i64::from_str_radix(&word[2..], 16)
-            } else {
-                word.parse::<i64>()
-            };
-            let value = value
-                .ok()
-                .filter(|v| *v <= i64::from(u32::MAX))
-                .ok_or_else(|| {
-                    DveError::at(
-                        ErrorKind::Syntax,
-                        file,
-                        pos.line,
-                        pos.col,
-                        format!("invalid number '{word}'"),
-                    )
-                })?;
-            out.push(Token {
-                tok: Tok::Num(value),
-                pos,
-            });
-            continue;
-        }
-        let rest = &bytes[i..];
-        match SYMBOLS.iter().find(|s| rest.starts_with(s.as_bytes())) {
-            Some(sym) => {
-                for _ in 0..sym.len() {
-                    bump!();
-                }
-                out.push(Token {
-                    tok: Tok::Sym(sym),
+    let white = |c: char| c.is_ascii_whitespace();
+    let unterminated = |p| err(p, "unterminated comment '/*'".into());
+    while let Some((pos, c)) = s.token_start(white, C_COMMENTS).map_err(unterminated)? {
+        let tok = if let Some(w) = s.identifier(|_| false) {
+            Tok::Ident(w.to_owned())
+        } else if c.is_ascii_digit() {
+            Tok::Num(number(&mut s).map_err(|word| err(pos, format!("invalid number '{word}'")))?)
+        } else {
+            let Some(sym) = s.symbol(SYMBOLS) else {
+                return Err(err(
                     pos,
-                });
-            }
-            None => {
-                let ch = text[i..].chars().next().unwrap_or('?');
-                return Err(DveError::at(
-                    ErrorKind::Syntax,
-                    file,
-                    pos.line,
-                    pos.col,
-                    format!("unexpected character '{}'", ch.escape_default()),
+                    format!("unexpected character '{}'", c.escape_default()),
                 ));
-            }
-        }
+            };
+            Tok::Sym(sym)
+        };
+        out.push(Token { tok, pos });
     }
     out.push(Token {
         tok: Tok::Eof,
-        pos: Pos { line, col },
+        pos: s.pos(),
     });
     Ok(out)
+}
+
+/// A decimal or `0x` hexadecimal number (the scanner stands on its first
+/// digit) of at most 32 bits; its text when it is not one.
+fn number<'a>(s: &mut Scanner<'a>) -> Result<i64, &'a str> {
+    let from = s.rest();
+    let hex = from.starts_with("0x") || from.starts_with("0X");
+    if hex {
+        s.bump_n(2);
+    }
+    s.eat_while(|c| c.is_ascii_alphanumeric() || c == '_');
+    let word = &from[..from.len() - s.rest().len()];
+    let value = if hex {
+        i64::from_str_radix(&word[2..], 16)
+    } else {
+        word.parse::<i64>()
+    };
+    value.ok().filter(|v| *v <= i64::from(u32::MAX)).ok_or(word)
 }
 
 #[cfg(test)]

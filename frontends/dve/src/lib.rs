@@ -218,14 +218,8 @@ pub use parse::{MAX_HEIGHT, MAX_NESTING};
 /// `path.display()`; the model is named after the file stem.
 pub fn parse_file(path: &Path) -> Result<DveModel, DveError> {
     let label = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| DveError::new(ErrorKind::Io, &label, format!("cannot read file: {e}")))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let name = path
-        .file_stem()
-        .map_or_else(|| label.clone(), |s| s.to_string_lossy().into_owned());
-    let sys = parse::parse(&text, &label)?;
-    compile::compile(&sys, &label, &name)
+    let sys = parse::parse(&pins::read_source(path, &label)?, &label)?;
+    compile::compile(&sys, &label, &pins::model_name(path, &label))
 }
 
 /// Reads a DVE model from `text`; `file_label` names the source in errors,

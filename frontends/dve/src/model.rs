@@ -796,29 +796,25 @@ impl DveModel {
     }
 }
 
+impl DveModel {
+    /// A state of the wrong length is an error, never a panic.
+    fn check_len(&self, state: &[Value]) -> Result<(), ModelError> {
+        if state.len() == self.slots.len() {
+            return Ok(());
+        }
+        Err(ModelError::new(format!(
+            "state has {} values, model has {} slots",
+            state.len(),
+            self.slots.len()
+        )))
+    }
+}
+
 impl pins::Model for DveModel {
-    fn formalism(&self) -> &str {
-        "dve"
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn slots(&self) -> &[Slot] {
-        &self.slots
-    }
-
-    fn process_names(&self) -> &[String] {
-        &self.procs
-    }
+    pins::describe_model!("dve", name, slots, procs, groups);
 
     fn initial_state(&self) -> Vec<Value> {
         self.init.clone()
-    }
-
-    fn groups(&self) -> &[TransitionGroup] {
-        &self.groups
     }
 
     fn is_error_state(&self, state: &[Value]) -> bool {
@@ -827,19 +823,8 @@ impl pins::Model for DveModel {
         !self.is_synchronous() && DveModel::is_error_state(self, state)
     }
 
-    fn next(
-        &self,
-        state: &[Value],
-        group: usize,
-        emit: &mut dyn FnMut(&[Value]),
-    ) -> Result<(), ModelError> {
-        if state.len() != self.slots.len() {
-            return Err(ModelError::new(format!(
-                "state has {} values, model has {} slots",
-                state.len(),
-                self.slots.len()
-            )));
-        }
+    fn next(&self, state: &[Value], group: usize, emit: &mut pins::Emit) -> pins::Step {
+        self.check_len(state)?;
         if group >= self.groups.len() {
             return Err(ModelError::new(format!(
                 "group {group} out of range ({} groups)",
@@ -856,18 +841,8 @@ impl pins::Model for DveModel {
         Ok(())
     }
 
-    fn next_all(
-        &self,
-        state: &[Value],
-        emit: &mut dyn FnMut(usize, &[Value]),
-    ) -> Result<(), ModelError> {
-        if state.len() != self.slots.len() {
-            return Err(ModelError::new(format!(
-                "state has {} values, model has {} slots",
-                state.len(),
-                self.slots.len()
-            )));
-        }
+    fn next_all(&self, state: &[Value], emit: &mut pins::EmitAll) -> pins::Step {
+        self.check_len(state)?;
         if let Some(sy) = &self.sync {
             return self.sync_step(sy, state, &mut |t| emit(0, t));
         }

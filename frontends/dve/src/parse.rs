@@ -29,8 +29,10 @@
 
 use std::collections::HashSet;
 
+use scan::Tokens;
+
 use crate::error::{DveError, ErrorKind};
-use crate::lexer::{tokenize, Pos, Tok, Token};
+use crate::lexer::{lexeme, tokenize, Pos, Tok, Token};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -184,8 +186,7 @@ pub const MAX_NESTING: usize = 64;
 pub const MAX_HEIGHT: usize = 512;
 
 struct Parser<'a> {
-    toks: Vec<Token>,
-    i: usize,
+    toks: Tokens<Token>,
     file: &'a str,
     /// Current nesting of `expr`/`unary` calls (at most [`MAX_NESTING`]).
     nest: usize,
@@ -227,20 +228,16 @@ const LEVELS: &[&[(&str, BinOp)]] = &[
 
 impl<'a> Parser<'a> {
     fn peek(&self) -> &Tok {
-        &self.toks[self.i].tok
+        &self.toks.current().tok
     }
     fn peek_at(&self, k: usize) -> &Tok {
-        &self.toks[(self.i + k).min(self.toks.len() - 1)].tok
+        &self.toks.ahead(k).tok
     }
     fn pos(&self) -> Pos {
-        self.toks[self.i].pos
+        self.toks.current().pos
     }
     fn advance(&mut self) -> Token {
-        let t = self.toks[self.i].clone();
-        if self.i + 1 < self.toks.len() {
-            self.i += 1;
-        }
-        t
+        self.toks.pass().clone()
     }
     fn err<T>(&self, msg: impl AsRef<str>) -> PResult<T> {
         let p = self.pos();
@@ -252,30 +249,8 @@ impl<'a> Parser<'a> {
             msg,
         ))
     }
-    fn is_sym(&self, s: &str) -> bool {
-        matches!(self.peek(), Tok::Sym(x) if *x == s)
-    }
-    fn is_kw(&self, s: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(x) if x == s)
-    }
-    fn eat_sym(&mut self, s: &str) -> bool {
-        if self.is_sym(s) {
-            self.advance();
-            true
-        } else {
-            false
-        }
-    }
-    fn eat_kw(&mut self, s: &str) -> bool {
-        if self.is_kw(s) {
-            self.advance();
-            true
-        } else {
-            false
-        }
-    }
     fn expect_sym(&mut self, s: &str, what: &str) -> PResult<Pos> {
-        if self.is_sym(s) {
+        if self.toks.is_sym(s) {
             Ok(self.advance().pos)
         } else {
             self.err(format!(
@@ -295,7 +270,7 @@ impl<'a> Parser<'a> {
     }
     fn ident_list(&mut self, what: &str) -> PResult<Vec<(String, Pos)>> {
         let mut v = vec![self.ident(what)?];
-        while self.eat_sym(",") {
+        while self.toks.eat_sym(",") {
             v.push(self.ident(what)?);
         }
         Ok(v)
@@ -306,13 +281,13 @@ impl<'a> Parser<'a> {
         let mut chans = Vec::new();
         let mut procs = Vec::new();
         loop {
-            if self.is_kw("const") || self.is_kw("byte") || self.is_kw("int") {
+            if self.toks.is_word("const") || self.toks.is_word("byte") || self.toks.is_word("int") {
                 self.var_decl(&mut decls)?;
-            } else if self.is_kw("channel") {
+            } else if self.toks.is_word("channel") {
                 self.chan_decl(&mut chans)?;
-            } else if self.is_kw("process") {
+            } else if self.toks.is_word("process") {
                 procs.push(self.process()?);
-            } else if self.is_kw("system") {
+            } else if self.toks.is_word("system") {
                 break;
             } else {
                 return self.err(format!(
@@ -322,9 +297,9 @@ impl<'a> Parser<'a> {
             }
         }
         self.advance(); // system
-        let kind = if self.eat_kw("async") {
+        let kind = if self.toks.eat_word("async") {
             SystemKind::Async
-        } else if self.eat_kw("sync") {
+        } else if self.toks.eat_word("sync") {
             SystemKind::Sync
         } else {
             return self.err(format!(
@@ -332,7 +307,7 @@ impl<'a> Parser<'a> {
                 describe(self.peek())
             ));
         };
-        let property = if self.eat_kw("property") {
+        let property = if self.toks.eat_word("property") {
             Some(self.ident("a property process name")?)
         } else {
             None
@@ -354,9 +329,9 @@ impl<'a> Parser<'a> {
     }
 
     fn ty(&mut self) -> PResult<Ty> {
-        if self.eat_kw("byte") {
+        if self.toks.eat_word("byte") {
             Ok(Ty::Byte)
-        } else if self.eat_kw("int") {
+        } else if self.toks.eat_word("int") {
             Ok(Ty::Int)
         } else {
             self.err(format!(
@@ -367,22 +342,22 @@ impl<'a> Parser<'a> {
     }
 
     fn var_decl(&mut self, out: &mut Vec<VarDecl>) -> PResult<()> {
-        let is_const = self.eat_kw("const");
+        let is_const = self.toks.eat_word("const");
         let ty = self.ty()?;
         loop {
             let (name, pos) = self.ident("a variable name")?;
-            let size = if self.eat_sym("[") {
+            let size = if self.toks.eat_sym("[") {
                 let e = self.expr()?;
                 self.expect_sym("]", "to close the array size")?;
                 Some(e)
             } else {
                 None
             };
-            let init = if self.eat_sym("=") {
-                if self.is_sym("{") {
+            let init = if self.toks.eat_sym("=") {
+                if self.toks.is_sym("{") {
                     let p = self.advance().pos;
                     let mut items = vec![self.expr()?];
-                    while self.eat_sym(",") {
+                    while self.toks.eat_sym(",") {
                         items.push(self.expr()?);
                     }
                     self.expect_sym("}", "to close the initialiser list")?;
@@ -401,7 +376,7 @@ impl<'a> Parser<'a> {
                 size,
                 init,
             });
-            if !self.eat_sym(",") {
+            if !self.toks.eat_sym(",") {
                 break;
             }
         }
@@ -411,9 +386,9 @@ impl<'a> Parser<'a> {
 
     fn chan_decl(&mut self, out: &mut Vec<ChanDecl>) -> PResult<()> {
         self.advance(); // channel
-        let types = if self.eat_sym("{") {
+        let types = if self.toks.eat_sym("{") {
             let mut v = vec![self.ty()?];
-            while self.eat_sym(",") {
+            while self.toks.eat_sym(",") {
                 v.push(self.ty()?);
             }
             self.expect_sym("}", "to close the channel type list")?;
@@ -423,7 +398,7 @@ impl<'a> Parser<'a> {
         };
         loop {
             let (name, pos) = self.ident("a channel name")?;
-            let size = if self.eat_sym("[") {
+            let size = if self.toks.eat_sym("[") {
                 let e = self.expr()?;
                 self.expect_sym("]", "to close the channel buffer size")?;
                 Some(e)
@@ -436,7 +411,7 @@ impl<'a> Parser<'a> {
                 types: types.clone(),
                 size,
             });
-            if !self.eat_sym(",") {
+            if !self.toks.eat_sym(",") {
                 break;
             }
         }
@@ -454,17 +429,17 @@ impl<'a> Parser<'a> {
             ..Process::default()
         };
         loop {
-            if self.eat_sym("}") {
+            if self.toks.eat_sym("}") {
                 break;
             }
-            if self.is_kw("const") || self.is_kw("byte") || self.is_kw("int") {
+            if self.toks.is_word("const") || self.toks.is_word("byte") || self.toks.is_word("int") {
                 self.var_decl(&mut p.decls)?;
-            } else if self.is_kw("channel") {
+            } else if self.toks.is_word("channel") {
                 self.chan_decl(&mut p.chans)?;
-            } else if self.eat_kw("state") {
+            } else if self.toks.eat_word("state") {
                 p.states.extend(self.ident_list("a state name")?);
                 self.expect_sym(";", "after the state list")?;
-            } else if self.is_kw("init") {
+            } else if self.toks.is_word("init") {
                 let at = self.advance().pos;
                 if p.init.is_some() {
                     return Err(DveError::at(
@@ -477,31 +452,31 @@ impl<'a> Parser<'a> {
                 }
                 p.init = Some(self.ident("the initial state name")?);
                 self.expect_sym(";", "after the initial state")?;
-            } else if self.eat_kw("accept") {
+            } else if self.toks.eat_word("accept") {
                 p.accept.extend(self.ident_list("a state name")?);
                 self.expect_sym(";", "after the accepting states")?;
-            } else if self.eat_kw("commit") {
+            } else if self.toks.eat_word("commit") {
                 p.commit.extend(self.ident_list("a state name")?);
                 self.expect_sym(";", "after the committed states")?;
-            } else if self.eat_kw("assert") {
+            } else if self.toks.eat_word("assert") {
                 // Parsed and ignored: `assert state : expr, ...;`
                 loop {
                     self.ident("a state name")?;
                     self.expect_sym(":", "after the asserted state")?;
                     self.expr()?;
-                    if !self.eat_sym(",") {
+                    if !self.toks.eat_sym(",") {
                         break;
                     }
                 }
                 self.expect_sym(";", "after the assertions")?;
-            } else if self.eat_kw("trans") {
-                if self.is_sym(";") || self.is_sym("}") {
-                    self.eat_sym(";");
+            } else if self.toks.eat_word("trans") {
+                if self.toks.is_sym(";") || self.toks.is_sym("}") {
+                    self.toks.eat_sym(";");
                     continue;
                 }
                 loop {
                     p.trans.push(self.transition()?);
-                    if !self.eat_sym(",") {
+                    if !self.toks.eat_sym(",") {
                         break;
                     }
                 }
@@ -538,13 +513,13 @@ impl<'a> Parser<'a> {
             effects: Vec::new(),
         };
         loop {
-            if self.eat_sym("}") {
+            if self.toks.eat_sym("}") {
                 break;
             }
-            if self.eat_kw("guard") {
+            if self.toks.eat_word("guard") {
                 t.guards.push(self.expr()?);
                 self.expect_sym(";", "after the guard")?;
-            } else if self.is_kw("sync") {
+            } else if self.toks.is_word("sync") {
                 let at = self.advance().pos;
                 if t.sync.is_some() {
                     return Err(DveError::at(
@@ -556,9 +531,9 @@ impl<'a> Parser<'a> {
                     ));
                 }
                 let (chan, cpos) = self.ident("a channel name")?;
-                let send = if self.eat_sym("!") {
+                let send = if self.toks.eat_sym("!") {
                     true
-                } else if self.eat_sym("?") {
+                } else if self.toks.eat_sym("?") {
                     false
                 } else {
                     return self.err(format!(
@@ -567,11 +542,11 @@ impl<'a> Parser<'a> {
                     ));
                 };
                 let mut args = Vec::new();
-                if !self.is_sym(";") {
-                    if self.is_sym("(") && self.paren_has_top_comma() {
+                if !self.toks.is_sym(";") {
+                    if self.toks.is_sym("(") && self.paren_has_top_comma() {
                         self.advance();
                         args.push(self.expr()?);
-                        while self.eat_sym(",") {
+                        while self.toks.eat_sym(",") {
                             args.push(self.expr()?);
                         }
                         self.expect_sym(")", "to close the value tuple")?;
@@ -586,13 +561,13 @@ impl<'a> Parser<'a> {
                     send,
                     args,
                 });
-            } else if self.eat_kw("effect") {
+            } else if self.toks.eat_word("effect") {
                 loop {
                     let lhs = self.expr()?;
                     self.expect_sym("=", "in the assignment")?;
                     let rhs = self.expr()?;
                     t.effects.push(Effect { lhs, rhs });
-                    if !self.eat_sym(",") {
+                    if !self.toks.eat_sym(",") {
                         break;
                     }
                 }
@@ -612,9 +587,8 @@ impl<'a> Parser<'a> {
     /// At `(`: whether a `,` occurs at nesting depth 1 before the matching `)`.
     fn paren_has_top_comma(&self) -> bool {
         let mut depth = 0i32;
-        let mut k = self.i;
-        while k < self.toks.len() {
-            match &self.toks[k].tok {
+        for k in 0.. {
+            match self.peek_at(k) {
                 Tok::Sym("(") | Tok::Sym("[") => depth += 1,
                 Tok::Sym(")") | Tok::Sym("]") => {
                     depth -= 1;
@@ -626,9 +600,8 @@ impl<'a> Parser<'a> {
                 Tok::Sym(";") | Tok::Eof => return false,
                 _ => {}
             }
-            k += 1;
         }
-        false
+        unreachable!("the token stream ends with Eof")
     }
 
     pub fn expr(&mut self) -> PResult<Expr> {
@@ -721,11 +694,11 @@ impl<'a> Parser<'a> {
 
     fn unary(&mut self) -> PResult<(Expr, usize)> {
         let pos = self.pos();
-        let op = if self.is_sym("-") {
+        let op = if self.toks.is_sym("-") {
             Some(UnOp::Neg)
-        } else if self.is_sym("~") {
+        } else if self.toks.is_sym("~") {
             Some(UnOp::BitNot)
-        } else if self.is_sym("!") || self.is_kw("not") {
+        } else if self.toks.is_sym("!") || self.toks.is_word("not") {
             Some(UnOp::Not)
         } else {
             None
@@ -764,12 +737,13 @@ impl<'a> Parser<'a> {
             }
             Tok::Ident(s) if !is_reserved(&s) => {
                 self.advance();
-                if self.eat_sym("[") {
+                if self.toks.eat_sym("[") {
                     let (idx, h) = self.expr_h()?;
                     self.expect_sym("]", "to close the array index")?;
                     let h = self.height(h, pos)?;
                     Ok((Expr::Index(s, pos, Box::new(idx)), h))
-                } else if (self.is_sym(".") || (self.is_sym("->") && self.procs.contains(&s)))
+                } else if (self.toks.is_sym(".")
+                    || (self.toks.is_sym("->") && self.procs.contains(&s)))
                     && matches!(self.peek_at(1), Tok::Ident(_))
                 {
                     self.advance();
@@ -780,7 +754,7 @@ impl<'a> Parser<'a> {
                         }
                         _ => unreachable!("checked by peek_at"),
                     };
-                    let (idx, h) = if self.eat_sym("[") {
+                    let (idx, h) = if self.toks.eat_sym("[") {
                         let (idx, h) = self.expr_h()?;
                         self.expect_sym("]", "to close the array index")?;
                         (Some(Box::new(idx)), self.height(h, pos)?)
@@ -837,8 +811,7 @@ pub fn parse(text: &str, file: &str) -> Result<System, DveError> {
         })
         .collect();
     let mut p = Parser {
-        toks,
-        i: 0,
+        toks: Tokens::new(toks, lexeme),
         file,
         procs,
         nest: 0,

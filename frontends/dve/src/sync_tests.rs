@@ -5,7 +5,7 @@
 
 use pins::Model;
 
-use crate::tests::{count, reach};
+use crate::tests::{count, reach, TWO_3_CYCLES};
 use crate::{parse_str, DveModel, ErrorPolicy};
 
 fn model(text: &str) -> DveModel {
@@ -49,12 +49,8 @@ fn processes_step_together() {
     // Two 3-cycles. Every step moves both processes, so from (a,a) only the
     // diagonal is reachable: (a,a) -> (b,b) -> (c,c) -> (a,a): 3 states
     // (interleaving gives all 3 x 3 = 9).
-    let text = "
-        process A { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }
-        process B { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }
-        system sync;";
-    assert_eq!(count(text), 3);
-    assert_eq!(count(&text.replace("system sync", "system async")), 9);
+    assert_eq!(count(&format!("{TWO_3_CYCLES} system sync;")), 3);
+    assert_eq!(count(&format!("{TWO_3_CYCLES} system async;")), 9);
     // A 3-cycle with a 2-cycle: (i mod 3, i mod 2) for i = 0..5: 6 states.
     let text = "
         process A { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }

@@ -32,10 +32,7 @@ pub(crate) fn count(text: &str) -> usize {
 }
 
 fn error(text: &str) -> crate::DveError {
-    match parse_str(text, "bad.dve") {
-        Ok(_) => panic!("expected an error"),
-        Err(e) => e,
-    }
+    frontend_testkit::load_error(parse_str, text, "bad.dve")
 }
 
 #[test]
@@ -115,14 +112,15 @@ fn other_malformed_inputs_do_not_panic() {
     }
 }
 
+/// Two independent 3-cycles, without the `system` line.
+pub(crate) const TWO_3_CYCLES: &str = "
+    process A { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }
+    process B { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }";
+
 #[test]
 fn interleaving_counts() {
     // Two independent 3-cycles: 9 states.
-    let text = "
-        process A { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }
-        process B { state a, b, c; init a; trans a -> b {}, b -> c {}, c -> a {}; }
-        system async;";
-    assert_eq!(count(text), 9);
+    assert_eq!(count(&format!("{TWO_3_CYCLES} system async;")), 9);
 }
 
 #[test]

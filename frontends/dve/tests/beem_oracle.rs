@@ -8,6 +8,8 @@
 
 mod common;
 
+use frontend_testkit::bfs::{bfs, Bfs};
+
 use std::time::Instant;
 
 /// Oracle bound for the instances explored here (keeps the test well under
@@ -47,8 +49,8 @@ fn small_beem_instances_match_the_oracle() {
                 continue;
             }
         };
-        match common::bfs(&m, (*expected as usize) * 2 + 10) {
-            Ok(Some((states, edges))) if states == *expected => {
+        match bfs(&m, (*expected as usize) * 2 + 10, None) {
+            Bfs::Done(states, edges) if states == *expected => {
                 matched += 1;
                 if let Some(oe) = expected_edges {
                     edges_checked += 1;
@@ -59,11 +61,13 @@ fn small_beem_instances_match_the_oracle() {
                 total_states += states;
                 total_edges += edges;
             }
-            Ok(Some((states, _))) => {
+            Bfs::Done(states, _) => {
                 problems.push(format!("{name}: {states} states, oracle {expected}"))
             }
-            Ok(None) => problems.push(format!("{name}: more than twice the oracle's {expected}")),
-            Err(e) => problems.push(format!("{name}: model error {e}")),
+            Bfs::GaveUp(_) => {
+                problems.push(format!("{name}: more than twice the oracle's {expected}"))
+            }
+            Bfs::Error(e) => problems.push(format!("{name}: model error {e}")),
         }
     }
     let secs = start.elapsed().as_secs_f64();

@@ -53,7 +53,7 @@ fn read_and_write_sets_are_sound() {
     for name in MODELS {
         let path = dir.join("dve").join(format!("{name}.dve"));
         if !path.exists() {
-            common::missing(&format!("{name} not in the corpus at {}", path.display()));
+            frontend_testkit::missing(&format!("{name} not in the corpus at {}", path.display()));
             continue;
         }
         let m = dve::parse_file(&path).unwrap_or_else(|e| panic!("{e}"));

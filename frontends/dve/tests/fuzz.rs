@@ -11,7 +11,10 @@
 
 mod common;
 
-use frontend_testkit::fuzz::{self, load_error_at, Outcome, BOUND};
+use frontend_testkit::fuzz::{self, Outcome};
+
+/// The load error of an input past a nesting or chain limit.
+const TOO_DEEP: &str = "nested too deeply";
 
 const SEED: &str = "byte a[3] = {0, 1, 2};
 int x;
@@ -40,11 +43,7 @@ fn run(text: String) -> Result<Outcome, String> {
 
 #[test]
 fn deep_nesting_and_long_chains_are_errors_or_counts() {
-    let seed = run(SEED.to_string()).expect("seed");
-    let Outcome::States(n) = seed else {
-        panic!("seed: {seed:?}")
-    };
-    assert!(n > 1 && n <= BOUND, "seed explores {n} states");
+    let n = fuzz::seed_states(run, SEED);
     let guard = "x < 3";
     let with = |e: &str| SEED.replacen(guard, e, 1);
     let (nest, height) = (dve::MAX_NESTING, dve::MAX_HEIGHT);
@@ -57,13 +56,7 @@ fn deep_nesting_and_long_chains_are_errors_or_counts() {
         format!("x{} < 3", " + 0".repeat(height - 1)),
         format!("x < 3{}", " && true".repeat(height - 1)),
     ];
-    for (k, e) in same.iter().enumerate() {
-        assert_eq!(
-            run(with(e)),
-            Ok(Outcome::States(n)),
-            "preserving mutant {k}"
-        );
-    }
+    fuzz::assert_preserving(run, same.iter().map(|e| with(e)).collect(), n);
     // Past the limits, up to 100,000 deep: an error at a position.
     for depth in [nest + 1, 5_000, 100_000] {
         let deep = [
@@ -73,13 +66,8 @@ fn deep_nesting_and_long_chains_are_errors_or_counts() {
             format!("{}0{} < 3", "a[".repeat(depth), "]".repeat(depth)),
             format!("{}x < 3", "x -> ".repeat(depth)),
         ];
-        for (k, e) in deep.iter().enumerate() {
-            let out = run(with(e)).unwrap_or_else(|p| panic!("nest {depth}/{k}: panic {p}"));
-            assert!(
-                load_error_at(&out, "nested too deeply"),
-                "nest {depth}/{k}: {out:?}"
-            );
-        }
+        let texts = deep.iter().map(|e| with(e)).collect();
+        fuzz::assert_load_errors(run, texts, TOO_DEEP, &format!("nest {depth}"));
     }
     for len in [height + 1, 5_000, 100_000] {
         let long = [
@@ -88,25 +76,20 @@ fn deep_nesting_and_long_chains_are_errors_or_counts() {
             format!("x < 3{}", " || x".repeat(len)),
             format!("{}x", "1 - ".repeat(len)),
         ];
-        for (k, e) in long.iter().enumerate() {
-            let out = run(with(e)).unwrap_or_else(|p| panic!("chain {len}/{k}: panic {p}"));
-            assert!(
-                load_error_at(&out, "nested too deeply"),
-                "chain {len}/{k}: {out:?}"
-            );
-        }
+        let texts = long.iter().map(|e| with(e)).collect();
+        fuzz::assert_load_errors(run, texts, TOO_DEEP, &format!("chain {len}"));
         // In an effect's right-hand side, an array size and an initialiser too.
-        for text in [
+        let texts = vec![
             SEED.replacen("x = x + 1", &format!("x = x{}", " + 1".repeat(len)), 1),
             SEED.replacen("a[3]", &format!("a[3{}]", " * 1".repeat(len)), 1),
             SEED.replacen("int x;", &format!("int x = {}0;", "(".repeat(len)), 1),
-        ] {
-            let out = run(text).unwrap_or_else(|p| panic!("chain {len}: panic {p}"));
-            assert!(
-                load_error_at(&out, "nested too deeply"),
-                "chain {len}: {out:?}"
-            );
-        }
+        ];
+        fuzz::assert_load_errors(
+            run,
+            texts,
+            TOO_DEEP,
+            &format!("chain {len} (effect, size, init)"),
+        );
     }
 }
 

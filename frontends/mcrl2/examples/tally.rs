@@ -8,7 +8,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{bfs, Bfs};
+use frontend_testkit::bfs::{bfs, Bfs};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -37,13 +37,7 @@ fn main() {
                 format!("LOAD-ERROR {e}")
             }
             Ok(m) => match explore(m, &root.join(&r.path), limit, secs) {
-                (
-                    Bfs::Done {
-                        states,
-                        transitions,
-                    },
-                    kept,
-                ) if states == os && transitions == ot => {
+                (Bfs::Done(states, transitions), kept) if states == os && transitions == ot => {
                     matched += 1;
                     let note = if kept {
                         " (unrewritable terms kept)"
@@ -52,13 +46,7 @@ fn main() {
                     };
                     format!("MATCH {states} {transitions}{note}")
                 }
-                (
-                    Bfs::Done {
-                        states,
-                        transitions,
-                    },
-                    kept,
-                ) => {
+                (Bfs::Done(states, transitions), kept) => {
                     wrong += 1;
                     format!("WRONG ours {states} {transitions} oracle {os} {ot} kept={kept}")
                 }
@@ -94,5 +82,5 @@ fn main() {
 fn explore(m: mcrl2::Mcrl2Model, _path: &std::path::Path, limit: usize, secs: u64) -> (Bfs, bool) {
     let keep = std::env::var("KEEP_STUCK").is_ok_and(|v| v == "1");
     let m = m.keep_stuck_terms(keep);
-    (bfs(&m, limit, Duration::from_secs(secs)), keep)
+    (bfs(&m, limit, Some(Duration::from_secs(secs))), keep)
 }

@@ -216,14 +216,7 @@ pub fn candidates(
         }
         Term::Or(a, b) => {
             let ca = candidates(rw, a, x, sort, unknown, env)?;
-            let cb = candidates(rw, b, x, sort, unknown, env)?;
-            let mut out = ca;
-            for v in cb {
-                if !out.contains(&v) {
-                    out.push(v);
-                }
-            }
-            Some(out)
+            Some(join(ca, candidates(rw, b, x, sort, unknown, env)?))
         }
         Term::If(c, a, b) => {
             if known(c) {
@@ -234,14 +227,7 @@ pub fn candidates(
                 }
             } else {
                 let ca = candidates(rw, a, x, sort, unknown, env)?;
-                let cb = candidates(rw, b, x, sort, unknown, env)?;
-                let mut out = ca;
-                for v in cb {
-                    if !out.contains(&v) {
-                        out.push(v);
-                    }
-                }
-                Some(out)
+                Some(join(ca, candidates(rw, b, x, sort, unknown, env)?))
             }
         }
         Term::Builtin(op, args) if args.len() == 2 => {
@@ -311,21 +297,33 @@ pub fn candidates(
                 };
                 selected(rw, t, &mut kv)?
             };
-            let mut out: Vec<Value> = Vec::new();
-            for g in groups {
-                let c = g
-                    .iter()
-                    .find_map(|a| candidates(rw, a, x, sort, unknown, env))?;
-                for v in c {
-                    if !out.contains(&v) {
-                        out.push(v);
-                    }
-                }
-            }
-            Some(out)
+            union_over(groups, |a| candidates(rw, a, x, sort, unknown, env))
         }
         _ => None,
     }
+}
+
+/// The candidates of every group (those of its first alternative that has
+/// any), joined in order without repeats; `None` when a group has none.
+fn union_over(
+    groups: Vec<Vec<&Term>>,
+    mut candidates: impl FnMut(&Term) -> Option<Vec<Value>>,
+) -> Option<Vec<Value>> {
+    let mut out: Vec<Value> = Vec::new();
+    for g in groups {
+        out = join(out, g.iter().find_map(|a| candidates(a))?);
+    }
+    Some(out)
+}
+
+/// `out` followed by the values of `more` it does not hold yet.
+fn join(mut out: Vec<Value>, more: Vec<Value>) -> Vec<Value> {
+    for v in more {
+        if !out.contains(&v) {
+            out.push(v);
+        }
+    }
+    out
 }
 
 /// Candidates for `x` from `t == k` with `k` known: `t` is `x`, or a
@@ -369,34 +367,33 @@ fn eq_candidates(
             _ => None,
         },
         Term::If(..) | Term::Call(..) => {
-            let groups = {
-                let mut kv = |e: &Term| -> Option<Value> {
-                    if mentions(e, unknown) {
-                        None
-                    } else {
-                        rw.eval(e, env, 0).ok()
-                    }
-                };
-                resolve(rw, t, &mut kv)
-            };
-            if groups.len() == 1 && groups[0].len() == 1 && std::ptr::eq(groups[0][0], t) {
-                return None;
-            }
-            let mut out: Vec<Value> = Vec::new();
-            for g in groups {
-                let c = g
-                    .iter()
-                    .find_map(|a| eq_candidates(rw, a, k, x, unknown, env))?;
-                for v in c {
-                    if !out.contains(&v) {
-                        out.push(v);
-                    }
-                }
-            }
-            Some(out)
+            let groups = resolved(rw, t, env, &[unknown])?;
+            union_over(groups, |a| eq_candidates(rw, a, k, x, unknown, env))
         }
         _ => None,
     }
+}
+
+/// `t` resolved (see [`resolve`]) with the terms that mention none of the
+/// variables of `hidden` evaluated; `None` when it resolves only to itself.
+fn resolved<'t>(
+    rw: &Rewriter,
+    t: &'t Term,
+    env: &mut [Value],
+    hidden: &[&[u32]],
+) -> Option<Vec<Vec<&'t Term>>> {
+    let mut kv = |e: &Term| -> Option<Value> {
+        if hidden.iter().any(|h| mentions(e, h)) {
+            None
+        } else {
+            rw.eval(e, env, 0).ok()
+        }
+    };
+    let groups = resolve(rw, t, &mut kv);
+    if groups.len() == 1 && groups[0].len() == 1 && std::ptr::eq(groups[0][0], t) {
+        return None;
+    }
+    Some(groups)
 }
 
 /// The static counterpart of [`eq_candidates`].
@@ -416,19 +413,9 @@ fn eq_bounded(
             .iter()
             .any(|a| eq_bounded(rw, a, x, unknown, params, env)),
         Term::If(..) | Term::Call(..) => {
-            let groups = {
-                let mut kv = |e: &Term| -> Option<Value> {
-                    if mentions(e, unknown) || mentions(e, params) {
-                        None
-                    } else {
-                        rw.eval(e, env, 0).ok()
-                    }
-                };
-                resolve(rw, t, &mut kv)
-            };
-            if groups.len() == 1 && groups[0].len() == 1 && std::ptr::eq(groups[0][0], t) {
+            let Some(groups) = resolved(rw, t, env, &[unknown, params]) else {
                 return false;
-            }
+            };
             groups
                 .iter()
                 .all(|g| g.iter().any(|a| eq_bounded(rw, a, x, unknown, params, env)))

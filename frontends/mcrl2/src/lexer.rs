@@ -5,14 +5,11 @@
 //! Owns only the scanning of characters into tokens; it must not know the
 //! grammar (that is `parser`) nor any meaning of the words.
 
+use scan::{Comments, Lexeme, Scanner};
+
 use crate::error::{ErrorKind, Mcrl2Error};
 
-/// A position in the source text (1-based line and column).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Pos {
-    pub line: u32,
-    pub col: u32,
-}
+pub use scan::Pos;
 
 /// One token.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,76 +21,54 @@ pub enum Tok {
     Eof,
 }
 
+/// A token and where it starts.
+#[derive(Clone, Debug)]
+pub struct Token(pub Tok, pub Pos);
+
 /// Multi-character symbols first, so that the longest one wins.
 const SYMBOLS: &[&str] = &[
     "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "|>", "<|", "++", "(", ")", "[", "]", "{", "}",
     ",", ";", ":", ".", "|", "!", "=", "<", ">", "+", "-", "*", "/", "#", "@", "?",
 ];
 
-/// Splits `text` into tokens (the last one is [`Tok::Eof`]).
-pub fn tokenize(text: &str, file: &str) -> Result<Vec<(Tok, Pos)>, Mcrl2Error> {
-    let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
-    while i < bytes.len() {
-        let c = bytes[i];
-        let pos = Pos { line, col };
-        if c == b'\n' {
-            i += 1;
-            line += 1;
-            col = 1;
-            continue;
-        }
-        if c.is_ascii_whitespace() {
-            i += 1;
-            col += 1;
-            continue;
-        }
-        if c == b'%' {
-            while i < bytes.len() && bytes[i] != b'\n' {
-                i += 1;
-            }
-            continue;
-        }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'\'')
-            {
-                i += 1;
-            }
-            col += (i - start) as u32;
-            out.push((Tok::Ident(text[start..i].to_owned()), pos));
-            continue;
-        }
-        if c.is_ascii_digit() {
-            let start = i;
-            while i < bytes.len() && bytes[i].is_ascii_digit() {
-                i += 1;
-            }
-            col += (i - start) as u32;
-            out.push((Tok::Number(text[start..i].to_owned()), pos));
-            continue;
-        }
-        match SYMBOLS.iter().find(|s| text[i..].starts_with(**s)) {
-            Some(s) => {
-                i += s.len();
-                col += s.len() as u32;
-                out.push((Tok::Sym(s), pos));
-            }
-            None => {
-                let ch = text[i..].chars().next().unwrap_or('?');
-                return Err(Mcrl2Error::at(
-                    ErrorKind::Syntax,
-                    file,
-                    line,
-                    col,
-                    format!("unexpected character {ch:?}"),
-                ));
-            }
-        }
+/// Tells [`scan::Tokens`] the symbols and words.
+pub fn lexeme(t: &Token) -> Lexeme<'_> {
+    match &t.0 {
+        Tok::Sym(s) => Lexeme::Symbol(s),
+        Tok::Ident(w) => Lexeme::Word(w),
+        Tok::Number(_) | Tok::Eof => Lexeme::Other,
     }
-    out.push((Tok::Eof, Pos { line, col }));
+}
+
+/// Splits `text` into tokens (the last one is [`Tok::Eof`]).
+pub fn tokenize(text: &str, file: &str) -> Result<Vec<Token>, Mcrl2Error> {
+    let mut out = Vec::new();
+    let mut s = Scanner::new(text);
+    let white = |c: char| c.is_ascii_whitespace();
+    let comments = Comments {
+        line: "%",
+        block: None,
+    };
+    // No block comments: `token_start` never fails.
+    while let Ok(Some((pos, c))) = s.token_start(white, comments) {
+        let tok = if let Some(w) = s.identifier(|c| c == '\'') {
+            Tok::Ident(w.to_owned())
+        } else if c.is_ascii_digit() {
+            Tok::Number(s.eat_while(|c| c.is_ascii_digit()).to_owned())
+        } else if let Some(sym) = s.symbol(SYMBOLS) {
+            Tok::Sym(sym)
+        } else {
+            return Err(Mcrl2Error::at(
+                ErrorKind::Syntax,
+                file,
+                pos.line,
+                pos.col,
+                format!("unexpected character {c:?}"),
+            ));
+        };
+        out.push(Token(tok, pos));
+    }
+    out.push(Token(Tok::Eof, s.pos()));
     Ok(out)
 }
 
@@ -104,7 +79,7 @@ mod tests {
     #[test]
     fn longest_symbol_and_positions() {
         let t = tokenize("a |> b||c\n  x->1 % comment\n", "t").unwrap();
-        let toks: Vec<_> = t.iter().map(|(t, _)| t.clone()).collect();
+        let toks: Vec<_> = t.iter().map(|t| t.0.clone()).collect();
         assert_eq!(
             toks,
             vec![

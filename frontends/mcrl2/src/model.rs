@@ -812,36 +812,13 @@ impl Mcrl2Model {
 }
 
 impl Model for Mcrl2Model {
-    fn formalism(&self) -> &str {
-        "mcrl2"
-    }
-
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn slots(&self) -> &[Slot] {
-        &self.slots
-    }
-
-    fn process_names(&self) -> &[String] {
-        &self.processes
-    }
+    pins::describe_model!("mcrl2", name, slots, processes, groups);
 
     fn initial_state(&self) -> Vec<Index> {
         self.init.clone()
     }
 
-    fn groups(&self) -> &[TransitionGroup] {
-        &self.groups
-    }
-
-    fn next(
-        &self,
-        state: &[Index],
-        group: usize,
-        emit: &mut dyn FnMut(&[Index]),
-    ) -> Result<(), ModelError> {
+    fn next(&self, state: &[Index], group: usize, emit: &mut pins::Emit) -> pins::Step {
         self.successors(state, group, &mut |_, t| emit(t))
     }
 }

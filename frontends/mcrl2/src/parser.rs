@@ -12,9 +12,11 @@
 //! section that is not linear (a second process equation, an `init` that
 //! is not `P(values)`) is reported as [`ErrorKind::NotLinear`].
 
+use scan::Tokens;
+
 use crate::ast::*;
 use crate::error::{ErrorKind, Mcrl2Error};
-use crate::lexer::{tokenize, Tok};
+use crate::lexer::{lexeme, tokenize, Tok, Token};
 
 /// Keywords that open a section.
 const SECTIONS: &[&str] = &[
@@ -23,17 +25,16 @@ const SECTIONS: &[&str] = &[
 
 /// Parses a whole linear process specification.
 pub fn parse_spec(text: &str, file: &str) -> Result<Spec, Mcrl2Error> {
-    let toks = tokenize(text, file)?;
-    let mut p = Parser { toks, i: 0, file };
+    let toks = Tokens::new(tokenize(text, file)?, lexeme);
+    let mut p = Parser { toks, file };
     p.spec()
 }
 
 /// Parses one data expression (for tests and tools).
 pub fn parse_expr(text: &str) -> Result<Expr, Mcrl2Error> {
-    let toks = tokenize(text, "<expr>")?;
+    let toks = Tokens::new(tokenize(text, "<expr>")?, lexeme);
     let mut p = Parser {
         toks,
-        i: 0,
         file: "<expr>",
     };
     let e = p.expr()?;
@@ -42,8 +43,7 @@ pub fn parse_expr(text: &str) -> Result<Expr, Mcrl2Error> {
 }
 
 struct Parser<'a> {
-    toks: Vec<(Tok, Pos)>,
-    i: usize,
+    toks: Tokens<Token>,
     file: &'a str,
 }
 
@@ -51,23 +51,19 @@ type R<T> = Result<T, Mcrl2Error>;
 
 impl Parser<'_> {
     fn peek(&self) -> &Tok {
-        &self.toks[self.i].0
+        &self.toks.current().0
     }
 
     fn peek_at(&self, k: usize) -> &Tok {
-        &self.toks[(self.i + k).min(self.toks.len() - 1)].0
+        &self.toks.ahead(k).0
     }
 
     fn pos(&self) -> Pos {
-        self.toks[self.i].1
+        self.toks.current().1
     }
 
     fn bump(&mut self) -> Tok {
-        let t = self.toks[self.i].0.clone();
-        if self.i + 1 < self.toks.len() {
-            self.i += 1;
-        }
-        t
+        self.toks.pass().0.clone()
     }
 
     fn err_kind<T>(&self, kind: ErrorKind, msg: impl AsRef<str>) -> R<T> {
@@ -87,34 +83,8 @@ impl Parser<'_> {
         )
     }
 
-    fn is_sym(&self, s: &str) -> bool {
-        matches!(self.peek(), Tok::Sym(t) if *t == s)
-    }
-
-    fn is_word(&self, w: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(t) if t == w)
-    }
-
-    fn eat_sym(&mut self, s: &str) -> bool {
-        if self.is_sym(s) {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
-
-    fn eat_word(&mut self, w: &str) -> bool {
-        if self.is_word(w) {
-            self.bump();
-            true
-        } else {
-            false
-        }
-    }
-
     fn expect_sym(&mut self, s: &str) -> R<()> {
-        if self.eat_sym(s) {
+        if self.toks.eat_sym(s) {
             Ok(())
         } else {
             self.err(format!("expected '{s}'"))
@@ -163,10 +133,10 @@ impl Parser<'_> {
                     while !self.at_section() {
                         let pos = self.pos();
                         let mut names = vec![self.ident()?];
-                        while self.eat_sym(",") {
+                        while self.toks.eat_sym(",") {
                             names.push(self.ident()?);
                         }
-                        let def = if self.eat_sym("=") {
+                        let def = if self.toks.eat_sym("=") {
                             Some(self.sort()?)
                         } else {
                             None
@@ -203,7 +173,7 @@ impl Parser<'_> {
                     while !self.at_section() {
                         let pos = self.pos();
                         let first = self.expr()?;
-                        let (condition, lhs) = if self.eat_sym("->") {
+                        let (condition, lhs) = if self.toks.eat_sym("->") {
                             (Some(first), self.expr()?)
                         } else {
                             (None, first)
@@ -225,10 +195,10 @@ impl Parser<'_> {
                     self.bump();
                     while !self.at_section() {
                         let mut names = vec![self.ident()?];
-                        while self.eat_sym(",") {
+                        while self.toks.eat_sym(",") {
                             names.push(self.ident()?);
                         }
-                        let sorts = if self.eat_sym(":") {
+                        let sorts = if self.toks.eat_sym(":") {
                             self.sort_product()?
                         } else {
                             Vec::new()
@@ -262,12 +232,12 @@ impl Parser<'_> {
                     self.bump();
                     let pos = self.pos();
                     let name = self.ident()?;
-                    let args = if self.eat_sym("(") {
+                    let args = if self.toks.eat_sym("(") {
                         self.expr_list(")")?
                     } else {
                         Vec::new()
                     };
-                    if !self.is_sym(";") {
+                    if !self.toks.is_sym(";") {
                         return self.err_kind(
                             ErrorKind::NotLinear,
                             "the initial process is not 'P(values)': not a linear process specification",
@@ -301,7 +271,7 @@ impl Parser<'_> {
         let mut out = Vec::new();
         while !self.at_section() {
             let mut names = vec![(self.pos(), self.ident()?)];
-            while self.eat_sym(",") {
+            while self.toks.eat_sym(",") {
                 names.push((self.pos(), self.ident()?));
             }
             self.expect_sym(":")?;
@@ -323,13 +293,13 @@ impl Parser<'_> {
         let mut out = Vec::new();
         loop {
             let mut names = vec![self.ident()?];
-            while self.eat_sym(",") {
+            while self.toks.eat_sym(",") {
                 names.push(self.ident()?);
             }
             self.expect_sym(":")?;
             let sort = self.sort()?;
             out.extend(names.into_iter().map(|n| (n, sort.clone())));
-            if !self.eat_sym(",") {
+            if !self.toks.eat_sym(",") {
                 return Ok(out);
             }
         }
@@ -339,7 +309,7 @@ impl Parser<'_> {
 
     fn sort(&mut self) -> R<SortExpr> {
         let mut dom = self.sort_product()?;
-        if self.eat_sym("->") {
+        if self.toks.eat_sym("->") {
             let cod = self.sort()?;
             Ok(SortExpr::Func(dom, Box::new(cod)))
         } else if dom.len() == 1 {
@@ -351,14 +321,14 @@ impl Parser<'_> {
 
     fn sort_product(&mut self) -> R<Vec<SortExpr>> {
         let mut out = vec![self.sort_primary()?];
-        while self.eat_sym("#") {
+        while self.toks.eat_sym("#") {
             out.push(self.sort_primary()?);
         }
         Ok(out)
     }
 
     fn sort_primary(&mut self) -> R<SortExpr> {
-        if self.eat_sym("(") {
+        if self.toks.eat_sym("(") {
             let s = self.sort()?;
             self.expect_sym(")")?;
             return Ok(s);
@@ -383,7 +353,7 @@ impl Parser<'_> {
             "FBag" => container(self, SortExpr::FBag),
             "struct" => {
                 let mut ctors = vec![self.struct_ctor()?];
-                while self.eat_sym("|") {
+                while self.toks.eat_sym("|") {
                     ctors.push(self.struct_ctor()?);
                 }
                 Ok(SortExpr::Struct(ctors))
@@ -395,7 +365,7 @@ impl Parser<'_> {
     fn struct_ctor(&mut self) -> R<StructCtor> {
         let name = self.ident()?;
         let mut args = Vec::new();
-        if self.eat_sym("(") {
+        if self.toks.eat_sym("(") {
             loop {
                 let proj = if matches!(self.peek(), Tok::Ident(_))
                     && matches!(self.peek_at(1), Tok::Sym(":"))
@@ -407,13 +377,13 @@ impl Parser<'_> {
                     None
                 };
                 args.push((proj, self.sort()?));
-                if !self.eat_sym(",") {
+                if !self.toks.eat_sym(",") {
                     break;
                 }
             }
             self.expect_sym(")")?;
         }
-        let recogniser = if self.eat_sym("?") {
+        let recogniser = if self.toks.eat_sym("?") {
             Some(self.ident()?)
         } else {
             None
@@ -430,8 +400,8 @@ impl Parser<'_> {
     fn process(&mut self) -> R<Process> {
         let pos = self.pos();
         let name = self.ident()?;
-        let params = if self.eat_sym("(") {
-            let v = if self.is_sym(")") {
+        let params = if self.toks.eat_sym("(") {
+            let v = if self.toks.is_sym(")") {
                 Vec::new()
             } else {
                 self.var_decls()?
@@ -443,7 +413,7 @@ impl Parser<'_> {
         };
         self.expect_sym("=")?;
         let mut summands = vec![self.summand(&name)?];
-        while self.eat_sym("+") {
+        while self.toks.eat_sym("+") {
             summands.push(self.summand(&name)?);
         }
         self.expect_sym(";")?;
@@ -457,21 +427,21 @@ impl Parser<'_> {
 
     fn summand(&mut self, proc_name: &str) -> R<Summand> {
         let pos = self.pos();
-        let sum_vars = if self.eat_word("sum") {
+        let sum_vars = if self.toks.eat_word("sum") {
             let v = self.var_decls()?;
             self.expect_sym(".")?;
             v
         } else {
             Vec::new()
         };
-        let condition = if self.is_sym("(") {
+        let condition = if self.toks.is_sym("(") {
             let c = self.expr_prec(1)?;
             self.expect_sym("->")?;
             Some(c)
         } else {
             None
         };
-        let actions = if self.eat_word("delta") {
+        let actions = if self.toks.eat_word("delta") {
             None
         } else {
             let mut acts = Vec::new();
@@ -479,7 +449,7 @@ impl Parser<'_> {
                 let apos = self.pos();
                 let name = self.ident()?;
                 if name != "tau" {
-                    let args = if self.eat_sym("(") {
+                    let args = if self.toks.eat_sym("(") {
                         self.expr_list(")")?
                     } else {
                         Vec::new()
@@ -490,13 +460,13 @@ impl Parser<'_> {
                         pos: apos,
                     });
                 }
-                if !self.eat_sym("|") {
+                if !self.toks.eat_sym("|") {
                     break;
                 }
             }
             Some(acts)
         };
-        let timed = if self.eat_sym("@") {
+        let timed = if self.toks.eat_sym("@") {
             self.expr_prec(13)?;
             true
         } else {
@@ -504,7 +474,7 @@ impl Parser<'_> {
         };
         let mut updates = Vec::new();
         let mut continues = false;
-        if actions.is_some() && self.eat_sym(".") {
+        if actions.is_some() && self.toks.eat_sym(".") {
             continues = true;
             let ppos = self.pos();
             let name = self.ident()?;
@@ -519,13 +489,13 @@ impl Parser<'_> {
                     ),
                 ));
             }
-            if self.eat_sym("(") {
-                if !self.is_sym(")") {
+            if self.toks.eat_sym("(") {
+                if !self.toks.is_sym(")") {
                     loop {
                         let var = self.ident()?;
                         self.expect_sym("=")?;
                         updates.push((var, self.expr()?));
-                        if !self.eat_sym(",") {
+                        if !self.toks.eat_sym(",") {
                             break;
                         }
                     }
@@ -533,7 +503,7 @@ impl Parser<'_> {
                 self.expect_sym(")")?;
             }
         }
-        if !(self.is_sym("+") || self.is_sym(";")) {
+        if !(self.toks.is_sym("+") || self.toks.is_sym(";")) {
             return self.err_kind(
                 ErrorKind::NotLinear,
                 "expected '+' or ';' after a summand: not a linear process (or a syntax error)",
@@ -554,12 +524,12 @@ impl Parser<'_> {
 
     fn expr_list(&mut self, close: &str) -> R<Vec<Expr>> {
         let mut out = Vec::new();
-        if self.eat_sym(close) {
+        if self.toks.eat_sym(close) {
             return Ok(out);
         }
         loop {
             out.push(self.expr()?);
-            if !self.eat_sym(",") {
+            if !self.toks.eat_sym(",") {
                 break;
             }
         }
@@ -570,7 +540,7 @@ impl Parser<'_> {
     /// A full data expression, `whr` included.
     fn expr(&mut self) -> R<Expr> {
         let e = self.expr_prec(1)?;
-        if self.is_word("whr") {
+        if self.toks.is_word("whr") {
             let pos = self.pos();
             self.bump();
             let mut defs = Vec::new();
@@ -578,11 +548,11 @@ impl Parser<'_> {
                 let name = self.ident()?;
                 self.expect_sym("=")?;
                 defs.push((name, self.expr()?));
-                if !self.eat_sym(",") {
+                if !self.toks.eat_sym(",") {
                     break;
                 }
             }
-            if !self.eat_word("end") {
+            if !self.toks.eat_word("end") {
                 return self.err("expected 'end' after 'whr' definitions");
             }
             return Ok(Expr {
@@ -654,7 +624,7 @@ impl Parser<'_> {
             });
         }
         for (word, which) in [("forall", 0), ("exists", 1), ("lambda", 2)] {
-            if self.is_word(word) {
+            if self.toks.is_word(word) {
                 self.bump();
                 let vars = self.var_decls()?;
                 self.expect_sym(".")?;
@@ -670,13 +640,13 @@ impl Parser<'_> {
         let mut e = self.primary()?;
         loop {
             let pos = self.pos();
-            if self.eat_sym("(") {
+            if self.toks.eat_sym("(") {
                 let args = self.expr_list(")")?;
                 e = Expr {
                     kind: ExprKind::Apply(Box::new(e), args),
                     pos,
                 };
-            } else if self.is_sym("[") {
+            } else if self.toks.is_sym("[") {
                 self.bump();
                 let x = self.expr()?;
                 self.expect_sym("->")?;
@@ -725,13 +695,13 @@ impl Parser<'_> {
             }
             Tok::Sym("{") => {
                 self.bump();
-                if self.eat_sym("}") {
+                if self.toks.eat_sym("}") {
                     return Ok(Expr {
                         kind: ExprKind::Set(Vec::new()),
                         pos,
                     });
                 }
-                if self.is_sym(":") && matches!(self.peek_at(1), Tok::Sym("}")) {
+                if self.toks.is_sym(":") && matches!(self.peek_at(1), Tok::Sym("}")) {
                     self.bump();
                     self.bump();
                     return Ok(Expr {
@@ -742,11 +712,11 @@ impl Parser<'_> {
                 // `{ x: S | p }`: an identifier, ':' and a sort, then '|'.
                 if matches!(self.peek(), Tok::Ident(_)) && matches!(self.peek_at(1), Tok::Sym(":"))
                 {
-                    let save = self.i;
+                    let save = self.toks.index();
                     let name = self.ident()?;
                     self.bump();
                     if let Ok(sort) = self.sort() {
-                        if self.eat_sym("|") {
+                        if self.toks.eat_sym("|") {
                             let body = self.expr()?;
                             self.expect_sym("}")?;
                             return Ok(Expr {
@@ -755,12 +725,12 @@ impl Parser<'_> {
                             });
                         }
                     }
-                    self.i = save;
+                    self.toks.rewind(save);
                 }
                 let first = self.expr()?;
-                if self.eat_sym(":") {
+                if self.toks.eat_sym(":") {
                     let mut items = vec![(first, self.expr()?)];
-                    while self.eat_sym(",") {
+                    while self.toks.eat_sym(",") {
                         let e = self.expr()?;
                         self.expect_sym(":")?;
                         items.push((e, self.expr()?));
@@ -772,7 +742,7 @@ impl Parser<'_> {
                     });
                 }
                 let mut items = vec![first];
-                while self.eat_sym(",") {
+                while self.toks.eat_sym(",") {
                     items.push(self.expr()?);
                 }
                 self.expect_sym("}")?;

@@ -7,21 +7,7 @@ use pins::Model;
 
 /// Explores a model naively: (states, transitions).
 fn explore(m: &dyn Model) -> (usize, usize) {
-    let mut seen = std::collections::HashSet::new();
-    let mut queue = std::collections::VecDeque::new();
-    seen.insert(m.initial_state());
-    queue.push_back(m.initial_state());
-    let mut edges = 0;
-    while let Some(s) = queue.pop_front() {
-        m.next_all(&s, &mut |_, t| {
-            edges += 1;
-            if seen.insert(t.to_vec()) {
-                queue.push_back(t.to_vec());
-            }
-        })
-        .unwrap();
-    }
-    (seen.len(), edges)
+    frontend_testkit::bfs::count(m)
 }
 
 #[test]

@@ -9,7 +9,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{bfs, Bfs};
+use frontend_testkit::bfs::{bfs, Bfs};
 
 const MAX_STATES: u64 = 20_000;
 /// Per-model exploration bound, so that the test stays within CI time.
@@ -38,16 +38,10 @@ fn counts_equal_the_oracle_or_unsupported() {
             Ok(m) => match bfs(
                 &m,
                 MAX_STATES as usize * 2,
-                Duration::from_secs(MAX_SECONDS),
+                Some(Duration::from_secs(MAX_SECONDS)),
             ) {
-                Bfs::Done {
-                    states,
-                    transitions,
-                } if (states, transitions) == (os, ot) => matched += 1,
-                Bfs::Done {
-                    states,
-                    transitions,
-                } => wrong.push(format!(
+                Bfs::Done(states, transitions) if (states, transitions) == (os, ot) => matched += 1,
+                Bfs::Done(states, transitions) => wrong.push(format!(
                     "{}: {states} states {transitions} transitions, oracle {os} {ot}",
                     r.instance
                 )),

@@ -329,36 +329,13 @@ fn dependencies(t: &Transition) -> (Vec<usize>, Vec<usize>, Vec<(usize, i64)>) {
 }
 
 impl Model for PetriNet {
-    fn formalism(&self) -> &str {
-        "pnml"
-    }
-
-    fn name(&self) -> &str {
-        &self.id
-    }
-
-    fn slots(&self) -> &[Slot] {
-        &self.slots
-    }
-
-    fn process_names(&self) -> &[String] {
-        &self.process_names
-    }
+    pins::describe_model!("pnml", id, slots, process_names, groups);
 
     fn initial_state(&self) -> Vec<Value> {
         self.initial_marking.clone()
     }
 
-    fn groups(&self) -> &[TransitionGroup] {
-        &self.groups
-    }
-
-    fn next(
-        &self,
-        state: &[Value],
-        group: usize,
-        emit: &mut dyn FnMut(&[Value]),
-    ) -> Result<(), ModelError> {
+    fn next(&self, state: &[Value], group: usize, emit: &mut pins::Emit) -> pins::Step {
         self.check_state(state)?;
         if group >= self.transitions.len() {
             return Err(ModelError::at(
@@ -384,11 +361,7 @@ impl Model for PetriNet {
         Ok(())
     }
 
-    fn next_all(
-        &self,
-        state: &[Value],
-        emit: &mut dyn FnMut(usize, &[Value]),
-    ) -> Result<(), ModelError> {
+    fn next_all(&self, state: &[Value], emit: &mut pins::EmitAll) -> pins::Step {
         self.check_state(state)?;
         if self.places.is_empty() {
             for t in 0..self.hot.len() {

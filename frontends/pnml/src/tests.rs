@@ -70,10 +70,7 @@ fn line_of(text: &str, needle: &str) -> u32 {
 /// Parses `text` (label `bad.pnml`), expecting an error of `kind` at `line`
 /// (when given) whose one-line message contains every `needle`.
 fn parse_err(text: &str, kind: ErrorKind, line: Option<u32>, needles: &[&str]) -> PnmlError {
-    let err = match parse_str(text, "bad.pnml") {
-        Ok(_) => panic!("expected an error for\n{text}"),
-        Err(e) => e,
-    };
+    let err = frontend_testkit::load_error(parse_str, text, "bad.pnml");
     let shown = err.to_string();
     assert!(!shown.contains('\n'), "not one line: {shown}");
     assert_eq!(err.kind(), kind, "{shown}");
@@ -479,46 +476,33 @@ fn arc_to_undefined_place() {
         Some(line),
         &["arc 'a12': target 'p99' is not a place or transition"],
     );
-    let text = doc(&[
-        place("p", None),
-        transition("t"),
-        arc("a1", "ghost", "t", None),
-    ]
-    .concat());
+    bad_arc(&[arc("a1", "ghost", "t", None)], "source 'ghost'");
+}
+
+/// A net of place `p`, transition `t` and `rest` (ending with the arc at
+/// fault): a structure error at the first arc's line containing `needle`.
+fn bad_arc(rest: &[String], needle: &str) {
+    let text = doc(&[vec![place("p", None), transition("t")], rest.to_vec()]
+        .concat()
+        .concat());
     parse_err(
         &text,
         ErrorKind::Structure,
         Some(line_of(&text, "<arc ")),
-        &["source 'ghost'"],
+        &[needle],
     );
 }
 
 #[test]
 fn arc_to_nowhere() {
-    let text = doc(&[
-        place("p", None),
-        transition("t"),
-        "<arc id=\"a3\" source=\"p\"/>\n".into(),
-    ]
-    .concat());
-    parse_err(
-        &text,
-        ErrorKind::Structure,
-        Some(line_of(&text, "<arc ")),
-        &["arc 'a3' has no target attribute"],
+    bad_arc(
+        &["<arc id=\"a3\" source=\"p\"/>\n".into()],
+        "arc 'a3' has no target attribute",
     );
     // an arc whose target is a page
-    let text = doc(&[
-        place("p", None),
-        transition("t"),
-        arc("a4", "p", "page0", None),
-    ]
-    .concat());
-    parse_err(
-        &text,
-        ErrorKind::Structure,
-        Some(line_of(&text, "<arc ")),
-        &["target 'page0' is a page, not a place or transition"],
+    bad_arc(
+        &[arc("a4", "p", "page0", None)],
+        "target 'page0' is a page, not a place or transition",
     );
 }
 
@@ -545,17 +529,9 @@ fn negative_zero_non_numeric_and_huge_weights() {
             &["arc 'a7'", problem],
         );
     }
-    let text = doc(&[
-        place("p", None),
-        transition("t"),
-        "<arc id=\"a8\" source=\"p\" target=\"t\"><inscription/></arc>\n".into(),
-    ]
-    .concat());
-    parse_err(
-        &text,
-        ErrorKind::Structure,
-        Some(line_of(&text, "<arc ")),
-        &["<inscription> of arc 'a8' has no <text>"],
+    bad_arc(
+        &["<arc id=\"a8\" source=\"p\" target=\"t\"><inscription/></arc>\n".into()],
+        "<inscription> of arc 'a8' has no <text>",
     );
 }
 
@@ -616,18 +592,9 @@ fn place_to_place_and_transition_to_transition_arcs() {
         Some(line_of(&text, "<arc ")),
         &["arc 'a1' joins place 'p' to place 'q'"],
     );
-    let text = doc(&[
-        place("p", None),
-        transition("t"),
-        transition("u"),
-        arc("a2", "t", "u", None),
-    ]
-    .concat());
-    parse_err(
-        &text,
-        ErrorKind::Structure,
-        Some(line_of(&text, "<arc ")),
-        &["joins transition 't' to transition 'u'"],
+    bad_arc(
+        &[transition("u"), arc("a2", "t", "u", None)],
+        "joins transition 't' to transition 'u'",
     );
 }
 

@@ -10,8 +10,7 @@
 
 mod common;
 
-use std::collections::{HashSet, VecDeque};
-
+use frontend_testkit::bfs::Frontier;
 use pins::Model;
 use pnml::PetriNet;
 
@@ -39,13 +38,9 @@ const NETS: &[&str] = &[
 
 /// Naive BFS straight from the net structure: (states, firings).
 fn naive_bfs(net: &PetriNet) -> (u64, u64) {
-    let init = net.initial_marking().to_vec();
-    let mut seen: HashSet<Vec<u32>> = HashSet::new();
-    let mut queue = VecDeque::new();
-    seen.insert(init.clone());
-    queue.push_back(init);
+    let mut seen = Frontier::new(net.initial_marking());
     let mut firings = 0u64;
-    while let Some(m) = queue.pop_front() {
+    while let Some(m) = seen.pop() {
         for t in net.transitions() {
             if t.pre.iter().all(|&(p, w)| m[p] >= w) {
                 let mut next: Vec<i64> = m.iter().map(|&x| i64::from(x)).collect();
@@ -60,26 +55,20 @@ fn naive_bfs(net: &PetriNet) -> (u64, u64) {
                     .map(|x| u32::try_from(x).expect("token count out of u32"))
                     .collect();
                 firings += 1;
-                if seen.insert(next.clone()) {
-                    queue.push_back(next);
-                }
+                seen.offer(&next);
             }
         }
     }
-    (seen.len() as u64, firings)
+    (seen.states() as u64, firings)
 }
 
 /// BFS through `Model::next_all`; with `check_next`, also compares every
 /// state's successors with `Model::next` per group.
 fn model_bfs(net: &PetriNet, check_next: bool) -> (u64, u64) {
-    let init = net.initial_state();
-    let mut seen: HashSet<Vec<u32>> = HashSet::new();
-    let mut queue = VecDeque::new();
-    seen.insert(init.clone());
-    queue.push_back(init);
+    let mut seen = Frontier::of(net);
     let mut firings = 0u64;
     let mut succ: Vec<(usize, Vec<u32>)> = Vec::new();
-    while let Some(m) = queue.pop_front() {
+    while let Some(m) = seen.pop() {
         succ.clear();
         net.next_all(&m, &mut |g, s| succ.push((g, s.to_vec())))
             .expect("next_all");
@@ -93,13 +82,10 @@ fn model_bfs(net: &PetriNet, check_next: bool) -> (u64, u64) {
         }
         for (_, s) in succ.drain(..) {
             firings += 1;
-            if !seen.contains(&s) {
-                seen.insert(s.clone());
-                queue.push_back(s);
-            }
+            seen.offer(&s);
         }
     }
-    (seen.len() as u64, firings)
+    (seen.states() as u64, firings)
 }
 
 #[test]

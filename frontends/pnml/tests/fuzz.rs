@@ -8,7 +8,7 @@
 //! threads and the smallest stack a model runs on. Deterministic: a fixed
 //! xorshift seed, a few thousand inputs, seconds in release mode.
 
-use frontend_testkit::fuzz::{self, load_error_at, Outcome, BOUND};
+use frontend_testkit::fuzz::{self, load_error_at, Outcome};
 
 const SEED: &str = r#"<?xml version="1.0" encoding="utf-8"?>
 <pnml xmlns="http://www.pnml.org/version-2009/grammar/pnml">
@@ -37,11 +37,7 @@ fn run(text: String) -> Result<Outcome, String> {
 
 #[test]
 fn deep_nesting_and_many_attributes_are_errors_or_counts() {
-    let seed = run(SEED.to_string()).expect("seed");
-    let Outcome::States(n) = seed else {
-        panic!("seed: {seed:?}")
-    };
-    assert!(n > 1 && n <= BOUND, "seed explores {n} states");
+    let n = fuzz::seed_states(run, SEED);
     let p1 = r#"<place id="p1"/>"#;
     let with = |x: &str| SEED.replacen(p1, x, 1);
     // <pnml> <net> <page> <place>: the place is 4 deep
@@ -76,9 +72,7 @@ fn deep_nesting_and_many_attributes_are_errors_or_counts() {
                 .collect::<String>()
         )),
     ];
-    for (k, text) in same.into_iter().enumerate() {
-        assert_eq!(run(text), Ok(Outcome::States(n)), "preserving mutant {k}");
-    }
+    fuzz::assert_preserving(run, same.to_vec(), n);
     for size in [depth + 1, 5_000, 100_000] {
         let deep = [
             format!("{}x{}", "<a>".repeat(size), "</a>".repeat(size)),
@@ -86,13 +80,8 @@ fn deep_nesting_and_many_attributes_are_errors_or_counts() {
                 .map(|k| format!(r#"<page id="g{k}">"#))
                 .collect::<String>(),
         ];
-        for (k, x) in deep.iter().enumerate() {
-            let out = run(with(x)).unwrap_or_else(|p| panic!("nest {size}/{k}: panic {p}"));
-            assert!(
-                load_error_at(&out, "nested more than"),
-                "nest {size}/{k}: {out:?}"
-            );
-        }
+        let texts = deep.iter().map(|x| with(x)).collect();
+        fuzz::assert_load_errors(run, texts, "nested more than", &format!("nest {size}"));
     }
     for size in [attrs.max(ns) + 1, 5_000, 100_000] {
         let wide = [

@@ -4,9 +4,8 @@
 //! `cargo run --release -p statebench-promela --example count -- [--max N] FILE.pm...`
 //! prints `FILE<TAB>states<TAB>transitions` (or `error: ...`, or
 //! `unfinished` when more than N states, default 10^7).
+use frontend_testkit::bfs::Frontier;
 use pins::Model;
-use rustc_hash::FxHashSet;
-use std::collections::VecDeque;
 
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,23 +22,16 @@ fn main() {
                 continue;
             }
         };
-        let mut seen: FxHashSet<Vec<u32>> = FxHashSet::default();
-        let mut q = VecDeque::new();
-        let init = m.initial_state();
-        seen.insert(init.clone());
-        q.push_back(init);
+        let mut seen = Frontier::of(&m);
         let mut trans = 0u64;
         let mut err = None;
-        while let Some(s) = q.pop_front() {
-            if seen.len() > max {
+        while let Some(s) = seen.pop() {
+            if seen.states() > max {
                 break;
             }
             let r = m.next_all(&s, &mut |_, t| {
                 trans += 1;
-                if !seen.contains(t) {
-                    seen.insert(t.to_vec());
-                    q.push_back(t.to_vec());
-                }
+                seen.offer(t);
             });
             if let Err(e) = r {
                 err = Some(e);
@@ -48,8 +40,8 @@ fn main() {
         }
         match err {
             Some(e) => println!("{f}\terror: {e}"),
-            None if seen.len() > max => println!("{f}\tunfinished"),
-            None => println!("{f}\t{}\t{trans}", seen.len()),
+            None if seen.states() > max => println!("{f}\tunfinished"),
+            None => println!("{f}\t{}\t{trans}", seen.states()),
         }
     }
 }

@@ -109,14 +109,8 @@ pub use parse::{MAX_HEIGHT, MAX_NESTING, MAX_STATEMENT_NESTING};
 /// `path.display()`, the model is named after the file stem.
 pub fn parse_file(path: &Path) -> Result<PromelaModel, PromelaError> {
     let label = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| PromelaError::new(ErrorKind::Io, &label, format!("cannot read file: {e}")))?;
-    let text = String::from_utf8_lossy(&bytes);
-    let name = path
-        .file_stem()
-        .map_or_else(|| label.clone(), |s| s.to_string_lossy().into_owned());
-    let spec = parse::parse(&text, &label)?;
-    compile::compile(&spec, &label, &name)
+    let spec = parse::parse(&pins::read_source(path, &label)?, &label)?;
+    compile::compile(&spec, &label, &pins::model_name(path, &label))
 }
 
 /// Reads a Promela model from `text`; `file_label` names the source in

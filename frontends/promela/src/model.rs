@@ -255,6 +255,16 @@ impl PromelaModel {
         Ok((var, slot))
     }
 
+    /// The buffered channel `c` names, its first slot and its length; a
+    /// rendezvous channel (only inside `d_step`) is a model error.
+    fn buffer(&self, st: &[u32], pid: usize, c: &ChanRef, pos: Pos) -> Res<(&Chan, usize, usize)> {
+        let ch = &self.chans[self.chan_id(st, pid, c)?];
+        let s = ch
+            .slot
+            .ok_or_else(|| ModelError::at(self.loc(pos), "rendezvous inside d_step"))?;
+        Ok((ch, s, st[s] as usize))
+    }
+
     fn chan_id(&self, st: &[u32], pid: usize, c: &ChanRef) -> Res<usize> {
         match &c.idx {
             None => Ok(c.base),
@@ -451,11 +461,7 @@ impl PromelaModel {
                 Ok(true)
             }
             Act::Send(c, args) => {
-                let ch = &self.chans[self.chan_id(st, pid, c)?];
-                let s = ch
-                    .slot
-                    .ok_or_else(|| ModelError::at(self.loc(pos), "rendezvous inside d_step"))?;
-                let n = st[s] as usize;
+                let (ch, s, n) = self.buffer(st, pid, c, pos)?;
                 if n == ch.cap {
                     return Ok(false);
                 }
@@ -471,11 +477,7 @@ impl PromelaModel {
                 Ok(true)
             }
             Act::Recv(c, args) => {
-                let ch = &self.chans[self.chan_id(st, pid, c)?];
-                let s = ch
-                    .slot
-                    .ok_or_else(|| ModelError::at(self.loc(pos), "rendezvous inside d_step"))?;
-                let n = st[s] as usize;
+                let (ch, s, n) = self.buffer(st, pid, c, pos)?;
                 if n == 0 {
                     return Ok(false);
                 }
@@ -798,26 +800,13 @@ impl PromelaModel {
 }
 
 impl Model for PromelaModel {
-    fn formalism(&self) -> &str {
-        "promela"
-    }
-    fn name(&self) -> &str {
-        &self.name
-    }
-    fn slots(&self) -> &[Slot] {
-        &self.slots
-    }
-    fn process_names(&self) -> &[String] {
-        &self.process_names
-    }
+    pins::describe_model!("promela", name, slots, process_names, groups);
+
     fn initial_state(&self) -> Vec<Value> {
         self.init.clone()
     }
-    fn groups(&self) -> &[TransitionGroup] {
-        &self.groups
-    }
 
-    fn next(&self, state: &[Value], group: usize, emit: &mut dyn FnMut(&[Value])) -> Res<()> {
+    fn next(&self, state: &[Value], group: usize, emit: &mut pins::Emit) -> Res<()> {
         let ptype = match self.kinds.get(group) {
             Some(GroupKind::Step { ptype, .. }) => *ptype,
             Some(GroupKind::Rendezvous { sptype, .. }) => *sptype,
@@ -838,7 +827,7 @@ impl Model for PromelaModel {
         Ok(())
     }
 
-    fn next_all(&self, state: &[Value], emit: &mut dyn FnMut(usize, &[Value])) -> Res<()> {
+    fn next_all(&self, state: &[Value], emit: &mut pins::EmitAll) -> Res<()> {
         let mut steps = Vec::new();
         for pid in 0..self.proc_base.len() {
             if self.ptype_of(state, pid).is_none() {

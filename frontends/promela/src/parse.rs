@@ -13,8 +13,10 @@
 //! fit in a 2 MiB thread (Rust's default for spawned threads; the `fuzz`
 //! test parses, compiles and explores in one).
 
+use scan::Tokens;
+
 use crate::error::{ErrorKind, PromelaError};
-use crate::lexer::{lex, Tok, Token};
+use crate::lexer::{lex, lexeme, Tok, Token};
 
 /// A source position (1-based line and column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -143,8 +145,7 @@ pub const MAX_HEIGHT: usize = 512;
 pub const MAX_STATEMENT_NESTING: usize = 64;
 
 struct Parser<'a> {
-    toks: Vec<Token>,
-    i: usize,
+    toks: Tokens<Token>,
     file: &'a str,
     /// Current nesting of expressions (at most [`MAX_NESTING`]).
     nest: usize,
@@ -176,13 +177,13 @@ const UNSUPPORTED_WORDS: [&str; 16] = [
 
 impl Parser<'_> {
     fn peek(&self) -> &Tok {
-        &self.toks[self.i].tok
+        &self.toks.current().tok
     }
     fn peek_at(&self, k: usize) -> &Tok {
-        &self.toks[(self.i + k).min(self.toks.len() - 1)].tok
+        &self.toks.ahead(k).tok
     }
     fn pos(&self) -> Pos {
-        let t = &self.toks[self.i];
+        let t = self.toks.current();
         Pos {
             line: t.line,
             col: t.col,
@@ -201,22 +202,8 @@ impl Parser<'_> {
             Tok::Eof => "end of file".into(),
         }
     }
-    fn is(&self, p: &str) -> bool {
-        matches!(self.peek(), Tok::P(q) if *q == p)
-    }
-    fn is_word(&self, w: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(s) if s == w)
-    }
-    fn eat(&mut self, p: &str) -> bool {
-        if self.is(p) {
-            self.i += 1;
-            true
-        } else {
-            false
-        }
-    }
     fn expect(&mut self, p: &str) -> R<()> {
-        if self.eat(p) {
+        if self.toks.eat_sym(p) {
             Ok(())
         } else {
             self.err(
@@ -228,7 +215,7 @@ impl Parser<'_> {
     fn ident(&mut self) -> R<String> {
         match self.peek().clone() {
             Tok::Ident(s) => {
-                self.i += 1;
+                self.toks.pass();
                 Ok(s)
             }
             _ => self.err(
@@ -249,7 +236,7 @@ impl Parser<'_> {
     fn spec(&mut self) -> R<Spec> {
         let mut spec = Spec::default();
         loop {
-            if self.eat(";") {
+            if self.toks.eat_sym(";") {
                 continue;
             }
             match self.peek().clone() {
@@ -258,14 +245,14 @@ impl Parser<'_> {
                     if w == "mtype"
                         && (self.peek_at(1) == &Tok::P("=") || self.peek_at(1) == &Tok::P("{")) =>
                 {
-                    self.i += 1;
-                    self.eat("=");
+                    self.toks.pass();
+                    self.toks.eat_sym("=");
                     self.expect("{")?;
                     loop {
                         let p = self.pos();
                         let n = self.ident()?;
                         spec.mtypes.push((p, n));
-                        if !self.eat(",") {
+                        if !self.toks.eat_sym(",") {
                             break;
                         }
                     }
@@ -295,8 +282,8 @@ impl Parser<'_> {
 
     fn proctype(&mut self) -> R<Proctype> {
         let pos = self.pos();
-        if self.is_word("init") {
-            self.i += 1;
+        if self.toks.is_word("init") {
+            self.toks.pass();
             self.check_unsupported()?;
             let body = self.block()?;
             return Ok(Proctype {
@@ -309,9 +296,9 @@ impl Parser<'_> {
             });
         }
         let mut active = None;
-        if self.is_word("active") {
-            self.i += 1;
-            if self.eat("[") {
+        if self.toks.is_word("active") {
+            self.toks.pass();
+            if self.toks.eat_sym("[") {
                 active = Some(self.expr()?);
                 self.expect("]")?;
             } else {
@@ -321,19 +308,19 @@ impl Parser<'_> {
                 });
             }
         }
-        if !self.is_word("proctype") {
+        if !self.toks.is_word("proctype") {
             return self.err(
                 ErrorKind::Syntax,
                 format!("expected 'proctype', found {}", self.describe()),
             );
         }
-        self.i += 1;
+        self.toks.pass();
         let name = self.ident()?;
         self.expect("(")?;
         let mut params = Vec::new();
-        while !self.is(")") {
+        while !self.toks.is_sym(")") {
             params.extend(self.decl()?);
-            if !self.eat(";") && !self.is(")") {
+            if !self.toks.eat_sym(";") && !self.toks.is_sym(")") {
                 self.expect(",")?;
             }
         }
@@ -350,12 +337,29 @@ impl Parser<'_> {
         })
     }
 
+    /// A local declaration statement, one variable (`pos` is the
+    /// statement's).
+    fn local_decl(&mut self, pos: Pos) -> R<StmtKind> {
+        let mut d = self.decl()?;
+        if d.len() != 1 {
+            return Err(PromelaError::at(
+                ErrorKind::Unsupported,
+                self.file,
+                pos.line,
+                pos.col,
+                "declare one local variable per declaration",
+            ));
+        }
+        Ok(StmtKind::Decl(d.remove(0)))
+    }
+
     /// A declaration `[hidden] type name[[N]] [= init] {, name ...}`.
     fn decl(&mut self) -> R<Vec<VarDecl>> {
         let mut hidden = false;
-        while self.is_word("hidden") || self.is_word("local") || self.is_word("show") {
-            hidden |= self.is_word("hidden");
-            self.i += 1;
+        while self.toks.is_word("hidden") || self.toks.is_word("local") || self.toks.is_word("show")
+        {
+            hidden |= self.toks.is_word("hidden");
+            self.toks.pass();
         }
         let tpos = self.pos();
         let tname = self.ident()?;
@@ -389,7 +393,7 @@ impl Parser<'_> {
                     }
                 }
             }
-            let size = if self.eat("[") {
+            let size = if self.toks.eat_sym("[") {
                 let e = self.expr()?;
                 self.expect("]")?;
                 Some(e)
@@ -397,15 +401,15 @@ impl Parser<'_> {
                 None
             };
             let (mut init, mut chan) = (None, None);
-            if self.eat("=") {
+            if self.toks.eat_sym("=") {
                 if ty == BaseType::Chan {
                     self.expect("[")?;
                     let capacity = self.expr()?;
                     self.expect("]")?;
-                    if !self.is_word("of") {
+                    if !self.toks.is_word("of") {
                         return self.err(ErrorKind::Syntax, "expected 'of'");
                     }
-                    self.i += 1;
+                    self.toks.pass();
                     self.expect("{")?;
                     let mut fields = Vec::new();
                     loop {
@@ -423,13 +427,13 @@ impl Parser<'_> {
                             }
                             Some(t) => fields.push(t),
                         }
-                        if !self.eat(",") {
+                        if !self.toks.eat_sym(",") {
                             break;
                         }
                     }
                     self.expect("}")?;
                     chan = Some(ChanInit { capacity, fields });
-                } else if self.is("{") {
+                } else if self.toks.is_sym("{") {
                     return self.err(
                         ErrorKind::Unsupported,
                         "array initialiser lists are not supported",
@@ -447,7 +451,7 @@ impl Parser<'_> {
                 chan,
                 hidden,
             });
-            if !self.eat(",") {
+            if !self.toks.eat_sym(",") {
                 break;
             }
         }
@@ -462,16 +466,16 @@ impl Parser<'_> {
     }
 
     fn at_seq_end(&self) -> bool {
-        self.is("}")
-            || self.is("::")
-            || self.is_word("fi")
-            || self.is_word("od")
+        self.toks.is_sym("}")
+            || self.toks.is_sym("::")
+            || self.toks.is_word("fi")
+            || self.toks.is_word("od")
             || self.peek() == &Tok::Eof
     }
 
     fn sequence(&mut self) -> R<Vec<Stmt>> {
         let mut out = Vec::new();
-        while self.eat(";") || self.eat("->") {}
+        while self.toks.eat_sym(";") || self.toks.eat_sym("->") {}
         while !self.at_seq_end() {
             let s = self.step()?;
             let needs_sep = !matches!(
@@ -484,7 +488,7 @@ impl Parser<'_> {
             ) && !matches!(&s.kind, StmtKind::Labeled(_, b) if matches!(b.kind, StmtKind::If(_) | StmtKind::Do(_) | StmtKind::Atomic(_) | StmtKind::DStep(_) | StmtKind::Block(_)));
             out.push(s);
             let mut sep = false;
-            while self.eat(";") || self.eat("->") {
+            while self.toks.eat_sym(";") || self.toks.eat_sym("->") {
                 sep = true;
             }
             if !sep && needs_sep && !self.at_seq_end() {
@@ -499,13 +503,13 @@ impl Parser<'_> {
 
     fn options(&mut self, close: &str) -> R<Vec<Vec<Stmt>>> {
         let mut opts = Vec::new();
-        if !self.is("::") {
+        if !self.toks.is_sym("::") {
             return self.err(
                 ErrorKind::Syntax,
                 format!("expected '::', found {}", self.describe()),
             );
         }
-        while self.eat("::") {
+        while self.toks.eat_sym("::") {
             let p = self.pos();
             let s = self.sequence()?;
             if s.is_empty() {
@@ -519,13 +523,13 @@ impl Parser<'_> {
             }
             opts.push(s);
         }
-        if !self.is_word(close) {
+        if !self.toks.is_word(close) {
             return self.err(
                 ErrorKind::Syntax,
                 format!("expected '{close}', found {}", self.describe()),
             );
         }
-        self.i += 1;
+        self.toks.pass();
         Ok(opts)
     }
 
@@ -549,43 +553,43 @@ impl Parser<'_> {
             Tok::P("{") => StmtKind::Block(self.block()?),
             Tok::Ident(w) => match w.as_str() {
                 "if" => {
-                    self.i += 1;
+                    self.toks.pass();
                     StmtKind::If(self.options("fi")?)
                 }
                 "do" => {
-                    self.i += 1;
+                    self.toks.pass();
                     StmtKind::Do(self.options("od")?)
                 }
                 "atomic" => {
-                    self.i += 1;
+                    self.toks.pass();
                     StmtKind::Atomic(self.block()?)
                 }
                 "d_step" => {
-                    self.i += 1;
+                    self.toks.pass();
                     StmtKind::DStep(self.block()?)
                 }
                 "goto" => {
-                    self.i += 1;
+                    self.toks.pass();
                     StmtKind::Goto(self.ident()?)
                 }
                 "break" => {
-                    self.i += 1;
+                    self.toks.pass();
                     StmtKind::Break
                 }
                 "skip" => {
-                    self.i += 1;
+                    self.toks.pass();
                     StmtKind::Skip
                 }
                 "else" => {
-                    self.i += 1;
+                    self.toks.pass();
                     StmtKind::Else
                 }
                 "assert" => {
-                    self.i += 1;
+                    self.toks.pass();
                     StmtKind::Assert(self.expr()?)
                 }
                 "printf" | "printm" => {
-                    self.i += 1;
+                    self.toks.pass();
                     self.expect("(")?;
                     let mut depth = 1;
                     while depth > 0 {
@@ -595,38 +599,17 @@ impl Parser<'_> {
                             Tok::Eof => return self.err(ErrorKind::Syntax, "unterminated printf"),
                             _ => {}
                         }
-                        self.i += 1;
+                        self.toks.pass();
                     }
                     StmtKind::Skip
                 }
-                "hidden" | "local" | "show" => {
-                    let mut d = self.decl()?;
-                    if d.len() != 1 {
-                        return Err(PromelaError::at(
-                            ErrorKind::Unsupported,
-                            self.file,
-                            pos.line,
-                            pos.col,
-                            "declare one local variable per declaration",
-                        ));
-                    }
-                    StmtKind::Decl(d.remove(0))
-                }
+                "hidden" | "local" | "show" => self.local_decl(pos)?,
                 _ if type_of(&w).is_some() && matches!(self.peek_at(1), Tok::Ident(_)) => {
-                    let mut d = self.decl()?;
-                    if d.len() != 1 {
-                        return Err(PromelaError::at(
-                            ErrorKind::Unsupported,
-                            self.file,
-                            pos.line,
-                            pos.col,
-                            "declare one local variable per declaration",
-                        ));
-                    }
-                    StmtKind::Decl(d.remove(0))
+                    self.local_decl(pos)?
                 }
                 _ if self.peek_at(1) == &Tok::P(":") => {
-                    self.i += 2;
+                    self.toks.pass();
+                    self.toks.pass();
                     let inner = self.step()?;
                     StmtKind::Labeled(w, Box::new(inner))
                 }
@@ -640,38 +623,38 @@ impl Parser<'_> {
     /// Assignment, increment, send, receive or expression statement.
     fn simple(&mut self) -> R<StmtKind> {
         let e = self.expr()?;
-        if self.eat("=") {
+        if self.toks.eat_sym("=") {
             let r = self.expr()?;
             return Ok(StmtKind::Assign(e, r));
         }
-        if self.eat("++") {
+        if self.toks.eat_sym("++") {
             return Ok(StmtKind::Incr(e, 1));
         }
-        if self.eat("--") {
+        if self.toks.eat_sym("--") {
             return Ok(StmtKind::Incr(e, -1));
         }
-        if self.is("??")
-            || self.is("?<")
-            || self.is("!!")
-            || (self.is("?") && self.peek_at(1) == &Tok::P("["))
+        if self.toks.is_sym("??")
+            || self.toks.is_sym("?<")
+            || self.toks.is_sym("!!")
+            || (self.toks.is_sym("?") && self.peek_at(1) == &Tok::P("["))
         {
             return self.err(
                 ErrorKind::Unsupported,
                 "random receive (??), sorted send (!!), polling (?[ ]) and ?< > are not supported",
             );
         }
-        if self.eat("!") {
+        if self.toks.eat_sym("!") {
             let args = self.arg_list(|p| p.expr())?;
             return Ok(StmtKind::Send(e, args));
         }
-        if self.eat("?") {
+        if self.toks.eat_sym("?") {
             let args = self.arg_list(|p| {
-                if p.is_word("_") {
-                    p.i += 1;
+                if p.toks.is_word("_") {
+                    p.toks.pass();
                     return Ok(RecvArg::Any);
                 }
-                if p.is_word("eval") {
-                    p.i += 1;
+                if p.toks.is_word("eval") {
+                    p.toks.pass();
                     p.expect("(")?;
                     let e = p.expr()?;
                     p.expect(")")?;
@@ -691,37 +674,41 @@ impl Parser<'_> {
     fn arg_list<T>(&mut self, mut one: impl FnMut(&mut Self) -> R<T>) -> R<Vec<T>> {
         // `c!(a,b)` is a parenthesised list, `c!(a+1)%3` an expression:
         // try the list first and fall back when more of an expression follows
-        if self.is("(") {
-            let (save, nest) = (self.i, self.nest);
-            self.i += 1;
+        if self.toks.is_sym("(") {
+            let (save, nest) = (self.toks.index(), self.nest);
+            self.toks.pass();
             let mut out = Vec::new();
             let ok = loop {
                 match one(self) {
                     Ok(v) => out.push(v),
                     Err(_) => break false,
                 }
-                if self.eat(",") {
+                if self.toks.eat_sym(",") {
                     continue;
                 }
-                break self.eat(")");
+                break self.toks.eat_sym(")");
             };
-            if ok && (self.is(";") || self.is("->") || self.at_seq_end() || self.is_word("unless"))
+            if ok
+                && (self.toks.is_sym(";")
+                    || self.toks.is_sym("->")
+                    || self.at_seq_end()
+                    || self.toks.is_word("unless"))
             {
                 return Ok(out);
             }
-            self.i = save;
+            self.toks.rewind(save);
             self.nest = nest;
         }
         let paren = false;
         let mut out = Vec::new();
         loop {
             out.push(one(self)?);
-            if self.eat(",") {
+            if self.toks.eat_sym(",") {
                 continue;
             }
-            if self.is("(") {
+            if self.toks.is_sym("(") {
                 // `c!a(b)`: SPIN's alternative field notation.
-                self.i += 1;
+                self.toks.pass();
                 out.push(one(self)?);
                 self.expect(")")?;
             }
@@ -801,7 +788,7 @@ impl Parser<'_> {
                 _ => return Ok((l, h)),
             };
             let pos = self.pos();
-            self.i += 1;
+            self.toks.pass();
             let (r, hr) = self.binary(level + 1)?;
             h = self.height(h.max(hr), pos)?;
             l = Expr {
@@ -814,7 +801,7 @@ impl Parser<'_> {
     fn unary(&mut self) -> R<(Expr, usize)> {
         let pos = self.pos();
         for op in ["!", "~", "-"] {
-            if self.eat(op) {
+            if self.toks.eat_sym(op) {
                 self.enter()?;
                 let (e, h) = self.unary()?;
                 self.nest -= 1;
@@ -837,13 +824,13 @@ impl Parser<'_> {
         let mut h = 0;
         let kind = match self.peek().clone() {
             Tok::Num(n) => {
-                self.i += 1;
+                self.toks.pass();
                 ExprKind::Num(n)
             }
             Tok::P("(") => {
-                self.i += 1;
+                self.toks.pass();
                 let (e, he) = self.expr_h()?;
-                if self.eat("->") {
+                if self.toks.eat_sym("->") {
                     let (a, ha) = self.expr_h()?;
                     self.expect(":")?;
                     let (b, hb) = self.expr_h()?;
@@ -856,7 +843,7 @@ impl Parser<'_> {
                 }
             }
             Tok::Ident(w) => {
-                self.i += 1;
+                self.toks.pass();
                 match w.as_str() {
                     "true" => ExprKind::Num(1),
                     "false" => ExprKind::Num(0),
@@ -881,11 +868,11 @@ impl Parser<'_> {
                         let name = self.ident()?;
                         self.expect("(")?;
                         let mut args = Vec::new();
-                        while !self.is(")") {
+                        while !self.toks.is_sym(")") {
                             let (a, ha) = self.expr_h()?;
                             h = h.max(ha);
                             args.push(a);
-                            if !self.eat(",") {
+                            if !self.toks.eat_sym(",") {
                                 break;
                             }
                         }
@@ -903,7 +890,7 @@ impl Parser<'_> {
                         ));
                     }
                     _ => {
-                        let idx = if self.eat("[") {
+                        let idx = if self.toks.eat_sym("[") {
                             let (e, he) = self.expr_h()?;
                             self.expect("]")?;
                             h = he;
@@ -911,7 +898,7 @@ impl Parser<'_> {
                         } else {
                             None
                         };
-                        if self.is(".") || self.is("@") {
+                        if self.toks.is_sym(".") || self.toks.is_sym("@") {
                             return self.err(
                                 ErrorKind::Unsupported,
                                 "structure fields and remote references are not supported",
@@ -944,8 +931,7 @@ impl Parser<'_> {
 pub fn parse(text: &str, file: &str) -> Result<Spec, PromelaError> {
     let toks = lex(text, file)?;
     let mut p = Parser {
-        toks,
-        i: 0,
+        toks: Tokens::new(toks, lexeme),
         file,
         nest: 0,
         stmts: 0,

@@ -4,10 +4,7 @@
 use promela::ErrorKind;
 
 fn err(text: &str) -> promela::PromelaError {
-    match promela::parse_str(text, "m.pml") {
-        Ok(_) => panic!("accepted: {text}"),
-        Err(e) => e,
-    }
+    frontend_testkit::load_error(promela::parse_str, text, "m.pml")
 }
 
 #[test]

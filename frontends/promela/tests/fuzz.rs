@@ -10,7 +10,10 @@
 //! threads). Deterministic: a fixed xorshift seed, a few thousand inputs,
 //! seconds in release mode.
 
-use frontend_testkit::fuzz::{self, load_error_at, Outcome, BOUND};
+use frontend_testkit::fuzz::{self, Outcome};
+
+/// The load error of an input past a nesting or chain limit.
+const TOO_DEEP: &str = "nested too deeply";
 
 const SEED: &str = "mtype = { req, ack };
 chan c = [2] of { mtype, byte };
@@ -39,11 +42,7 @@ fn run(text: String) -> Result<Outcome, String> {
 
 #[test]
 fn deep_nesting_and_long_chains_are_errors_or_counts() {
-    let seed = run(SEED.to_string()).expect("seed");
-    let Outcome::States(n) = seed else {
-        panic!("seed: {seed:?}")
-    };
-    assert!(n > 1 && n <= BOUND, "seed explores {n} states");
+    let n = fuzz::seed_states(run, SEED);
     let guard = "i < 3";
     let with = |e: &str| SEED.replacen(guard, e, 1);
     let stmt = "else -> skip";
@@ -72,9 +71,7 @@ fn deep_nesting_and_long_chains_are_errors_or_counts() {
             " }".repeat(stmts - 3)
         )),
     ];
-    for (k, text) in same.into_iter().enumerate() {
-        assert_eq!(run(text), Ok(Outcome::States(n)), "preserving mutant {k}");
-    }
+    fuzz::assert_preserving(run, same.to_vec(), n);
     // Past the limits, up to 100,000 deep: an error at a position.
     for depth in [nest + 1, 5_000, 100_000] {
         let deep = [
@@ -85,13 +82,8 @@ fn deep_nesting_and_long_chains_are_errors_or_counts() {
             format!("{}i < 3{}", "(i -> ".repeat(depth), " : 0)".repeat(depth)),
             format!("{}c{} < 3", "len(".repeat(depth), ")".repeat(depth)),
         ];
-        for (k, e) in deep.iter().enumerate() {
-            let out = run(with(e)).unwrap_or_else(|p| panic!("nest {depth}/{k}: panic {p}"));
-            assert!(
-                load_error_at(&out, "nested too deeply"),
-                "nest {depth}/{k}: {out:?}"
-            );
-        }
+        let texts = deep.iter().map(|e| with(e)).collect();
+        fuzz::assert_load_errors(run, texts, TOO_DEEP, &format!("nest {depth}"));
     }
     for depth in [stmts + 1, 5_000, 100_000] {
         let deep = [
@@ -104,13 +96,8 @@ fn deep_nesting_and_long_chains_are_errors_or_counts() {
             // unbalanced: the limit comes first
             "if :: ".repeat(depth),
         ];
-        for (k, s) in deep.iter().enumerate() {
-            let out = run(with_stmt(s)).unwrap_or_else(|p| panic!("stmt {depth}/{k}: panic {p}"));
-            assert!(
-                load_error_at(&out, "nested too deeply"),
-                "stmt {depth}/{k}: {out:?}"
-            );
-        }
+        let texts = deep.iter().map(|s| with_stmt(s)).collect();
+        fuzz::assert_load_errors(run, texts, TOO_DEEP, &format!("stmt {depth}"));
     }
     for len in [height + 1, 5_000, 100_000] {
         let long = [
@@ -122,13 +109,7 @@ fn deep_nesting_and_long_chains_are_errors_or_counts() {
             SEED.replacen("byte a[3]", &format!("byte a[3{}]", " * 1".repeat(len)), 1),
             SEED.replacen("int x;", &format!("int x = 0{};", " - 1".repeat(len)), 1),
         ];
-        for (k, text) in long.into_iter().enumerate() {
-            let out = run(text).unwrap_or_else(|p| panic!("chain {len}/{k}: panic {p}"));
-            assert!(
-                load_error_at(&out, "nested too deeply"),
-                "chain {len}/{k}: {out:?}"
-            );
-        }
+        fuzz::assert_load_errors(run, long.to_vec(), TOO_DEEP, &format!("chain {len}"));
     }
 }
 

@@ -3,7 +3,7 @@
 //! (`common::spin_states`: `spin -a`, `gcc -DNOREDUCE -DSAFETY`,
 //! `./pan -E -c0`). Each model isolates one semantic rule. When `spin` or
 //! `gcc` is missing it fails under CI and otherwise says it skipped
-//! (`common::missing`); nothing here is a recorded number.
+//! (`frontend_testkit::missing`); nothing here is a recorded number.
 
 mod common;
 
@@ -69,7 +69,9 @@ const MODELS: &[(&str, &str)] = &[
 #[test]
 fn counts_equal_spin_states_stored() {
     if !common::spin_available() {
-        common::missing("spin or gcc not installed (scripts/install-deps.sh): no SPIN comparison");
+        frontend_testkit::missing(
+            "spin or gcc not installed (scripts/install-deps.sh): no SPIN comparison",
+        );
         return;
     }
     let mut bad = Vec::new();

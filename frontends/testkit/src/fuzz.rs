@@ -6,10 +6,11 @@
 //! binary; a panic comes back as `Err`. The inputs (seeds, mutations) are
 //! each front-end's own.
 
-use std::collections::{HashSet, VecDeque};
 use std::fmt::Display;
 
 use pins::Model;
+
+use crate::bfs::Frontier;
 
 /// Stack of the thread an input is loaded and explored on.
 pub const STACK: usize = 2 << 20;
@@ -27,23 +28,52 @@ pub enum Outcome {
 
 /// Breadth-first search of `m`, stopped after [`BOUND`] states.
 pub fn explore(m: &dyn Model) -> Outcome {
-    let init = m.initial_state();
-    let mut seen = HashSet::new();
-    let mut queue = VecDeque::new();
-    seen.insert(init.clone());
-    queue.push_back(init);
-    while let Some(s) = queue.pop_front() {
+    let mut f = Frontier::of(m);
+    while let Some(s) = f.pop() {
         let mut succ = Vec::new();
         if m.next_all(&s, &mut |_, t| succ.push(t.to_vec())).is_err() {
             return Outcome::ModelError;
         }
         for t in succ {
-            if seen.len() <= BOUND && seen.insert(t.clone()) {
-                queue.push_back(t);
+            if f.states() <= BOUND {
+                f.offer(&t);
             }
         }
     }
-    Outcome::States(seen.len())
+    Outcome::States(f.states())
+}
+
+/// The states the seed text explores with `run`: more than one, at most
+/// [`BOUND`] (the mutants are compared with it).
+pub fn seed_states(run: fn(String) -> Result<Outcome, String>, seed: &str) -> usize {
+    let out = run(seed.to_string()).expect("seed");
+    let Outcome::States(n) = out else {
+        panic!("seed: {out:?}")
+    };
+    assert!(n > 1 && n <= BOUND, "seed explores {n} states");
+    n
+}
+
+/// Every text of `texts` (mutants at a limit) explores the seed's `n` states.
+pub fn assert_preserving(run: fn(String) -> Result<Outcome, String>, texts: Vec<String>, n: usize) {
+    for (k, text) in texts.into_iter().enumerate() {
+        assert_eq!(run(text), Ok(Outcome::States(n)), "preserving mutant {k}");
+    }
+}
+
+/// Every text of `texts` (mutants past a limit, `what` names them in
+/// failures) is a load error at a position containing `error`, never a
+/// panic.
+pub fn assert_load_errors(
+    run: fn(String) -> Result<Outcome, String>,
+    texts: Vec<String>,
+    error: &str,
+    what: &str,
+) {
+    for (k, text) in texts.into_iter().enumerate() {
+        let out = run(text).unwrap_or_else(|p| panic!("{what}/{k}: panic {p}"));
+        assert!(load_error_at(&out, error), "{what}/{k}: {out:?}");
+    }
 }
 
 /// Loads `text` as the file `label` with `load` and explores it, on a

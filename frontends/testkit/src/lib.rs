@@ -1,9 +1,12 @@
 //! What every front-end's tests need and no front-end may own: the rule
-//! for data or tools a test cannot find ([`missing`]), and the bounded
-//! fuzzing driver ([`fuzz`]). A dev-dependency of the front-ends (and of
-//! harness tests), never of a library: front-ends stay independent of one
-//! another. Knows models only through [`pins::Model`].
+//! for data or tools a test cannot find ([`missing`]), where shared data
+//! lives and how oracles are read ([`corpus`]), the naive breadth-first
+//! search ([`bfs`]), and the bounded fuzzing driver ([`fuzz`]). A
+//! dev-dependency of the front-ends (and of harness tests), never of a
+//! library: front-ends stay independent of one another. Knows models only through [`pins::Model`].
 
+pub mod bfs;
+pub mod corpus;
 pub mod fuzz;
 
 /// Whether this is a CI run: `CI` set to anything but empty, `0` or `false`.
@@ -20,4 +23,13 @@ pub fn missing(what: &str) {
         "{what} (CI is set: a test must not pass without its data or tools)"
     );
     eprintln!("skipped: {what} (under CI=true this fails)");
+}
+
+/// The error `load` gives for `text` read as the file `label`; panics when
+/// it loads.
+pub fn load_error<M, E>(load: fn(&str, &str) -> Result<M, E>, text: &str, label: &str) -> E {
+    match load(text, label) {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => e,
+    }
 }

@@ -6,57 +6,34 @@
 
 #![allow(dead_code)]
 
-use std::collections::{HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use frontend_testkit::bfs::Frontier;
+use frontend_testkit::corpus;
 use pins::Model;
 
 /// `<workspace>/../shared/datasets/beem/promela`, or `None` when absent
-/// (see [`missing`]: a failure under CI).
+/// (see [`frontend_testkit::missing`]: a failure under CI).
 pub fn promela_dir() -> Option<PathBuf> {
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets/beem/promela");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        missing(&format!(
-            "BEEM Promela corpus not found at {}",
-            dir.display()
-        ));
-        None
-    }
+    corpus::dataset("beem/promela", "BEEM Promela corpus", &[])
 }
-
-pub use frontend_testkit::missing;
 
 /// Every `.pm` file of `dir`, sorted.
 pub fn pm_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .expect("list corpus")
-        .map(|e| e.expect("dir entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pm"))
-        .collect();
-    files.sort();
-    files
+    corpus::files_with_extension(dir, "pm")
 }
 
 /// Reachable states of `m` (breadth-first, every successor of every group).
 pub fn count(m: &dyn Model) -> usize {
-    let mut seen: HashSet<Vec<u32>> = HashSet::new();
-    let mut q = VecDeque::new();
-    let init = m.initial_state();
-    seen.insert(init.clone());
-    q.push_back(init);
-    while let Some(s) = q.pop_front() {
+    let mut seen = Frontier::of(m);
+    while let Some(s) = seen.pop() {
         m.next_all(&s, &mut |_, t| {
-            if seen.insert(t.to_vec()) {
-                q.push_back(t.to_vec());
-            }
+            seen.offer(t);
         })
         .expect("model error");
     }
-    seen.len()
+    seen.states()
 }
 
 /// Whether `spin` and `gcc` can be run.

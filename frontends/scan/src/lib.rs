@@ -1,0 +1,24 @@
+//! What the hand-written lexers and parsers of the text front-ends (DVE,
+//! Promela, mCRL2, B) share: a 1-based source position ([`Pos`]), a
+//! character [`Scanner`] that keeps the line and column while it skips
+//! white space and comments and matches words, numbers and symbols, and
+//! the token stream every parser walks ([`Tokens`]).
+//!
+//! Owns only these lexical primitives; it must not know any formalism's
+//! tokens, keywords or grammar, nor how errors are worded (a front-end
+//! builds its own located error from a [`Pos`]).
+//! Depends on nothing.
+
+mod cursor;
+mod scanner;
+
+pub use cursor::{Lexeme, Tokens};
+pub use scanner::{Comments, Scanner, C_COMMENTS};
+
+/// A position in source text: 1-based line and column (columns count
+/// characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pos {
+    pub line: u32,
+    pub col: u32,
+}

@@ -1,0 +1,102 @@
+//! The naive breadth-first search the front-ends' tests and development
+//! examples check models with: full state vectors in a hash set, every
+//! successor `next_all` emits counted as a transition. Knows models only
+//! through [`pins::Model`]; must not know any formalism or engine.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use pins::{Model, ModelError};
+use rustc_hash::FxHashSet;
+
+/// The states seen so far and the queue of those still to expand.
+pub struct Frontier {
+    seen: FxHashSet<Vec<u32>>,
+    queue: VecDeque<Vec<u32>>,
+}
+
+impl Frontier {
+    /// Seen and queued: `init` only.
+    pub fn new(init: &[u32]) -> Frontier {
+        let mut f = Frontier {
+            seen: FxHashSet::default(),
+            queue: VecDeque::new(),
+        };
+        f.offer(init);
+        f
+    }
+
+    /// Seen and queued: the initial state of `m` only.
+    pub fn of(m: &dyn Model) -> Frontier {
+        Frontier::new(&m.initial_state())
+    }
+
+    /// The next state to expand.
+    pub fn pop(&mut self) -> Option<Vec<u32>> {
+        self.queue.pop_front()
+    }
+
+    /// Records `s` and queues it when it is new; whether it was.
+    pub fn offer(&mut self, s: &[u32]) -> bool {
+        if self.seen.contains(s) {
+            return false;
+        }
+        self.seen.insert(s.to_vec());
+        self.queue.push_back(s.to_vec());
+        true
+    }
+
+    /// How many states were seen.
+    pub fn states(&self) -> usize {
+        self.seen.len()
+    }
+
+    /// Whether `s` was seen.
+    pub fn contains(&self, s: &[u32]) -> bool {
+        self.seen.contains(s)
+    }
+}
+
+/// How a [`bfs`] ended.
+#[derive(Debug)]
+pub enum Bfs {
+    /// Reachable states and transitions.
+    Done(u64, u64),
+    /// More than the state limit, or out of time (which of them).
+    GaveUp(String),
+    Error(ModelError),
+}
+
+/// Naive BFS of `m`: gives up beyond `limit` states or after `time`.
+pub fn bfs(m: &dyn Model, limit: usize, time: Option<Duration>) -> Bfs {
+    let t0 = Instant::now();
+    let mut f = Frontier::of(m);
+    let mut edges = 0u64;
+    let mut succ: Vec<Vec<u32>> = Vec::new();
+    while let Some(s) = f.pop() {
+        if let Some(time) = time.filter(|t| t0.elapsed() > *t) {
+            return Bfs::GaveUp(format!("more than {time:?}"));
+        }
+        succ.clear();
+        if let Err(e) = m.next_all(&s, &mut |_, t| succ.push(t.to_vec())) {
+            return Bfs::Error(e);
+        }
+        edges += succ.len() as u64;
+        for t in &succ {
+            if f.offer(t) && f.states() > limit {
+                return Bfs::GaveUp(format!("more than {limit} states"));
+            }
+        }
+    }
+    Bfs::Done(f.states() as u64, edges)
+}
+
+/// Reachable (states, transitions) of `m`, which must be small and free
+/// of model errors (a unit test's model): panics otherwise.
+pub fn count(m: &dyn Model) -> (usize, usize) {
+    match bfs(m, usize::MAX, None) {
+        Bfs::Done(states, transitions) => (states as usize, transitions as usize),
+        Bfs::Error(e) => panic!("{e}"),
+        Bfs::GaveUp(why) => panic!("gave up: {why}"),
+    }
+}
