@@ -89,12 +89,7 @@ impl Model for SyntheticModel {
     fn groups(&self) -> &[TransitionGroup] {
         &self.groups
     }
-    fn next(
-        &self,
-        state: &[Value],
-        group: usize,
-        emit: &mut dyn FnMut(&[Value]),
-    ) -> Result<(), ModelError> {
+    fn next(&self, state: &[Value], group: usize, emit: &mut crate::Emit) -> crate::Step {
         (self.successors)(state, group, emit)
     }
 }

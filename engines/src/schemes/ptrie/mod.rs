@@ -704,7 +704,9 @@ impl PTrie {
     ) -> Result<(), TableFull> {
         let mut tails = std::mem::take(&mut self.tails);
         let mut ends = std::mem::take(&mut self.tail_ends);
-        let result = self.split_insert_with(fwd, depth, b, pos, key, &mut tails, &mut ends);
+        let result = self
+            .gather_tails(depth, b, pos, key, &mut tails, &mut ends)
+            .and_then(|()| self.split_at_tails(fwd, depth, b, &tails, &ends));
         self.tails = tails;
         self.tail_ends = ends;
         result
@@ -763,18 +765,16 @@ impl PTrie {
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn split_insert_with(
+    /// Splits the full bucket `b` (in `fwd`, at depth `depth`) whose
+    /// entries, the new one included, are `tails` (see [`Self::gather_tails`]).
+    fn split_at_tails(
         &mut self,
         fwd: u32,
         depth: usize,
         b: u32,
-        pos: usize,
-        key: &[u8],
-        tails: &mut Vec<u8>,
-        ends: &mut Vec<u32>,
+        tails: &[u8],
+        ends: &[u32],
     ) -> Result<(), TableFull> {
-        self.gather_tails(depth, b, pos, key, tails, ends)?;
         let m = ends.len();
         let tail = |e: usize| {
             let start = if e == 0 { 0 } else { ends[e - 1] as usize };

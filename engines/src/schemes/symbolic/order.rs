@@ -14,7 +14,7 @@
 //! Owns the permutation and the [`Permuted`] adapter (a `pins::Model` whose
 //! slot `p` is the inner model's slot `order[p]`). Must not know diagrams.
 
-use pins::{Model, ModelError, Slot, TransitionGroup, Value};
+use pins::{Emit, Model, Slot, Step, TransitionGroup, Value};
 
 /// Total span of the groups' slot sets under `pos` (slot → position).
 fn span(sets: &[Vec<usize>], pos: &[usize]) -> u64 {
@@ -136,12 +136,7 @@ impl Model for Permuted<'_> {
     fn is_error_state(&self, state: &[Value]) -> bool {
         self.inner.is_error_state(&self.to_inner(state))
     }
-    fn next(
-        &self,
-        state: &[Value],
-        group: usize,
-        emit: &mut dyn FnMut(&[Value]),
-    ) -> Result<(), ModelError> {
+    fn next(&self, state: &[Value], group: usize, emit: &mut Emit) -> Step {
         let mut inner_state = vec![0; state.len()];
         for (p, &v) in self.order.iter().enumerate() {
             inner_state[v] = state[p];
