@@ -33,8 +33,14 @@
 //!   constraint solving); anywhere else it is a model error.
 //! * Transitions: one per distinct (operation, parameters, results,
 //!   target state) from a state.
-//! * Invariants and ASSERTIONS are not evaluated (the oracles come from
-//!   runs without violations).
+//! * Machine INVARIANTs and ASSERTIONS are not evaluated (the oracles come
+//!   from runs without violations). A WHILE loop's INVARIANT must hold
+//!   before each test of its condition, and its VARIANT must be a natural
+//!   number before each iteration and decrease strictly across it, or it
+//!   is a model error (as in ProB).
+//! * A constants state from which the INITIALISATION has no solution is a
+//!   model error (ProB reports it); without constants, such a machine has
+//!   no state (ProB's count 0).
 //!
 //! Refused with [`ErrorKind::Unsupported`] (naming the construct and
 //! where): REFINES, machine parameters and CONSTRAINTS, renamed machines,
