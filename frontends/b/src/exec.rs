@@ -175,7 +175,7 @@ impl Env<'_> {
                 for (g, b) in branches {
                     let mut holds = true;
                     for c in crate::solve::conjuncts(g) {
-                        if !self.holds_guard(c)? {
+                        if !self.holds(c)? {
                             holds = false;
                             break;
                         }
@@ -260,10 +260,22 @@ impl Env<'_> {
             SubstKind::Par(parts) => {
                 let mut acc: Vec<Writes> = vec![Vec::new()];
                 for p in parts {
-                    let outs = self.exec(p, ops)?;
+                    let outs: Vec<Writes> = self.exec(p, ops)?.into_iter().map(compact).collect();
                     let mut next = Vec::with_capacity(acc.len() * outs.len());
                     for a in &acc {
                         for o in &outs {
+                            // two branches writing one variable differently
+                            // (`f(x) := 1 || f(y) := 2` under ProB's
+                            // ALLOW_SIMULTANEOUS_ASSIGNMENTS) would need a merge
+                            if o.iter()
+                                .any(|(t, v)| a.iter().any(|(u, w)| u == t && v != w))
+                            {
+                                return Err(Fail::Unsupported(
+                                    "parallel substitutions writing one variable differently"
+                                        .into(),
+                                    pos,
+                                ));
+                            }
                             let mut w = a.clone();
                             w.extend(o.iter().cloned());
                             next.push(w);

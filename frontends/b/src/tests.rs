@@ -240,3 +240,21 @@ fn parameters_ranged_by_a_relation_image() {
     // root + 3 states; 1 init edge + 4 go edges
     assert_eq!((s, t), (4, 5));
 }
+
+#[test]
+fn nested_select_and_parallel_conflicts() {
+    // a SELECT under the top-level PRE: applying a function outside its
+    // domain there is an error, not a false guard
+    let e = first_error(
+        "MACHINE N VARIABLES f INITIALISATION f := {1 |-> 2}
+         OPERATIONS op(x) = PRE x : 1..2 THEN SELECT f(x) = 2 THEN skip END END END",
+    )
+    .expect("nested SELECT error");
+    assert!(e.contains("outside its domain"), "{e}");
+    let e = first_error(
+        "MACHINE Q VARIABLES f INITIALISATION f := {1 |-> 1, 2 |-> 2}
+         OPERATIONS op = BEGIN f(1) := 2 || f(2) := 1 END END",
+    )
+    .expect("parallel conflict");
+    assert!(e.contains("writing one variable differently"), "{e}");
+}
