@@ -259,9 +259,12 @@ pub enum SubstKind {
     Choice(Vec<Subst>),
     If(Vec<(Expr, Subst)>, Option<Box<Subst>>),
     Case(Expr, Vec<(Vec<Expr>, Subst)>, Option<Box<Subst>>),
+    /// `WHILE cond DO body INVARIANT inv VARIANT variant END`.
     While {
         cond: Expr,
         body: Box<Subst>,
+        inv: Option<Expr>,
+        variant: Option<Expr>,
     },
     Par(Vec<Subst>),
     Seq(Vec<Subst>),

@@ -427,8 +427,14 @@ fn check_subst(s: &Subst, syms: &Syms, files: &[String]) -> R<()> {
             cs(body)
         }
         SubstKind::Var(_, b) => cs(b),
-        SubstKind::While { cond, body } => {
+        SubstKind::While {
+            cond,
+            body,
+            inv,
+            variant,
+        } => {
             ce(cond)?;
+            inv.iter().chain(variant).try_for_each(ce)?;
             cs(body)
         }
         SubstKind::Choice(v) | SubstKind::Par(v) | SubstKind::Seq(v) => v.iter().try_for_each(cs),

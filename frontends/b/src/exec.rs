@@ -175,7 +175,7 @@ impl Env<'_> {
                 for (g, b) in branches {
                     let mut holds = true;
                     for c in crate::solve::conjuncts(g) {
-                        if !self.holds_guard(c)? {
+                        if !self.holds(c)? {
                             holds = false;
                             break;
                         }
@@ -260,10 +260,22 @@ impl Env<'_> {
             SubstKind::Par(parts) => {
                 let mut acc: Vec<Writes> = vec![Vec::new()];
                 for p in parts {
-                    let outs = self.exec(p, ops)?;
+                    let outs: Vec<Writes> = self.exec(p, ops)?.into_iter().map(compact).collect();
                     let mut next = Vec::with_capacity(acc.len() * outs.len());
                     for a in &acc {
                         for o in &outs {
+                            // two branches writing one variable differently
+                            // (`f(x) := 1 || f(y) := 2` under ProB's
+                            // ALLOW_SIMULTANEOUS_ASSIGNMENTS) would need a merge
+                            if o.iter()
+                                .any(|(t, v)| a.iter().any(|(u, w)| u == t && v != w))
+                            {
+                                return Err(Fail::Unsupported(
+                                    "parallel substitutions writing one variable differently"
+                                        .into(),
+                                    pos,
+                                ));
+                            }
                             let mut w = a.clone();
                             w.extend(o.iter().cloned());
                             next.push(w);
@@ -274,40 +286,83 @@ impl Env<'_> {
                 acc
             }
             SubstKind::Seq(parts) => self.exec_seq(parts, ops)?,
-            SubstKind::While { cond, body } => {
-                let mut done = Vec::new();
-                let mut todo: Vec<Writes> = vec![Vec::new()];
-                let mut steps = 0usize;
-                while let Some(w) = todo.pop() {
-                    steps += 1;
-                    if steps > 1_000_000 {
-                        return Err(Fail::Unsupported(
-                            "WHILE loop running over 10^6 iterations".into(),
-                            pos,
-                        ));
-                    }
-                    let r = self.with_writes(&w, |env| -> E<Option<Vec<Writes>>> {
-                        if env.holds(cond)? {
-                            Ok(Some(env.exec(body, ops)?))
-                        } else {
-                            Ok(None)
-                        }
-                    })?;
-                    match r {
-                        None => done.push(w),
-                        Some(outs) => {
-                            for o in outs {
-                                let mut w2 = w.clone();
-                                w2.extend(o);
-                                todo.push(compact(w2));
-                            }
-                        }
-                    }
-                }
-                done
-            }
+            SubstKind::While {
+                cond,
+                body,
+                inv,
+                variant,
+            } => self.exec_while(cond, body, inv.as_ref(), variant.as_ref(), pos, ops)?,
             SubstKind::Call(outs, name, args) => self.call(outs, *name, args, pos, ops)?,
         })
+    }
+
+    /// A WHILE loop: every outcome of iterating `body` while `cond` holds.
+    /// Like ProB, the loop INVARIANT must hold before every test of the
+    /// condition, and the VARIANT must be a natural number before each
+    /// iteration and strictly smaller after it; otherwise a model error.
+    fn exec_while(
+        &mut self,
+        cond: &Expr,
+        body: &Subst,
+        inv: Option<&Expr>,
+        variant: Option<&Expr>,
+        pos: Pos,
+        ops: &dyn Callee,
+    ) -> E<Vec<Writes>> {
+        let mut done = Vec::new();
+        let mut todo: Vec<(Writes, Option<i64>)> = vec![(Vec::new(), None)];
+        let mut steps = 0usize;
+        while let Some((w, before)) = todo.pop() {
+            steps += 1;
+            if steps > 1_000_000 {
+                return Err(Fail::Unsupported(
+                    "WHILE loop running over 10^6 iterations".into(),
+                    pos,
+                ));
+            }
+            type Step = (Option<Vec<Writes>>, Option<i64>);
+            let r = self.with_writes(&w, |env| -> E<Step> {
+                if let Some(i) = inv {
+                    if !env.holds(i)? {
+                        return Err(Fail::Wd("WHILE loop INVARIANT violated".into(), i.pos));
+                    }
+                }
+                let now = match variant {
+                    Some(v) => {
+                        let n = env.eval(v)?.as_int().map_err(|m| Fail::Wd(m, v.pos))?;
+                        if before.is_some_and(|b| n >= b) {
+                            return Err(Fail::Wd(
+                                format!("WHILE loop VARIANT not decreasing (now {n})"),
+                                v.pos,
+                            ));
+                        }
+                        Some((n, v.pos))
+                    }
+                    None => None,
+                };
+                if !env.holds(cond)? {
+                    return Ok((None, None));
+                }
+                if let Some((n, vpos)) = now {
+                    if n < 0 {
+                        let m = format!("WHILE loop VARIANT not a natural number ({n})");
+                        return Err(Fail::Wd(m, vpos));
+                    }
+                }
+                Ok((Some(env.exec(body, ops)?), now.map(|p| p.0)))
+            })?;
+            match r {
+                (None, _) => done.push(w),
+                (Some(outs), now) => {
+                    for o in outs {
+                        let mut w2 = w.clone();
+                        w2.extend(o);
+                        todo.push((compact(w2), now));
+                    }
+                }
+            }
+        }
+        Ok(done)
     }
 
     fn exec_seq(&mut self, parts: &[Subst], ops: &dyn Callee) -> E<Vec<Writes>> {

@@ -28,13 +28,23 @@
 //! * A top-level PRE or SELECT of an operation is its guard (ProB's model
 //!   checking treats preconditions as guards); a nested PRE, and the PRE
 //!   of a *called* operation (INCLUDES), must hold or it is a model error.
-//! * A function applied outside its domain in a conjunct of a guard (PRE,
-//!   SELECT, ANY, a binder's predicate) makes the conjunct false (ProB's
-//!   constraint solving); anywhere else it is a model error.
+//! * A function applied outside its domain in a conjunct of a guard (a
+//!   top-level PRE or SELECT, ANY, a binder's predicate) makes the
+//!   conjunct false (ProB's constraint solving); anywhere else, a SELECT
+//!   nested in the body included, it is a model error (ProB's Railway0).
+//! * Parallel branches writing one variable with different values (only
+//!   legal under ProB's `ALLOW_SIMULTANEOUS_ASSIGNMENTS`, which merges
+//!   them) are unsupported.
 //! * Transitions: one per distinct (operation, parameters, results,
 //!   target state) from a state.
-//! * Invariants and ASSERTIONS are not evaluated (the oracles come from
-//!   runs without violations).
+//! * Machine INVARIANTs and ASSERTIONS are not evaluated (the oracles come
+//!   from runs without violations). A WHILE loop's INVARIANT must hold
+//!   before each test of its condition, and its VARIANT must be a natural
+//!   number before each iteration and decrease strictly across it, or it
+//!   is a model error (as in ProB).
+//! * A constants state from which the INITIALISATION has no solution is a
+//!   model error (ProB reports it); without constants, such a machine has
+//!   no state (ProB's count 0).
 //!
 //! Refused with [`ErrorKind::Unsupported`] (naming the construct and
 //! where): REFINES, machine parameters and CONSTRAINTS, renamed machines,

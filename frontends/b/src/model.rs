@@ -264,8 +264,14 @@ impl BModel {
                 self.subst_idents(body, ids, assigned, calls);
             }
             SubstKind::Var(_, b) => self.subst_idents(b, ids, assigned, calls),
-            SubstKind::While { cond, body } => {
+            SubstKind::While {
+                cond,
+                body,
+                inv,
+                variant,
+            } => {
                 e(cond, ids);
+                inv.iter().chain(variant).for_each(|x| e(x, ids));
                 self.subst_idents(body, ids, assigned, calls);
             }
             SubstKind::Choice(v) | SubstKind::Par(v) | SubstKind::Seq(v) => v
@@ -403,6 +409,15 @@ impl BModel {
                     .filter_map(|m| m.init.as_ref())
                     .collect();
                 let outs = self.exec_list(&mut env, &inits)?;
+                if outs.is_empty() && matches!(self.kinds[0], Kind::Setup) {
+                    // ProB reports a constants state from which the
+                    // INITIALISATION has no solution as an error; without
+                    // constants it counts no state (FailingInit5: 0 / 0)
+                    return Err(Fail::Wd(
+                        "INITIALISATION has no solution (initialisation fails)".into(),
+                        inits.first().map_or(Pos::default(), |s| s.pos),
+                    ));
+                }
                 let mut seen: FxHashSet<Vec<PValue>> = FxHashSet::default();
                 for w in outs {
                     let mut t = state.to_vec();

@@ -408,10 +408,13 @@ impl<'a> Parser<'a> {
                     j += 1;
                 }
                 if args.len() != def.params.len() {
+                    // e.g. an operation sharing the definition's name: ProB
+                    // tells the two apart, this token-level expansion does not
                     return Err(self.err(
-                        ErrorKind::Semantic,
+                        ErrorKind::Unsupported,
                         format!(
-                            "definition {name} takes {} arguments, given {}",
+                            "definition {name} takes {} arguments, given {} \
+                             (a name both a definition and something else)",
                             def.params.len(),
                             args.len()
                         ),
@@ -999,16 +1002,21 @@ impl<'a> Parser<'a> {
                 let cond = self.expr()?;
                 self.expect_kw("DO")?;
                 let body = self.subst()?;
-                // INVARIANT and VARIANT, in either order; not evaluated.
+                // INVARIANT and VARIANT, in either order
+                let (mut inv, mut variant) = (None, None);
                 for _ in 0..2 {
-                    if self.toks.eat_word("INVARIANT") || self.toks.eat_word("VARIANT") {
-                        self.expr()?;
+                    if self.toks.eat_word("INVARIANT") {
+                        inv = Some(self.expr()?);
+                    } else if self.toks.eat_word("VARIANT") {
+                        variant = Some(self.expr()?);
                     }
                 }
                 self.expect_kw("END")?;
                 SubstKind::While {
                     cond,
                     body: Box::new(body),
+                    inv,
+                    variant,
                 }
             }
             _ => return self.simple_subst(),

@@ -9,6 +9,9 @@
 //! 3. `x : E`, `x |-> y : E`: the elements of `E` (finite sets, `POW`,
 //!    function spaces... enumerated by `eval`);
 //! 4. `x <: E`, `x <<: E`: the subsets of `E`;
+//! 5. `P : E` with `P` a maplet mixing unbound identifiers and expressions
+//!    of bound ones (`cur |-> to : succs`): the distinct projections of
+//!    `E`'s elements on those identifiers, `P : E` being checked after;
 //!
 //! where `E` mentions only identifiers already bound. Every other conjunct
 //! is checked, in the order written, as soon as its identifiers are bound.
@@ -33,6 +36,11 @@ pub enum Gen {
     In { c: usize },
     /// Conjunct `c` is `x <: E` (`strict` for `<<:`).
     Subset { c: usize, strict: bool },
+    /// Conjunct `c` is `P : E` with `P` a maplet of expressions, some of
+    /// them unbound identifiers (`cur |-> to : succs`): candidates are the
+    /// distinct projections of `E`'s elements on those identifiers; the
+    /// conjunct itself is checked once they are bound.
+    Proj { c: usize },
 }
 
 /// One binding step.
@@ -208,28 +216,10 @@ pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)
                     }
                 }
                 ExprKind::Bin(BinOp::In, a, b) if ready(b, &bound) && !infinite(b) => {
-                    let mut pv = Vec::new();
-                    if pattern_ids(a, &mut pv) {
-                        let ks: Option<Vec<usize>> = pv
-                            .iter()
-                            .map(|s| ids.iter().position(|i| i == s).filter(|&k| !bound[k]))
-                            .collect();
-                        match ks {
-                            Some(mut ks) if !ks.is_empty() => {
-                                let n = ks.len();
-                                ks.sort_unstable();
-                                ks.dedup();
-                                if ks.len() == n {
-                                    Some((2, ks, Gen::In { c }))
-                                } else {
-                                    None
-                                }
-                            }
-                            _ => None,
-                        }
-                    } else {
-                        None
-                    }
+                    in_step(a, ids, &bound, c).or_else(|| {
+                        proj_vars(a, ids, &bound, &|e: &Expr| ready(e, &bound))
+                            .map(|ks| (2, ks, Gen::Proj { c }))
+                    })
                 }
                 ExprKind::Bin(op @ (BinOp::Subset | BinOp::StrictSubset), a, b)
                     if ready(b, &bound) =>
@@ -275,7 +265,7 @@ pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)
         }
         let exact = match gen {
             Gen::Eq { c, .. } | Gen::In { c } | Gen::Subset { c, .. } => Some(c),
-            Gen::Lin { .. } => None,
+            Gen::Lin { .. } | Gen::Proj { .. } => None,
         };
         if let Some(c) = exact {
             checked[c] = true;
@@ -474,6 +464,33 @@ fn candidates(ids: &[Sym], cs: &[&Expr], st: &Step, env: &mut Env) -> E<Vec<Vec<
             }
             out
         }
+        Gen::Proj { c } => {
+            let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
+                unreachable!()
+            };
+            let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
+            let mut out: Vec<Vec<Value>> = Vec::new();
+            let mut seen = rustc_hash::FxHashSet::default();
+            for v in env.elements(b)? {
+                let mut flat = Vec::new();
+                if !project(a, v, &vars, &mut flat) {
+                    return Err(Fail::Unsupported(
+                        "a maplet pattern that does not match the set's elements".into(),
+                        a.pos,
+                    ));
+                }
+                let mut vals = vec![Value::Bool(false); vars.len()];
+                for (s, val) in flat {
+                    if let Some(k) = vars.iter().position(|&x| x == s) {
+                        vals[k] = val;
+                    }
+                }
+                if seen.insert(vals.clone()) {
+                    out.push(vals);
+                }
+            }
+            out
+        }
         Gen::Subset { c, strict } => {
             let ExprKind::Bin(_, _, b) = &cs[*c].kind else {
                 unreachable!()
@@ -487,6 +504,78 @@ fn candidates(ids: &[Sym], cs: &[&Expr], st: &Step, env: &mut Env) -> E<Vec<Vec<
             subs.into_iter().map(|v| vec![v]).collect()
         }
     })
+}
+
+/// For `Gen::In`: conjunct `c` is `pattern : E` whose pattern is made of
+/// distinct unbound identifiers of `ids` only.
+fn in_step(a: &Expr, ids: &[Sym], bound: &[bool], c: usize) -> Option<(u8, Vec<usize>, Gen)> {
+    let mut pv = Vec::new();
+    if !pattern_ids(a, &mut pv) {
+        return None;
+    }
+    let mut ks: Vec<usize> = pv
+        .iter()
+        .map(|s| ids.iter().position(|i| i == s).filter(|&k| !bound[k]))
+        .collect::<Option<_>>()?;
+    let n = ks.len();
+    ks.sort_unstable();
+    ks.dedup();
+    (n > 0 && ks.len() == n).then_some((2, ks, Gen::In { c }))
+}
+
+/// For `Gen::Proj`: the unbound identifiers among the leaves of the maplet
+/// `p` (each once), when every other leaf is `ready`; `None` otherwise.
+fn proj_vars(
+    p: &Expr,
+    ids: &[Sym],
+    bound: &[bool],
+    ready: &dyn Fn(&Expr) -> bool,
+) -> Option<Vec<usize>> {
+    fn go(
+        p: &Expr,
+        ids: &[Sym],
+        bound: &[bool],
+        ready: &dyn Fn(&Expr) -> bool,
+        out: &mut Vec<usize>,
+    ) -> bool {
+        if let ExprKind::Bin(BinOp::Maplet, a, b) = &p.kind {
+            return go(a, ids, bound, ready, out) && go(b, ids, bound, ready, out);
+        }
+        let k = ident_of(p).and_then(|s| ids.iter().position(|&i| i == s));
+        match k {
+            Some(k) if !bound[k] => {
+                let fresh = !out.contains(&k);
+                out.push(k);
+                fresh
+            }
+            _ => ready(p),
+        }
+    }
+    let mut out = Vec::new();
+    if !matches!(p.kind, ExprKind::Bin(BinOp::Maplet, ..)) || !go(p, ids, bound, ready, &mut out) {
+        return None;
+    }
+    out.sort_unstable();
+    (!out.is_empty()).then_some(out)
+}
+
+/// For `Gen::Proj`: the values of the identifiers `vars` among the leaves
+/// of maplet `p` matched against `v`; `false` if `v` has not `p`'s shape.
+fn project(p: &Expr, v: Value, vars: &[Sym], out: &mut Vec<(Sym, Value)>) -> bool {
+    match &p.kind {
+        ExprKind::Bin(BinOp::Maplet, a, b) => match v {
+            Value::Pair(pv) => {
+                let (x, y) = (*pv).clone();
+                project(a, x, vars, out) && project(b, y, vars, out)
+            }
+            _ => false,
+        },
+        ExprKind::Ident(s) if vars.contains(s) => {
+            out.push((*s, v));
+            true
+        }
+        _ => true,
+    }
 }
 
 fn destructure(p: &Expr, v: Value, out: &mut Vec<(Sym, Value)>) -> bool {

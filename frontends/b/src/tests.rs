@@ -149,3 +149,76 @@ fn nested_precondition_violation_is_a_model_error() {
     );
     assert!(err.message.contains("precondition violated"), "{err}");
 }
+
+/// The first model error met by a naive BFS, if any.
+fn first_error(text: &str) -> Option<String> {
+    let m = parse_str(text, "t.mch").unwrap_or_else(|e| panic!("{e}"));
+    match frontend_testkit::bfs::bfs(&m, usize::MAX, None) {
+        frontend_testkit::bfs::Bfs::Error(e) => Some(e.to_string()),
+        _ => None,
+    }
+}
+
+#[test]
+fn while_invariant_and_variant_are_checked() {
+    let m = |inv: &str, var: &str| {
+        format!(
+            "MACHINE W VARIABLES x INITIALISATION x := 0
+             OPERATIONS run = BEGIN x := 0; WHILE x < 3 DO x := x + 1
+             INVARIANT {inv} VARIANT {var} END END END"
+        )
+    };
+    assert_eq!(first_error(&m("x <= 3", "3 - x")), None);
+    let e = first_error(&m("x <= 2", "3 - x")).expect("invariant error");
+    assert!(
+        e.contains("INVARIANT violated") && e.contains("t.mch:3:"),
+        "{e}"
+    );
+    let e = first_error(&m("x <= 3", "x")).expect("variant error");
+    assert!(e.contains("VARIANT not decreasing"), "{e}");
+    let e = first_error(&m("x <= 3", "1 - x")).expect("variant error");
+    assert!(e.contains("VARIANT not a natural number"), "{e}");
+}
+
+#[test]
+fn failing_initialisation() {
+    // without constants: no state (ProB counts 0); with constants: an error
+    let (s, t) = count("MACHINE F VARIABLES x INITIALISATION x :: {} END");
+    assert_eq!((s, t), (1, 0));
+    let e = first_error(
+        "MACHINE F CONSTANTS c PROPERTIES c : BOOL VARIABLES x
+         INITIALISATION x :: {} END",
+    )
+    .expect("initialisation error");
+    assert!(e.contains("INITIALISATION has no solution"), "{e}");
+}
+
+#[test]
+fn parameters_ranged_by_a_relation_image() {
+    // `cur |-> to : succ` enumerates `to` over the pairs from `cur`
+    let (s, t) = count(
+        "MACHINE G VARIABLES cur INITIALISATION cur := 0
+         OPERATIONS go(to) = PRE cur |-> to : {0 |-> 1, 1 |-> 2, 1 |-> 0, 2 |-> 2}
+         THEN cur := to END END",
+    );
+    // root + 3 states; 1 init edge + 4 go edges
+    assert_eq!((s, t), (4, 5));
+}
+
+#[test]
+fn nested_select_and_parallel_conflicts() {
+    // a SELECT under the top-level PRE: applying a function outside its
+    // domain there is an error, not a false guard
+    let e = first_error(
+        "MACHINE N VARIABLES f INITIALISATION f := {1 |-> 2}
+         OPERATIONS op(x) = PRE x : 1..2 THEN SELECT f(x) = 2 THEN skip END END END",
+    )
+    .expect("nested SELECT error");
+    assert!(e.contains("outside its domain"), "{e}");
+    let e = first_error(
+        "MACHINE Q VARIABLES f INITIALISATION f := {1 |-> 1, 2 |-> 2}
+         OPERATIONS op = BEGIN f(1) := 2 || f(2) := 1 END END",
+    )
+    .expect("parallel conflict");
+    assert!(e.contains("writing one variable differently"), "{e}");
+}
