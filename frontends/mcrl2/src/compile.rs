@@ -71,7 +71,7 @@ pub struct Names {
     pub map_index: HashMap<String, u32>,
     pub maps: Vec<MapInfo>,
     pub globals: HashMap<String, Value>,
-    pub recognisers: HashMap<String, CtorId>,
+    pub recognisers: HashMap<String, Vec<CtorId>>,
     pub projections: HashMap<String, Vec<(CtorId, usize)>>,
     pub lambdas: Vec<Arc<LambdaCode>>,
 }
@@ -354,9 +354,9 @@ impl<'a> Compiler<'a> {
                     return Ok(Term::Call(m, cargs, Builtin::by_name(name)));
                 }
                 if cargs.len() == 1 {
-                    if let Some(&c) = self.names.recognisers.get(name) {
+                    if let Some(cs) = self.names.recognisers.get(name) {
                         let a = cargs.into_iter().next().expect("one");
-                        return Ok(Term::Recogniser(c, Box::new(a)));
+                        return Ok(Term::Recogniser(cs.clone(), Box::new(a)));
                     }
                     if let Some(p) = self.names.projections.get(name) {
                         let a = cargs.into_iter().next().expect("one");

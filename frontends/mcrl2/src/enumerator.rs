@@ -183,6 +183,41 @@ fn lower_end(s: &Sort) -> Option<i128> {
     }
 }
 
+/// Whether `e` is `#x`.
+fn is_size_of(e: &Term, x: u32) -> bool {
+    matches!(e, Term::Builtin(Builtin::Size, a) if matches!(a.as_slice(), [Term::Var(s)] if *s == x))
+}
+
+/// Every list of a list sort over a finite element sort with at most
+/// `max_len` elements (mCRL2's enumerator narrows `sum l: List(D)` under
+/// `#l < n` to the same lists); `None` beyond 2^20 lists or length 2^10.
+fn short_lists(rw: &Rewriter, sort: &Sort, max_len: i128) -> Option<Vec<Value>> {
+    let Sort::List(e) = sort else { return None };
+    if max_len > 1 << 10 {
+        return None;
+    }
+    let elems = rw.sorts.elements(e)?;
+    let mut layer: Vec<Vec<Value>> = vec![Vec::new()];
+    let mut out = Vec::new();
+    for len in 0..=max_len {
+        if len > 0 {
+            layer = layer
+                .iter()
+                .flat_map(|l| {
+                    elems
+                        .iter()
+                        .map(move |x| [l.as_slice(), std::slice::from_ref(x)].concat())
+                })
+                .collect();
+        }
+        out.extend(layer.iter().cloned().map(Value::list));
+        if out.len() > 1 << 20 {
+            return None;
+        }
+    }
+    Some(out)
+}
+
 /// A finite superset of the values of slot `x` (of sort `sort`) that can
 /// make `t` true, given `env` for every slot not in `unknown`; `None` when
 /// no bound is found. `Some(vec![])`: `t` cannot be true.
@@ -263,7 +298,7 @@ pub fn candidates(
                     let k = eval_known(other, env)?;
                     eq_candidates(rw, side, &k, x, unknown, env).map(keep)
                 }
-                Builtin::Lt | Builtin::Le | Builtin::Gt | Builtin::Ge => {
+                Builtin::Lt | Builtin::Le | Builtin::Gt | Builtin::Ge if is_x(l) || is_x(r) => {
                     // x < e, x <= e, e > x, e >= x.
                     let (bound, inclusive) = match op {
                         Builtin::Lt if is_x(l) => (r, false),
@@ -274,6 +309,22 @@ pub fn candidates(
                     };
                     match eval_known(bound, env)? {
                         Value::Int(hi) => range(hi, inclusive),
+                        _ => None,
+                    }
+                }
+                Builtin::Lt | Builtin::Le | Builtin::Gt | Builtin::Ge => {
+                    // #x < e, #x <= e, e > #x, e >= #x for a list x.
+                    let (bound, inclusive) = match op {
+                        Builtin::Lt if is_size_of(l, x) => (r, false),
+                        Builtin::Le if is_size_of(l, x) => (r, true),
+                        Builtin::Gt if is_size_of(r, x) => (l, false),
+                        Builtin::Ge if is_size_of(r, x) => (l, true),
+                        _ => return None,
+                    };
+                    match eval_known(bound, env)? {
+                        Value::Int(hi) => {
+                            short_lists(rw, sort, if inclusive { hi } else { hi - 1 })
+                        }
                         _ => None,
                     }
                 }
@@ -458,13 +509,18 @@ pub fn statically_bounded(
             let (l, r) = (&args[0], &args[1]);
             let is_x = |e: &Term| matches!(e, Term::Var(s) if *s == x);
             let numeric = lower_end(sort).is_some();
+            let finite_list = matches!(sort, Sort::List(e) if rw.sorts.elements(e).is_some());
             match op {
                 Builtin::Eq => {
                     let (side, other) = if known_later(r) { (l, r) } else { (r, l) };
                     known_later(other) && eq_bounded(rw, side, x, unknown, params, env)
                 }
-                Builtin::Lt | Builtin::Le => numeric && is_x(l) && known_later(r),
-                Builtin::Gt | Builtin::Ge => numeric && is_x(r) && known_later(l),
+                Builtin::Lt | Builtin::Le => {
+                    (numeric && is_x(l) || finite_list && is_size_of(l, x)) && known_later(r)
+                }
+                Builtin::Gt | Builtin::Ge => {
+                    (numeric && is_x(r) || finite_list && is_size_of(r, x)) && known_later(l)
+                }
                 Builtin::In => is_x(l) && known_later(r),
                 _ => false,
             }

@@ -70,6 +70,7 @@ pub mod parser;
 mod rewriter;
 mod sorts;
 mod term;
+mod typecheck;
 mod value;
 
 #[cfg(test)]

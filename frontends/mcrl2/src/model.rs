@@ -88,7 +88,8 @@ pub struct Mcrl2Model {
     interner: Interner,
     init: Vec<Index>,
     /// Whether a term without constructor normal form may be stored in a
-    /// state or label (lps2lts's behaviour) instead of being an error.
+    /// state or label (lps2lts's behaviour, the default) instead of being
+    /// an error.
     keep_stuck: bool,
 }
 
@@ -144,7 +145,7 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
         let id = id as u32;
         names.ctors.entry(c.name.clone()).or_default().push(id);
         if let Some(r) = &c.recogniser {
-            names.recognisers.insert(r.clone(), id);
+            names.recognisers.entry(r.clone()).or_default().push(id);
         }
         for (i, p) in c.projections.iter().enumerate() {
             if let Some(p) = p {
@@ -206,6 +207,8 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
             names.maps[map as usize].rules.push(rule);
         }
     }
+    crate::typecheck::check_process(&names, spec)
+        .map_err(|(pos, m)| ld.at(ErrorKind::Semantic, pos, m))?;
     let mut action_index = HashMap::new();
     let mut action_names = Vec::new();
     for a in &spec.actions {
@@ -467,7 +470,7 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
         interner,
         init,
         rewriter,
-        keep_stuck: false,
+        keep_stuck: true,
     })
 }
 
@@ -573,18 +576,15 @@ fn for_each_pruned(
 }
 
 impl Mcrl2Model {
-    /// By default a parameter update or action argument that has no
-    /// constructor normal form (`head([])`, `x div 0`, a projection of the
-    /// wrong constructor, a map no rule applies to) is a
-    /// [`pins::ModelError`] naming the summand and the term. With `keep`,
-    /// such a term is a value like any other, as mCRL2 keeps an
-    /// unrewritable term as its own normal form: lps2lts then stores it in
-    /// the state, and so does this model. (A condition must always rewrite
-    /// to `true` or `false`.) Experimental and off by default: with it,
-    /// the flexray models 3_Ideal_trace.expanded and
-    /// Big_Deaf_follower.expanded of the corpus gave counts that differ
-    /// from lps2lts's (cause not found yet); the corpus test does not use
-    /// it.
+    /// A parameter update or action argument that has no constructor
+    /// normal form (`head([])`, `x div 0`, a projection of the wrong
+    /// constructor, a map no rule applies to) is, by default, a value like
+    /// any other: mCRL2 keeps an unrewritable term as its own normal form
+    /// and lps2lts stores it in the state (the corpus's `brp` needs this
+    /// for its counts). A condition must always rewrite to `true` or
+    /// `false`; one that does not is a [`pins::ModelError`] naming the
+    /// summand and the term, as in lps2lts. With `keep` false (strict
+    /// mode), such an update or argument is an error too.
     pub fn keep_stuck_terms(mut self, keep: bool) -> Self {
         self.keep_stuck = keep;
         self
@@ -681,7 +681,7 @@ impl Mcrl2Model {
         Err(self.error(
             s,
             "enumerating the sum variables",
-            "the condition gives no finite range for an infinite sum variable in this state (unsupported)".into(),
+            format!("the condition gives no finite range for an infinite sum variable in this state: {}", crate::value::NOT_SUPPORTED),
         ))
     }
 

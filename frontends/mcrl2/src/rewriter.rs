@@ -4,9 +4,11 @@
 //!
 //! Strategy (documented against mCRL2's jitty rewriter, the reference):
 //! - `if`, `&&`, `||`, `=>` are lazy: the condition (left operand) first,
-//!   then only the branch that matters, as jitty's strategy for them does
-//!   (but a left operand without a value is an error, even where jitty's
-//!   `x && false = false` would decide: see `Term::And` in `eval`);
+//!   then only the branch that matters, as jitty's strategy for them does;
+//!   a condition without a normal form is decided by the other operands
+//!   where jitty's rules decide it (`x && false = false`,
+//!   `x || true = true`, `x => true = true`, `if(c, y, y) = y`) and stays
+//!   without one otherwise;
 //! - everything else is innermost: the arguments of a constructor, a
 //!   built-in or a user map are normalised first, then the map's rules are
 //!   tried **in declaration order**; the first whose constructor patterns
@@ -46,6 +48,12 @@ pub type Eval = Result<Value, String>;
 
 /// The prefix of messages about terms without a constructor normal form.
 pub const STUCK: &str = "no rewrite rule applies to ";
+
+/// Whether an evaluation error is about a term without a constructor
+/// normal form (rather than a limit of this front-end).
+pub fn is_stuck(message: &str) -> bool {
+    message.starts_with(STUCK)
+}
 
 /// The message for a term that has no constructor normal form (mCRL2
 /// keeps such a term as it is: it is its own normal form).
@@ -203,34 +211,34 @@ impl Rewriter {
                 let vals = defined_all(self.eval_all(args, env, depth)?)?;
                 self.builtin(*b, vals)
             }
-            Term::If(c, a, b) => {
-                if as_bool(&self.eval(c, env, depth)?, "if")? {
-                    self.eval(a, env, depth)
-                } else {
-                    self.eval(b, env, depth)
-                }
-            }
-            // Left to right; an error on the left is an error, even where
-            // jitty's rule `x && false = false` would rescue it: with that
-            // rescue two flexray models of the corpus gave counts that
-            // differ from lps2lts's (cause not found), so it is off.
-            Term::And(a, b) => match self.eval(a, env, depth).and_then(|v| as_bool(&v, "&&")) {
-                Ok(true) => self.eval(b, env, depth),
-                Ok(false) => Ok(Value::Bool(false)),
-                Err(e) => Err(e),
-            },
-            Term::Or(a, b) => match self.eval(a, env, depth).and_then(|v| as_bool(&v, "||")) {
-                Ok(true) => Ok(Value::Bool(true)),
+            Term::If(c, a, b) => match self.eval_bool(c, env, depth, "if") {
+                Ok(true) => self.eval(a, env, depth),
                 Ok(false) => self.eval(b, env, depth),
+                // jitty's `if(c, x, x) = x`: a stuck condition is harmless
+                // where both branches have the same normal form.
+                Err(e) if is_stuck(&e) => {
+                    let x = defined(self.eval(a, env, depth)?)?;
+                    let y = defined(self.eval(b, env, depth)?)?;
+                    if self.equal(&x, &y) {
+                        Ok(x)
+                    } else {
+                        Err(e)
+                    }
+                }
                 Err(e) => Err(e),
             },
-            Term::Implies(a, b) => {
-                if as_bool(&self.eval(a, env, depth)?, "=>")? {
-                    self.eval(b, env, depth)
-                } else {
-                    Ok(Value::Bool(true))
-                }
-            }
+            Term::And(a, b) => self.connective(a, b, env, depth, false),
+            Term::Or(a, b) => self.connective(a, b, env, depth, true),
+            Term::Implies(a, b) => match self.eval_bool(a, env, depth, "=>") {
+                Ok(true) => self.eval(b, env, depth),
+                Ok(false) => Ok(Value::Bool(true)),
+                // `x => true = true`
+                Err(e) if is_stuck(&e) => match self.eval_bool(b, env, depth, "=>") {
+                    Ok(true) => Ok(Value::Bool(true)),
+                    _ => Err(e),
+                },
+                Err(e) => Err(e),
+            },
             Term::Update(f, x, v) => {
                 let fv = defined(self.eval(f, env, depth)?)?;
                 let xv = defined(self.eval(x, env, depth)?)?;
@@ -281,8 +289,8 @@ impl Rewriter {
                 }
                 Ok(Value::bag(out))
             }
-            Term::Recogniser(c, a) => match defined(self.eval(a, env, depth)?)? {
-                Value::Ctor(d, _) => Ok(Value::Bool(d == *c)),
+            Term::Recogniser(cs, a) => match defined(self.eval(a, env, depth)?)? {
+                Value::Ctor(d, _) => Ok(Value::Bool(cs.contains(&d))),
                 other => Err(format!("recogniser applied to {}", self.show(&other))),
             },
             Term::Projection(name, which, a) => match defined(self.eval(a, env, depth)?)? {
@@ -298,6 +306,34 @@ impl Rewriter {
                     self.show(&other)
                 )),
             },
+        }
+    }
+
+    /// Evaluates a Bool operand to its truth value.
+    fn eval_bool(
+        &self,
+        t: &Term,
+        env: &mut [Value],
+        depth: usize,
+        what: &str,
+    ) -> Result<bool, String> {
+        as_bool(&defined(self.eval(t, env, depth)?)?, what)
+    }
+
+    /// `a && b` (`short` = false) or `a || b` (`short` = true), left to
+    /// right; a left operand without a normal form is decided by the right
+    /// one where jitty's rules `x && false = false` and `x || true = true`
+    /// decide it, and stays stuck otherwise.
+    fn connective(&self, a: &Term, b: &Term, env: &mut [Value], depth: usize, short: bool) -> Eval {
+        let what = if short { "||" } else { "&&" };
+        match self.eval_bool(a, env, depth, what) {
+            Ok(v) if v == short => Ok(Value::Bool(short)),
+            Ok(_) => self.eval(b, env, depth),
+            Err(e) if is_stuck(&e) => match self.eval_bool(b, env, depth, what) {
+                Ok(v) if v == short => Ok(Value::Bool(short)),
+                _ => Err(e),
+            },
+            Err(e) => Err(e),
         }
     }
 

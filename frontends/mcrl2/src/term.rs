@@ -128,8 +128,9 @@ pub enum Term {
     /// argument: the projection when the argument is a constructor that
     /// has it, the map otherwise.
     Overloaded(u32, Vec<(CtorId, usize)>, Box<Term>),
-    /// `is_c(x)`.
-    Recogniser(CtorId, Box<Term>),
+    /// `is_c(x)`: the constructors of that recogniser name (one per
+    /// structured sort that declares it).
+    Recogniser(Vec<CtorId>, Box<Term>),
     /// A projection: for each constructor that has it, its argument index.
     Projection(String, Vec<(CtorId, usize)>, Box<Term>),
     /// A user map used as a value with no argument at all (a function

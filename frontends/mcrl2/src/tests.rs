@@ -63,11 +63,11 @@ fn errors_name_the_summand_and_the_term() {
     assert!(err.to_string().contains("summand 1"), "{err}");
     assert!(err.to_string().contains("head([])"), "{err}");
     let text = "act a;\nproc P(n: Int) = a . P(n = n div 0);\ninit P(1);";
-    let m = parse_str(text, "t.mcrl2").unwrap();
+    let m = parse_str(text, "t.mcrl2").unwrap().keep_stuck_terms(false);
     let err = m.next(&m.initial_state(), 0, &mut |_| {}).unwrap_err();
     assert!(err.to_string().contains("division by zero"), "{err}");
-    // Kept as an unrewritable term on request (lps2lts's behaviour).
-    let m = parse_str(text, "t.mcrl2").unwrap().keep_stuck_terms(true);
+    // Kept as an unrewritable term by default (lps2lts's behaviour).
+    let m = parse_str(text, "t.mcrl2").unwrap();
     let mut succ = 0;
     m.next(&m.initial_state(), 0, &mut |_| succ += 1).unwrap();
     assert_eq!(succ, 1);
@@ -209,5 +209,89 @@ fn set_complements_and_comprehensions() {
     assert_eq!(
         labels,
         vec!["a({})", "a({0, 5})", "a({0, 1, 5, 6})", "a({0, 1, 2})"]
+    );
+}
+
+#[test]
+fn projection_shared_by_two_structured_sorts() {
+    let text = "sort Sig = struct NONE?isNone | DB(s_: Pos)?isData | FH(s_: Pos)?isHeader;\n\
+                Sym = struct CAS | FR(s_: Pos)?isFrame | FRH(s_: Pos)?isHeader;\n\
+                act a: Pos; b: Pos;\n\
+                proc P(x: Sig, y: Sym) = (isHeader(x) && isHeader(y)) -> a(s_(x) + s_(y)) . P(x = NONE, y = CAS)\n\
+                + (isData(x) || isFrame(y)) -> b(s_(y)) . P(x = FH(2), y = FRH(3));\n\
+                init P(DB(1), FR(5));";
+    let m = parse_str(text, "t.mcrl2").unwrap();
+    let (s, e) = explore(&m);
+    assert_eq!((s, e), (3, 2));
+}
+
+#[test]
+fn stuck_operands_decided_as_jitty_decides_them() {
+    // head([]) has no normal form; jitty's Bool and if rules still decide
+    // these conditions, and lps2lts explores them.
+    let text = "act a, b, c, d;\n\
+                proc P(l: List(Nat)) = (head(l) == 1 && false) -> a . P(l = [1])\n\
+                + (head(l) == 1 || true) -> b . P(l = [2])\n\
+                + (if(head(l) == 1, 4, 4) == 4) -> c . P(l = [3])\n\
+                + (head(l) == 1 => true) -> d . P(l = [4]);\n\
+                init P([]);";
+    let m = parse_str(text, "t.mcrl2").unwrap();
+    let mut labels = Vec::new();
+    for g in 0..4 {
+        m.successors(&m.initial_state(), g, &mut |l, _| {
+            labels.push(m.show_label(l))
+        })
+        .unwrap();
+    }
+    assert_eq!(labels, vec!["b", "c", "d"]);
+    // Where the other operand does not decide, it stays an error.
+    let text =
+        "act a;\nproc P(l: List(Nat)) = (head(l) == 1 && true) -> a . P(l = [1]);\ninit P([]);";
+    let m = parse_str(text, "t.mcrl2").unwrap();
+    let err = m.next(&m.initial_state(), 0, &mut |_| {}).unwrap_err();
+    assert!(err.to_string().contains("head([])"), "{err}");
+}
+
+#[test]
+fn sort_errors_name_the_expression_where_it_stands() {
+    let cases = [
+        (
+            "proc P(n: Nat) = a(n) . P(n = true);",
+            "t.mcrl2:2:31",
+            "the update of n",
+        ),
+        (
+            "proc P(n: Nat) = (n < 3) -> a(n && true) . P(n = n + 1);",
+            "t.mcrl2:2:31",
+            "operand of &&",
+        ),
+        (
+            "proc P(n: Nat) = (n + 1) -> a(n) . P(n = n + 1);",
+            "t.mcrl2:2:21",
+            "the condition",
+        ),
+        (
+            "proc P(n: Nat) = a(n == 1) . P(n = n + 1);",
+            "t.mcrl2:2:22",
+            "argument 1 of action a",
+        ),
+        (
+            "proc P(n: Nat) = a(n) . P(n = n - 1);",
+            "t.mcrl2:2:33",
+            "expected a Nat, found an expression of sort Int",
+        ),
+    ];
+    for (proc_, at, what) in cases {
+        let text = format!("act a: Nat;\n{proc_}\ninit P(0);");
+        let e = parse_str(&text, "t.mcrl2").err().expect(proc_);
+        assert_eq!(e.kind(), crate::ErrorKind::Semantic, "{e}");
+        let msg = e.to_string();
+        assert!(msg.contains(at) && msg.contains(what), "{proc_}: {msg}");
+    }
+    let text = "act a: Nat;\nproc P(n: Nat) = a(n) . P(n = n + 1);\ninit P(true);";
+    let e = parse_str(text, "t.mcrl2").err().expect("init");
+    assert!(
+        e.to_string().contains("t.mcrl2:3:8: initial value of n"),
+        "{e}"
     );
 }
