@@ -285,6 +285,28 @@ impl<'a> Compiler<'a> {
         })
     }
 
+    /// The constructor `name` with `arity` arguments. Constructors that
+    /// share a name and an arity (`key(SymmetricKey) | key(AsymmetricKey)`)
+    /// are told apart by the sorts of their arguments, which this compiler
+    /// does not infer: such a use is refused rather than guessed.
+    fn ctor_by_arity(&self, name: &str, arity: usize, pos: Pos) -> R<Option<CtorId>> {
+        let Some(ids) = self.names.ctors.get(name) else {
+            return Ok(None);
+        };
+        let sorts = &self.names.sorts;
+        let mut fitting = ids
+            .iter()
+            .filter(|&&c| sorts.ctors[c as usize].args.len() == arity);
+        match (fitting.next(), fitting.next()) {
+            (Some(&c), None) => Ok(Some(c)),
+            (None, _) => Ok(None),
+            (Some(_), Some(_)) => unsupported(
+                pos,
+                format!("constructor '{name}' with {arity} arguments is declared more than once (overloaded by argument sorts)"),
+            ),
+        }
+    }
+
     fn exprs(&mut self, items: &[Expr]) -> R<Vec<Term>> {
         items.iter().map(|x| self.expr(x)).collect()
     }
@@ -298,14 +320,10 @@ impl<'a> Compiler<'a> {
             "false" => return Ok(Term::Const(Value::Bool(false))),
             _ => {}
         }
+        if let Some(c) = self.ctor_by_arity(name, 0, pos)? {
+            return Ok(Term::Const(Value::Ctor(c, Arc::from(Vec::new()))));
+        }
         if let Some(ids) = self.names.ctors.get(name) {
-            let sorts = &self.names.sorts;
-            if let Some(&c) = ids
-                .iter()
-                .find(|&&c| sorts.ctors[c as usize].args.is_empty())
-            {
-                return Ok(Term::Const(Value::Ctor(c, Arc::from(Vec::new()))));
-            }
             return Ok(Term::Const(Value::Func(Arc::new(
                 crate::value::FuncValue {
                     base: crate::value::FuncBase::Ctor(ids[0]),
@@ -337,14 +355,8 @@ impl<'a> Compiler<'a> {
                     })?;
                     return Ok(Term::If(Box::new(c), Box::new(a), Box::new(b)));
                 }
-                if let Some(ids) = self.names.ctors.get(name) {
-                    let sorts = &self.names.sorts;
-                    if let Some(&c) = ids
-                        .iter()
-                        .find(|&&c| sorts.ctors[c as usize].args.len() == cargs.len())
-                    {
-                        return Ok(Term::Ctor(c, cargs));
-                    }
+                if let Some(c) = self.ctor_by_arity(name, cargs.len(), pos)? {
+                    return Ok(Term::Ctor(c, cargs));
                 }
                 if let Some(&m) = self.names.map_index.get(name) {
                     if let (Some(p), 1) = (self.names.projections.get(name), cargs.len()) {
@@ -404,18 +416,12 @@ impl<'a> Compiler<'a> {
             ExprKind::Apply(f, args) => {
                 if let ExprKind::Id(name) = &f.kind {
                     if !vars.contains_key(name) {
-                        if let Some(ids) = self.names.ctors.get(name).cloned() {
-                            let sorts = &self.names.sorts;
-                            if let Some(&c) = ids
-                                .iter()
-                                .find(|&&c| sorts.ctors[c as usize].args.len() == args.len())
-                            {
-                                let mut ps = Vec::new();
-                                for a in args {
-                                    ps.push(self.pattern(a, vars, check_sorts, closed)?);
-                                }
-                                return Ok(Pattern::Ctor(c, ps));
+                        if let Some(c) = self.ctor_by_arity(name, args.len(), pos)? {
+                            let mut ps = Vec::new();
+                            for a in args {
+                                ps.push(self.pattern(a, vars, check_sorts, closed)?);
                             }
+                            return Ok(Pattern::Ctor(c, ps));
                         }
                     }
                 }

@@ -3,8 +3,10 @@
 //! structured sorts) range over all their elements; a sum variable over an
 //! infinite sort (Nat, Pos, Int, lists, recursive or numeric structured
 //! sorts) takes only the values the condition pins down, found by
-//! [`candidates`]: a conjunct `x == e`, `x < e`, `x <= e` (Nat, Pos), or
-//! `x in e` whose `e` is known, through `&&`, `||` (both sides bounded) and
+//! [`candidates`]: a conjunct `x == e`, `x < e`, `x <= e` (Nat, Pos),
+//! `#x < e`, `#x <= e` (a list over a finite sort: every shorter list),
+//! `x in e` or `c(.., x, ..) in e` whose `e` is known, through `&&`, `||`
+//! (both sides bounded) and
 //! `if` (the branch the known condition selects). This is a finite
 //! superset of the solutions; the full condition then decides each value.
 //! mCRL2's enumerator finds the same solutions by narrowing; where this
@@ -328,12 +330,23 @@ pub fn candidates(
                         _ => None,
                     }
                 }
-                Builtin::In if is_x(l) => match eval_known(r, env)? {
-                    Value::List(items) => Some(keep(items.to_vec())),
-                    Value::Set(s) if s.pred.is_none() => Some(keep(s.finite.clone())),
-                    Value::Bag(items) => Some(keep(items.iter().map(|(v, _)| v.clone()).collect())),
-                    _ => None,
-                },
+                Builtin::In => {
+                    let elements = match eval_known(r, env)? {
+                        Value::List(items) => items.to_vec(),
+                        Value::Set(s) if s.pred.is_none() => s.finite.clone(),
+                        Value::Bag(items) => items.iter().map(|(v, _)| v.clone()).collect(),
+                        _ => return None,
+                    };
+                    if is_x(l) {
+                        return Some(keep(elements));
+                    }
+                    // `c(.., x, ..) in e`: x unified with each element.
+                    let mut out = Vec::new();
+                    for v in &elements {
+                        out = join(out, eq_candidates(rw, l, v, x, unknown, env)?);
+                    }
+                    Some(keep(out))
+                }
                 _ => None,
             }
         }
@@ -521,7 +534,9 @@ pub fn statically_bounded(
                 Builtin::Gt | Builtin::Ge => {
                     (numeric && is_x(r) || finite_list && is_size_of(r, x)) && known_later(l)
                 }
-                Builtin::In => is_x(l) && known_later(r),
+                Builtin::In => {
+                    known_later(r) && (is_x(l) || eq_bounded(rw, l, x, unknown, params, env))
+                }
                 _ => false,
             }
         }

@@ -31,8 +31,14 @@
 //!   `forall`/`exists` over finite sorts, sort aliases, and user maps
 //!   defined by equations: see `rewriter` for the strategy (rules tried in
 //!   order, innermost arguments but jitty's laziness for the arguments a
-//!   rule never inspects, lazy `if`/`&&`/`||`/`=>`; a term mCRL2 would
-//!   leave unrewritten is a model error by default). Rules for built-in
+//!   rule never inspects, lazy `if`/`&&`/`||`/`=>` with jitty's rules
+//!   deciding an operand that has no normal form). A term mCRL2 leaves
+//!   unrewritten (`head([])`, `s_(NONE)`) is stored as it is when it is a
+//!   parameter update or action argument, as lps2lts stores it; in a
+//!   condition, which must rewrite to `true` or `false`, it is a model
+//!   error naming the summand and the term (lps2lts stops there too).
+//!   Constructors overloaded by argument sort (`key(Nat) | key(Bool)`)
+//!   are refused (unsupported), not guessed. Rules for built-in
 //!   functions (`if(a, false, true) = !a`) are identities closed terms do
 //!   not need, and are skipped.
 //! - `glob` (don't-care) variables take their sort's default value: the
@@ -40,6 +46,11 @@
 //!   Bool, empty containers (after mCRL2's representative generator;
 //!   checked only through the corpus counts, where dc values of Nat, Pos,
 //!   Bool and two-constant sorts are common).
+//! - Sorts: `typecheck` checks each summand's condition, updates and
+//!   action arguments and the initial values against the declared sorts
+//!   at load time (a partial inference: what it cannot be sure of it
+//!   leaves to mCRL2's own type checker), so a mistyped expression is a
+//!   [`ErrorKind::Semantic`] error at its file:line:column.
 //! - Sum variables: see `enumerator`; a sum variable over an infinite sort
 //!   that the condition does not bound makes the load fail with
 //!   [`ErrorKind::Unsupported`] naming the summand.

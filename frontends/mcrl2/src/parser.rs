@@ -425,6 +425,42 @@ impl Parser<'_> {
         })
     }
 
+    /// A summand's `c ->`, if it has one: the tokens before the
+    /// multi-action's `.` hold a `->` outside brackets.
+    fn condition(&mut self) -> R<Option<Expr>> {
+        if !self.has_condition() {
+            return Ok(None);
+        }
+        let c = self.expr_prec(1)?;
+        self.expect_sym("->")?;
+        Ok(Some(c))
+    }
+
+    /// Looks ahead (and rewinds) for a `->` at bracket depth 0 before the
+    /// first `.` or `;` at depth 0.
+    fn has_condition(&mut self) -> bool {
+        let start = self.toks.index();
+        let mut depth = 0usize;
+        let found = loop {
+            if depth == 0 && self.toks.is_sym("->") {
+                break true;
+            }
+            if depth == 0 && (self.toks.is_sym(".") || self.toks.is_sym(";"))
+                || matches!(self.peek(), Tok::Eof)
+            {
+                break false;
+            }
+            if ["(", "[", "{"].iter().any(|b| self.toks.is_sym(b)) {
+                depth += 1;
+            } else if [")", "]", "}"].iter().any(|b| self.toks.is_sym(b)) {
+                depth = depth.saturating_sub(1);
+            }
+            self.toks.pass();
+        };
+        self.toks.rewind(start);
+        found
+    }
+
     fn summand(&mut self, proc_name: &str) -> R<Summand> {
         let pos = self.pos();
         let sum_vars = if self.toks.eat_word("sum") {
@@ -434,13 +470,7 @@ impl Parser<'_> {
         } else {
             Vec::new()
         };
-        let condition = if self.toks.is_sym("(") {
-            let c = self.expr_prec(1)?;
-            self.expect_sym("->")?;
-            Some(c)
-        } else {
-            None
-        };
+        let condition = self.condition()?;
         let actions = if self.toks.eat_word("delta") {
             None
         } else {

@@ -295,3 +295,22 @@ fn sort_errors_name_the_expression_where_it_stands() {
         "{e}"
     );
 }
+
+#[test]
+fn constructors_overloaded_by_argument_sort_are_refused_not_guessed() {
+    let text = "sort K = struct key(Nat)?is_n | key(Bool)?is_b;\nact a;\n\
+                proc P(k: K) = is_b(k) -> a . P(k = key(true));\ninit P(key(1));";
+    let e = parse_str(text, "t.mcrl2").err().expect("refused");
+    assert_eq!(e.kind(), crate::ErrorKind::Unsupported, "{e}");
+    assert!(e.to_string().contains("constructor 'key'"), "{e}");
+}
+
+#[test]
+fn sum_over_lists_bounded_by_their_length() {
+    let text = "sort D = struct d0 | d1;\nact a: List(D);\n\
+                proc P(n: Nat) = sum l: List(D). (#l < 3 && n == 0) -> a(l) . P(n = 1);\ninit P(0);";
+    let m = parse_str(text, "t.mcrl2").unwrap();
+    let (s, e) = explore(&m);
+    // [], 2 of length 1, 4 of length 2: seven labels to one target.
+    assert_eq!((s, e), (2, 7));
+}
