@@ -1,25 +1,27 @@
 #!/usr/bin/env python3
-"""Generate datasets/b.csv, the manifest of the classical B machines of the
-ProB examples collection (hhu-stups/specifications, commit aa25fdc).
+"""Generate datasets/b.csv and datasets/eventb.csv, the manifests of the
+classical B machines and of the Event-B models (Rodin/ProB Prolog exports)
+of the ProB examples collection (hhu-stups/specifications, commit aa25fdc).
 
 Reads the shared dataset folder (default: ../shared/datasets relative to the
 repository root):
   b/oracle.csv   instance,formalism,path,sha256,oracle_states,
                  oracle_transitions,complete,prob_result,prob_commit,
                  prob_time_ms,variables,constants,operations,lines,tags
-and writes one manifest row per classical-B (`formalism=b`) row whose file
-is present, sorted by instance name, with the columns of every manifest.
+and writes, for the formalism asked (`--formalism b`, the default, or
+`eventb`), one manifest row per row of that formalism whose file is
+present, sorted by instance name, with the columns of every manifest.
 
 The state count follows statebench's B front-end, which adds ProB's
 artificial root state to ProB's count: oracle_states = ProB's states + 1;
 oracle_transitions = ProB's transitions (SETUP_CONSTANTS, INITIALISATION
 and operation edges). Rows without a complete ProB run (prob_result
 `not_run`, or an error ProB reported) have no oracle and complete=no; the
-error is kept in notes (`prob_result=...`). Event-B rows are left for later.
+error is kept in notes (`prob_result=...`).
 
 Model files are never copied into the project (the collection has no
 licence); machines they include are looked up beside them.
-Usage: scripts/gen-b-manifest.py [--data DIR] [--out FILE]
+Usage: scripts/gen-b-manifest.py [--formalism b|eventb] [--data DIR] [--out FILE]
 Standard library only.
 """
 
@@ -38,13 +40,15 @@ PREFIX = "b/prob-examples/"
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.path.join(REPO_ROOT, "..", "shared", "datasets"))
-    ap.add_argument("--out", default=os.path.join(REPO_ROOT, "datasets", "b.csv"))
+    ap.add_argument("--formalism", choices=["b", "eventb"], default="b")
+    ap.add_argument("--out", help="default: datasets/<formalism>.csv")
     args = ap.parse_args()
+    out = args.out or os.path.join(REPO_ROOT, "datasets", f"{args.formalism}.csv")
 
     rows, errors, missing = [], 0, 0
     with open(os.path.join(args.data, "b", "oracle.csv"), newline="") as f:
         for rec in csv.DictReader(f):
-            if rec["formalism"].strip() != "b":
+            if rec["formalism"].strip() != args.formalism:
                 continue
             instance = rec["instance"].strip()
             rel = rec["path"].strip()
@@ -72,7 +76,7 @@ def main():
             rows.append({
                 "instance": instance,
                 "model": instance.rsplit("/", 1)[-1],
-                "formalism": "b",
+                "formalism": args.formalism,
                 "path": rel,
                 "source_url": SOURCE.format(rel=rel[len(PREFIX):]),
                 "sha256": sha,
@@ -81,8 +85,8 @@ def main():
                 "complete": "yes" if complete else "no",
                 "notes": ";".join(notes),
             })
-    write_manifest(args.out, rows)
-    print(f"wrote {len(rows)} rows to {args.out} ({missing} files held back)", file=sys.stderr)
+    write_manifest(out, rows)
+    print(f"wrote {len(rows)} rows to {out} ({missing} files held back)", file=sys.stderr)
     return 1 if errors else 0
 
 

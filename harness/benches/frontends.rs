@@ -7,9 +7,11 @@
 //! `next_all` on every state of the sample, consuming the successors;
 //! throughput is in expanded states per second. Models:
 //! - `builtin/kanban-3` (PNML), embedded in this file: always present;
-//! - a PNML, a DVE and a Promela model from `../shared/datasets`, each
-//!   skipped with a message on stderr when its file is missing or does
-//!   not load (never a failure).
+//! - a PNML, a DVE and a Promela model, two mCRL2 linear processes (onebit,
+//!   81,920 states of small data; Knuth, 43,447 states of heavy rewriting)
+//!   and two B machines (CAN_BUS_tlc, Simpson_Four_Slot) from
+//!   `../shared/datasets`, each skipped with a message on stderr when its
+//!   file is missing or does not load (never a failure).
 //!
 //! Run with `cargo bench -p statebench --bench frontends` (add `-- dve` to
 //! filter); `-- --test` runs every benchmark once, as CI does.
@@ -77,6 +79,14 @@ fn samples() -> Vec<Sample> {
         ("pnml", "Kanban-PT-00005", "mcc/pnml/Kanban-PT-00005.pnml"),
         ("dve", "anderson.1", "beem/dve/anderson.1.dve"),
         ("promela", "anderson.1", "beem/promela/anderson.1.pm"),
+        ("mcrl2", "onebit", "mcrl2/lps/onebit.mcrl2"),
+        ("mcrl2", "Knuth", "mcrl2/lps/Knuth.mcrl2"),
+        ("b", "CAN_BUS_tlc", "b/prob-examples/B/Benchmarks/CAN_BUS_tlc.mch"),
+        (
+            "b",
+            "Simpson_Four_Slot",
+            "b/prob-examples/B/Demo/Simpson/Simpson_Four_Slot.mch",
+        ),
     ];
     let mut loaded = vec![("pnml/builtin-kanban-3".to_string(), builtin)];
     for (formalism, name, file) in files {

@@ -45,6 +45,11 @@ const MANIFESTS: &[(&str, &str, &str)] = &[
         "classical B machines of the ProB examples; oracle: ProB's counts + 1 (the artificial root)",
         include_str!("../../datasets/b.csv"),
     ),
+    (
+        "eventb",
+        "Event-B models of the ProB examples (Rodin/ProB Prolog exports); oracle: ProB's counts + 1 (the artificial root)",
+        include_str!("../../datasets/eventb.csv"),
+    ),
 ];
 
 /// One model instance of a manifest.

@@ -343,19 +343,16 @@ fn finished_sequential(rows: &[Row]) -> impl Iterator<Item = &Row> {
 /// Colour of a formalism: fixed for the known ones, so figures of different
 /// campaigns agree.
 fn formalism_colour(formalism: &str) -> RGBColor {
-    const KNOWN: [(&str, RGBColor); 5] = [
+    const KNOWN: [(&str, RGBColor); 7] = [
         ("dve", RGBColor(31, 119, 180)),
         ("pnml", RGBColor(214, 39, 40)),
         ("promela", RGBColor(44, 160, 44)),
         ("mcrl2", RGBColor(148, 103, 189)),
         ("prom", RGBColor(140, 86, 75)),
+        ("b", RGBColor(255, 127, 14)),
+        ("eventb", RGBColor(227, 119, 194)),
     ];
-    const OTHERS: [RGBColor; 4] = [
-        RGBColor(255, 127, 14),
-        RGBColor(227, 119, 194),
-        RGBColor(188, 189, 34),
-        RGBColor(23, 190, 207),
-    ];
+    const OTHERS: [RGBColor; 2] = [RGBColor(188, 189, 34), RGBColor(23, 190, 207)];
     KNOWN
         .iter()
         .find(|(f, _)| *f == formalism)

@@ -60,6 +60,33 @@ fn counts_a_closed_form_model(spec: &EngineSpec) {
         assert_eq!(report.status, RunStatus::Ok, "{what}: {}", report.message);
         assert_eq!((report.states, report.transitions), (125, 375), "{what}");
     }
+    // A model without slots (mCRL2 processes without parameters): one
+    // state, the empty vector, with a self-loop.
+    let model = pins::synthetic::SyntheticModel::new(
+        "no slots",
+        Vec::new(),
+        vec![pins::TransitionGroup {
+            label: "loop".into(),
+            read: Vec::new(),
+            write: Vec::new(),
+        }],
+        Vec::new(),
+        |_, _, emit| {
+            emit(&[]);
+            Ok(())
+        },
+    );
+    for (threads, form) in configurations(spec) {
+        let what = format!(
+            "{} without slots, threads={threads} form={form:?}",
+            spec.name
+        );
+        let report = spec
+            .explore(&model, &opts(threads, form), Default::default())
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(report.status, RunStatus::Ok, "{what}: {}", report.message);
+        assert_eq!((report.states, report.transitions), (1, 1), "{what}");
+    }
 }
 
 /// The engine's sequential set answers like a `HashSet` on the

@@ -160,7 +160,7 @@ impl SharedRoot for SharedClearyRoot {
 pub type SharedCompactTree = SharedTreeDb<SharedClearyRoot>;
 
 impl SharedTreeDb<SharedClearyRoot> {
-    /// A concurrent compact tree for vectors of length `k ≥ 1`. Panics on
+    /// A concurrent compact tree for vectors of length `k` (0 included: the one empty vector). Panics on
     /// parameters [`CompactTreeConfig::check`] rejects; [`TableFull`] if
     /// even the smallest tables do not fit the budget.
     pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {

@@ -378,7 +378,7 @@ impl RootTable for ClearyRoot {
 pub type CompactTree = TreeDb<ClearyRoot>;
 
 impl TreeDb<ClearyRoot> {
-    /// A compact tree for vectors of length `k ≥ 1`. Panics on parameters
+    /// A compact tree for vectors of length `k` (0 included: the one empty vector). Panics on parameters
     /// [`CompactTreeConfig::check`] rejects; [`TableFull`] if even the
     /// smallest tables do not fit the budget.
     pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {

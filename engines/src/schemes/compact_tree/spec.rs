@@ -11,7 +11,6 @@ use super::{CompactTree, CompactTreeConfig};
 use crate::blocks::budget::Budget;
 use crate::registry::{any, explicit, ConcurrentScheme, EngineOptions, EngineSpec};
 use crate::registry::{words, Param, ParamValue, Scheme};
-use crate::schemes::tree::check_slots;
 use crate::visited::TableFull;
 use pins::Model;
 
@@ -149,7 +148,7 @@ pub struct CompactTreeScheme;
 impl Scheme for CompactTreeScheme {
     type Config = CompactTreeConfig;
     type Set = CompactTree;
-    fn config(model: &dyn Model, opts: &EngineOptions) -> Result<CompactTreeConfig, String> {
+    fn config(_model: &dyn Model, opts: &EngineOptions) -> Result<CompactTreeConfig, String> {
         let (m, grow) = M.value(opts)?.m_and_grow();
         let config = CompactTreeConfig {
             w: W.value(opts)?,
@@ -166,7 +165,6 @@ impl Scheme for CompactTreeScheme {
         config
             .check()
             .map_err(|e| format!("engine parameter {e}"))?;
-        check_slots(SPEC.name, model)?;
         Ok(config)
     }
     fn sequential(

@@ -114,7 +114,7 @@ pub struct SharedTreeDb<R: SharedRoot> {
 pub type SharedTree = SharedTreeDb<SharedTable>;
 
 impl SharedTreeDb<SharedTable> {
-    /// A tree for vectors of length `k ≥ 1` within `budget`.
+    /// A tree for vectors of length `k` (0 included: the one empty vector) within `budget`.
     pub fn new(k: usize, config: &TreeConfig, budget: Budget) -> Result<Self, TableFull> {
         let (spec, initial) = tree_spec(k, config);
         let root = SharedTable::new(

@@ -46,7 +46,6 @@ pub mod concurrent;
 mod shape;
 mod spec;
 
-pub(crate) use spec::check_slots;
 pub use spec::{TreeScheme, SPEC};
 
 use crate::blocks::budget::Budget;
@@ -404,7 +403,7 @@ pub(crate) fn tree_spec(k: usize, config: &TreeConfig) -> (TreeSpec, usize) {
 pub type Tree = TreeDb<HashRoot>;
 
 impl TreeDb<HashRoot> {
-    /// A tree database for vectors of length `k ≥ 1`.
+    /// A tree database for vectors of length `k` (0 included: the one empty vector).
     pub fn new(k: usize, config: &TreeConfig, budget: Budget) -> Result<Self, TableFull> {
         let (spec, initial) = tree_spec(k, config);
         let root = HashRoot::new(initial, budget.clone())?;

@@ -56,7 +56,7 @@ pub(crate) type Pred<'a> = (&'a [Value], &'a [u32]);
 pub(crate) struct TreeSpec {
     /// The engine's name (prefixes messages and node table names).
     pub(crate) engine: &'static str,
-    /// Slots of a vector (`k ≥ 1`).
+    /// Slots of a vector (`k` (0 included: the one empty vector)).
     pub(crate) k: usize,
     /// Node tables hold at most 2^`index_bits` tuples (1..=32).
     pub(crate) index_bits: u32,
@@ -95,7 +95,6 @@ impl Shape {
             params,
             ..
         } = spec;
-        assert!(k >= 1, "{engine}: vectors of length 0");
         assert!((1..=32).contains(&index_bits) && (1..=32).contains(&value_bits));
         let mut nodes = Vec::with_capacity(k.saturating_sub(1));
         if k >= 2 {
@@ -170,8 +169,10 @@ impl Shape {
         if self.value_bits < 32 && state.iter().fold(0, |a, &v| a | v) >> self.value_bits != 0 {
             return Err(self.value_too_wide(state).into());
         }
-        if self.k == 1 {
-            return Ok((state[0], 0));
+        if self.k <= 1 {
+            // One slot is its own root tuple; a model without slots has
+            // one state, the empty vector, stored as the tuple (0, 0).
+            return Ok((state.first().copied().unwrap_or(0), 0));
         }
         let pred = if self.incremental { pred } else { None };
         let inner = self.inner();

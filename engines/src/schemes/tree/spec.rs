@@ -41,22 +41,13 @@ pub const SPEC: EngineSpec = EngineSpec {
     run: explicit::<TreeScheme>(),
 };
 
-/// Why a tree cannot store `model`'s vectors, if it cannot.
-pub(crate) fn check_slots(engine: &str, model: &dyn Model) -> Result<(), String> {
-    if model.slot_count() == 0 {
-        return Err(format!("{engine}: the model has no slots"));
-    }
-    Ok(())
-}
-
 /// The tree as a registered scheme.
 pub struct TreeScheme;
 
 impl Scheme for TreeScheme {
     type Config = TreeConfig;
     type Set = Tree;
-    fn config(model: &dyn Model, opts: &EngineOptions) -> Result<TreeConfig, String> {
-        check_slots(SPEC.name, model)?;
+    fn config(_model: &dyn Model, opts: &EngineOptions) -> Result<TreeConfig, String> {
         Ok(TreeConfig {
             w: W.value(opts)?,
             incremental: INCREMENTAL.value(opts)?,
