@@ -587,23 +587,23 @@ impl<'a> Parser<'a> {
 
     /// An expression and its height (operators from root to deepest leaf).
     fn expr_h(&mut self) -> PResult<(Expr, usize)> {
-        self.enter()?;
-        let e = self.binary(0)?;
-        self.nest.leave();
-        Ok(e)
+        self.nested(|p| p.binary(0))
     }
 
-    /// One level deeper into an expression; an error past [`MAX_NESTING`].
+    /// What `parse` reads one level deeper into an expression; an error
+    /// past [`MAX_NESTING`].
     #[inline]
-    fn enter(&mut self) -> PResult<()> {
+    fn nested<T>(&mut self, parse: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
         if !self.nest.enter() {
             return self.too_deep();
         }
-        Ok(())
+        let parsed = parse(self)?;
+        self.nest.leave();
+        Ok(parsed)
     }
 
     #[cold]
-    fn too_deep(&self) -> PResult<()> {
+    fn too_deep<T>(&self) -> PResult<T> {
         self.err(format!(
             "expression nested too deeply (limit {MAX_NESTING} levels of parentheses, \
              indices, unary operators and '->')"
@@ -643,9 +643,7 @@ impl<'a> Parser<'a> {
             let pos = self.advance().pos;
             if op == BinOp::Imply {
                 // right associative
-                self.enter()?;
-                let (rhs, hr) = self.binary(level)?;
-                self.nest.leave();
+                let (rhs, hr) = self.nested(|p| p.binary(level))?;
                 let h = self.height(h.max(hr), pos)?;
                 return Ok((Expr::Binary(op, Box::new(lhs), Box::new(rhs), pos), h));
             }
@@ -669,9 +667,7 @@ impl<'a> Parser<'a> {
         };
         if let Some(op) = op {
             self.advance();
-            self.enter()?;
-            let (e, h) = self.unary()?;
-            self.nest.leave();
+            let (e, h) = self.nested(Self::unary)?;
             let h = self.height(h, pos)?;
             return Ok((Expr::Unary(op, Box::new(e), pos), h));
         }

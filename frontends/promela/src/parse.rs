@@ -720,14 +720,12 @@ impl Parser<'_> {
 
     /// An expression and its height (operators from root to deepest leaf).
     fn expr_h(&mut self) -> R<(Expr, usize)> {
-        self.enter()?;
-        let e = self.binary(0)?;
-        self.nest.leave();
-        Ok(e)
+        self.nested(|p| p.binary(0))
     }
 
-    /// One level deeper into an expression; an error past [`MAX_NESTING`].
-    fn enter(&mut self) -> R<()> {
+    /// What `parse` reads one level deeper into an expression; an error
+    /// past [`MAX_NESTING`].
+    fn nested<T>(&mut self, parse: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
         if !self.nest.enter() {
             return self.err(
                 ErrorKind::Syntax,
@@ -737,7 +735,9 @@ impl Parser<'_> {
                 ),
             );
         }
-        Ok(())
+        let parsed = parse(self)?;
+        self.nest.leave();
+        Ok(parsed)
     }
 
     /// The height of a node over children of height `h`; an error at `pos`
@@ -791,9 +791,7 @@ impl Parser<'_> {
         let pos = self.pos();
         for op in ["!", "~", "-"] {
             if self.toks.eat_sym(op) {
-                self.enter()?;
-                let (e, h) = self.unary()?;
-                self.nest.leave();
+                let (e, h) = self.nested(Self::unary)?;
                 let h = self.height(h, pos)?;
                 return Ok((
                     Expr {
