@@ -25,25 +25,18 @@ Usage: scripts/gen-b-manifest.py [--formalism b|eventb] [--data DIR] [--out FILE
 Standard library only.
 """
 
-import argparse
 import csv
 import os
 import sys
 
-from manifest import sha256_file, write_manifest
+from manifest import arguments, finish, sha256_file
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCE = "https://raw.githubusercontent.com/hhu-stups/specifications/aa25fdc/{rel}"
 PREFIX = "b/prob-examples/"
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.path.join(REPO_ROOT, "..", "shared", "datasets"))
-    ap.add_argument("--formalism", choices=["b", "eventb"], default="b")
-    ap.add_argument("--out", help="default: datasets/<formalism>.csv")
-    args = ap.parse_args()
-    out = args.out or os.path.join(REPO_ROOT, "datasets", f"{args.formalism}.csv")
+    args = arguments(__doc__, "b.csv", formalisms=["b", "eventb"])
 
     rows, errors, missing = [], 0, 0
     with open(os.path.join(args.data, "b", "oracle.csv"), newline="") as f:
@@ -85,9 +78,7 @@ def main():
                 "complete": "yes" if complete else "no",
                 "notes": ";".join(notes),
             })
-    write_manifest(out, rows)
-    print(f"wrote {len(rows)} rows to {out} ({missing} files held back)", file=sys.stderr)
-    return 1 if errors else 0
+    return finish(args.out, rows, errors, f" ({missing} files held back)")
 
 
 if __name__ == "__main__":

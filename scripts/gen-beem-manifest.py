@@ -18,14 +18,12 @@ Usage: scripts/gen-beem-manifest.py [--data DIR] [--out FILE]
 Standard library only.
 """
 
-import argparse
 import csv
 import os
 import sys
 
-from manifest import sha256_file, write_manifest
+from manifest import arguments, finish, sha256_file
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The public mirror named in the shared dataset README. Not pinned to a
 # commit (none could be checked from the development machines); the sha256
 # column guards the content.
@@ -35,10 +33,7 @@ MIRROR = ("https://raw.githubusercontent.com/plug-obp/beem-benchmark/HEAD/"
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.path.join(REPO_ROOT, "..", "shared", "datasets"))
-    ap.add_argument("--out", default=os.path.join(REPO_ROOT, "datasets", "beem.csv"))
-    args = ap.parse_args()
+    args = arguments(__doc__, "beem.csv")
 
     rows, errors = [], 0
     with open(os.path.join(args.data, "beem", "oracle.csv"), newline="") as f:
@@ -70,9 +65,7 @@ def main():
                 "complete": complete,
                 "notes": notes,
             })
-    write_manifest(args.out, rows)
-    print(f"wrote {len(rows)} rows to {args.out}", file=sys.stderr)
-    return 1 if errors else 0
+    return finish(args.out, rows, errors)
 
 
 if __name__ == "__main__":

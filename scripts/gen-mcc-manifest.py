@@ -16,26 +16,19 @@ Usage: scripts/gen-mcc-manifest.py [--data DIR] [--out FILE]
 Standard library only.
 """
 
-import argparse
 import csv
 import os
 import sys
 
-from manifest import sha256_file, write_manifest
+from manifest import arguments, sha256_file, write_manifest
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MIRROR = ("https://raw.githubusercontent.com/yanntm/pnmcc-models-2021/"
           "b11b1c53fe0f6f1bf5c709c4890a2d4676a118cd/INPUTS/{instance}.tgz")
 
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.path.join(REPO_ROOT, "..", "shared", "datasets"),
-                    help="shared dataset root holding mcc/ (default: ../shared/datasets)")
-    ap.add_argument("--out", default=os.path.join(REPO_ROOT, "datasets", "mcc.csv"),
-                    help="manifest to write (default: datasets/mcc.csv)")
-    args = ap.parse_args()
+    args = arguments(__doc__, "mcc.csv")
 
     oracle_path = os.path.join(args.data, "mcc", "oracle.csv")
     rows = []

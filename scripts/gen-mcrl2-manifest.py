@@ -26,24 +26,19 @@ Usage: scripts/gen-mcrl2-manifest.py [--data DIR] [--out FILE]
 Standard library only.
 """
 
-import argparse
 import csv
 import os
 import sys
 
-from manifest import sha256_file, write_manifest
+from manifest import arguments, finish, sha256_file
 
-REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The mCRL2 repository at the commit of the toolset that produced the files
 # (the `tool` column names it: 202607.0.2ef8439201).
 ORIGIN = "https://raw.githubusercontent.com/mCRL2org/mCRL2/2ef8439201/{source}"
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", default=os.path.join(REPO_ROOT, "..", "shared", "datasets"))
-    ap.add_argument("--out", default=os.path.join(REPO_ROOT, "datasets", "mcrl2.csv"))
-    args = ap.parse_args()
+    args = arguments(__doc__, "mcrl2.csv")
 
     rows, errors = [], 0
     with open(os.path.join(args.data, "mcrl2", "oracle.csv"), newline="") as f:
@@ -92,9 +87,7 @@ def main():
                 "complete": complete,
                 "notes": ";".join(notes),
             })
-    write_manifest(args.out, rows)
-    print(f"wrote {len(rows)} rows to {args.out}", file=sys.stderr)
-    return 1 if errors else 0
+    return finish(args.out, rows, errors)
 
 
 if __name__ == "__main__":

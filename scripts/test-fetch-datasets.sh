@@ -8,16 +8,12 @@ FETCH="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/fetch-datasets.sh"
 T="$(mktemp -d "${TMPDIR:-/tmp}/statebench-fetch-test.XXXXXX")"
 trap 'rm -rf "$T"' EXIT
 
-pass=0 fail=0
-ok()  { echo "ok    $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL  $1"; fail=$((fail + 1)); [ -z "${2:-}" ] || sed 's/^/      | /' <<<"$2"; }
-# expect NAME CONDITION... : run the condition (a command) and record it
-expect() { local name="$1"; shift; if "$@"; then ok "$name"; else bad "$name" "$OUT"; fi; }
+# shellcheck source=test-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test-lib.sh"
 
 sha() { sha256sum "$1" | cut -d' ' -f1; }
 # run ARGS...: run the fetch script, capturing output in $OUT and status in $RC
 run() { OUT="$("$FETCH" "$@" 2>&1)"; RC=$?; }
-has() { grep -qF -- "$1" <<<"$OUT"; }
 
 # --- fixtures -----------------------------------------------------------------
 mkdir -p "$T/src/arch/Fake-PT-01" "$T/src/noarch/Other"
@@ -133,5 +129,4 @@ expect "bad option: exit 2" test "$RC" -eq 2
 run --manifest "$T/no-such.csv"
 expect "missing manifest: exit 2" test "$RC" -eq 2
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

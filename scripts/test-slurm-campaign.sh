@@ -12,12 +12,9 @@ SCRIPT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/slurm-campaign.sh"
 T="$(mktemp -d "${TMPDIR:-/tmp}/statebench-slurm-test.XXXXXX")"
 trap 'rm -rf "$T"' EXIT
 
-pass=0 fail=0
-ok()  { echo "ok    $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL  $1"; fail=$((fail + 1)); [ -z "${2:-}" ] || sed 's/^/      | /' <<<"$2"; }
-expect() { local name="$1"; shift; if "$@"; then ok "$name"; else bad "$name" "$OUT"; fi; }
+# shellcheck source=test-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test-lib.sh"
 run() { OUT="$(bash "$SCRIPT" "$@" 2>&1)"; RC=$?; }
-has() { grep -qF -- "$1" <<<"$OUT"; }
 lacks() { ! grep -qF -- "$1" <<<"$OUT"; }
 
 # A fake statebench: records its arguments, one per line, per task.
@@ -113,5 +110,4 @@ if [ -n "${STATEBENCH_BIN:-}" ]; then
   expect "real: the empty shard warns" has "warning: shard 3/3 has no instance"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+summary

@@ -82,32 +82,37 @@ pub trait ConcurrentVisitedSet: Send + Sync {
         0
     }
 
-    /// Inserts `state` if absent (as
-    /// [`crate::VisitedSet::find_or_insert_from`]); `local` is the calling
-    /// worker's own state (scratch words, leases). Exactly one of any
-    /// number of concurrent insertions of the same absent vector answers
-    /// `New`. The indices answered are unique but need not be dense.
+    /// Inserts `state` if absent; `local` is the calling worker's own
+    /// state (scratch words, leases). Exactly one of any number of
+    /// concurrent insertions of the same absent vector answers `New`. The
+    /// indices answered are unique but need not be dense.
+    fn find_or_insert(
+        &self,
+        state: &[Value],
+        local: &mut WorkerLocal,
+    ) -> Result<Inserted, InsertError>;
+
+    /// Inserts `state` if absent, as [`find_or_insert`](Self::find_or_insert),
+    /// knowing its predecessor and filling its side data (as
+    /// [`crate::VisitedSet::find_or_insert_from`]). Sets without side data
+    /// ignore `pred` and `side`.
+    #[inline]
     fn find_or_insert_from(
         &self,
         state: &[Value],
         pred: Option<(&[Value], &[u32])>,
         side: &mut [u32],
         local: &mut WorkerLocal,
-    ) -> Result<Inserted, InsertError>;
+    ) -> Result<Inserted, InsertError> {
+        let _ = (pred, side);
+        self.find_or_insert(state, local)
+    }
 
     /// Returns what the worker's `local` still holds of this set (unused
     /// leased numbers, tallies). Every worker calls it once it stops
     /// inserting; [`len`](Self::len) and [`memory`](Self::memory) are exact
     /// once every worker did.
     fn retire(&self, _local: &mut WorkerLocal) {}
-
-    /// Grows whatever table asked for it (see the module documentation);
-    /// nothing when no table needs to grow any more.
-    fn grow(&mut self) -> Result<(), TableFull>;
-
-    /// The search runs `threads` workers: `grow` may use as many threads
-    /// (every worker waits meanwhile). Called once before the search.
-    fn set_workers(&mut self, _threads: usize) {}
 
     /// Number of distinct states stored (exact once no insertion runs and
     /// every worker retired).
@@ -121,6 +126,14 @@ pub trait ConcurrentVisitedSet: Send + Sync {
     /// Current memory accounting (exact once no insertion runs and every
     /// worker retired).
     fn memory(&self) -> MemoryUsage;
+
+    /// Grows whatever table asked for it (see the module documentation);
+    /// nothing when no table needs to grow any more.
+    fn grow(&mut self) -> Result<(), TableFull>;
+
+    /// The search runs `threads` workers: `grow` may use as many threads
+    /// (every worker waits meanwhile). Called once before the search.
+    fn set_workers(&mut self, _threads: usize) {}
 
     /// The effective parameters, as [`crate::VisitedSet::params`].
     fn params(&self) -> String;

@@ -26,8 +26,8 @@ pub use explore::latency::OpLatency;
 pub use explore::parallel::explore_parallel;
 pub use explore::{explore, ExploreConfig, Progress};
 pub use registry::{
-    build_concurrent_set, build_visited_set, create, find, has_concurrent_form, supports_threads,
-    EngineOptions, EngineSpec, ENGINES, FORM_PARAM,
+    create, find, has_concurrent_form, lookup, supports_threads, EngineOptions, EngineSpec,
+    ENGINES, FORM_PARAM,
 };
 pub use report::{RunReport, RunStatus};
 pub use visited::{Inserted, MemoryUsage, TableFull, VisitedSet};

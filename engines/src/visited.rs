@@ -32,6 +32,13 @@ pub struct TableFull {
     pub message: String,
 }
 
+impl TableFull {
+    /// The table is full, for the reason `message` gives.
+    pub fn new(message: String) -> Self {
+        TableFull { message }
+    }
+}
+
 /// Exact memory accounting of an engine, in bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MemoryUsage {

@@ -9,7 +9,7 @@
 //! One `#[test]` only: the counter is process-wide, so no other test may
 //! allocate while an engine is measured.
 
-use engines::registry::{build_concurrent_set, build_visited_set, EngineOptions, ENGINES};
+use engines::registry::{find, EngineOptions, ENGINES};
 use engines::{ConcurrentVisitedSet, InsertError, MemoryUsage, VisitedSet, WorkerLocal};
 use pins::Model;
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -111,7 +111,10 @@ fn options() -> EngineOptions {
 /// its own accounting.
 fn sequential(name: &str, m: &dyn Model, states: &[Vec<u32>]) -> (i64, MemoryUsage) {
     let before = live();
-    let mut set: Box<dyn VisitedSet> = build_visited_set(name, m, &options()).unwrap();
+    let mut set: Box<dyn VisitedSet> = find(name)
+        .unwrap()
+        .build_visited_set(m, &options())
+        .unwrap();
     for s in states {
         set.find_or_insert(s).unwrap();
     }
@@ -125,7 +128,8 @@ fn sequential(name: &str, m: &dyn Model, states: &[Vec<u32>]) -> (i64, MemoryUsa
 fn concurrent(name: &str, m: &dyn Model, states: &[Vec<u32>]) -> Option<(i64, MemoryUsage)> {
     let mut local = WorkerLocal::new();
     let before = live();
-    let mut set: Box<dyn ConcurrentVisitedSet> = build_concurrent_set(name, m, &options()).ok()?;
+    let mut set: Box<dyn ConcurrentVisitedSet> =
+        find(name)?.build_concurrent_set(m, &options()).ok()?;
     set.set_workers(1);
     let mut side = vec![0u32; set.side_words()];
     for s in states {

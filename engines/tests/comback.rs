@@ -88,21 +88,23 @@ fn check_variants(
     }
 }
 
-#[test]
-fn beem_instances_count_like_the_oracle_and_the_hash_table() {
-    let small = instances("beem.csv", 50, 600, 3);
-    let larger = instances("beem.csv", 601, 8_000, 3);
-    assert_eq!(
-        small.len() + larger.len(),
-        6,
-        "too few BEEM instances found"
-    );
+/// Three instances of the manifest `csv` with 50 to 600 states, checked
+/// with every variant, and three with 601 to 8,000, with the larger ones.
+fn small_and_larger(csv: &str) {
+    let small = instances(csv, 50, 600, 3);
+    let larger = instances(csv, 601, 8_000, 3);
+    assert_eq!(small.len() + larger.len(), 6, "too few instances in {csv}");
     for (name, path, oracle) in &small {
         check(name, path, *oracle, true);
     }
     for (name, path, oracle) in &larger {
         check(name, path, *oracle, false);
     }
+}
+
+#[test]
+fn beem_instances_count_like_the_oracle_and_the_hash_table() {
+    small_and_larger("beem.csv");
 }
 
 #[test]
@@ -154,15 +156,7 @@ fn a_deep_beem_instance_counts_like_the_oracle_and_the_hash_table() {
 
 #[test]
 fn mcc_instances_count_like_the_oracle_and_the_hash_table() {
-    let small = instances("mcc.csv", 50, 600, 3);
-    let larger = instances("mcc.csv", 601, 8_000, 3);
-    assert_eq!(small.len() + larger.len(), 6, "too few MCC instances found");
-    for (name, path, oracle) in &small {
-        check(name, path, *oracle, true);
-    }
-    for (name, path, oracle) in &larger {
-        check(name, path, *oracle, false);
-    }
+    small_and_larger("mcc.csv");
 }
 
 #[test]

@@ -135,27 +135,26 @@ fn million_vectors_at_high_load() {
     stress(1_000_000, &config, 65_537);
 }
 
+/// 10^6 vectors through the registry's default root: growing table
+/// (`m=auto`) and adaptive key, so the root is re-keyed and doubled many
+/// times while every answer is checked.
+#[test]
+fn million_vectors_adaptive_growing_root() {
+    // The defaults are the registry's: `m=auto`, `root_key=adaptive`.
+    let config = CompactTreeConfig {
+        w: 30,
+        o: 2,
+        u: 28,
+        ..Default::default()
+    };
+    assert!(config.m.is_none() && config.grow && config.adaptive_key);
+    stress(1_000_000, &config, 10_007);
+}
+
 /// 10^8 vectors: w = 25, o = 2, m = w + o = 27 (26-bit root entries,
 /// 436 MB root table, load 0.745).
 #[test]
 #[ignore = "10^8 vectors: run explicitly in release"]
 fn hundred_million_vectors_no_false_positives() {
     stress(100_000_000, &fixed_root(25, 2, 27), 1_000_003);
-}
-
-/// 10^6 vectors through the registry's default root: growing table
-/// (`m=auto`) and adaptive key, so the root is re-keyed and doubled many
-/// times while every answer is checked.
-#[test]
-fn million_vectors_adaptive_growing_root() {
-    let config = CompactTreeConfig {
-        w: 30,
-        o: 2,
-        u: 28,
-        m: None,
-        grow: true,
-        adaptive_key: true,
-        ..Default::default()
-    };
-    stress(1_000_000, &config, 10_007);
 }

@@ -6,7 +6,7 @@
 //! transition count as one thread, repeatedly (the interleavings differ
 //! from run to run).
 
-use engines::{build_concurrent_set, explore_parallel, EngineOptions, ExploreConfig, RunStatus};
+use engines::{explore_parallel, lookup, EngineOptions, ExploreConfig, RunStatus};
 use frontend_testkit::missing;
 use pins::Model;
 
@@ -24,7 +24,10 @@ fn run(model: &dyn Model, params: &[(&str, &str)], threads: usize) -> (u64, u64)
             .collect(),
         threads,
     };
-    let set = build_concurrent_set("compact-tree", model, &opts).unwrap();
+    let set = lookup("compact-tree")
+        .unwrap()
+        .build_concurrent_set(model, &opts)
+        .unwrap();
     let r = explore_parallel(model, set, threads, ExploreConfig::default());
     assert_eq!(r.status, RunStatus::Ok, "{}: {}", model.name(), r.message);
     (r.states, r.transitions)

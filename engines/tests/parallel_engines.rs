@@ -6,7 +6,7 @@
 //! `datasets/builtin`, BEEM models from `../shared/datasets` (or
 //! `$STATEBENCH_DATA`).
 
-use engines::{build_concurrent_set, create, explore_parallel, EngineOptions, ExploreConfig};
+use engines::{create, explore_parallel, lookup, EngineOptions, ExploreConfig};
 use pins::Model;
 
 mod real_models;
@@ -25,10 +25,34 @@ fn opts(threads: usize) -> EngineOptions {
 /// (states, transitions) of the concurrent set of `engine` explored by
 /// `threads` workers.
 fn parallel(engine: &str, model: &dyn Model, threads: usize) -> (u64, u64) {
-    let set = build_concurrent_set(engine, model, &opts(threads)).unwrap();
+    let set = lookup(engine)
+        .unwrap()
+        .build_concurrent_set(model, &opts(threads))
+        .unwrap();
     let r = explore_parallel(model, set, threads, ExploreConfig::default());
     assert_eq!(r.status, engines::RunStatus::Ok, "{engine}: {}", r.message);
     (r.states, r.transitions)
+}
+
+/// Every engine's sequential run of `instance` finds the oracle's states,
+/// and its concurrent form, `repetitions` times at each thread count,
+/// the sequential run's states and transitions.
+fn same_counts_in_parallel(suite: &str, instance: &str, threads: &[usize], repetitions: usize) {
+    let (path, oracle) = manifest(suite, instance);
+    let model = load(&path);
+    for engine in ENGINES {
+        let seq = create(engine, model.as_ref(), &opts(1), ExploreConfig::default()).unwrap();
+        assert_eq!(seq.states, oracle, "{instance} {engine} sequential");
+        for rep in 0..repetitions {
+            for &threads in threads {
+                assert_eq!(
+                    parallel(engine, model.as_ref(), threads),
+                    (seq.states, seq.transitions),
+                    "{instance} {engine} threads={threads} repetition {rep}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
@@ -41,19 +65,7 @@ fn one_two_and_four_threads_find_the_sequential_counts() {
         ("beem", "bakery.3"),
     ];
     for (suite, instance) in cases {
-        let (path, oracle) = manifest(suite, instance);
-        let model = load(&path);
-        for engine in ENGINES {
-            let seq = create(engine, model.as_ref(), &opts(1), ExploreConfig::default()).unwrap();
-            assert_eq!(seq.states, oracle, "{instance} {engine} sequential");
-            for threads in [1, 2, 4] {
-                assert_eq!(
-                    parallel(engine, model.as_ref(), threads),
-                    (seq.states, seq.transitions),
-                    "{instance} {engine} threads={threads}"
-                );
-            }
-        }
+        same_counts_in_parallel(suite, instance, &[1, 2, 4], 1);
     }
 }
 
@@ -62,21 +74,7 @@ fn one_two_and_four_threads_find_the_sequential_counts() {
 #[test]
 fn racy_small_models_give_identical_counts_every_time() {
     for (suite, instance) in [("builtin", "philosophers-7"), ("beem", "bridge.1")] {
-        let (path, oracle) = manifest(suite, instance);
-        let model = load(&path);
-        for engine in ENGINES {
-            let seq = create(engine, model.as_ref(), &opts(1), ExploreConfig::default()).unwrap();
-            assert_eq!(seq.states, oracle);
-            for rep in 0..20 {
-                for threads in [2, 4] {
-                    assert_eq!(
-                        parallel(engine, model.as_ref(), threads),
-                        (seq.states, seq.transitions),
-                        "{instance} {engine} threads={threads} repetition {rep}"
-                    );
-                }
-            }
-        }
+        same_counts_in_parallel(suite, instance, &[2, 4], 20);
     }
 }
 
@@ -98,9 +96,12 @@ fn concurrent_forms_take_the_sequential_parameters() {
             params: vec![(k.to_string(), v.to_string())],
             ..opts(2)
         };
-        assert!(build_concurrent_set(engine, model.as_ref(), &with(good)).is_ok());
-        let seq = engines::build_visited_set(engine, model.as_ref(), &with(bad)).err();
-        let par = build_concurrent_set(engine, model.as_ref(), &with(bad)).err();
+        let spec = lookup(engine).unwrap();
+        assert!(spec
+            .build_concurrent_set(model.as_ref(), &with(good))
+            .is_ok());
+        let seq = spec.build_visited_set(model.as_ref(), &with(bad)).err();
+        let par = spec.build_concurrent_set(model.as_ref(), &with(bad)).err();
         assert!(seq.is_some(), "{engine}");
         assert_eq!(seq, par, "{engine}");
     }

@@ -77,7 +77,10 @@ fn record(name: &str, path: &Path) -> Option<Stream> {
     let model = load_file(path).ok()?;
     let k = model.slot_count();
     let mut rec = Recorder {
-        inner: engines::build_visited_set("hash-table", model.as_ref(), &options()).ok()?,
+        inner: engines::lookup("hash-table")
+            .ok()?
+            .build_visited_set(model.as_ref(), &options())
+            .ok()?,
         k,
         stream: Vec::new(),
         limit: STREAM_LEN,
@@ -132,7 +135,8 @@ fn engines_bench(c: &mut Criterion) {
         group.sample_size(10);
         for &engine in &engines {
             let make = || {
-                engines::build_visited_set(engine, s.model.as_ref(), &options())
+                engines::lookup(engine)
+                    .and_then(|e| e.build_visited_set(s.model.as_ref(), &options()))
                     .expect("engine builds")
             };
             group.bench_function(format!("{engine}/insert"), |b| {

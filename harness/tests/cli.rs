@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{read_csv, resume, statebench, workspace};
+use common::{read_csv, resume, run_without_report, statebench, succeed, workspace};
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::{Child, Stdio};
@@ -132,15 +132,10 @@ fn killed_campaign_resumes_without_lost_or_duplicated_rows() {
     let before = data_rows(&csv);
     assert!(before < total, "the kill came too late to test anything");
 
-    let out = statebench()
-        .args(["run", "--resume", "--results"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        statebench()
+            .args(["run", "--resume", "--results"])
+            .arg(dir.path()),
     );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -184,19 +179,10 @@ fn starting_an_existing_campaign_without_resume_is_refused() {
     };
     assert!(run().status.success());
     assert!(dir.path().join("c/report.html").is_file());
-    let quiet = statebench()
-        .args([
-            "run",
-            "--models",
-            "token-ring-4-3",
-            "--campaign",
-            "d",
-            "--no-report",
-            "--results",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+    let quiet = run_without_report(
+        dir.path(),
+        &["--models", "token-ring-4-3", "--campaign", "d"],
+    );
     assert!(quiet.status.success());
     assert!(dir.path().join("d/runs.csv").is_file());
     assert!(
@@ -269,17 +255,7 @@ fn broken_pnml_gives_a_one_line_error_and_a_model_error_row() {
 #[test]
 fn explore_json_carries_the_csv_fields() {
     let file = workspace().join("datasets/builtin/token-ring-8-8.pnml");
-    let out = statebench()
-        .arg("explore")
-        .arg(&file)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeed(statebench().arg("explore").arg(&file).arg("--json"));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let (states, transitions) = &builtin_oracles()["token-ring-8-8"];
     assert_eq!(v["status"], "ok");
@@ -844,21 +820,17 @@ fn explore_takes_run_s_form_of_engine_parameters() {
     }
     // The same string works in `run`.
     let dir = tempfile::tempdir().unwrap();
-    let out = statebench()
-        .args([
-            "run",
+    let out = run_without_report(
+        dir.path(),
+        &[
             "--models",
             "mutex-4",
             "--engines",
             "compact-tree",
             "--param",
             "compact-tree.m=budget",
-            "--no-report",
-            "--results",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(out.status.success());
     for (param, needle) in [
         ("tree.m=budget", "is not the --engine"),
@@ -919,26 +891,21 @@ fn an_empty_runs_csv_resumes() {
     let csv = dir.path().join("e/runs.csv");
     for empty in ["", "\n"] {
         std::fs::write(&csv, empty).unwrap();
-        let out = statebench()
-            .args([
-                "run",
-                "--resume",
-                "--campaign",
-                "e",
-                "--models",
-                "mutex-4",
-                "--engines",
-                "hash-table",
-                "--no-report",
-                "--results",
-            ])
-            .arg(dir.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        succeed(
+            statebench()
+                .args([
+                    "run",
+                    "--resume",
+                    "--campaign",
+                    "e",
+                    "--models",
+                    "mutex-4",
+                    "--engines",
+                    "hash-table",
+                    "--no-report",
+                    "--results",
+                ])
+                .arg(dir.path()),
         );
         assert_eq!(data_rows(&csv), 1, "{empty:?}");
         std::fs::remove_file(dir.path().join("e/campaign.json")).unwrap();

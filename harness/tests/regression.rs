@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{read, resume, statebench, text, write, Record, Table};
+use common::{read, resume, run_without_report, statebench, text, write, Record, Table};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -713,23 +713,19 @@ fn bad_shard_values_are_clear_errors() {
         "a refused run wrote something"
     );
     // More shards than instances: an empty shard is an empty campaign, not an error.
-    let out = statebench()
-        .args([
-            "run",
+    let out = run_without_report(
+        dir.path(),
+        &[
             "--models",
             "mutex-4",
             "--engines",
             "hash-table",
-            "--no-report",
             "--shard",
             "2/2",
             "--campaign",
             "e",
-            "--results",
-        ])
-        .arg(dir.path())
-        .output()
-        .unwrap();
+        ],
+    );
     assert!(out.status.success(), "{}", text(&out));
     let t = read(&dir.path().join("e/runs.csv"));
     assert!(t.rows.is_empty() && !t.headers.is_empty());

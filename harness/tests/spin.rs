@@ -69,6 +69,19 @@ fn field<'a>(row: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
     &row[name]
 }
 
+/// The text in column `name` of `row`.
+fn text_of<'a>(row: &'a serde_json::Value, name: &str) -> &'a str {
+    field(row, name).as_str().unwrap()
+}
+
+/// The row of exploring a file `name` holding `text` with `engine`.
+fn explore_text(name: &str, text: &str, engine: &str) -> serde_json::Value {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).unwrap();
+    explore_file(&file, engine)
+}
+
 #[test]
 fn spin_peers_match_the_spin_oracle_manifest() {
     let oracle = oracle();
@@ -109,18 +122,9 @@ fn a_search_cut_by_the_depth_bound_is_rerun_deeper() {
     let row = explore("counter", "spin", &["--param", "depth=100"], None);
     assert_eq!(field(&row, "status"), "ok", "{row}");
     assert_eq!(field(&row, "states").as_u64(), Some(oracle()["counter"]));
-    assert!(field(&row, "counters")
-        .as_str()
-        .unwrap()
-        .contains("spin_runs=2"));
-    assert!(field(&row, "message")
-        .as_str()
-        .unwrap()
-        .contains("-m100 too small"));
-    assert!(field(&row, "engine_params")
-        .as_str()
-        .unwrap()
-        .contains("depth=1000"));
+    assert!(text_of(&row, "counters").contains("spin_runs=2"));
+    assert!(text_of(&row, "message").contains("-m100 too small"));
+    assert!(text_of(&row, "engine_params").contains("depth=1000"));
 }
 
 #[test]
@@ -133,10 +137,7 @@ fn a_too_small_ma_is_recompiled_larger() {
     );
     assert_eq!(field(&row, "status"), "ok", "{row}");
     assert_eq!(field(&row, "states").as_u64(), Some(oracle()["channels"]));
-    assert!(field(&row, "message")
-        .as_str()
-        .unwrap()
-        .contains("-DMA=4 too small"));
+    assert!(text_of(&row, "message").contains("-DMA=4 too small"));
 }
 
 #[test]
@@ -144,33 +145,21 @@ fn missing_spin_is_unsupported() {
     let empty = tempfile::tempdir().unwrap();
     let row = explore("channels", "spin", &[], Some(empty.path()));
     assert_eq!(field(&row, "status"), "unsupported", "{row}");
-    assert!(field(&row, "message")
-        .as_str()
-        .unwrap()
-        .contains("not found in PATH"));
+    assert!(text_of(&row, "message").contains("not found in PATH"));
 }
 
 #[test]
 fn peers_refuse_models_that_are_not_promela() {
-    let dir = tempfile::tempdir().unwrap();
-    let dve = dir.path().join("m.dve");
-    std::fs::write(&dve, "byte x;\n").unwrap();
-    let row = explore_file(&dve, "spin-collapse");
+    let row = explore_text("m.dve", "byte x;\n", "spin-collapse");
     assert_eq!(field(&row, "status"), "unsupported", "{row}");
-    assert!(field(&row, "message")
-        .as_str()
-        .unwrap()
-        .contains("Promela models"));
+    assert!(text_of(&row, "message").contains("Promela models"));
 }
 
 #[test]
 fn bad_promela_is_a_model_error_with_spin_s_message() {
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.pm");
-    std::fs::write(&bad, "active proctype p() {\n  x = ;\n}\n").unwrap();
-    let row = explore_file(&bad, "spin");
+    let row = explore_text("bad.pm", "active proctype p() {\n  x = ;\n}\n", "spin");
     assert_eq!(field(&row, "status"), "model_error", "{row}");
-    let message = field(&row, "message").as_str().unwrap();
+    let message = text_of(&row, "message");
     assert!(message.contains("bad.pm"), "{message}");
 }
 

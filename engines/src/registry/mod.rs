@@ -1,6 +1,7 @@
 //! The list of engines by name, and the dispatch of a run to the right
 //! search. Each storage scheme exports one [`EngineSpec`] from its folder
-//! under `schemes/`; registering it is one line in [`ENGINES`].
+//! under `schemes/`; registering it is one line in the `schemes!` list of
+//! `schemes/mod.rs`, which declares the folder and builds [`ENGINES`].
 //!
 //! Owns engine lookup, the `form` parameter and the choice between the
 //! sequential explorer, the parallel explorer and an engine's own search.
@@ -11,34 +12,22 @@ mod spec;
 #[cfg(all(test, not(loom)))]
 mod tests;
 
-pub(crate) use params::words;
 pub use params::{
     any, open_unit, within, word, Count, EngineOptions, Param, ParamInfo, ParamValue, Word,
 };
+pub(crate) use params::{params, words};
 pub use spec::{
     explicit, sequential_only, BuildError, BuildFn, ConcurrentBuildFn, ConcurrentScheme,
-    EngineSpec, Run, Scheme, SearchFn,
+    EngineSpec, Run, Scheme, SearchFn, Setup,
 };
 
 use crate::concurrent::ConcurrentVisitedSet;
 use crate::explore::parallel::explore_parallel;
 use crate::explore::{explore, ExploreConfig};
 use crate::report::{RunReport, RunStatus};
-use crate::schemes::{collapse, comback, compact_tree, hash_table, ptrie, symbolic, tree};
+pub use crate::schemes::ENGINES;
 use crate::visited::VisitedSet;
 use pins::Model;
-
-/// Every engine statebench knows, in presentation order.
-pub const ENGINES: &[&EngineSpec] = &[
-    &hash_table::SPEC,
-    &collapse::SPEC,
-    &tree::SPEC,
-    &compact_tree::SPEC,
-    &ptrie::SPEC,
-    &comback::SPEC,
-    &symbolic::BDD,
-    &symbolic::MDD,
-];
 
 /// Whether engine `name` has a concurrent form driven by the parallel
 /// explorer (so `form=concurrent` at one thread is its paper baseline).
@@ -81,13 +70,12 @@ words! {
     }
 }
 
-/// See [`FORM_PARAM`]; its default at one thread (above one: concurrent).
-pub const FORM: Param<Form> = Param {
-    name: "form",
-    meaning: "sequential or concurrent form (concurrent above one thread)",
-    default: Form::Sequential,
-    check: any,
-};
+// See [`FORM_PARAM`]; its default is the one at one thread (above one:
+// concurrent).
+params! {
+    /// sequential or concurrent form (concurrent above one thread)
+    pub const FORM: Form = "form", default Form::Sequential;
+}
 
 /// `opts` without the [`FORM_PARAM`] parameter, and the form it asks for.
 fn split_form(name: &str, opts: &EngineOptions) -> Result<(Form, EngineOptions), String> {
@@ -117,31 +105,10 @@ pub fn create(
     lookup(name)?.explore(model, opts, cfg)
 }
 
-/// Builds the concurrent visited set of engine `name` for `model` (tests
-/// and benchmarks drive it with [`explore_parallel`] directly). `Err` for
-/// an engine without a concurrent form, invalid parameters, or a budget
-/// that cannot hold the empty tables.
-pub fn build_concurrent_set(
-    name: &str,
-    model: &dyn Model,
-    opts: &EngineOptions,
-) -> Result<Box<dyn ConcurrentVisitedSet>, String> {
-    lookup(name)?.build_concurrent_set(model, opts)
-}
-
-/// Builds the visited set of the explicit engine `name` for `model`
-/// (benchmarks and tests drive it directly). `Err` for an unknown engine,
-/// an engine with its own search, invalid parameters, or a budget that
-/// cannot hold the empty tables.
-pub fn build_visited_set(
-    name: &str,
-    model: &dyn Model,
-    opts: &EngineOptions,
-) -> Result<Box<dyn VisitedSet>, String> {
-    lookup(name)?.build_visited_set(model, opts)
-}
-
-fn lookup(name: &str) -> Result<&'static EngineSpec, String> {
+/// The engine `name`; `Err` names the known ones. Tests and benchmarks
+/// build its sets directly ([`EngineSpec::build_visited_set`],
+/// [`EngineSpec::build_concurrent_set`]).
+pub fn lookup(name: &str) -> Result<&'static EngineSpec, String> {
     find(name).ok_or_else(|| {
         let names: Vec<_> = ENGINES.iter().map(|e| e.name).collect();
         format!("unknown engine '{name}' (known: {})", names.join(", "))
@@ -210,7 +177,10 @@ impl EngineSpec {
         }
     }
 
-    /// This engine's concurrent visited set, as [`build_concurrent_set`].
+    /// This engine's concurrent visited set for `model` (tests and
+    /// benchmarks drive it with [`explore_parallel`] directly). `Err` for
+    /// an engine without a concurrent form, invalid parameters, or a
+    /// budget that cannot hold the empty tables.
     pub fn build_concurrent_set(
         &self,
         model: &dyn Model,
@@ -223,7 +193,9 @@ impl EngineSpec {
         built(build(model, opts))
     }
 
-    /// This engine's visited set, as [`build_visited_set`].
+    /// This explicit engine's visited set for `model`. `Err` for an engine
+    /// with its own search, invalid parameters, or a budget that cannot
+    /// hold the empty tables.
     pub fn build_visited_set(
         &self,
         model: &dyn Model,

@@ -142,6 +142,52 @@ pub struct Param<T: 'static> {
     pub check: fn(&T) -> Result<(), String>,
 }
 
+/// Declares engine parameters, each once: its doc comment is its meaning
+/// (what `statebench list` prints), then its key, its default and, after
+/// `check`, its range check ([`any`] when there is none). Written inside
+/// `const LIST = [...];`, they are also listed, in that order, as the
+/// `&[&dyn ParamInfo]` an [`EngineSpec`](super::EngineSpec) takes:
+///
+/// ```ignore
+/// params! {
+///     pub const PARAMS = [
+///         /// load factor that doubles the bucket array
+///         MAX_LOAD: f64 = "max_load", default 0.75, check open_unit;
+///     ];
+/// }
+/// ```
+macro_rules! params {
+    (@check) => { $crate::registry::any };
+    (@check $check:expr) => { $check };
+    (
+        $(#[$list_meta:meta])*
+        $vis:vis const $list:ident = [$(
+            $(#[doc = $doc:literal])+
+            $id:ident: $t:ty = $key:literal, default $default:expr $(, check $check:expr)?;
+        )+];
+    ) => {
+        $(#[$list_meta])*
+        $vis const $list: &[&dyn $crate::registry::ParamInfo] = &[$(&$id),+];
+        $crate::registry::params! {$(
+            $(#[doc = $doc])+
+            $vis const $id: $t = $key, default $default $(, check $check)?;
+        )+}
+    };
+    ($(
+        $(#[doc = $doc:literal])+
+        $vis:vis const $id:ident: $t:ty = $key:literal, default $default:expr $(, check $check:expr)?;
+    )+) => {$(
+        $(#[doc = $doc])+
+        $vis const $id: $crate::registry::Param<$t> = $crate::registry::Param {
+            name: $key,
+            meaning: concat!($($doc),+).trim_ascii(),
+            default: $default,
+            check: $crate::registry::params!(@check $($check)?),
+        };
+    )+};
+}
+pub(crate) use params;
+
 impl<T: ParamValue> Param<T> {
     /// The run's value of this parameter, or its default; `Err` names the
     /// parameter and says why its text is not a value.
@@ -208,12 +254,15 @@ pub fn within<T: Copy + TryInto<u64>, const LO: u64, const HI: u64>(v: &T) -> Re
 mod tests {
     use super::*;
 
-    const LOAD: Param<f64> = Param {
-        name: "max_load",
-        meaning: "load factor",
-        default: 0.75,
-        check: open_unit,
-    };
+    params! {
+        const LIST = [
+            /// load factor
+            LOAD: f64 = "max_load", default 0.75, check open_unit;
+            /// a long
+            /// meaning
+            LONG: bool = "long", default true;
+        ];
+    }
 
     fn opts(key: &str, value: &str) -> EngineOptions {
         EngineOptions {
@@ -235,6 +284,9 @@ mod tests {
             Err("engine parameter max_load=x: not a valid value".into())
         );
         assert_eq!(LOAD.describe(), "load factor (0.75)");
+        assert_eq!(LONG.describe(), "a long meaning (true)");
+        let names: Vec<_> = LIST.iter().map(|p| p.name()).collect();
+        assert_eq!(names, ["max_load", "long"]);
     }
 
     #[test]

@@ -9,6 +9,7 @@
 //! Must not know any particular scheme, and must not run anything.
 
 use super::params::{EngineOptions, ParamInfo};
+use crate::blocks::budget::Budget;
 use crate::concurrent::ConcurrentVisitedSet;
 use crate::explore::ExploreConfig;
 use crate::report::RunReport;
@@ -60,6 +61,27 @@ pub enum Run {
 }
 
 impl EngineSpec {
+    /// The engine `name`, running as `run`; its summary and parameters
+    /// are set by [`summary`](Self::summary) and [`params`](Self::params).
+    pub const fn new(name: &'static str, run: Run) -> Self {
+        EngineSpec {
+            name,
+            summary: "",
+            params: &[],
+            run,
+        }
+    }
+
+    /// This spec with its one line for `statebench list`.
+    pub const fn summary(self, summary: &'static str) -> Self {
+        EngineSpec { summary, ..self }
+    }
+
+    /// This spec with its parameters (a `params!` list).
+    pub const fn params(self, params: &'static [&'static dyn ParamInfo]) -> Self {
+        EngineSpec { params, ..self }
+    }
+
     /// Whether this engine is a visited set for the generic explorer.
     pub fn is_explicit(&self) -> bool {
         matches!(self.run, Run::Explicit { .. })
@@ -128,31 +150,40 @@ impl From<TableFull> for BuildError {
     }
 }
 
+/// What a scheme's sets are built from: the scheme's configuration and
+/// what the run gives every scheme.
+pub struct Setup<C> {
+    pub config: C,
+    /// The model's vector length.
+    pub slots: usize,
+    /// Worker threads of the search.
+    pub threads: usize,
+    mem_budget: u64,
+}
+
+impl<C> Setup<C> {
+    /// A fresh budget of the run's memory limit (each form's tables
+    /// reserve against their own).
+    pub fn budget(&self) -> Budget {
+        Budget::new(self.mem_budget)
+    }
+}
+
 /// An explicit storage scheme: its configuration read from the run's
 /// options, and its sequential visited set built from it.
-pub trait Scheme {
+pub trait Scheme: 'static {
     type Config;
-    type Set: VisitedSet + 'static;
     /// The configuration for `model` (its parameters are already checked
     /// against the spec); `Err` for a model the scheme cannot store.
     fn config(model: &dyn Model, opts: &EngineOptions) -> Result<Self::Config, String>;
     /// The empty set; `Err` when the budget cannot hold its tables.
-    fn sequential(
-        model: &dyn Model,
-        config: Self::Config,
-        opts: &EngineOptions,
-    ) -> Result<Self::Set, TableFull>;
+    fn sequential(setup: Setup<Self::Config>) -> Result<impl VisitedSet, TableFull>;
 }
 
 /// An explicit scheme with a concurrent form (same configuration).
 pub trait ConcurrentScheme: Scheme {
-    type Shared: ConcurrentVisitedSet + 'static;
     /// The empty concurrent set; `Err` when the budget cannot hold it.
-    fn concurrent(
-        model: &dyn Model,
-        config: Self::Config,
-        opts: &EngineOptions,
-    ) -> Result<Self::Shared, TableFull>;
+    fn concurrent(setup: Setup<Self::Config>) -> Result<impl ConcurrentVisitedSet, TableFull>;
 }
 
 /// How a scheme with both forms runs.
@@ -171,18 +202,26 @@ pub const fn sequential_only<S: Scheme>() -> Run {
     }
 }
 
+/// The scheme's setup for `model` and `opts`.
+fn setup<S: Scheme>(model: &dyn Model, opts: &EngineOptions) -> Result<Setup<S::Config>, String> {
+    Ok(Setup {
+        config: S::config(model, opts)?,
+        slots: model.slot_count(),
+        threads: opts.threads,
+        mem_budget: opts.mem_budget,
+    })
+}
+
 fn build_sequential<S: Scheme>(
     model: &dyn Model,
     opts: &EngineOptions,
 ) -> Result<Box<dyn VisitedSet>, BuildError> {
-    let config = S::config(model, opts)?;
-    Ok(Box::new(S::sequential(model, config, opts)?))
+    Ok(Box::new(S::sequential(setup::<S>(model, opts)?)?))
 }
 
 fn build_concurrent<S: ConcurrentScheme>(
     model: &dyn Model,
     opts: &EngineOptions,
 ) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
-    let config = S::config(model, opts)?;
-    Ok(Box::new(S::concurrent(model, config, opts)?))
+    Ok(Box::new(S::concurrent(setup::<S>(model, opts)?)?))
 }

@@ -397,6 +397,16 @@ impl Compiler<'_> {
         })
     }
 
+    /// Every expression of `es`, in order.
+    fn exprs(&self, proc: Option<usize>, es: &[Expr]) -> Result<Vec<Ex>, DveError> {
+        es.iter().map(|e| self.expr(proc, e)).collect()
+    }
+
+    /// Every assignable place of `es`, in order.
+    fn lvals(&self, proc: Option<usize>, es: &[Expr]) -> Result<Vec<LVal>, DveError> {
+        es.iter().map(|e| self.lval(proc, e)).collect()
+    }
+
     fn lval(&self, proc: Option<usize>, e: &Expr) -> Result<LVal, DveError> {
         let (name, pos, idx) = match e {
             Expr::Var(n, p) => (n, *p, None),
@@ -603,11 +613,7 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
         for t in &p.trans {
             let from = state_of(&t.from)?;
             let to = state_of(&t.to)?;
-            let guards = t
-                .guards
-                .iter()
-                .map(|g| c.expr(Some(pi), g))
-                .collect::<Result<Vec<_>, _>>()?;
+            let guards = c.exprs(Some(pi), &t.guards)?;
             let sync = match &t.sync {
                 None => CSync::None,
                 Some(s) => {
@@ -648,20 +654,12 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
                     if s.send {
                         CSync::Send {
                             chan,
-                            vals: s
-                                .args
-                                .iter()
-                                .map(|a| c.expr(Some(pi), a))
-                                .collect::<Result<_, _>>()?,
+                            vals: c.exprs(Some(pi), &s.args)?,
                         }
                     } else {
                         CSync::Recv {
                             chan,
-                            lvals: s
-                                .args
-                                .iter()
-                                .map(|a| c.lval(Some(pi), a))
-                                .collect::<Result<_, _>>()?,
+                            lvals: c.lvals(Some(pi), &s.args)?,
                         }
                     }
                 }
@@ -746,6 +744,17 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
     if error_committed {
         committed_pcs.extend(c.procs.first().map(|p0| p0.pc_slot as usize));
     }
+    // A send or a receive on a buffered channel reads and writes its count
+    // and every cell.
+    let buffer_deps = |chan: usize, read: &mut Vec<usize>, write: &mut Vec<usize>| {
+        let ch = &c.chans[chan];
+        if ch.cap > 0 {
+            let n = ch.types.as_ref().map_or(0, Vec::len) * ch.cap as usize;
+            let all = ch.count_slot as usize..=ch.count_slot as usize + n;
+            read.extend(all.clone());
+            write.extend(all);
+        }
+    };
     let side_deps = |t: &CTrans, read: &mut Vec<usize>, write: &mut Vec<usize>| {
         read.push(t.pc_slot as usize);
         write.push(t.pc_slot as usize);
@@ -758,25 +767,13 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
                 for v in vals {
                     v.reads(read);
                 }
-                let ch = &c.chans[*chan];
-                if ch.cap > 0 {
-                    let n = ch.types.as_ref().map_or(0, Vec::len) * ch.cap as usize;
-                    let all = ch.count_slot as usize..=ch.count_slot as usize + n;
-                    read.extend(all.clone());
-                    write.extend(all);
-                }
+                buffer_deps(*chan, read, write);
             }
             CSync::Recv { chan, lvals } => {
                 for lv in lvals {
                     lv.deps(write, read);
                 }
-                let ch = &c.chans[*chan];
-                if ch.cap > 0 {
-                    let n = ch.types.as_ref().map_or(0, Vec::len) * ch.cap as usize;
-                    let all = ch.count_slot as usize..=ch.count_slot as usize + n;
-                    read.extend(all.clone());
-                    write.extend(all);
-                }
+                buffer_deps(*chan, read, write);
             }
         }
         for (lv, e) in &t.effects {

@@ -212,7 +212,7 @@ mod parse;
 
 pub use error::{DveError, ErrorKind};
 pub use model::{DveModel, ErrorPolicy};
-pub use parse::{MAX_HEIGHT, MAX_NESTING};
+pub use scan::{MAX_HEIGHT, MAX_NESTING};
 
 /// Reads the DVE model in the file at `path`. Errors name the file as
 /// `path.display()`; the model is named after the file stem.

@@ -21,7 +21,7 @@
 //! Depth limits: the parser, `compile` and the evaluator recurse on
 //! expressions, so an expression may nest parentheses, indices, unary
 //! operators and `->` at most [`MAX_NESTING`] deep and its tree may be at
-//! most [`MAX_HEIGHT`] operators from root to leaf (a chain `1+1+...` is a
+//! most [`MAX_HEIGHT`](scan::MAX_HEIGHT) operators from root to leaf (a chain `1+1+...` is a
 //! left-nested tree as high as it is long); beyond either the file gets a
 //! syntax error at the offending token, never a stack overflow. Both fit in
 //! a 2 MiB thread (Rust's default for spawned threads; the `fuzz` test
@@ -29,7 +29,7 @@
 
 use std::collections::HashSet;
 
-use scan::Tokens;
+use scan::{Nesting, Tokens, MAX_NESTING};
 
 use crate::error::{DveError, ErrorKind};
 use crate::lexer::{lexeme, tokenize, Pos, Tok, Token};
@@ -176,20 +176,11 @@ pub struct System {
     pub property: Option<(String, Pos)>,
 }
 
-/// Deepest nesting of parentheses, indices, unary operators and `->` in one
-/// expression: about 10 KiB of stack a level (a dozen parser frames), so
-/// 640 KiB at the limit; BEEM needs at most 24 (`plc`).
-pub const MAX_NESTING: usize = 64;
-/// Highest expression tree, in operators from the root to the deepest
-/// operand: about 1.1 KiB of stack a level (compiling), so 560 KiB at the
-/// limit; BEEM needs at most 256.
-pub const MAX_HEIGHT: usize = 512;
-
 struct Parser<'a> {
     toks: Tokens<Token>,
     file: &'a str,
-    /// Current nesting of `expr`/`unary` calls (at most [`MAX_NESTING`]).
-    nest: usize,
+    /// Current nesting of `expr`/`unary` calls.
+    nest: Nesting,
     /// Names declared by `process NAME` anywhere in the file: `P->x` is a
     /// foreign variable, not an implication, when `P` is one of them.
     procs: HashSet<String>,
@@ -240,14 +231,11 @@ impl<'a> Parser<'a> {
         self.toks.pass().clone()
     }
     fn err<T>(&self, msg: impl AsRef<str>) -> PResult<T> {
-        let p = self.pos();
-        Err(DveError::at(
-            ErrorKind::Syntax,
-            self.file,
-            p.line,
-            p.col,
-            msg,
-        ))
+        Err(self.syntax_error_at(self.pos(), msg))
+    }
+    /// A syntax error at `at`.
+    fn syntax_error_at(&self, at: Pos, msg: impl AsRef<str>) -> DveError {
+        DveError::at(ErrorKind::Syntax, self.file, at.line, at.col, msg)
     }
     fn expect_sym(&mut self, s: &str, what: &str) -> PResult<Pos> {
         if self.toks.is_sym(s) {
@@ -341,18 +329,23 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// An optional `[size]` after a declared name; `closing` says what a
+    /// missing `]` was to do.
+    fn size(&mut self, closing: &str) -> PResult<Option<Expr>> {
+        if !self.toks.eat_sym("[") {
+            return Ok(None);
+        }
+        let e = self.expr()?;
+        self.expect_sym("]", closing)?;
+        Ok(Some(e))
+    }
+
     fn var_decl(&mut self, out: &mut Vec<VarDecl>) -> PResult<()> {
         let is_const = self.toks.eat_word("const");
         let ty = self.ty()?;
         loop {
             let (name, pos) = self.ident("a variable name")?;
-            let size = if self.toks.eat_sym("[") {
-                let e = self.expr()?;
-                self.expect_sym("]", "to close the array size")?;
-                Some(e)
-            } else {
-                None
-            };
+            let size = self.size("to close the array size")?;
             let init = if self.toks.eat_sym("=") {
                 if self.toks.is_sym("{") {
                     let p = self.advance().pos;
@@ -398,13 +391,7 @@ impl<'a> Parser<'a> {
         };
         loop {
             let (name, pos) = self.ident("a channel name")?;
-            let size = if self.toks.eat_sym("[") {
-                let e = self.expr()?;
-                self.expect_sym("]", "to close the channel buffer size")?;
-                Some(e)
-            } else {
-                None
-            };
+            let size = self.size("to close the channel buffer size")?;
             out.push(ChanDecl {
                 name,
                 pos,
@@ -442,13 +429,8 @@ impl<'a> Parser<'a> {
             } else if self.toks.is_word("init") {
                 let at = self.advance().pos;
                 if p.init.is_some() {
-                    return Err(DveError::at(
-                        ErrorKind::Syntax,
-                        self.file,
-                        at.line,
-                        at.col,
-                        format!("process '{}' has two 'init' declarations", p.name),
-                    ));
+                    let msg = format!("process '{}' has two 'init' declarations", p.name);
+                    return Err(self.syntax_error_at(at, msg));
                 }
                 p.init = Some(self.ident("the initial state name")?);
                 self.expect_sym(";", "after the initial state")?;
@@ -522,13 +504,8 @@ impl<'a> Parser<'a> {
             } else if self.toks.is_word("sync") {
                 let at = self.advance().pos;
                 if t.sync.is_some() {
-                    return Err(DveError::at(
-                        ErrorKind::Syntax,
-                        self.file,
-                        at.line,
-                        at.col,
-                        "a transition can have only one 'sync'",
-                    ));
+                    let msg = "a transition can have only one 'sync'";
+                    return Err(self.syntax_error_at(at, msg));
                 }
                 let (chan, cpos) = self.ident("a channel name")?;
                 let send = if self.toks.eat_sym("!") {
@@ -610,24 +587,23 @@ impl<'a> Parser<'a> {
 
     /// An expression and its height (operators from root to deepest leaf).
     fn expr_h(&mut self) -> PResult<(Expr, usize)> {
-        self.enter()?;
-        let e = self.binary(0)?;
-        self.nest -= 1;
-        Ok(e)
+        self.nested(|p| p.binary(0))
     }
 
-    /// One level deeper into an expression; an error past [`MAX_NESTING`].
+    /// What `parse` reads one level deeper into an expression; an error
+    /// past [`MAX_NESTING`].
     #[inline]
-    fn enter(&mut self) -> PResult<()> {
-        self.nest += 1;
-        if self.nest > MAX_NESTING {
+    fn nested<T>(&mut self, parse: impl FnOnce(&mut Self) -> PResult<T>) -> PResult<T> {
+        if !self.nest.enter() {
             return self.too_deep();
         }
-        Ok(())
+        let parsed = parse(self)?;
+        self.nest.leave();
+        Ok(parsed)
     }
 
     #[cold]
-    fn too_deep(&self) -> PResult<()> {
+    fn too_deep<T>(&self) -> PResult<T> {
         self.err(format!(
             "expression nested too deeply (limit {MAX_NESTING} levels of parentheses, \
              indices, unary operators and '->')"
@@ -635,27 +611,15 @@ impl<'a> Parser<'a> {
     }
 
     /// The height of a node over children of height `h`; an error at `pos`
-    /// past [`MAX_HEIGHT`].
+    /// past [`MAX_HEIGHT`](scan::MAX_HEIGHT).
     #[inline]
     fn height(&self, h: usize, pos: Pos) -> PResult<usize> {
-        if h >= MAX_HEIGHT {
-            return Err(self.too_high(pos));
-        }
-        Ok(h + 1)
+        scan::height(h).ok_or_else(|| self.too_high(pos))
     }
 
     #[cold]
     fn too_high(&self, pos: Pos) -> DveError {
-        DveError::at(
-            ErrorKind::Syntax,
-            self.file,
-            pos.line,
-            pos.col,
-            format!(
-                "expression nested too deeply (limit {MAX_HEIGHT} operators from the root \
-                 to the deepest operand)"
-            ),
-        )
+        self.syntax_error_at(pos, scan::too_high())
     }
 
     fn binop_at(&self, level: usize) -> Option<BinOp> {
@@ -679,9 +643,7 @@ impl<'a> Parser<'a> {
             let pos = self.advance().pos;
             if op == BinOp::Imply {
                 // right associative
-                self.enter()?;
-                let (rhs, hr) = self.binary(level)?;
-                self.nest -= 1;
+                let (rhs, hr) = self.nested(|p| p.binary(level))?;
                 let h = self.height(h.max(hr), pos)?;
                 return Ok((Expr::Binary(op, Box::new(lhs), Box::new(rhs), pos), h));
             }
@@ -705,9 +667,7 @@ impl<'a> Parser<'a> {
         };
         if let Some(op) = op {
             self.advance();
-            self.enter()?;
-            let (e, h) = self.unary()?;
-            self.nest -= 1;
+            let (e, h) = self.nested(Self::unary)?;
             let h = self.height(h, pos)?;
             return Ok((Expr::Unary(op, Box::new(e), pos), h));
         }
@@ -814,7 +774,7 @@ pub fn parse(text: &str, file: &str) -> Result<System, DveError> {
         toks: Tokens::new(toks, lexeme),
         file,
         procs,
-        nest: 0,
+        nest: Nesting::default(),
     };
     p.system()
 }

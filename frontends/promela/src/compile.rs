@@ -185,6 +185,19 @@ struct Cx<'a> {
 
 type R<T> = Result<T, PromelaError>;
 
+/// Whether the comparison `op` (`==`, `!=`, `<`, `<=`, `>`, `>=`) holds
+/// of two values ordered as `order`.
+fn holds(op: &str, order: std::cmp::Ordering) -> bool {
+    match op {
+        "==" => order.is_eq(),
+        "!=" => order.is_ne(),
+        "<" => order.is_lt(),
+        "<=" => order.is_le(),
+        ">" => order.is_gt(),
+        _ => order.is_ge(),
+    }
+}
+
 impl Cx<'_> {
     fn err<T>(&self, kind: ErrorKind, pos: Pos, msg: impl AsRef<str>) -> R<T> {
         Err(PromelaError::at(kind, self.file, pos.line, pos.col, msg))
@@ -240,12 +253,7 @@ impl Cx<'_> {
                     "&" => a & b,
                     "|" => a | b,
                     "^" => a ^ b,
-                    "==" => (a == b) as i64,
-                    "!=" => (a != b) as i64,
-                    "<" => (a < b) as i64,
-                    "<=" => (a <= b) as i64,
-                    ">" => (a > b) as i64,
-                    ">=" => (a >= b) as i64,
+                    "==" | "!=" | "<" | "<=" | ">" | ">=" => holds(op, a.cmp(&b)) as i64,
                     "&&" => (a != 0 && b != 0) as i64,
                     _ => (a != 0 || b != 0) as i64,
                 }

@@ -103,7 +103,8 @@ mod parse;
 pub use compile::{MAX_CAPACITY, MAX_CHANNELS, MAX_PROCESSES};
 pub use error::{ErrorKind, PromelaError};
 pub use model::PromelaModel;
-pub use parse::{MAX_HEIGHT, MAX_NESTING, MAX_STATEMENT_NESTING};
+pub use parse::MAX_STATEMENT_NESTING;
+pub use scan::{MAX_HEIGHT, MAX_NESTING};
 
 /// Reads the Promela model in the file at `path`; errors name the file as
 /// `path.display()`, the model is named after the file stem.

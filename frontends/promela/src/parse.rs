@@ -7,13 +7,13 @@
 //! labels) may nest at most [`MAX_STATEMENT_NESTING`] deep, an expression
 //! may nest parentheses, indices and unary operators at most
 //! [`MAX_NESTING`] deep, and an expression tree may be at most
-//! [`MAX_HEIGHT`] operators from root to leaf (a chain `1+1+...` is a
+//! [`MAX_HEIGHT`](scan::MAX_HEIGHT) operators from root to leaf (a chain `1+1+...` is a
 //! left-nested tree as high as it is long). Beyond any of them the file
 //! gets a syntax error at the offending token, never a stack overflow; all
 //! fit in a 2 MiB thread (Rust's default for spawned threads; the `fuzz`
 //! test parses, compiles and explores in one).
 
-use scan::Tokens;
+use scan::{Nesting, Tokens, MAX_NESTING};
 
 use crate::error::{ErrorKind, PromelaError};
 use crate::lexer::{lex, lexeme, Tok, Token};
@@ -134,12 +134,6 @@ pub struct Spec {
     pub procs: Vec<Proctype>,
 }
 
-/// Deepest nesting of parentheses, indices and unary operators in one
-/// expression (about 10 KiB of stack a level: a dozen parser frames).
-pub const MAX_NESTING: usize = 64;
-/// Highest expression tree, in operators from the root to the deepest
-/// operand (about 1 KiB of stack a level, compiling).
-pub const MAX_HEIGHT: usize = 512;
 /// Deepest nesting of statements: blocks, `if`, `do`, `atomic`, `d_step`
 /// and labels (compile's `if`/`do` expansion allows 64 too).
 pub const MAX_STATEMENT_NESTING: usize = 64;
@@ -147,8 +141,8 @@ pub const MAX_STATEMENT_NESTING: usize = 64;
 struct Parser<'a> {
     toks: Tokens<Token>,
     file: &'a str,
-    /// Current nesting of expressions (at most [`MAX_NESTING`]).
-    nest: usize,
+    /// Current nesting of expressions.
+    nest: Nesting,
     /// Current nesting of statements (at most [`MAX_STATEMENT_NESTING`]).
     stmts: usize,
 }
@@ -726,16 +720,13 @@ impl Parser<'_> {
 
     /// An expression and its height (operators from root to deepest leaf).
     fn expr_h(&mut self) -> R<(Expr, usize)> {
-        self.enter()?;
-        let e = self.binary(0)?;
-        self.nest -= 1;
-        Ok(e)
+        self.nested(|p| p.binary(0))
     }
 
-    /// One level deeper into an expression; an error past [`MAX_NESTING`].
-    fn enter(&mut self) -> R<()> {
-        self.nest += 1;
-        if self.nest > MAX_NESTING {
+    /// What `parse` reads one level deeper into an expression; an error
+    /// past [`MAX_NESTING`].
+    fn nested<T>(&mut self, parse: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        if !self.nest.enter() {
             return self.err(
                 ErrorKind::Syntax,
                 format!(
@@ -744,25 +735,23 @@ impl Parser<'_> {
                 ),
             );
         }
-        Ok(())
+        let parsed = parse(self)?;
+        self.nest.leave();
+        Ok(parsed)
     }
 
     /// The height of a node over children of height `h`; an error at `pos`
-    /// past [`MAX_HEIGHT`].
+    /// past [`MAX_HEIGHT`](scan::MAX_HEIGHT).
     fn height(&self, h: usize, pos: Pos) -> R<usize> {
-        if h >= MAX_HEIGHT {
-            return Err(PromelaError::at(
+        scan::height(h).ok_or_else(|| {
+            PromelaError::at(
                 ErrorKind::Syntax,
                 self.file,
                 pos.line,
                 pos.col,
-                format!(
-                    "expression nested too deeply (limit {MAX_HEIGHT} operators from the root \
-                     to the deepest operand)"
-                ),
-            ));
-        }
-        Ok(h + 1)
+                scan::too_high(),
+            )
+        })
     }
 
     fn binary(&mut self, level: usize) -> R<(Expr, usize)> {
@@ -802,9 +791,7 @@ impl Parser<'_> {
         let pos = self.pos();
         for op in ["!", "~", "-"] {
             if self.toks.eat_sym(op) {
-                self.enter()?;
-                let (e, h) = self.unary()?;
-                self.nest -= 1;
+                let (e, h) = self.nested(Self::unary)?;
                 let h = self.height(h, pos)?;
                 return Ok((
                     Expr {
@@ -933,7 +920,7 @@ pub fn parse(text: &str, file: &str) -> Result<Spec, PromelaError> {
     let mut p = Parser {
         toks: Tokens::new(toks, lexeme),
         file,
-        nest: 0,
+        nest: Nesting::default(),
         stmts: 0,
     };
     p.spec()

@@ -19,7 +19,6 @@ fn every_beem_promela_model_parses_and_validates() {
         return;
     };
     let files = common::pm_files(&dir);
-    assert!(!files.is_empty(), "empty corpus");
     let refused = spin_refused();
     let mut failures = Vec::new();
     for path in &files {

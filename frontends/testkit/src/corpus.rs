@@ -35,7 +35,8 @@ pub fn dataset(rel: &str, what: &str, needs: &[&str]) -> Option<PathBuf> {
     None
 }
 
-/// Every file of `dir` whose extension is `ext`, sorted.
+/// Every file of `dir` whose extension is `ext`, sorted; panics when there
+/// is none (an empty corpus is a broken setup, not a pass).
 pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("list {}: {e}", dir.display()))
@@ -43,6 +44,7 @@ pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
         .filter(|p| p.extension().is_some_and(|e| e == ext))
         .collect();
     files.sort();
+    assert!(!files.is_empty(), "no .{ext} file in {}", dir.display());
     files
 }
 

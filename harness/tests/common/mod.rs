@@ -76,6 +76,17 @@ pub fn resume(results: &Path, name: &str) -> Output {
         .unwrap()
 }
 
+/// `run ARGS --no-report --results RESULTS`, to its end.
+pub fn run_without_report(results: &Path, args: &[&str]) -> Output {
+    statebench()
+        .arg("run")
+        .args(args)
+        .args(["--no-report", "--results"])
+        .arg(results)
+        .output()
+        .unwrap()
+}
+
 /// A finished process's exit status, stdout and stderr, for an assertion
 /// message.
 pub fn text(out: &Output) -> String {
@@ -85,4 +96,12 @@ pub fn text(out: &Output) -> String {
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     )
+}
+
+/// Runs `cmd` to its end, asserting that it succeeded (the message shows
+/// its output).
+pub fn succeed(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    out
 }

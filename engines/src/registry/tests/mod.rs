@@ -165,7 +165,8 @@ fn every_concurrent_set_answers_like_a_hash_set() {
         for k in [1usize, 2, 3, 5, 8, 13, 64] {
             for stream in adversarial_streams(k, MAX_VALUE) {
                 let model = Counters::new(k, 2);
-                let mut set = build_concurrent_set(spec.name, &model, &opts(1, None))
+                let mut set = spec
+                    .build_concurrent_set(&model, &opts(1, None))
                     .unwrap_or_else(|e| panic!("{}: {e}", spec.name));
                 check_concurrent_stream(spec.name, set.as_mut(), &stream);
             }

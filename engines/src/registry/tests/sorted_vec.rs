@@ -7,7 +7,7 @@
 
 use super::{counts_a_closed_form_model, sequential_set_answers_like_a_hash_set};
 use crate::blocks::budget::Budget;
-use crate::registry::{any, sequential_only, EngineOptions, EngineSpec, Param, Scheme};
+use crate::registry::{params, sequential_only, EngineOptions, EngineSpec, Scheme, Setup};
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::{Model, Value};
 
@@ -75,37 +75,30 @@ impl Drop for SortedVec {
 
 // -- the scheme's `spec.rs`: parameters and registry entry ----------------
 
-/// A parameter, declared once: name, meaning, typed default, check.
-pub const RESERVE: Param<usize> = Param {
-    name: "reserve",
-    meaning: "states the vector reserves room for at the start",
-    default: 0,
-    check: any,
-};
-
 /// What `ENGINES` would list (one line: `&sorted_vec::SPEC,`).
-pub const SPEC: EngineSpec = EngineSpec {
-    name: "sorted-vec",
-    summary: "toy: a sorted vector of states (binary search, shift)",
-    params: &[&RESERVE],
-    run: sequential_only::<SortedVecScheme>(),
-};
+pub const SPEC: EngineSpec = EngineSpec::new("sorted-vec", sequential_only::<SortedVecScheme>())
+    .summary("toy: a sorted vector of states (binary search, shift)")
+    .params(PARAMS);
+
+// A parameter, declared once: its doc comment is its meaning, then its
+// key, its typed default and (here none) its range check.
+params! {
+    pub const PARAMS = [
+        /// states the vector reserves room for at the start
+        RESERVE: usize = "reserve", default 0;
+    ];
+}
 
 pub struct SortedVecScheme;
 
 impl Scheme for SortedVecScheme {
     type Config = usize;
-    type Set = SortedVec;
     fn config(_: &dyn Model, opts: &EngineOptions) -> Result<usize, String> {
         RESERVE.value(opts)
     }
-    fn sequential(
-        _: &dyn Model,
-        reserve: usize,
-        opts: &EngineOptions,
-    ) -> Result<SortedVec, TableFull> {
-        let mut set = SortedVec::new(Budget::new(opts.mem_budget));
-        set.states.reserve(reserve);
+    fn sequential(setup: Setup<usize>) -> Result<impl VisitedSet, TableFull> {
+        let mut set = SortedVec::new(setup.budget());
+        set.states.reserve(setup.config);
         Ok(set)
     }
 }

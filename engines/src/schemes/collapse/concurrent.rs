@@ -159,11 +159,9 @@ impl SharedCollapse {
 }
 
 impl ConcurrentVisitedSet for SharedCollapse {
-    fn find_or_insert_from(
+    fn find_or_insert(
         &self,
         state: &[Value],
-        _pred: Option<(&[Value], &[u32])>,
-        _side: &mut [u32],
         local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError> {
         assert_eq!(state.len(), self.k, "collapse: vector length");

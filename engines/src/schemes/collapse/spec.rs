@@ -6,25 +6,24 @@
 
 use super::concurrent::SharedCollapse;
 use super::{Collapse, CollapseConfig, SlotPartition};
-use crate::blocks::budget::Budget;
-use crate::registry::{any, explicit, ConcurrentScheme, EngineOptions, EngineSpec, Param, Scheme};
-use crate::visited::TableFull;
+use crate::concurrent::ConcurrentVisitedSet;
+use crate::registry::{
+    explicit, params, ConcurrentScheme, EngineOptions, EngineSpec, Scheme, Setup,
+};
+use crate::visited::{TableFull, VisitedSet};
 use pins::Model;
 
-pub const INITIAL_BUCKETS: Param<usize> = Param {
-    name: "initial_buckets",
-    meaning: "initial bucket count of the main table, rounded up to a power of two",
-    default: 1 << 16,
-    check: any,
-};
-
 /// The `collapse` engine.
-pub const SPEC: EngineSpec = EngineSpec {
-    name: "collapse",
-    summary: "SPIN COLLAPSE: per-process component tables + table of index vectors (Holzmann 1997)",
-    params: &[&INITIAL_BUCKETS],
-    run: explicit::<CollapseScheme>(),
-};
+pub const SPEC: EngineSpec = EngineSpec::new("collapse", explicit::<CollapseScheme>())
+    .summary("SPIN COLLAPSE: per-process component tables + table of index vectors (Holzmann 1997)")
+    .params(PARAMS);
+
+params! {
+    pub const PARAMS = [
+        /// initial bucket count of the main table, rounded up to a power of two
+        INITIAL_BUCKETS: usize = "initial_buckets", default 1 << 16;
+    ];
+}
 
 /// COLLAPSE as a registered scheme: the model's process partition gives
 /// the components.
@@ -32,7 +31,6 @@ pub struct CollapseScheme;
 
 impl Scheme for CollapseScheme {
     type Config = (SlotPartition, CollapseConfig);
-    type Set = Collapse;
     fn config(model: &dyn Model, opts: &EngineOptions) -> Result<Self::Config, String> {
         let config = CollapseConfig {
             initial_buckets: INITIAL_BUCKETS.value(opts)?,
@@ -47,22 +45,17 @@ impl Scheme for CollapseScheme {
         })?;
         Ok((partition, config))
     }
-    fn sequential(
-        _: &dyn Model,
-        (partition, config): Self::Config,
-        opts: &EngineOptions,
-    ) -> Result<Collapse, TableFull> {
-        Collapse::new(partition, config, Budget::new(opts.mem_budget))
+    fn sequential(setup: Setup<Self::Config>) -> Result<impl VisitedSet, TableFull> {
+        let budget = setup.budget();
+        let (partition, config) = setup.config;
+        Collapse::new(partition, config, budget)
     }
 }
 
 impl ConcurrentScheme for CollapseScheme {
-    type Shared = SharedCollapse;
-    fn concurrent(
-        _: &dyn Model,
-        (partition, config): Self::Config,
-        opts: &EngineOptions,
-    ) -> Result<SharedCollapse, TableFull> {
-        SharedCollapse::new(partition, config, Budget::new(opts.mem_budget))
+    fn concurrent(setup: Setup<Self::Config>) -> Result<impl ConcurrentVisitedSet, TableFull> {
+        let budget = setup.budget();
+        let (partition, config) = setup.config;
+        SharedCollapse::new(partition, config, budget)
     }
 }

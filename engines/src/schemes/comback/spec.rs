@@ -8,78 +8,41 @@
 use super::ComBackConfig;
 use crate::blocks::budget::Budget;
 use crate::explore::ExploreConfig;
-use crate::registry::{any, Count, EngineOptions, EngineSpec, Param, Run};
+use crate::registry::{params, Count, EngineOptions, EngineSpec, Run};
 use crate::report::RunReport;
 use pins::Model;
 
-pub const CANDIDATES: Param<Count> = Param {
-    name: "candidates",
-    meaning: "capacity of the candidate set, distinct vectors (1e4 accepted)",
-    default: Count(10_000),
-    check: any,
-};
-
-pub const DELAYED: Param<bool> = Param {
-    name: "delayed",
-    meaning: "delayed duplicate detection; false: the basic ComBack method",
-    default: true,
-    check: any,
-};
-
-pub const CACHE: Param<Count> = Param {
-    name: "cache",
-    meaning:
-        "full vectors of the most recently stored states kept to shorten reconstructions, 0 = off",
-    default: Count(0),
-    check: any,
-};
-
-pub const ID_QUEUE: Param<bool> = Param {
-    name: "id_queue",
-    meaning: "queue of state ids, rebuilt batch by batch, instead of full vectors",
-    default: false,
-    check: any,
-};
-
-pub const BATCH: Param<Count> = Param {
-    name: "batch",
-    meaning: "states rebuilt together with id_queue",
-    default: Count(10_000),
-    check: any,
-};
-
-pub const SIGNATURE_BITS: Param<u32> = Param {
-    name: "signature_bits",
-    meaning: "width of the hash signature, 1..=32",
-    default: 32,
-    check: any,
-};
-
-pub const LEVEL_SYNC: Param<bool> = Param {
-    name: "level_sync",
-    meaning: "breadth-first level by level, candidates resolved at the end of every level (exact levels); false: Algorithm 4's single queue, candidates resolved only when the set is full or the queue empty",
-    default: false,
-    check: any,
-};
-
 /// The `comback-ddd` engine.
-pub const SPEC: EngineSpec = EngineSpec {
-    name: "comback-ddd",
-    summary: "ComBack: hash signatures + back-edges, states rebuilt to compare; delayed duplicate detection (Evangelista et al.)",
-    params: &[
-        &CANDIDATES,
-        &DELAYED,
-        &CACHE,
-        &ID_QUEUE,
-        &BATCH,
-        &SIGNATURE_BITS,
-        &LEVEL_SYNC,
-    ],
-    run: Run::Search {
+pub const SPEC: EngineSpec = EngineSpec::new(
+    "comback-ddd",
+    Run::Search {
         search: run,
         self_parallel: false,
     },
-};
+)
+.summary("ComBack: hash signatures + back-edges, states rebuilt to compare; delayed duplicate detection (Evangelista et al.)")
+.params(PARAMS);
+
+params! {
+    pub const PARAMS = [
+        /// capacity of the candidate set, distinct vectors (1e4 accepted)
+        CANDIDATES: Count = "candidates", default Count(10_000);
+        /// delayed duplicate detection; false: the basic ComBack method
+        DELAYED: bool = "delayed", default true;
+        /// full vectors of the most recently stored states kept to shorten reconstructions, 0 = off
+        CACHE: Count = "cache", default Count(0);
+        /// queue of state ids, rebuilt batch by batch, instead of full vectors
+        ID_QUEUE: bool = "id_queue", default false;
+        /// states rebuilt together with id_queue
+        BATCH: Count = "batch", default Count(10_000);
+        /// width of the hash signature, 1..=32
+        SIGNATURE_BITS: u32 = "signature_bits", default 32;
+        /// breadth-first level by level, candidates resolved at the end of every level (exact
+        /// levels); false: Algorithm 4's single queue, candidates resolved only when the set is
+        /// full or the queue empty
+        LEVEL_SYNC: bool = "level_sync", default false;
+    ];
+}
 
 impl ComBackConfig {
     /// The configuration `opts` sets.

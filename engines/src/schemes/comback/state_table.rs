@@ -135,12 +135,10 @@ impl StateTable {
 
     fn grow(&mut self) -> Result<(), TableFull> {
         if self.bits >= 32 {
-            return Err(TableFull {
-                message: format!(
-                    "comback: {} states, the limit of 32-bit state ids",
-                    self.len
-                ),
-            });
+            return Err(TableFull::new(format!(
+                "comback: {} states, the limit of 32-bit state ids",
+                self.len
+            )));
         }
         let bits = self.bits + 1;
         let wider = PackedVec::zeroed(

@@ -40,7 +40,7 @@ use crate::schemes::compact_tree::cleary_concurrent::SharedClearyTable;
 use crate::schemes::compact_tree::root_key::RootKey;
 use crate::schemes::compact_tree::{bits_of, reference, tree_spec, CompactTreeConfig};
 use crate::schemes::tree::concurrent::{RootInsert, SharedRoot, SharedTreeDb};
-use crate::visited::TableFull;
+use crate::visited::{MemoryUsage, TableFull};
 
 /// The root table of the concurrent `compact-tree`; see the module
 /// documentation.
@@ -134,12 +134,11 @@ impl SharedRoot for SharedClearyRoot {
         self.table.len()
     }
 
-    fn used_bytes(&self) -> u64 {
-        self.table.used_bits().div_ceil(8)
-    }
-
-    fn alloc_bytes(&self) -> u64 {
-        self.table.alloc_bytes()
+    fn memory(&self) -> MemoryUsage {
+        MemoryUsage {
+            used: self.table.used_bits().div_ceil(8),
+            alloc: self.table.alloc_bytes(),
+        }
     }
 
     fn counters(&self, out: &mut Vec<(String, u64)>) {

@@ -8,11 +8,18 @@
 
 use super::concurrent::SharedCompactTree;
 use super::{CompactTree, CompactTreeConfig};
-use crate::blocks::budget::Budget;
-use crate::registry::{any, explicit, ConcurrentScheme, EngineOptions, EngineSpec};
-use crate::registry::{words, Param, ParamValue, Scheme};
-use crate::visited::TableFull;
+use crate::concurrent::ConcurrentVisitedSet;
+use crate::registry::{explicit, params, ConcurrentScheme, EngineOptions, EngineSpec};
+use crate::registry::{words, ParamValue, Scheme, Setup};
+use crate::visited::{TableFull, VisitedSet};
 use pins::Model;
+
+/// The `compact-tree` engine. Its defaults met both targets of the
+/// compression issue in the BEEM campaign; `m=budget root_key=fixed` is
+/// the paper's configuration.
+pub const SPEC: EngineSpec = EngineSpec::new("compact-tree", explicit::<CompactTreeScheme>())
+    .summary("tree with a Cleary compact root table (w, o, u)")
+    .params(PARAMS);
 
 /// How the root table is sized (`m`).
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -67,87 +74,35 @@ words! {
     }
 }
 
-pub const W: Param<u32> = Param {
-    name: "w",
-    meaning: "index bits of node tables, 1..=32",
-    default: 30,
-    check: any,
-};
-
-pub const O: Param<u32> = Param {
-    name: "o",
-    meaning: "overcommit: root buckets up to 2^(w+o)",
-    default: 2,
-    check: any,
-};
-
-pub const U: Param<u32> = Param {
-    name: "u",
-    meaning: "bits of a slot value, 1..=32",
-    default: 30,
-    check: any,
-};
-
-pub const M: Param<RootSize> = Param {
-    name: "m",
-    meaning: "log2 of root buckets, 4..=w+o; budget: the largest within half the memory budget, from the start (the paper); auto: grow up to it",
-    default: RootSize::Auto,
-    check: any,
-};
-
-pub const MAX_LOAD: Param<f64> = Param {
-    name: "max_load",
-    meaning: "load at which the root table is full",
-    default: 0.9,
-    check: any,
-};
-
-pub const GROW_LOAD: Param<f64> = Param {
-    name: "grow_load",
-    meaning: "with m=auto: load at which the root table doubles; lower = longer quotient, shorter entries, more memory",
-    default: 0.75,
-    check: any,
-};
-
-pub const ROOT_KEY: Param<RootKeyMode> = Param {
-    name: "root_key",
-    meaning: "fixed: root keys of 2w bits as in the paper; adaptive: of the children's current index width, re-stored as node tables grow",
-    default: RootKeyMode::Adaptive,
-    check: any,
-};
-
-pub const INCREMENTAL: Param<bool> = Param {
-    name: "incremental",
-    meaning: "reuse the predecessor's node indices",
-    default: true,
-    check: any,
-};
-
-/// The `compact-tree` engine. Its defaults met both targets of the
-/// compression issue in the BEEM campaign; `m=budget root_key=fixed` is
-/// the paper's configuration.
-pub const SPEC: EngineSpec = EngineSpec {
-    name: "compact-tree",
-    summary: "tree with a Cleary compact root table (w, o, u)",
-    params: &[
-        &W,
-        &O,
-        &U,
-        &M,
-        &MAX_LOAD,
-        &GROW_LOAD,
-        &ROOT_KEY,
-        &INCREMENTAL,
-    ],
-    run: explicit::<CompactTreeScheme>(),
-};
+params! {
+    pub const PARAMS = [
+        /// index bits of node tables, 1..=32
+        W: u32 = "w", default 30;
+        /// overcommit: root buckets up to 2^(w+o)
+        O: u32 = "o", default 2;
+        /// bits of a slot value, 1..=32
+        U: u32 = "u", default 30;
+        /// log2 of root buckets, 4..=w+o; budget: the largest within half the memory budget, from
+        /// the start (the paper); auto: grow up to it
+        M: RootSize = "m", default RootSize::Auto;
+        /// load at which the root table is full
+        MAX_LOAD: f64 = "max_load", default 0.9;
+        /// with m=auto: load at which the root table doubles; lower = longer quotient, shorter
+        /// entries, more memory
+        GROW_LOAD: f64 = "grow_load", default 0.75;
+        /// fixed: root keys of 2w bits as in the paper; adaptive: of the children's current index
+        /// width, re-stored as node tables grow
+        ROOT_KEY: RootKeyMode = "root_key", default RootKeyMode::Adaptive;
+        /// reuse the predecessor's node indices
+        INCREMENTAL: bool = "incremental", default true;
+    ];
+}
 
 /// The Compact Tree as a registered scheme.
 pub struct CompactTreeScheme;
 
 impl Scheme for CompactTreeScheme {
     type Config = CompactTreeConfig;
-    type Set = CompactTree;
     fn config(_model: &dyn Model, opts: &EngineOptions) -> Result<CompactTreeConfig, String> {
         let (m, grow) = M.value(opts)?.m_and_grow();
         let config = CompactTreeConfig {
@@ -167,22 +122,13 @@ impl Scheme for CompactTreeScheme {
             .map_err(|e| format!("engine parameter {e}"))?;
         Ok(config)
     }
-    fn sequential(
-        model: &dyn Model,
-        config: CompactTreeConfig,
-        opts: &EngineOptions,
-    ) -> Result<CompactTree, TableFull> {
-        CompactTree::new(model.slot_count(), &config, Budget::new(opts.mem_budget))
+    fn sequential(setup: Setup<CompactTreeConfig>) -> Result<impl VisitedSet, TableFull> {
+        CompactTree::new(setup.slots, &setup.config, setup.budget())
     }
 }
 
 impl ConcurrentScheme for CompactTreeScheme {
-    type Shared = SharedCompactTree;
-    fn concurrent(
-        model: &dyn Model,
-        config: CompactTreeConfig,
-        opts: &EngineOptions,
-    ) -> Result<SharedCompactTree, TableFull> {
-        SharedCompactTree::new(model.slot_count(), &config, Budget::new(opts.mem_budget))
+    fn concurrent(setup: Setup<CompactTreeConfig>) -> Result<impl ConcurrentVisitedSet, TableFull> {
+        SharedCompactTree::new(setup.slots, &setup.config, setup.budget())
     }
 }

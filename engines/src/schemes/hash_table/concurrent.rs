@@ -349,12 +349,10 @@ impl SharedTable {
     /// word (see the module documentation).
     fn double(&mut self) -> Result<(), TableFull> {
         if self.bits >= 32 {
-            return Err(TableFull {
-                message: format!(
-                    "{}: bucket array at its addressing limit (2^32 buckets)",
-                    self.name
-                ),
-            });
+            return Err(TableFull::new(format!(
+                "{}: bucket array at its addressing limit (2^32 buckets)",
+                self.name
+            )));
         }
         let n = self.buckets.len() * 2;
         let old_bytes = self.buckets.len() as u64 * 8;
@@ -506,11 +504,10 @@ impl SharedHashTable {
 }
 
 impl ConcurrentVisitedSet for SharedHashTable {
-    fn find_or_insert_from(
+    #[inline]
+    fn find_or_insert(
         &self,
         state: &[Value],
-        _pred: Option<(&[Value], &[u32])>,
-        _side: &mut [u32],
         local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError> {
         // A model without slots has one state, stored as the vector [0].

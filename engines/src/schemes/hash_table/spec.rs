@@ -6,39 +6,31 @@
 
 use super::concurrent::SharedHashTable;
 use super::{HashTable, HashTableConfig};
-use crate::registry::{any, explicit, open_unit, ConcurrentScheme, EngineOptions};
-use crate::registry::{EngineSpec, Param, Scheme};
-use crate::visited::TableFull;
+use crate::concurrent::ConcurrentVisitedSet;
+use crate::registry::{explicit, open_unit, params, ConcurrentScheme, EngineOptions};
+use crate::registry::{EngineSpec, Scheme, Setup};
+use crate::visited::{TableFull, VisitedSet};
 use pins::Model;
 
-pub const MAX_LOAD: Param<f64> = Param {
-    name: "max_load",
-    meaning: "load factor that doubles the bucket array",
-    default: 0.75,
-    check: open_unit,
-};
-
-pub const INITIAL_BUCKETS: Param<usize> = Param {
-    name: "initial_buckets",
-    meaning: "initial bucket count, rounded up to a power of two",
-    default: 1 << 16,
-    check: any,
-};
-
 /// The `hash-table` engine.
-pub const SPEC: EngineSpec = EngineSpec {
-    name: "hash-table",
-    summary: "open addressing over full vectors (LTSmin dbs-ll)",
-    params: &[&MAX_LOAD, &INITIAL_BUCKETS],
-    run: explicit::<HashTableScheme>(),
-};
+pub const SPEC: EngineSpec = EngineSpec::new("hash-table", explicit::<HashTableScheme>())
+    .summary("open addressing over full vectors (LTSmin dbs-ll)")
+    .params(PARAMS);
+
+params! {
+    pub const PARAMS = [
+        /// load factor that doubles the bucket array
+        MAX_LOAD: f64 = "max_load", default 0.75, check open_unit;
+        /// initial bucket count, rounded up to a power of two
+        INITIAL_BUCKETS: usize = "initial_buckets", default 1 << 16;
+    ];
+}
 
 /// The hash table as a registered scheme.
 pub struct HashTableScheme;
 
 impl Scheme for HashTableScheme {
     type Config = HashTableConfig;
-    type Set = HashTable;
     fn config(_: &dyn Model, opts: &EngineOptions) -> Result<HashTableConfig, String> {
         Ok(HashTableConfig {
             initial_buckets: INITIAL_BUCKETS.value(opts)?,
@@ -46,22 +38,13 @@ impl Scheme for HashTableScheme {
             mem_budget: opts.mem_budget,
         })
     }
-    fn sequential(
-        model: &dyn Model,
-        config: HashTableConfig,
-        _: &EngineOptions,
-    ) -> Result<HashTable, TableFull> {
-        HashTable::new(model.slot_count(), config)
+    fn sequential(setup: Setup<HashTableConfig>) -> Result<impl VisitedSet, TableFull> {
+        HashTable::new(setup.slots, setup.config)
     }
 }
 
 impl ConcurrentScheme for HashTableScheme {
-    type Shared = SharedHashTable;
-    fn concurrent(
-        model: &dyn Model,
-        config: HashTableConfig,
-        _: &EngineOptions,
-    ) -> Result<SharedHashTable, TableFull> {
-        SharedHashTable::new(model.slot_count(), config)
+    fn concurrent(setup: Setup<HashTableConfig>) -> Result<impl ConcurrentVisitedSet, TableFull> {
+        SharedHashTable::new(setup.slots, setup.config)
     }
 }

@@ -152,11 +152,10 @@ impl ShardedPTrie {
 }
 
 impl ConcurrentVisitedSet for ShardedPTrie {
-    fn find_or_insert_from(
+    #[inline]
+    fn find_or_insert(
         &self,
         state: &[Value],
-        _pred: Option<(&[Value], &[u32])>,
-        _side: &mut [u32],
         _local: &mut WorkerLocal,
     ) -> Result<Inserted, InsertError> {
         debug_assert_eq!(state.len(), self.k);

@@ -6,39 +6,32 @@
 
 use super::concurrent::{shards_for, ShardedPTrie};
 use super::{Encoding, PTrie, PTrieConfig, DEFAULT_BUCKET_SIZE, MAX_BUCKET_SIZE};
-use crate::registry::{any, explicit, within, ConcurrentScheme, EngineOptions, EngineSpec};
-use crate::registry::{Param, Scheme};
-use crate::visited::TableFull;
+use crate::concurrent::ConcurrentVisitedSet;
+use crate::registry::{explicit, params, within, ConcurrentScheme, EngineOptions, EngineSpec};
+use crate::registry::{Scheme, Setup};
+use crate::visited::{TableFull, VisitedSet};
 use pins::Model;
 
-pub const BUCKET_SIZE: Param<usize> = Param {
-    name: "bucket_size",
-    meaning: "entries a bucket holds before it splits, 1..=65535",
-    default: DEFAULT_BUCKET_SIZE,
-    check: within::<usize, 1, { MAX_BUCKET_SIZE as u64 }>,
-};
-
-pub const ENCODING: Param<Encoding> = Param {
-    name: "encoding",
-    meaning: "slot bytes of the key: varint (prefix varint, 1-5 bytes), fixed4 (4 bytes) or packed (per-state bit width)",
-    default: Encoding::Packed,
-    check: any,
-};
-
 /// The `trie` engine.
-pub const SPEC: EngineSpec = EngineSpec {
-    name: "trie",
-    summary: "PTrie prefix-sharing trie (Jensen, Larsen, Srba 2017)",
-    params: &[&BUCKET_SIZE, &ENCODING],
-    run: explicit::<PTrieScheme>(),
-};
+pub const SPEC: EngineSpec = EngineSpec::new("trie", explicit::<PTrieScheme>())
+    .summary("PTrie prefix-sharing trie (Jensen, Larsen, Srba 2017)")
+    .params(PARAMS);
+
+params! {
+    pub const PARAMS = [
+        /// entries a bucket holds before it splits, 1..=65535
+        BUCKET_SIZE: usize = "bucket_size", default DEFAULT_BUCKET_SIZE, check within::<usize, 1, { MAX_BUCKET_SIZE as u64 }>;
+        /// slot bytes of the key: varint (prefix varint, 1-5 bytes), fixed4 (4 bytes) or packed
+        /// (per-state bit width)
+        ENCODING: Encoding = "encoding", default Encoding::Packed;
+    ];
+}
 
 /// The PTrie as a registered scheme.
 pub struct PTrieScheme;
 
 impl Scheme for PTrieScheme {
     type Config = PTrieConfig;
-    type Set = PTrie;
     fn config(_: &dyn Model, opts: &EngineOptions) -> Result<PTrieConfig, String> {
         Ok(PTrieConfig {
             bucket_size: BUCKET_SIZE.value(opts)?,
@@ -46,22 +39,14 @@ impl Scheme for PTrieScheme {
             mem_budget: opts.mem_budget,
         })
     }
-    fn sequential(
-        model: &dyn Model,
-        config: PTrieConfig,
-        _: &EngineOptions,
-    ) -> Result<PTrie, TableFull> {
-        PTrie::new(model.slot_count(), config)
+    fn sequential(setup: Setup<PTrieConfig>) -> Result<impl VisitedSet, TableFull> {
+        PTrie::new(setup.slots, setup.config)
     }
 }
 
 impl ConcurrentScheme for PTrieScheme {
-    type Shared = ShardedPTrie;
-    fn concurrent(
-        model: &dyn Model,
-        config: PTrieConfig,
-        opts: &EngineOptions,
-    ) -> Result<ShardedPTrie, TableFull> {
-        ShardedPTrie::new(model.slot_count(), config, shards_for(opts.threads))
+    fn concurrent(setup: Setup<PTrieConfig>) -> Result<impl ConcurrentVisitedSet, TableFull> {
+        let shards = shards_for(setup.threads);
+        ShardedPTrie::new(setup.slots, setup.config, shards)
     }
 }

@@ -114,7 +114,7 @@ pub use spec::{SymbolicConfig, BDD, MDD};
 use crate::explore::ExploreConfig;
 use crate::registry::EngineOptions;
 use crate::report::{RunReport, RunStatus};
-use diagram::GroupShape;
+use diagram::{DdResult, GroupShape};
 use learn::Stop;
 use pins::{Model, Value};
 use search::Search;
@@ -146,35 +146,42 @@ impl SymbolicConfig {
     }
 }
 
-/// The `bdd` engine.
-pub fn run_bdd(
-    model: &dyn Model,
-    opts: &EngineOptions,
-    cfg: ExploreConfig<'_>,
-) -> Result<RunReport, String> {
-    let config = SymbolicConfig::from_options(opts)?;
-    let encoding = Encoding::Binary {
-        interleaved: config.interleaved,
-    };
-    Ok(run(model, &config, encoding, cfg, |layout, shapes| {
-        bdd::Bdd::new(layout, shapes, config.node_capacity, config.threads)
-    }))
+/// An encoding of the slots the symbolic engines run on: its [`Encoding`]
+/// and its manager, both from the engines' configuration.
+pub(crate) trait Encoded: Diagram {
+    fn encoding(config: &SymbolicConfig) -> Encoding;
+    fn create(layout: Layout, shapes: &[GroupShape], config: &SymbolicConfig) -> DdResult<Self>;
 }
 
-/// The `mdd` engine.
-pub fn run_mdd(
+impl Encoded for bdd::Bdd {
+    fn encoding(config: &SymbolicConfig) -> Encoding {
+        Encoding::Binary {
+            interleaved: config.interleaved,
+        }
+    }
+    fn create(layout: Layout, shapes: &[GroupShape], config: &SymbolicConfig) -> DdResult<Self> {
+        bdd::Bdd::new(layout, shapes, config.node_capacity, config.threads)
+    }
+}
+
+impl Encoded for mdd::Mdd {
+    fn encoding(_: &SymbolicConfig) -> Encoding {
+        Encoding::OneHot
+    }
+    fn create(layout: Layout, shapes: &[GroupShape], config: &SymbolicConfig) -> DdResult<Self> {
+        mdd::Mdd::new(layout, shapes, config.node_capacity, config.threads)
+    }
+}
+
+/// The search of the `bdd` engine (`D` = [`bdd::Bdd`]) or of the `mdd`
+/// engine (`D` = [`mdd::Mdd`]).
+pub(crate) fn search_with<D: Encoded>(
     model: &dyn Model,
     opts: &EngineOptions,
     cfg: ExploreConfig<'_>,
 ) -> Result<RunReport, String> {
     let config = SymbolicConfig::from_options(opts)?;
-    Ok(run(
-        model,
-        &config,
-        Encoding::OneHot,
-        cfg,
-        |layout, shapes| mdd::Mdd::new(layout, shapes, config.node_capacity, config.threads),
-    ))
+    Ok(run::<D>(model, &config, cfg))
 }
 
 /// Every state vector reachable in `model`, decoded from the final
@@ -187,32 +194,18 @@ pub fn reachable_vectors(
 ) -> Result<Vec<Vec<Value>>, String> {
     let config = SymbolicConfig::from_options(opts)?;
     match engine {
-        "bdd" => decode(
-            model,
-            &config,
-            Encoding::Binary {
-                interleaved: config.interleaved,
-            },
-            |l, s| bdd::Bdd::new(l, s, config.node_capacity, config.threads),
-        ),
-        "mdd" => decode(model, &config, Encoding::OneHot, |l, s| {
-            mdd::Mdd::new(l, s, config.node_capacity, config.threads)
-        }),
+        "bdd" => decode::<bdd::Bdd>(model, &config),
+        "mdd" => decode::<mdd::Mdd>(model, &config),
         other => Err(format!("{other} is not a symbolic engine")),
     }
 }
 
-fn decode<D: Diagram>(
-    model: &dyn Model,
-    config: &SymbolicConfig,
-    encoding: Encoding,
-    make: impl Fn(Layout, &[GroupShape]) -> Result<D, diagram::OutOfNodes>,
-) -> Result<Vec<Vec<Value>>, String> {
+fn decode<D: Encoded>(model: &dyn Model, config: &SymbolicConfig) -> Result<Vec<Vec<Value>>, String> {
     let permuted = slot_order(model, config);
     let model: &dyn Model = &permuted;
     let shapes = shapes(model);
-    let layout = Layout::for_initial(encoding, &model.initial_state());
-    let make = |layout: Layout| make(layout, &shapes);
+    let layout = Layout::for_initial(D::encoding(config), &model.initial_state());
+    let make = |layout: Layout| D::create(layout, &shapes, config);
     let mut search =
         Search::new(layout, &make, model, &shapes, None).map_err(|_| "node table too small")?;
     match search.run(config.strategy) {
@@ -259,19 +252,14 @@ fn shapes(model: &dyn Model) -> Vec<GroupShape> {
         .collect()
 }
 
-fn run<D: Diagram>(
-    model: &dyn Model,
-    config: &SymbolicConfig,
-    encoding: Encoding,
-    cfg: ExploreConfig<'_>,
-    make: impl Fn(Layout, &[GroupShape]) -> Result<D, diagram::OutOfNodes>,
-) -> RunReport {
+fn run<D: Encoded>(model: &dyn Model, config: &SymbolicConfig, cfg: ExploreConfig<'_>) -> RunReport {
     let start = Instant::now();
     let permuted = slot_order(model, config);
     let model: &dyn Model = &permuted;
     let shapes = shapes(model);
+    let encoding = D::encoding(config);
     let layout = Layout::for_initial(encoding, &model.initial_state());
-    let make = |layout: Layout| make(layout, &shapes);
+    let make = |layout: Layout| D::create(layout, &shapes, config);
     if let Some(announce) = cfg.configured {
         announce(&config.params(encoding));
     }

@@ -5,7 +5,26 @@
 //! the search is in `search.rs`, the encodings in `bdd.rs` and `mdd.rs`.
 
 use super::search::Strategy;
-use crate::registry::{any, words, EngineOptions, EngineSpec, Param, ParamValue, Run};
+use crate::registry::{params, words, EngineOptions, EngineSpec, ParamValue, Run, SearchFn};
+
+/// The `bdd` engine.
+pub const BDD: EngineSpec = EngineSpec::new("bdd", own_search(super::search_with::<super::bdd::Bdd>))
+    .summary("symbolic reachability, slots in binary over oxidd BDDs, relations learned per group")
+    .params(&[&STRATEGY, &THREADS, &SLOT_ORDER, &ORDER]);
+
+/// The `mdd` engine.
+pub const MDD: EngineSpec = EngineSpec::new("mdd", own_search(super::search_with::<super::mdd::Mdd>))
+    .summary("symbolic reachability, slots one-hot over an oxidd ZBDD (LDD-shaped), relations learned per group")
+    .params(COMMON);
+
+/// How both run: their own search, on the run's thread count (oxidd's
+/// apply workers).
+const fn own_search(search: SearchFn) -> Run {
+    Run::Search {
+        search,
+        self_parallel: true,
+    }
+}
 
 /// Worker threads of the oxidd manager: the run's `--threads` unless set.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -47,55 +66,23 @@ words! {
     }
 }
 
-pub const STRATEGY: Param<Strategy> = Param {
-    name: "strategy",
-    meaning: "bfs, chaining, saturation (the saturation order on whole sets, LTSmin sat-like) or node-saturation (node-wise, Ciardo)",
-    default: Strategy::Saturation,
-    check: any,
-};
+params! {
+    /// The `mdd` engine's parameters; the `bdd` engine's, with [`ORDER`].
+    pub const COMMON = [
+        /// bfs, chaining, saturation (the saturation order on whole sets, LTSmin sat-like) or
+        /// node-saturation (node-wise, Ciardo)
+        STRATEGY: Strategy = "strategy", default Strategy::Saturation;
+        /// oxidd worker threads for apply
+        THREADS: Workers = "threads", default Workers(None);
+        /// force (FORCE heuristic on the groups' read/write sets) or model
+        SLOT_ORDER: SlotOrder = "slot_order", default SlotOrder::Force;
+    ];
+}
 
-pub const THREADS: Param<Workers> = Param {
-    name: "threads",
-    meaning: "oxidd worker threads for apply",
-    default: Workers(None),
-    check: any,
-};
-
-pub const SLOT_ORDER: Param<SlotOrder> = Param {
-    name: "slot_order",
-    meaning: "force (FORCE heuristic on the groups' read/write sets) or model",
-    default: SlotOrder::Force,
-    check: any,
-};
-
-pub const ORDER: Param<BitOrder> = Param {
-    name: "order",
-    meaning: "interleaved (x x' per bit) or blocked (a slot's x bits, then its x' bits)",
-    default: BitOrder::Interleaved,
-    check: any,
-};
-
-/// The `bdd` engine.
-pub const BDD: EngineSpec = EngineSpec {
-    name: "bdd",
-    summary: "symbolic reachability, slots in binary over oxidd BDDs, relations learned per group",
-    params: &[&STRATEGY, &THREADS, &SLOT_ORDER, &ORDER],
-    run: Run::Search {
-        search: super::run_bdd,
-        self_parallel: true,
-    },
-};
-
-/// The `mdd` engine.
-pub const MDD: EngineSpec = EngineSpec {
-    name: "mdd",
-    summary: "symbolic reachability, slots one-hot over an oxidd ZBDD (LDD-shaped), relations learned per group",
-    params: &[&STRATEGY, &THREADS, &SLOT_ORDER],
-    run: Run::Search {
-        search: super::run_mdd,
-        self_parallel: true,
-    },
-};
+params! {
+    /// interleaved (x x' per bit) or blocked (a slot's x bits, then its x' bits)
+    pub const ORDER: BitOrder = "order", default BitOrder::Interleaved;
+}
 
 /// Parameters of the symbolic engines.
 #[derive(Clone, Debug)]

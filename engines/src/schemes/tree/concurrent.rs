@@ -56,10 +56,8 @@ pub trait SharedRoot: Send + Sync {
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
-    /// Bytes of the occupied entries.
-    fn used_bytes(&self) -> u64;
-    /// Bytes allocated.
-    fn alloc_bytes(&self) -> u64;
+    /// Bytes of the occupied entries and bytes allocated.
+    fn memory(&self) -> MemoryUsage;
     /// Engine counters of the root table.
     fn counters(&self, out: &mut Vec<(String, u64)>);
     /// Lets `grow` re-insert with `threads` threads.
@@ -85,12 +83,11 @@ impl SharedRoot for SharedTable {
         SharedTable::len(self)
     }
 
-    fn used_bytes(&self) -> u64 {
-        SharedTable::used_bytes(self)
-    }
-
-    fn alloc_bytes(&self) -> u64 {
-        SharedTable::alloc_bytes(self)
+    fn memory(&self) -> MemoryUsage {
+        MemoryUsage {
+            used: self.used_bytes(),
+            alloc: self.alloc_bytes(),
+        }
     }
 
     fn counters(&self, out: &mut Vec<(String, u64)>) {
@@ -166,6 +163,14 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
         self.shape.side_words()
     }
 
+    fn find_or_insert(
+        &self,
+        state: &[Value],
+        local: &mut WorkerLocal,
+    ) -> Result<Inserted, InsertError> {
+        self.find_or_insert_from(state, None, &mut [], local)
+    }
+
     fn find_or_insert_from(
         &self,
         state: &[Value],
@@ -222,9 +227,10 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
                 used: m.used + t.used_bytes(),
                 alloc: m.alloc + t.alloc_bytes(),
             });
+        let root = self.root.memory();
         MemoryUsage {
-            used: nodes.used + self.root.used_bytes(),
-            alloc: nodes.alloc + self.root.alloc_bytes(),
+            used: nodes.used + root.used,
+            alloc: nodes.alloc + root.alloc,
         }
     }
 
