@@ -152,6 +152,35 @@ fn resolve<'t>(
     }
 }
 
+/// Whether the Boolean term `t` is certainly `false` although the slots
+/// in `unbound` have no value yet: through `&&` (either side), `if` with a
+/// condition that reads no unbound slot, and case-function calls whose
+/// selector reads none (the selected argument; see `crate::cases`), down
+/// to parts that read no unbound slot and evaluate to `false`. Lets the
+/// finite sum variables be pruned before the infinite ones are enumerated.
+pub fn refutes(rw: &Rewriter, t: &Term, unbound: &[u32], env: &mut [Value]) -> bool {
+    match t {
+        Term::And(a, b) => refutes(rw, a, unbound, env) || refutes(rw, b, unbound, env),
+        Term::If(c, a, b) if !mentions(c, unbound) => match rw.eval(c, env, 0) {
+            Ok(Value::Bool(true)) => refutes(rw, a, unbound, env),
+            Ok(Value::Bool(false)) => refutes(rw, b, unbound, env),
+            _ => false,
+        },
+        Term::Call(m, args, _) if args.first().is_some_and(|s| !mentions(s, unbound)) => {
+            match rw.selected_argument(*m, args, env, 0) {
+                Some(j) => refutes(rw, &args[j], unbound, env),
+                None => !mentions(t, unbound) && is_false(rw, t, env),
+            }
+        }
+        _ => !mentions(t, unbound) && is_false(rw, t, env),
+    }
+}
+
+/// Whether `t` evaluates to `false` (an error is not `false`).
+pub fn is_false(rw: &Rewriter, t: &Term, env: &mut [Value]) -> bool {
+    matches!(rw.eval(t, env, 0), Ok(Value::Bool(false)))
+}
+
 /// Whether term `t` reads any of `slots`.
 pub fn mentions(t: &Term, slots: &[u32]) -> bool {
     let m = |x: &Term| mentions(x, slots);
