@@ -23,7 +23,7 @@ use std::collections::HashMap;
 
 use crate::ast::{Pos, Spec};
 use crate::compile::{CompileError, Compiler, Names};
-use crate::enumerator::{candidates, is_false, mentions, refutes, statically_bounded};
+use crate::enumerator::{candidates, is_false, mentions, statically_bounded, Refutation};
 use crate::error::{ErrorKind, Mcrl2Error};
 use crate::fold::{fold, fold_rules};
 use crate::interner::Interner;
@@ -60,7 +60,8 @@ struct Summand {
 }
 
 impl Summand {
-    /// Folds the closed subterms of every term (see `fold`).
+    /// Folds the closed subterms of every term (see `fold`), then
+    /// prepares the guards.
     fn fold(&mut self, rw: &Rewriter) {
         let terms = self
             .condition
@@ -68,10 +69,11 @@ impl Summand {
             .chain(self.actions.iter_mut().flat_map(|(_, a)| a.iter_mut()))
             .chain(self.updates.iter_mut().map(|(_, t)| t))
             .chain(self.guards.first.iter_mut())
-            .chain(self.guards.after.iter_mut().flatten().map(|(t, _)| t));
+            .chain(self.guards.after.iter_mut().flatten());
         for t in terms {
             fold(rw, t);
         }
+        self.guards.prepare(rw);
     }
 }
 
@@ -82,15 +84,14 @@ struct Guards {
     /// Conjuncts checked before any sum variable is bound.
     first: Vec<Term>,
     /// The conjuncts that read the i-th finite sum variable, in the
-    /// condition's order, checked by [`refutes`] as soon as it is bound:
-    /// completely when it is the last sum variable they read, otherwise
-    /// as far as the bound ones decide (a case function selecting a false
-    /// argument, a false `&&` side...).
-    /// With each, whether it reads no sum variable still unbound then (it
-    /// is evaluated as it is).
-    after: Vec<Vec<(Term, bool)>>,
+    /// condition's order, checked as soon as it is bound: completely when
+    /// it is the last sum variable they read, otherwise as far as the
+    /// bound ones decide (see [`Refutation`]).
+    after: Vec<Vec<Term>>,
     /// The sum variables unbound after the i-th finite one is bound.
     unbound: Vec<Vec<u32>>,
+    /// `after`, prepared for checking ([`Guards::prepare`]).
+    plans: Vec<Vec<Refutation>>,
 }
 
 impl Guards {
@@ -102,6 +103,7 @@ impl Guards {
             unbound: (0..n)
                 .map(|i| finite[i + 1..].iter().chain(infinite).copied().collect())
                 .collect(),
+            plans: Vec::new(),
         };
         let mut cs = Vec::new();
         if let Some(c) = condition {
@@ -111,8 +113,7 @@ impl Guards {
             let mut reads_sum_var = mentions(t, infinite);
             for (i, slot) in finite.iter().enumerate() {
                 if mentions(t, &[*slot]) {
-                    let complete = !mentions(t, &g.unbound[i]);
-                    g.after[i].push((t.clone(), complete));
+                    g.after[i].push(t.clone());
                     reads_sum_var = true;
                 }
             }
@@ -123,16 +124,26 @@ impl Guards {
         g
     }
 
+    /// The refutations of the conjuncts of each level (those that can
+    /// refute anything).
+    fn prepare(&mut self, rw: &Rewriter) {
+        self.plans = self
+            .after
+            .iter()
+            .zip(&self.unbound)
+            .map(|(ts, unbound)| {
+                ts.iter()
+                    .map(|t| Refutation::new(rw, t, unbound))
+                    .filter(|r| !r.is_nothing())
+                    .collect()
+            })
+            .collect();
+    }
+
     /// Whether the guards of level `i` (the i-th finite sum variable just
     /// bound) show the condition false.
     fn prune(&self, rw: &Rewriter, i: usize, env: &mut [Value]) -> bool {
-        self.after[i].iter().any(|(g, complete)| {
-            if *complete {
-                is_false(rw, g, env)
-            } else {
-                refutes(rw, g, &self.unbound[i], env)
-            }
-        })
+        self.plans[i].iter().any(|r| r.refutes(rw, env))
     }
 }
 

@@ -170,6 +170,11 @@ impl Rewriter {
         }
     }
 
+    /// Whether map `m` is a case function (see `cases`).
+    pub fn is_case_function(&self, m: u32) -> bool {
+        self.cases[m as usize].is_some()
+    }
+
     /// When map `m` is a case function and its selector `args[0]`
     /// evaluates to a constructor with a selecting rule: the position of
     /// the argument the call equals (see `cases`).
