@@ -7,8 +7,8 @@
 //! by the condition).
 //!
 //! For each model a fixed sample is taken first: the first `SAMPLE`
-//! states of a breadth-first search from the initial state (a `HashSet`
-//! of vectors, no engine). The benchmark then expands every state of the
+//! states of a breadth-first search from the initial state (the test
+//! kit's `Frontier`, no engine). The benchmark then expands every state of the
 //! sample; throughput is in expanded states per second.
 //!
 //! The corpus lives in `../shared/datasets/mcrl2` beside the workspace;
@@ -18,9 +18,8 @@
 //! Run with `cargo bench -p statebench-mcrl2 --bench next_all` (add
 //! `-- Knuth` to filter; `-- --test` runs each benchmark once).
 
-use std::collections::{HashSet, VecDeque};
-
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use frontend_testkit::bfs::Frontier;
 use pins::{Model, Value};
 
 /// States in each model's sample.
@@ -37,33 +36,42 @@ struct Sample {
     states: Vec<Value>,
 }
 
-/// The first `SAMPLE` states of a breadth-first search of `model`.
-fn sample(name: &'static str, model: mcrl2::Mcrl2Model) -> Result<Sample, String> {
-    let k = model.slot_count();
-    let init = model.initial_state();
-    let mut seen: HashSet<Vec<Value>> = HashSet::from([init.clone()]);
-    let mut queue = VecDeque::from([init]);
-    let mut states = Vec::with_capacity(SAMPLE * k);
-    while let Some(s) = queue.pop_front() {
-        states.extend_from_slice(&s);
-        if states.len() / k.max(1) >= SAMPLE {
-            break;
+impl Sample {
+    /// The first `SAMPLE` states of a breadth-first search of `model`.
+    fn take(name: &'static str, model: mcrl2::Mcrl2Model) -> Result<Sample, String> {
+        let k = model.slot_count().max(1);
+        let mut frontier = Frontier::of(&model);
+        let mut states = Vec::with_capacity(SAMPLE * k);
+        while let Some(s) = frontier.pop() {
+            states.extend_from_slice(&s);
+            if states.len() >= SAMPLE * k {
+                break;
+            }
+            let step = model.next_all(&s, &mut |_, t| {
+                frontier.offer(t);
+            });
+            step.map_err(|e| e.to_string())?;
         }
-        model
-            .next_all(&s, &mut |_, succ| {
-                if !seen.contains(succ) {
-                    seen.insert(succ.to_vec());
-                    queue.push_back(succ.to_vec());
-                }
-            })
-            .map_err(|e| e.to_string())?;
+        Ok(Sample {
+            name,
+            model,
+            k,
+            states,
+        })
     }
-    Ok(Sample {
-        name,
-        model,
-        k,
-        states,
-    })
+
+    /// Expands every state of the sample: the number of successors.
+    fn expand(&self) -> usize {
+        let mut successors = 0;
+        for state in self.states.chunks_exact(self.k) {
+            // Every sampled state was reached, so it expands without error.
+            let _ = self.model.next_all(state, &mut |_, t| {
+                std::hint::black_box(t);
+                successors += 1;
+            });
+        }
+        successors
+    }
 }
 
 fn samples() -> Vec<Sample> {
@@ -77,7 +85,7 @@ fn samples() -> Vec<Sample> {
         }
         match mcrl2::parse_file(&path)
             .map_err(|e| e.to_string())
-            .and_then(|m| sample(name, m))
+            .and_then(|m| Sample::take(name, m))
         {
             Ok(s) => out.push(s),
             Err(e) => eprintln!("bench: skipping {name} ({e})"),
@@ -88,23 +96,11 @@ fn samples() -> Vec<Sample> {
 
 fn next_all_bench(c: &mut Criterion) {
     for s in samples() {
-        let n = s.states.len() / s.k.max(1);
+        let n = s.states.len() / s.k;
         let mut group = c.benchmark_group(format!("mcrl2/{} (k={}, {n} states)", s.name, s.k));
         group.throughput(Throughput::Elements(n as u64));
         group.sample_size(10);
-        group.bench_function("next_all", |b| {
-            b.iter(|| {
-                let mut successors = 0u64;
-                for state in s.states.chunks_exact(s.k.max(1)) {
-                    // Every sampled state was reached, so it expands without error.
-                    let _ = s.model.next_all(state, &mut |g, succ| {
-                        successors += 1;
-                        std::hint::black_box((g, succ));
-                    });
-                }
-                successors
-            })
-        });
+        group.bench_function("next_all", |b| b.iter(|| std::hint::black_box(s.expand())));
         group.finish();
     }
 }

@@ -700,7 +700,7 @@ impl Mcrl2Model {
                 .value(p, state[p])
                 .map_err(|m| self.error(s, "reading the state", m))?;
         }
-        self.successors_in(s, &mut env, state, emit)
+        self.successors_in(s, state, &mut env, emit)
     }
 
     /// The values of all parameters of `state`, in an environment large
@@ -722,8 +722,8 @@ impl Mcrl2Model {
     fn successors_in(
         &self,
         s: &Summand,
-        env: &mut [Value],
         state: &[Index],
+        env: &mut [Value],
         emit: &mut dyn FnMut(&Label, &[Index]),
     ) -> Result<(), ModelError> {
         let (finite, infinite) = (&s.finite, &s.infinite);
@@ -934,7 +934,7 @@ impl Model for Mcrl2Model {
     ) -> Result<(), ModelError> {
         let mut env = self.state_env(state)?;
         for (g, s) in self.summands.iter().enumerate() {
-            self.successors_in(s, &mut env, state, &mut |_, t| emit(g, t))?;
+            self.successors_in(s, state, &mut env, &mut |_, t| emit(g, t))?;
         }
         Ok(())
     }
