@@ -1,7 +1,8 @@
 //! Explores every complete-oracle model of the mCRL2 corpus (with a state
 //! and time bound per model) and prints the tally: matched, unsupported
 //! (with reasons), gave up, wrong. Usage:
-//! `cargo run -p statebench-mcrl2 --release --example tally [MAX_STATES] [SECONDS] [FILTER]`.
+//! `cargo run -p statebench-mcrl2 --release --example tally [MAX_STATES] [SECONDS] [FILTER]`
+//! (FILTER: a part of the instance name, or `=NAME` for exactly one).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -23,7 +24,7 @@ fn main() {
     let (mut matched, mut unsupported, mut gave_up, mut wrong, mut errors) = (0, 0, 0, 0, 0);
     for r in rows
         .iter()
-        .filter(|r| r.complete && r.instance.contains(&filter))
+        .filter(|r| r.complete && selected(&r.instance, &filter))
     {
         let t0 = Instant::now();
         let (os, ot) = (r.states.unwrap_or(0), r.transitions.unwrap_or(0));
@@ -73,6 +74,14 @@ fn main() {
     println!(
         "TALLY matched {matched} unsupported {unsupported} gave_up {gave_up} errors {errors} wrong {wrong}"
     );
+}
+
+/// Whether instance `name` passes `filter` (see the usage line).
+fn selected(name: &str, filter: &str) -> bool {
+    match filter.strip_prefix('=') {
+        Some(exact) => name == exact,
+        None => name.contains(filter),
+    }
 }
 
 /// Explores `m`; with the environment variable `STRICT_STUCK=1`, updates

@@ -154,6 +154,86 @@ fn resolve<'t>(
     }
 }
 
+/// How a Boolean term can be shown `false` although the slots of a given
+/// `unbound` set have no value yet: through `&&` (either side), `if` with
+/// a condition that reads no unbound slot, and case-function calls whose
+/// selector reads none (the selected argument; see `crate::cases`), down
+/// to parts that read no unbound slot and evaluate to `false`. Lets the
+/// finite sum variables be pruned before the infinite ones are
+/// enumerated. Like the split of the condition into conjuncts, it does
+/// not see that an earlier conjunct would fail with an error. Built once
+/// per summand and level (which slots are unbound is static), so checking
+/// it walks no term to find its variables.
+#[derive(Debug)]
+pub enum Refutation {
+    /// A part that reads no unbound slot: refuted when it is `false`.
+    Known(Term),
+    /// `a && b`: refuted when either side is.
+    Either(Box<Refutation>, Box<Refutation>),
+    /// `if(c, a, b)` with `c` known: the branch `c` selects.
+    Branch(Term, Box<Refutation>, Box<Refutation>),
+    /// A case-function call (map, arguments) with a known selector: the
+    /// argument it selects (one refutation per argument).
+    Case(u32, Vec<Term>, Vec<Refutation>),
+    /// Nothing can be learnt before the unbound slots are bound.
+    Nothing,
+}
+
+impl Refutation {
+    /// The refutation of `t` with the slots of `unbound` unbound.
+    pub fn new(rw: &Rewriter, t: &Term, unbound: &[u32]) -> Refutation {
+        let sub = |t: &Term| Box::new(Refutation::new(rw, t, unbound));
+        if !mentions(t, unbound) {
+            return Refutation::Known(t.clone());
+        }
+        match t {
+            Term::And(a, b) => Refutation::Either(sub(a), sub(b)),
+            Term::If(c, a, b) if !mentions(c, unbound) => {
+                Refutation::Branch((**c).clone(), sub(a), sub(b))
+            }
+            Term::Call(m, args, _)
+                if rw.is_case_function(*m)
+                    && args.first().is_some_and(|s| !mentions(s, unbound)) =>
+            {
+                let plans = args
+                    .iter()
+                    .map(|a| Refutation::new(rw, a, unbound))
+                    .collect();
+                Refutation::Case(*m, args.clone(), plans)
+            }
+            _ => Refutation::Nothing,
+        }
+    }
+
+    /// Whether this refutation can ever succeed.
+    pub fn is_nothing(&self) -> bool {
+        matches!(self, Refutation::Nothing)
+    }
+
+    /// Whether the term is certainly `false` in `env` (the unbound slots
+    /// are not read).
+    pub fn refutes(&self, rw: &Rewriter, env: &mut [Value]) -> bool {
+        match self {
+            Refutation::Known(t) => is_false(rw, t, env),
+            Refutation::Either(a, b) => a.refutes(rw, env) || b.refutes(rw, env),
+            Refutation::Branch(c, a, b) => match rw.eval(c, env, 0) {
+                Ok(Value::Bool(true)) => a.refutes(rw, env),
+                Ok(Value::Bool(false)) => b.refutes(rw, env),
+                _ => false,
+            },
+            Refutation::Case(m, args, plans) => rw
+                .selected_argument(*m, args, env, 0)
+                .is_some_and(|j| plans[j].refutes(rw, env)),
+            Refutation::Nothing => false,
+        }
+    }
+}
+
+/// Whether `t` evaluates to `false` (an error is not `false`).
+pub fn is_false(rw: &Rewriter, t: &Term, env: &mut [Value]) -> bool {
+    matches!(rw.eval(t, env, 0), Ok(Value::Bool(false)))
+}
+
 /// Whether term `t` reads any of `slots`.
 pub fn mentions(t: &Term, slots: &[u32]) -> bool {
     let m = |x: &Term| mentions(x, slots);

@@ -71,9 +71,11 @@
 //! [`ErrorKind::NotLinear`], saying how to linearise the file first.
 
 pub mod ast;
+mod cases;
 mod compile;
 mod enumerator;
 mod error;
+mod fold;
 mod interner;
 mod lexer;
 mod model;

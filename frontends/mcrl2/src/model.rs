@@ -23,8 +23,9 @@ use std::collections::HashMap;
 
 use crate::ast::{Pos, Spec};
 use crate::compile::{CompileError, Compiler, Names};
-use crate::enumerator::{candidates, statically_bounded};
+use crate::enumerator::{candidates, is_false, mentions, statically_bounded, Refutation};
 use crate::error::{ErrorKind, Mcrl2Error};
+use crate::fold::{fold, fold_rules};
 use crate::interner::Interner;
 use crate::rewriter::{Rewriter, STUCK};
 use crate::sorts::{Sort, SortTable};
@@ -44,7 +45,10 @@ struct SumVar {
 struct Summand {
     /// `file:line:col` and summand number, for messages.
     location: String,
-    sum_vars: Vec<SumVar>,
+    /// The sum variables over finite sorts, then those over infinite ones,
+    /// each in declaration order.
+    finite: Vec<SumVar>,
+    infinite: Vec<SumVar>,
     condition: Option<Term>,
     /// (action index, argument terms).
     actions: Vec<(usize, Vec<Term>)>,
@@ -52,12 +56,95 @@ struct Summand {
     updates: Vec<(usize, Term)>,
     env_size: usize,
     read: Vec<usize>,
-    /// Conjuncts of the condition checked before any sum variable is bound.
-    guards_first: Vec<Term>,
-    /// Conjuncts checked as soon as the i-th finite sum variable is bound
-    /// (their other sum variables are the earlier finite ones): a `false`
-    /// prunes the enumeration, as mCRL2's enumerator does.
-    guards_after: Vec<Vec<Term>>,
+    guards: Guards,
+}
+
+impl Summand {
+    /// Folds the closed subterms of every term (see `fold`), then
+    /// prepares the guards.
+    fn fold(&mut self, rw: &Rewriter) {
+        let terms = self
+            .condition
+            .iter_mut()
+            .chain(self.actions.iter_mut().flat_map(|(_, a)| a.iter_mut()))
+            .chain(self.updates.iter_mut().map(|(_, t)| t))
+            .chain(self.guards.first.iter_mut())
+            .chain(self.guards.after.iter_mut().flatten());
+        for t in terms {
+            fold(rw, t);
+        }
+        self.guards.prepare(rw);
+    }
+}
+
+/// The conjuncts of a summand's condition that prune the enumeration of
+/// its finite sum variables (in declaration order), as mCRL2's enumerator
+/// does: a `false` skips the assignment.
+struct Guards {
+    /// Conjuncts checked before any sum variable is bound.
+    first: Vec<Term>,
+    /// The conjuncts that read the i-th finite sum variable, in the
+    /// condition's order, checked as soon as it is bound: completely when
+    /// it is the last sum variable they read, otherwise as far as the
+    /// bound ones decide (see [`Refutation`]).
+    after: Vec<Vec<Term>>,
+    /// The sum variables unbound after the i-th finite one is bound.
+    unbound: Vec<Vec<u32>>,
+    /// `after`, prepared for checking ([`Guards::prepare`]).
+    plans: Vec<Vec<Refutation>>,
+}
+
+impl Guards {
+    fn new(condition: Option<&Term>, finite: &[u32], infinite: &[u32]) -> Guards {
+        let n = finite.len();
+        let mut g = Guards {
+            first: Vec::new(),
+            after: vec![Vec::new(); n],
+            unbound: (0..n)
+                .map(|i| finite[i + 1..].iter().chain(infinite).copied().collect())
+                .collect(),
+            plans: Vec::new(),
+        };
+        let mut cs = Vec::new();
+        if let Some(c) = condition {
+            conjuncts(c, &mut cs);
+        }
+        for t in cs {
+            let mut reads_sum_var = mentions(t, infinite);
+            for (i, slot) in finite.iter().enumerate() {
+                if mentions(t, &[*slot]) {
+                    g.after[i].push(t.clone());
+                    reads_sum_var = true;
+                }
+            }
+            if !reads_sum_var {
+                g.first.push(t.clone());
+            }
+        }
+        g
+    }
+
+    /// The refutations of the conjuncts of each level (those that can
+    /// refute anything).
+    fn prepare(&mut self, rw: &Rewriter) {
+        self.plans = self
+            .after
+            .iter()
+            .zip(&self.unbound)
+            .map(|(ts, unbound)| {
+                ts.iter()
+                    .map(|t| Refutation::new(rw, t, unbound))
+                    .filter(|r| !r.is_nothing())
+                    .collect()
+            })
+            .collect();
+    }
+
+    /// Whether the guards of level `i` (the i-th finite sum variable just
+    /// bound) show the condition false.
+    fn prune(&self, rw: &Rewriter, i: usize, env: &mut [Value]) -> bool {
+        self.plans[i].iter().any(|r| r.refutes(rw, env))
+    }
 }
 
 /// The conjuncts of a condition (`a && b && c`).
@@ -87,6 +174,9 @@ pub struct Mcrl2Model {
     processes: Vec<String>,
     interner: Interner,
     init: Vec<Index>,
+    /// The largest environment a summand needs (at least one slot per
+    /// parameter).
+    max_env: usize,
     /// Whether a term without constructor normal form may be stored in a
     /// state or label (lps2lts's behaviour, the default) instead of being
     /// an error.
@@ -194,11 +284,7 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
             if let Term::Const(v) = t {
                 return Ok(v.clone());
             }
-            let rw = Rewriter {
-                sorts: n.sorts.clone(),
-                maps: n.maps.clone(),
-                lambdas: n.lambdas.clone(),
-            };
+            let rw = Rewriter::new(n.sorts.clone(), n.maps.clone(), n.lambdas.clone());
             rw.eval(t, &mut vec![placeholder(); 64], 0)
         };
         if let Some((map, rule)) =
@@ -332,7 +418,7 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
         terms.extend(actions.iter().flat_map(|(_, a)| a.iter()));
         terms.extend(updates.iter().map(|(_, t)| t));
         for p in &params {
-            if terms.iter().any(|t| crate::enumerator::mentions(t, &[*p])) {
+            if terms.iter().any(|t| mentions(t, &[*p])) {
                 read.push(*p as usize);
             }
         }
@@ -346,34 +432,18 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
             .filter(|v| v.domain.is_none())
             .map(|v| v.slot)
             .collect();
-        let mut guards_first = Vec::new();
-        let mut guards_after = vec![Vec::new(); finite_slots.len()];
-        if let Some(c) = &condition {
-            let mut cs = Vec::new();
-            conjuncts(c, &mut cs);
-            for t in cs {
-                if crate::enumerator::mentions(t, &infinite_slots) {
-                    continue;
-                }
-                let last = (0..finite_slots.len())
-                    .rev()
-                    .find(|&i| crate::enumerator::mentions(t, &finite_slots[i..=i]));
-                match last {
-                    None => guards_first.push(t.clone()),
-                    Some(i) => guards_after[i].push(t.clone()),
-                }
-            }
-        }
+        let guards = Guards::new(condition.as_ref(), &finite_slots, &infinite_slots);
+        let (finite, infinite) = sum_vars.into_iter().partition(|v| v.domain.is_some());
         summands.push(Summand {
             location,
-            sum_vars,
+            finite,
+            infinite,
             condition,
             actions,
             updates,
             env_size,
             read,
-            guards_first,
-            guards_after,
+            guards,
         });
     }
     let mut init_terms = Vec::new();
@@ -383,7 +453,14 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
             init_terms.push(c.expr(a).map_err(|e| ld.compile_err(e))?);
         }
     }
-    let rewriter = Rewriter::from_names(names);
+    let rewriter = {
+        let rw = Rewriter::from_names(names);
+        let maps = fold_rules(&rw);
+        Rewriter::new(rw.sorts, maps, rw.lambdas)
+    };
+    for s in &mut summands {
+        s.fold(&rewriter);
+    }
     // Sum variables over infinite sorts must be bounded by the condition.
     for (s, ast_s) in summands
         .iter()
@@ -458,6 +535,12 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
             }
         })
         .collect();
+    let max_env = summands
+        .iter()
+        .map(|s| s.env_size)
+        .max()
+        .unwrap_or(0)
+        .max(k);
     Ok(Mcrl2Model {
         name: name.to_owned(),
         param_names: proc_.params.iter().map(|(n, _)| n.clone()).collect(),
@@ -469,6 +552,7 @@ pub fn load(spec: &Spec, file: &str, name: &str) -> Result<Mcrl2Model, Mcrl2Erro
         processes: Vec::new(),
         interner,
         init,
+        max_env,
         rewriter,
         keep_stuck: true,
     })
@@ -485,7 +569,7 @@ fn bits_of(sorts: &SortTable, s: &Sort) -> u32 {
 /// Load-time check that every infinite sum variable gets a bound from the
 /// condition, for every value of the finite sum variables.
 fn check_bounded(rw: &Rewriter, s: &Summand, k: usize) -> Result<(), String> {
-    let infinite: Vec<&SumVar> = s.sum_vars.iter().filter(|v| v.domain.is_none()).collect();
+    let infinite = &s.infinite;
     if infinite.is_empty() {
         return Ok(());
     }
@@ -498,13 +582,12 @@ fn check_bounded(rw: &Rewriter, s: &Summand, k: usize) -> Result<(), String> {
         ))
     };
     let Some(cond) = &s.condition else {
-        return refuse(infinite[0]);
+        return refuse(&infinite[0]);
     };
     let params: Vec<u32> = (0..k as u32).collect();
     let mut env = vec![placeholder(); s.env_size];
-    let finite: Vec<&SumVar> = s.sum_vars.iter().filter(|v| v.domain.is_some()).collect();
     let mut result = Ok(());
-    for_each_assignment(&finite, &mut env, &mut |env| {
+    for_each_assignment(&s.finite, &mut env, &mut |env| {
         let mut unknown: Vec<u32> = infinite.iter().map(|v| v.slot).collect();
         while !unknown.is_empty() {
             let found = infinite.iter().find(|v| {
@@ -532,7 +615,7 @@ fn check_bounded(rw: &Rewriter, s: &Summand, k: usize) -> Result<(), String> {
 /// declaration order, the last one varying fastest); `f` returns false to
 /// stop.
 fn for_each_assignment(
-    vars: &[&SumVar],
+    vars: &[SumVar],
     env: &mut [Value],
     f: &mut dyn FnMut(&mut [Value]) -> bool,
 ) -> bool {
@@ -550,13 +633,12 @@ fn for_each_assignment(
     }
 }
 
-/// [`for_each_assignment`] that skips an assignment as soon as one of the
-/// guards ready after the variable just bound is refuted (`false`).
+/// [`for_each_assignment`] that skips an assignment as soon as `pruned`
+/// (given the index of the variable just bound) refutes it.
 fn for_each_pruned(
-    vars: &[&SumVar],
+    vars: &[SumVar],
     i: usize,
-    guards: &[Vec<Term>],
-    refuted: &dyn Fn(&Term, &mut [Value]) -> bool,
+    pruned: &dyn Fn(usize, &mut [Value]) -> bool,
     env: &mut [Value],
     f: &mut dyn FnMut(&mut [Value]) -> bool,
 ) -> bool {
@@ -565,10 +647,10 @@ fn for_each_pruned(
     };
     for x in v.domain.as_ref().expect("finite") {
         env[v.slot as usize] = x.clone();
-        if guards[i].iter().any(|g| refuted(g, env)) {
+        if pruned(i, env) {
             continue;
         }
-        if !for_each_pruned(vars, i + 1, guards, refuted, env, f) {
+        if !for_each_pruned(vars, i + 1, pruned, env, f) {
             return false;
         }
     }
@@ -618,24 +700,46 @@ impl Mcrl2Model {
                 .value(p, state[p])
                 .map_err(|m| self.error(s, "reading the state", m))?;
         }
-        let finite: Vec<&SumVar> = s.sum_vars.iter().filter(|v| v.domain.is_some()).collect();
-        let infinite: Vec<&SumVar> = s.sum_vars.iter().filter(|v| v.domain.is_none()).collect();
-        let refuted = |g: &Term, env: &mut [Value]| {
-            matches!(self.rewriter.eval(g, env, 0), Ok(Value::Bool(false)))
-        };
-        if s.guards_first.iter().any(|g| refuted(g, &mut env)) {
+        self.successors_in(s, state, &mut env, emit)
+    }
+
+    /// The values of all parameters of `state`, in an environment large
+    /// enough for every summand.
+    fn state_env(&self, state: &[Index]) -> Result<Vec<Value>, ModelError> {
+        let mut env = vec![placeholder(); self.max_env];
+        for (p, &i) in state.iter().enumerate() {
+            env[p] = self.interner.value(p, i).map_err(|m| {
+                ModelError::at(self.name.clone(), format!("reading the state: {m}"))
+            })?;
+        }
+        Ok(env)
+    }
+
+    /// [`Mcrl2Model::successors`] by summand `s`, the parameters it reads
+    /// being in `env`. Writes only the slots of sum variables and binders
+    /// (each written before it is read), so one environment serves every
+    /// summand of a state.
+    fn successors_in(
+        &self,
+        s: &Summand,
+        state: &[Index],
+        env: &mut [Value],
+        emit: &mut dyn FnMut(&Label, &[Index]),
+    ) -> Result<(), ModelError> {
+        let (finite, infinite) = (&s.finite, &s.infinite);
+        let rw = &self.rewriter;
+        if s.guards.first.iter().any(|g| is_false(rw, g, env)) {
             return Ok(());
         }
         let mut failure: Option<ModelError> = None;
         for_each_pruned(
-            &finite,
+            finite,
             0,
-            &s.guards_after,
-            &refuted,
-            &mut env,
+            &|i, env| s.guards.prune(rw, i, env),
+            env,
             &mut |env| {
                 let unknown: Vec<u32> = infinite.iter().map(|v| v.slot).collect();
-                match self.solve(s, &infinite, unknown, env, state, emit) {
+                match self.solve(s, infinite, unknown, env, state, emit) {
                     Ok(()) => true,
                     Err(e) => {
                         failure = Some(e);
@@ -655,7 +759,7 @@ impl Mcrl2Model {
     fn solve(
         &self,
         s: &Summand,
-        infinite: &[&SumVar],
+        infinite: &[SumVar],
         unknown: Vec<u32>,
         env: &mut [Value],
         state: &[Index],
@@ -820,5 +924,18 @@ impl Model for Mcrl2Model {
 
     fn next(&self, state: &[Index], group: usize, emit: &mut pins::Emit) -> pins::Step {
         self.successors(state, group, &mut |_, t| emit(t))
+    }
+
+    /// Every summand in turn, the state's values read once.
+    fn next_all(
+        &self,
+        state: &[Index],
+        emit: &mut dyn FnMut(usize, &[Index]),
+    ) -> Result<(), ModelError> {
+        let mut env = self.state_env(state)?;
+        for (g, s) in self.summands.iter().enumerate() {
+            self.successors_in(s, state, &mut env, &mut |_, t| emit(g, t))?;
+        }
+        Ok(())
     }
 }

@@ -34,10 +34,11 @@
 
 use std::sync::Arc;
 
+use crate::cases::{case_table, CaseTable};
 use crate::compile::Names;
 use crate::sorts::{Sort, SortTable};
 use crate::term::{Builtin, LambdaCode, MapInfo, Pattern, Term};
-use crate::value::{self, overflow, FuncBase, FuncValue, SetValue, Value};
+use crate::value::{self, overflow, CtorId, FuncBase, FuncValue, SetValue, Value};
 
 /// How deep user-map calls may nest before evaluation gives up (an
 /// unbounded recursion in the specification, or a very long list).
@@ -76,11 +77,70 @@ fn defined_all(vs: Vec<Value>) -> Result<Vec<Value>, String> {
     Ok(vs)
 }
 
+/// The value of `t` when it is a variable or a constant, read in place.
+fn in_place<'v>(t: &'v Term, env: &'v [Value]) -> Option<&'v Value> {
+    match t {
+        Term::Var(s) => Some(&env[*s as usize]),
+        Term::Const(v) => Some(v),
+        _ => None,
+    }
+}
+
+/// Whether `x` and `y` are both variables or constants with values.
+fn defined_in_place(x: &Term, y: &Term, env: &[Value]) -> bool {
+    [x, y]
+        .iter()
+        .all(|t| in_place(t, env).is_some_and(|v| !matches!(v, Value::Undefined(_))))
+}
+
+/// The constructor and arguments of variable `t`'s value, when it is one.
+fn ctor_var<'v>(t: &Term, env: &'v [Value]) -> Option<(CtorId, &'v [Value])> {
+    match t {
+        Term::Var(s) => match &env[*s as usize] {
+            Value::Ctor(d, args) => Some((*d, args)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The argument a projection (`which`: constructor, position) selects in
+/// variable `t`'s value, when it has that constructor.
+fn projected<'v>(which: &[(CtorId, usize)], t: &Term, env: &'v [Value]) -> Option<&'v Value> {
+    let (d, args) = ctor_var(t, env)?;
+    let (_, i) = which.iter().find(|(c, _)| *c == d)?;
+    args.get(*i)
+}
+
+/// Whether the first argument that a rule's left-hand side does not match
+/// with a plain variable is a constructor (or closed value) other than the
+/// pattern's: the rule cannot apply, and trying it would only fail there
+/// (the variables before it never fail with an error), so it is skipped
+/// without building its environment.
+fn refuted_at_once(lhs: &[Vec<Pattern>], groups: &[Vec<Value>]) -> bool {
+    let pairs = lhs
+        .iter()
+        .zip(groups)
+        .flat_map(|(ps, vs)| ps.iter().zip(vs));
+    for (p, v) in pairs {
+        return match (p, v) {
+            (Pattern::Bind(..) | Pattern::Same(_), _) => continue,
+            (_, Value::Undefined(_)) => false,
+            (Pattern::Ctor(c, _), Value::Ctor(d, _)) => c != d,
+            (Pattern::Lit(l), v) => l != v,
+            _ => false,
+        };
+    }
+    false
+}
+
 /// The data specification, compiled: everything evaluation needs.
 pub struct Rewriter {
     pub sorts: SortTable,
     pub maps: Vec<MapInfo>,
     pub lambdas: Vec<Arc<LambdaCode>>,
+    /// Per map, its selection table when it is a case function.
+    cases: Vec<Option<CaseTable>>,
 }
 
 fn placeholder() -> Value {
@@ -105,11 +165,57 @@ fn as_int(v: &Value, what: &str) -> Result<i128, String> {
 
 impl Rewriter {
     pub fn from_names(names: Names) -> Rewriter {
+        Rewriter::new(names.sorts, names.maps, names.lambdas)
+    }
+
+    pub fn new(sorts: SortTable, maps: Vec<MapInfo>, lambdas: Vec<Arc<LambdaCode>>) -> Rewriter {
+        let cases = maps.iter().map(case_table).collect();
         Rewriter {
-            sorts: names.sorts,
-            maps: names.maps,
-            lambdas: names.lambdas,
+            sorts,
+            maps,
+            lambdas,
+            cases,
         }
+    }
+
+    /// Whether map `m` is a case function (see `cases`).
+    pub fn is_case_function(&self, m: u32) -> bool {
+        self.cases[m as usize].is_some()
+    }
+
+    /// When map `m` is a case function and its selector `args[0]`
+    /// evaluates to a constructor with a selecting rule: the position of
+    /// the argument the call equals (see `cases`).
+    pub fn selected_argument(
+        &self,
+        m: u32,
+        args: &[Term],
+        env: &mut [Value],
+        depth: usize,
+    ) -> Option<usize> {
+        let table = self.cases[m as usize].as_ref()?;
+        if args.len() != table.arity {
+            return None;
+        }
+        let Ok(Value::Ctor(c, _)) = self.eval(&args[0], env, depth) else {
+            return None;
+        };
+        table.select(c)
+    }
+
+    /// A call of a case function whose selector evaluates to a constructor
+    /// with a selecting rule: the selected argument alone, evaluated (a
+    /// failure is an undefined value, as for any user-map argument).
+    /// `None`: not such a call; the ordinary strategy applies.
+    fn select_case(&self, m: u32, args: &[Term], env: &mut [Value], depth: usize) -> Option<Eval> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let j = self.selected_argument(m, args, env, depth)?;
+        Some(Ok(match self.eval(&args[j], env, depth) {
+            Ok(v) => v,
+            Err(e) => Value::Undefined(Arc::from(e.as_str())),
+        }))
     }
 
     /// A printable form of a value (constructor names, numbers, lists...).
@@ -181,6 +287,9 @@ impl Rewriter {
                 Ok(Value::Ctor(*c, Arc::from(vals)))
             }
             Term::Call(m, args, fallback) => {
+                if let Some(result) = self.select_case(*m, args, env, depth) {
+                    return result;
+                }
                 // Arguments that fail stay as undefined terms: a rule whose
                 // pattern is a variable there may never need them (jitty).
                 let vals = args
@@ -207,10 +316,28 @@ impl Rewriter {
                 let vals = defined_all(self.eval_all(args, env, depth)?)?;
                 self.apply(&fv, vals, depth)
             }
-            Term::Builtin(b, args) => {
-                let vals = defined_all(self.eval_all(args, env, depth)?)?;
-                self.builtin(*b, vals)
-            }
+            // Every built-in takes one or two arguments: evaluated
+            // without building a vector (same order, same messages).
+            Term::Builtin(b, args) => match &args[..] {
+                [x] => {
+                    let a = defined(self.eval(x, env, depth)?)?;
+                    self.builtin_on(*b, a, None)
+                }
+                [x, y]
+                    if matches!(b, Builtin::Eq | Builtin::Neq) && defined_in_place(x, y, env) =>
+                {
+                    let (a, c) = (in_place(x, env), in_place(y, env));
+                    Ok(Value::Bool((a == c) == (*b == Builtin::Eq)))
+                }
+                [x, y] => {
+                    let (a, c) = (self.eval(x, env, depth)?, self.eval(y, env, depth)?);
+                    self.builtin_on(*b, defined(a)?, Some(defined(c)?))
+                }
+                _ => {
+                    let vals = defined_all(self.eval_all(args, env, depth)?)?;
+                    self.builtin(*b, vals)
+                }
+            },
             Term::If(c, a, b) => match self.eval_bool(c, env, depth, "if") {
                 Ok(true) => self.eval(a, env, depth),
                 Ok(false) => self.eval(b, env, depth),
@@ -289,6 +416,15 @@ impl Rewriter {
                 }
                 Ok(Value::bag(out))
             }
+            // A recogniser or projection of a variable reads it in place
+            // (no copy of the constructor term).
+            Term::Recogniser(cs, a) if ctor_var(a, env).is_some() => {
+                let (d, _) = ctor_var(a, env).expect("checked");
+                Ok(Value::Bool(cs.contains(&d)))
+            }
+            Term::Projection(_, which, a) if projected(which, a, env).is_some() => {
+                Ok(projected(which, a, env).expect("checked").clone())
+            }
             Term::Recogniser(cs, a) => match defined(self.eval(a, env, depth)?)? {
                 Value::Ctor(d, _) => Ok(Value::Bool(cs.contains(&d))),
                 other => Err(format!("recogniser applied to {}", self.show(&other))),
@@ -366,6 +502,9 @@ impl Rewriter {
                     .zip(&groups)
                     .any(|(p, g)| p.len() != g.len())
             {
+                continue;
+            }
+            if refuted_at_once(&rule.lhs, &groups) {
                 continue;
             }
             let mut env = vec![placeholder(); rule.env_size];
@@ -670,6 +809,16 @@ impl Rewriter {
 
     /// The built-in operations, on normal forms.
     pub fn builtin(&self, b: Builtin, args: Vec<Value>) -> Eval {
+        let n = args.len();
+        let mut it = args.into_iter();
+        match (it.next(), it.next(), n) {
+            (Some(a), c, 1 | 2) => self.builtin_on(b, a, c),
+            _ => Err(format!("{b:?} applied to {n} arguments")),
+        }
+    }
+
+    /// [`Rewriter::builtin`] on one argument, or two (`c`).
+    fn builtin_on(&self, b: Builtin, a: Value, c: Option<Value>) -> Eval {
         use Builtin as B;
         use Value as V;
         let arity = match b {
@@ -694,12 +843,10 @@ impl Rewriter {
             | B::Set2Bag => 1,
             _ => 2,
         };
-        if args.len() != arity {
-            return Err(format!("{b:?} applied to {} arguments", args.len()));
+        let n = 1 + usize::from(c.is_some());
+        if n != arity {
+            return Err(format!("{b:?} applied to {n} arguments"));
         }
-        let mut it = args.into_iter();
-        let a = it.next().expect("arg");
-        let c = it.next();
         let num = |x: &Value| x.as_frac();
         let checked = |r: Option<i128>| r.map(V::Int).ok_or_else(overflow);
         match (b, &a, &c) {
