@@ -39,6 +39,7 @@ pub fn formalism_of(path: &str) -> Option<&'static str> {
         "pm" | "pml" | "prom" => Some("promela"),
         "mcrl2" => Some("mcrl2"),
         "mch" => Some("b"),
+        "eventb" => Some("b"),
         _ => None,
     }
 }

@@ -1,6 +1,7 @@
-//! Tallies the B front-end over every classical-B row of ProB's oracle
-//! with a complete count: `btally [--timeout SECS] [--limit STATES]
-//! [--jobs N] [--out FILE.tsv] [--filter SUBSTRING]`. Each model runs in a
+//! Tallies the B front-end over every row of ProB's oracle with a complete
+//! count of one formalism (`b`, classical B, by default; `eventb` for the
+//! Event-B exports): `btally [--formalism b|eventb] [--timeout SECS]
+//! [--limit STATES] [--jobs N] [--out FILE.tsv] [--filter SUBSTRING]`. Each model runs in a
 //! child process (this program with `--one PATH LIMIT`) killed after the
 //! timeout. Prints matched / unsupported (top reasons) / model errors /
 //! refused (syntax, semantic) / out of budget / WRONG; exits 1 if any count
@@ -41,6 +42,7 @@ fn main() {
     let mut out: Option<PathBuf> = None;
     let mut filter = String::new();
     let mut prob_errors = false;
+    let mut formalism = "b".to_owned();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut v = || it.next().expect("option value").clone();
@@ -51,6 +53,7 @@ fn main() {
             "--out" => out = Some(PathBuf::from(v())),
             "--filter" => filter = v(),
             "--prob-errors" => prob_errors = true,
+            "--formalism" => formalism = v(),
             other => panic!("unknown option {other}"),
         }
     }
@@ -78,7 +81,7 @@ fn main() {
             } else {
                 f[cc] == "yes"
             };
-            (f[cf] == "b" && wanted && f[ci].contains(&filter)).then(|| {
+            (f[cf] == formalism && wanted && f[ci].contains(&filter)).then(|| {
                 let n = |s: &str| s.parse().unwrap_or(u64::MAX - 1);
                 (f[ci].to_owned(), f[cp].to_owned(), n(f[cs]), n(f[ct]))
             })

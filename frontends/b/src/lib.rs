@@ -68,6 +68,7 @@ mod ast;
 mod compile;
 mod error;
 mod eval;
+mod eventb;
 mod exec;
 mod lexer;
 mod load;
@@ -79,15 +80,22 @@ mod value;
 pub use error::{BError, ErrorKind};
 pub use model::BModel;
 
-/// Reads the machine in `path` with everything it depends on (beside it).
-/// The model is named after the file stem.
+/// Reads the machine in `path` with everything it depends on (beside it),
+/// or, for a `.eventb` file, ProB's export of an Event-B machine (see
+/// `eventb`). The model is named after the file stem.
 pub fn parse_file(path: &Path) -> Result<BModel, BError> {
     let name = path.file_stem().map_or_else(
         || path.display().to_string(),
         |s| s.to_string_lossy().into_owned(),
     );
     let mut reader = load::Reader::new();
-    let c = reader.compose_file(path)?;
+    let c = if path.extension().is_some_and(|e| e == "eventb") {
+        let label = path.display().to_string();
+        let text = pins::read_source(path, &label)?;
+        eventb::compose_str(&mut reader, &text, &label)?
+    } else {
+        reader.compose_file(path)?
+    };
     compile::compile(reader, c, &name)
 }
 
