@@ -202,6 +202,9 @@ impl Tr<'_> {
             }
             _ => {}
         }
+        if f == "not_equal" && matches!(args, [_, a, e] if self.is_carrier(a) && is_empty_set(e)) {
+            return self.special(f, args, t, pos);
+        }
         if let (Some(op), [_, a, b]) = (bin_op(f), args) {
             return Ok(mk(
                 ExprKind::Bin(op, Box::new(self.expr(a)?), Box::new(self.expr(b)?)),
@@ -241,9 +244,9 @@ impl Tr<'_> {
             }
             ("couple", [_, Term::List(xs)]) if !xs.is_empty() => return self.tuple(xs, pos),
             ("set_extension", [_, Term::List(xs)]) => ExprKind::SetExt(self.exprs(xs)?),
-            ("finite", [_, a])
-                if ident_name_of(a).is_some_and(|n| self.carriers.iter().any(|c| c == n)) =>
-            {
+            // carrier sets are finite and not empty in ProB
+            ("finite", [_, a]) if self.is_carrier(a) => ExprKind::Bool(true),
+            ("not_equal", [_, a, e]) if self.is_carrier(a) && is_empty_set(e) => {
                 ExprKind::Bool(true)
             }
             ("finite", [_, a]) => {
@@ -279,6 +282,10 @@ impl Tr<'_> {
             }
         };
         Ok(mk(k, pos))
+    }
+
+    fn is_carrier(&self, t: &Term) -> bool {
+        ident_name_of(t).is_some_and(|n| self.carriers.iter().any(|c| c == n))
     }
 
     fn exprs(&mut self, xs: &[Term]) -> R<Vec<Expr>> {
@@ -368,6 +375,15 @@ impl Tr<'_> {
             }
         }
         Ok(conj(cs, pos))
+    }
+}
+
+/// Whether `t` is `{}` (maybe typed: `typeof({}, T)`).
+fn is_empty_set(t: &Term) -> bool {
+    match t.app() {
+        Some(("empty_set", _)) => true,
+        Some(("typeof", [_, e, _])) => is_empty_set(e),
+        _ => false,
     }
 }
 

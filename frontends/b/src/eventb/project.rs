@@ -17,7 +17,8 @@
 //!   parallel); witnesses, theorems, variants and the abstract machines
 //!   are not needed for the counts (ProB only checks them).
 //!
-//! Refused as unsupported: abstract constants, theories (ProB's theory
+//! Refused as unsupported: abstract constants, abstract variables that
+//! disappear in the refinement, the operators of theories (ProB's theory
 //! plug-in), and any construct the expression table does not know.
 
 use crate::ast::*;
@@ -54,7 +55,9 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<Composed> {
         rename: Vec::new(),
         carriers: Vec::new(),
     };
-    let (models, contexts, extras) = match project_parts(term) {
+    // the extras (theories of ProB's theory plug-in, ...) only matter where
+    // their operators occur, and those are refused as unknown constructs
+    let (models, contexts) = match project_parts(term) {
         Some(p) => p,
         None => {
             return Err(tr.err(
@@ -64,16 +67,6 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<Composed> {
             ))
         }
     };
-    if let Some(x) = extras
-        .iter()
-        .find(|x| x.app().is_some_and(|(f, _)| f == "theory"))
-    {
-        return Err(tr.err(
-            ErrorKind::Unsupported,
-            x,
-            "theories (ProB's theory plug-in)",
-        ));
-    }
     let mut machines = Vec::new();
     let mut enumerated = Vec::new();
     for c in order_contexts(contexts) {
@@ -92,16 +85,16 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<Composed> {
     })
 }
 
-/// The machines, contexts and extras of the package term.
-fn project_parts(t: &Term) -> Option<(&[Term], &[Term], &[Term])> {
+/// The machines and contexts of the package term.
+fn project_parts(t: &Term) -> Option<(&[Term], &[Term])> {
     let (_, [p]) = t.app().filter(|(f, _)| *f == "package")? else {
         return None;
     };
     let (f, args) = p.app()?;
-    if f != "load_event_b_project" || args.len() < 3 {
+    if f != "load_event_b_project" || args.len() < 2 {
         return None;
     }
-    Some((args[0].list()?, args[1].list()?, args[2].list()?))
+    Some((args[0].list()?, args[1].list()?))
 }
 
 /// The name of a machine or context term (`event_b_model(_, Name, _)`).
@@ -208,7 +201,9 @@ impl Tr<'_> {
             };
             let n = n.atom().unwrap_or("?").to_owned();
             self.carriers.push(n.clone());
-            let elements = match enumerating_partition(&n, &axioms, &consts) {
+            let found = enumerating_partition(&n, &axioms, &consts)
+                .or_else(|| enumerating_extension(&n, &axioms, &consts));
+            let elements = match found {
                 Some((k, elems)) => {
                     axioms.remove(k);
                     consts.retain(|c| !elems.contains(c));
@@ -253,12 +248,13 @@ impl Tr<'_> {
         let mut operations = Vec::new();
         for e in section(m, "events") {
             // event(Pos, Name, Status, Refines, Params, Guards, Theorems,
-            // Actions, Witnesses), or without Status and Theorems (older
-            // exports)
+            // Actions, Witnesses), or without Theorems, or without Status
+            // and Theorems (older exports)
             let (n, params, guards, actions) = match e.app() {
                 Some(("event", [_, n, _, _, p, g, _, a, _])) => (n, p, g, a),
+                Some(("event", [_, n, _, _, p, g, a, _])) => (n, p, g, a),
                 Some(("event", [_, n, _, p, g, a, _])) => (n, p, g, a),
-                _ => return Err(self.err(ErrorKind::Syntax, e, "expected event/9 or event/7")),
+                _ => return Err(self.err(ErrorKind::Syntax, e, "expected event/7, /8 or /9")),
             };
             let ename = n.atom().unwrap_or("?").to_owned();
             self.what = format!("event {ename} of machine {name}");
@@ -400,8 +396,61 @@ fn enumerating_partition(
     })
 }
 
+/// An axiom `S = {a, b, ...}` of distinct constants (every pair also
+/// distinct by an axiom `a /= b`, maybe inside a conjunction): its index
+/// and the constants, in order.
+fn enumerating_extension(
+    set: &str,
+    axioms: &[&Term],
+    consts: &[String],
+) -> Option<(usize, Vec<String>)> {
+    let mut conjuncts = Vec::new();
+    for a in axioms {
+        flat_conjuncts(a, &mut conjuncts);
+    }
+    let distinct = |x: &str, y: &str| {
+        conjuncts.iter().any(|c| match c.app() {
+            Some(("not_equal", [_, p, q])) => {
+                let (p, q) = (ident_name_of(p), ident_name_of(q));
+                (p == Some(x) && q == Some(y)) || (p == Some(y) && q == Some(x))
+            }
+            _ => false,
+        })
+    };
+    axioms.iter().enumerate().find_map(|(k, a)| {
+        let (_, [_, s, e]) = a.app().filter(|(f, _)| *f == "equal")? else {
+            return None;
+        };
+        let (_, [_, Term::List(xs)]) = e.app().filter(|(f, _)| *f == "set_extension")? else {
+            return None;
+        };
+        if ident_name_of(s)? != set {
+            return None;
+        }
+        let mut elems: Vec<String> = Vec::new();
+        for x in xs {
+            let x = ident_name_of(x)?;
+            if !consts.iter().any(|c| c == x) || elems.iter().any(|e| !distinct(e, x)) {
+                return None;
+            }
+            elems.push(x.to_owned());
+        }
+        (!elems.is_empty()).then_some((k, elems))
+    })
+}
+
+fn flat_conjuncts<'t>(t: &'t Term, out: &mut Vec<&'t Term>) {
+    match t.app() {
+        Some(("conjunct", [_, p, q])) => {
+            flat_conjuncts(p, out);
+            flat_conjuncts(q, out);
+        }
+        _ => out.push(t),
+    }
+}
+
 /// Whether axiom `a` only types elements of enumerated sets (`e : S`,
-/// `finite(S)`, conjunctions of these): ProB drops such axioms with the
+/// `e /= f`, `finite(S)`, conjunctions of these): ProB drops such axioms with the
 /// constants that became elements (left without constants or axioms, it
 /// has no SETUP_CONSTANTS step).
 fn is_trivial(a: &Term, enumerated: &[(String, Vec<String>)]) -> bool {
@@ -413,6 +462,14 @@ fn is_trivial(a: &Term, enumerated: &[(String, Vec<String>)]) -> bool {
         Some(("member", [_, x, s])) => set_of(s)
             .is_some_and(|(_, es)| ident_name_of(x).is_some_and(|x| es.iter().any(|e| e == x))),
         Some(("finite", [_, s])) => set_of(s).is_some(),
+        Some(("not_equal", [_, x, y])) => {
+            let (x, y) = (ident_name_of(x), ident_name_of(y));
+            x != y
+                && enumerated.iter().any(|(_, es)| {
+                    let has = |v: Option<&str>| v.is_some_and(|v| es.iter().any(|e| e == v));
+                    has(x) && has(y)
+                })
+        }
         Some(("conjunct", [_, p, q])) => is_trivial(p, enumerated) && is_trivial(q, enumerated),
         _ => false,
     }
