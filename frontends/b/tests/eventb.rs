@@ -1,6 +1,7 @@
 //! Event-B exports (`.eventb`) through the B front-end: a few small models
-//! of ProB's collection (contexts only, a refinement chain, partitioned
-//! carrier sets, event parameters, becomes-such-that actions) are loaded
+//! of ProB's collection (contexts only, a refinement chain, abstract
+//! variables the refinement drops, partitioned carrier sets, event
+//! parameters, becomes-such-that actions, older exports) are loaded
 //! and explored with a naive BFS; their counts must be ProB's
 //! (`oracle.csv`, read here) plus the root state. Also checks that an
 //! Event-B construct the front-end does not know is refused as
@@ -24,6 +25,10 @@ const MODELS: &[&str] = &[
     "EventBPrologPackages/ABZ_Landing_Gear_Journal/Ref1_Valve_mch",
     "EventBPrologPackages/BridgePuzzle/Bridge_mch",
     "EventBPrologPackages/HD_ABZ16/m5_mch",
+    // abstract variables dropped by the refinement
+    "ProofObligations/Abrial_ABZ_Devel1/LPN4_mch",
+    // an older export (event/7, package without extras)
+    "EventBPrologPackages/TestLargeRel",
 ];
 
 #[test]

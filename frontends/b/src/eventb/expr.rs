@@ -176,6 +176,11 @@ impl Tr<'_> {
     /// The symbols of a list of identifiers (binders, parameters).
     pub fn ident_syms(&mut self, t: &Term) -> R<Vec<Sym>> {
         let list = t.list().ok_or_else(|| self.malformed(t))?;
+        self.ident_list(list)
+    }
+
+    /// The symbols of identifiers.
+    pub fn ident_list(&mut self, list: &[Term]) -> R<Vec<Sym>> {
         let mut out = Vec::new();
         for x in list {
             let n = self.ident_name(x)?.to_owned();
@@ -192,6 +197,9 @@ impl Tr<'_> {
         };
         if let Some(k) = named_set(f) {
             return Ok(mk(k, pos));
+        }
+        if let Some(e) = self.generic(f, args, pos)? {
+            return Ok(e);
         }
         match (f, args) {
             ("typeof", [_, e, _]) => return self.expr(e),
@@ -220,6 +228,7 @@ impl Tr<'_> {
     /// The functors that do not map one-to-one onto a B operator.
     fn special(&mut self, f: &str, args: &[Term], t: &Term, pos: Pos) -> R<Expr> {
         let k = match (f, args) {
+            ("identity", [_, a]) => ExprKind::Call(Builtin::Id, vec![self.expr(a)?]),
             ("unary_minus", [_, a]) => ExprKind::Neg(Box::new(self.expr(a)?)),
             ("reverse", [_, a]) => ExprKind::Inverse(Box::new(self.expr(a)?)),
             ("image", [_, a, b]) => {
@@ -282,6 +291,54 @@ impl Tr<'_> {
             }
         };
         Ok(mk(k, pos))
+    }
+
+    /// Event-B's untyped `id`, `prj1` and `prj2` where the context gives
+    /// their type: `S <| id` and `id |> S` are `id(S)`, `r /\ id` is
+    /// `r /\ id(dom(r))`, `id(x)` is `x`, and a `typeof` annotation gives
+    /// the sets (`prj1(A, B)`).
+    fn generic(&mut self, f: &str, args: &[Term], pos: Pos) -> R<Option<Expr>> {
+        let call = |b, v| mk(ExprKind::Call(b, v), pos);
+        Ok(Some(match (f, args) {
+            ("domain_restriction", [_, s, i]) | ("range_restriction", [_, i, s]) if is_id(i) => {
+                call(Builtin::Id, vec![self.expr(s)?])
+            }
+            ("intersection", [_, r, i]) | ("intersection", [_, i, r]) if is_id(i) => {
+                let dom = call(Builtin::Dom, vec![self.expr(r)?]);
+                bin(BinOp::Inter, self.expr(r)?, call(Builtin::Id, vec![dom]))
+            }
+            ("function", [_, i, Term::List(xs)]) if is_id(i) && xs.len() == 1 => {
+                self.expr(&xs[0])?
+            }
+            ("typeof", [_, g, ty]) => {
+                let Some((gf, _)) = g.app() else {
+                    return Ok(None);
+                };
+                // the type is POW(A * B) (id) or POW((A * B) * C) (projections)
+                let Some(("pow_subset", [_, prod])) = ty.app() else {
+                    return Ok(None);
+                };
+                let Some(("cartesian_product", [_, l, _])) = prod.app() else {
+                    return Ok(None);
+                };
+                match gf {
+                    "event_b_identity" => call(Builtin::Id, vec![self.expr(l)?]),
+                    "event_b_first_projection_v2" | "event_b_second_projection_v2" => {
+                        let Some(("cartesian_product", [_, a, b])) = l.app() else {
+                            return Ok(None);
+                        };
+                        let which = if gf.starts_with("event_b_first") {
+                            Builtin::Prj1
+                        } else {
+                            Builtin::Prj2
+                        };
+                        call(which, vec![self.expr(a)?, self.expr(b)?])
+                    }
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        }))
     }
 
     fn is_carrier(&self, t: &Term) -> bool {
@@ -376,6 +433,11 @@ impl Tr<'_> {
         }
         Ok(conj(cs, pos))
     }
+}
+
+/// Whether `t` is Event-B's untyped identity relation.
+fn is_id(t: &Term) -> bool {
+    matches!(t.app(), Some(("event_b_identity", [_])))
 }
 
 /// Whether `t` is `{}` (maybe typed: `typeof({}, T)`).

@@ -4,7 +4,8 @@
 //! Event-B predicates and expressions into the classical B syntax tree,
 //! `project` turns contexts and the most concrete machine into B machines
 //! (SETS/CONSTANTS/PROPERTIES, VARIABLES, INITIALISATION, events as
-//! guarded operations). The result goes through the same `compile`,
+//! guarded operations), `refinement` adds the abstract variables the
+//! concrete machine drops and the abstract actions on them. The result goes through the same `compile`,
 //! evaluator and [`crate::BModel`] as classical B, so ProB's conventions
 //! (settings, deferred set sizes, counting) are the same.
 //!
@@ -12,6 +13,7 @@
 
 mod expr;
 mod project;
+mod refinement;
 mod term;
 
 use crate::error::BError;

@@ -26,6 +26,7 @@ use crate::error::{BError, ErrorKind};
 use crate::load::{Composed, Reader};
 
 use super::expr::{conj, ident_name_of, Tr};
+use super::refinement::{self, event_parts};
 use super::term::{read_terms, Term};
 
 type R<T> = Result<T, BError>;
@@ -73,8 +74,7 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<Composed> {
         machines.push(tr.context(c, &mut enumerated)?);
     }
     if let Some(m) = models.first() {
-        tr.check_abstract_variables(m, &models[1..])?;
-        machines.push(tr.machine(m)?);
+        machines.push(tr.machine(m, &models[1..])?);
     }
     let main = machines.len().saturating_sub(1);
     let offered = machines.last().map_or(0, |m| m.operations.len());
@@ -158,29 +158,6 @@ fn label(t: &Term) -> String {
 }
 
 impl Tr<'_> {
-    /// Refuses a refinement where a variable of an abstract machine
-    /// disappears: ProB keeps such variables in its states and updates
-    /// them by the abstract events (with the witnesses).
-    fn check_abstract_variables(&mut self, m: &Term, abstract_machines: &[Term]) -> R<()> {
-        let mut concrete = Vec::new();
-        for v in section(m, "variables") {
-            concrete.push(self.ident_name(v)?);
-        }
-        for a in abstract_machines {
-            for v in section(a, "variables") {
-                let n = self.ident_name(v)?;
-                if !concrete.contains(&n) {
-                    let msg = format!(
-                        "the abstract variable {n} of {} disappears in the refinement (ProB keeps it)",
-                        component_name(a).unwrap_or("?")
-                    );
-                    return Err(self.err(ErrorKind::Unsupported, v, msg));
-                }
-            }
-        }
-        Ok(())
-    }
-
     /// A context; `enumerated` collects the carrier sets made enumerated
     /// (with their elements), those of the contexts read before included.
     fn context(&mut self, c: &Term, enumerated: &mut Vec<(String, Vec<String>)>) -> R<Machine> {
@@ -236,39 +213,43 @@ impl Tr<'_> {
         })
     }
 
-    fn machine(&mut self, m: &Term) -> R<Machine> {
+    /// The most concrete machine `m` (its abstract machines among
+    /// `abstract_machines`): its variables and those of the abstract
+    /// machines it drops, its events.
+    fn machine(&mut self, m: &Term, abstract_machines: &[Term]) -> R<Machine> {
         let name = component_name(m).unwrap_or("?").to_owned();
         self.what = format!("machine {name}");
+        let chain = refinement::chain(m, abstract_machines);
+        let dropped = refinement::dropped_variables(m, &chain);
         let mut variables = Vec::new();
         for v in section(m, "variables") {
             let n = self.ident_name(v)?.to_owned();
             variables.push(self.syms.intern(&n));
         }
+        variables.extend(dropped.iter().map(|d| self.syms.intern(d)));
         let mut init = None;
         let mut operations = Vec::new();
         for e in section(m, "events") {
-            // event(Pos, Name, Status, Refines, Params, Guards, Theorems,
-            // Actions, Witnesses), or without Theorems, or without Status
-            // and Theorems (older exports)
-            let (n, params, guards, actions) = match e.app() {
-                Some(("event", [_, n, _, _, p, g, _, a, _])) => (n, p, g, a),
-                Some(("event", [_, n, _, _, p, g, a, _])) => (n, p, g, a),
-                Some(("event", [_, n, _, p, g, a, _])) => (n, p, g, a),
-                _ => return Err(self.err(ErrorKind::Syntax, e, "expected event/7, /8 or /9")),
-            };
-            let ename = n.atom().unwrap_or("?").to_owned();
-            self.what = format!("event {ename} of machine {name}");
+            let ev = event_parts(e)
+                .ok_or_else(|| self.err(ErrorKind::Syntax, e, "expected event/7, /8 or /9"))?;
+            self.what = format!("event {} of machine {name}", ev.name);
+            let mut actions: Vec<&Term> = ev.actions.iter().collect();
+            if !dropped.is_empty() {
+                let more = refinement::abstract_actions(m, &ev, &chain, &dropped)
+                    .map_err(|msg| self.err(ErrorKind::Unsupported, e, msg))?;
+                actions.extend(more);
+            }
             let pos = self.pos_of(e);
-            let params = self.ident_syms(params)?;
-            let body = self.event_body(guards, actions, pos)?;
-            if ename == "INITIALISATION" {
+            let params = self.ident_list(ev.params)?;
+            let body = self.event_body(ev.guards, &actions, pos)?;
+            if ev.name == "INITIALISATION" {
                 if !params.is_empty() {
                     return Err(self.err(ErrorKind::Unsupported, e, "initialisation parameters"));
                 }
                 init = Some(body);
             } else {
                 operations.push(Operation {
-                    name: self.syms.intern(&ename),
+                    name: self.syms.intern(ev.name),
                     outs: Vec::new(),
                     params,
                     body,
@@ -288,14 +269,13 @@ impl Tr<'_> {
     }
 
     /// `SELECT guards THEN actions END` (the actions alone when no guard).
-    fn event_body(&mut self, guards: &Term, actions: &Term, pos: Pos) -> R<Subst> {
-        let gs = guards.list().unwrap_or(&[]);
+    fn event_body(&mut self, guards: &[Term], actions: &[&Term], pos: Pos) -> R<Subst> {
         let mut g = Vec::new();
-        for t in gs {
+        for t in guards {
             g.push(self.expr(t)?);
         }
         let mut acts = Vec::new();
-        for a in actions.list().unwrap_or(&[]) {
+        for a in actions {
             acts.push(self.action(a)?);
         }
         let then = match acts.len() {
