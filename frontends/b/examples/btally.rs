@@ -32,6 +32,29 @@ fn one(path: &str, limit: usize) {
     }
 }
 
+/// The reason of a result: its message without the `unsupported: ` and
+/// `FILE:LINE:COL: ` prefixes, parenthesised details and quoted names.
+fn reason(detail: &str) -> String {
+    let mut msg = detail.strip_prefix("unsupported: ").unwrap_or(detail);
+    if let Some(i) = msg.find(": ") {
+        let mut parts = msg[..i].rsplit(':');
+        let numeric = |p: Option<&str>| {
+            p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        };
+        if numeric(parts.next()) && numeric(parts.next()) {
+            msg = &msg[i + 2..];
+        }
+    }
+    let msg = msg.split(" (").next().unwrap_or(msg);
+    let unquoted: String = msg
+        .split('\'')
+        .enumerate()
+        .map(|(k, part)| if k % 2 == 1 { "_" } else { part })
+        .collect::<Vec<_>>()
+        .join("'");
+    unquoted.chars().take(90).collect()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--one") {
@@ -166,15 +189,7 @@ fn main() {
     let mut reasons: BTreeMap<(String, String), usize> = BTreeMap::new();
     for (_, _, cat, detail, _) in &res {
         *by_cat.entry(cat.clone()).or_default() += 1;
-        // reason: message without the FILE:LINE:COL prefix
-        let msg = detail.rsplit(": ").next().unwrap_or(detail);
-        let msg: String = msg
-            .split(" (")
-            .next()
-            .unwrap_or(msg)
-            .chars()
-            .take(90)
-            .collect();
+        let msg = reason(detail);
         *reasons.entry((cat.clone(), msg)).or_default() += 1;
     }
     if let Some(p) = out {

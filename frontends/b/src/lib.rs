@@ -89,13 +89,13 @@ pub fn parse_file(path: &Path) -> Result<BModel, BError> {
         |s| s.to_string_lossy().into_owned(),
     );
     let mut reader = load::Reader::new();
-    let c = if path.extension().is_some_and(|e| e == "eventb") {
+    if path.extension().is_some_and(|e| e == "eventb") {
         let label = path.display().to_string();
         let text = pins::read_source(path, &label)?;
-        eventb::compose_str(&mut reader, &text, &label)?
-    } else {
-        reader.compose_file(path)?
-    };
+        let (c, regions) = eventb::compose_str(&mut reader, &text, &label)?;
+        return compile::compile(reader, c, &name).map_err(|e| regions.name(e));
+    }
+    let c = reader.compose_file(path)?;
     compile::compile(reader, c, &name)
 }
 

@@ -31,6 +31,8 @@ pub struct Tr<'a> {
     pub rename: Vec<(String, String)>,
     /// The carrier sets declared so far (finite in ProB).
     pub carriers: Vec<String>,
+    /// Where each axiom and event starts, and its name (for messages).
+    pub regions: Vec<(Pos, String)>,
 }
 
 fn bin_op(f: &str) -> Option<BinOp> {

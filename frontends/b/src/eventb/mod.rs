@@ -19,7 +19,14 @@ mod term;
 use crate::error::BError;
 use crate::load::{Composed, Reader};
 
-/// Reads the Event-B export `text` (from file `label`).
-pub fn compose_str(reader: &mut Reader, text: &str, label: &str) -> Result<Composed, BError> {
+pub use project::Regions;
+
+/// Reads the Event-B export `text` (from file `label`); the regions name
+/// the axiom or event of a later error.
+pub fn compose_str(
+    reader: &mut Reader,
+    text: &str,
+    label: &str,
+) -> Result<(Composed, Regions), BError> {
     project::compose(reader, text, label)
 }

@@ -32,7 +32,7 @@ use super::term::{read_terms, Term};
 type R<T> = Result<T, BError>;
 
 /// Reads `text` (from file `label`) into machines.
-pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<Composed> {
+pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<(Composed, Regions)> {
     reader.files.push(label.to_owned());
     let fid = (reader.files.len() - 1) as u16;
     let at = Pos {
@@ -55,6 +55,7 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<Composed> {
         what: String::new(),
         rename: Vec::new(),
         carriers: Vec::new(),
+        regions: Vec::new(),
     };
     // the extras (theories of ProB's theory plug-in, ...) only matter where
     // their operators occur, and those are refused as unknown constructs
@@ -78,11 +79,41 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<Composed> {
     }
     let main = machines.len().saturating_sub(1);
     let offered = machines.last().map_or(0, |m| m.operations.len());
-    Ok(Composed {
+    let regions = Regions(std::mem::take(&mut tr.regions));
+    let composed = Composed {
         machines,
         offered: (0..offered).map(|k| (main, k)).collect(),
         callable: Default::default(),
-    })
+    };
+    Ok((composed, regions))
+}
+
+/// Where each axiom and event of the export starts, with its name: names
+/// the element an error found later (by `compile`) lies in.
+pub struct Regions(Vec<(Pos, String)>);
+
+impl Regions {
+    /// `e` with the axiom or event it lies in named.
+    pub fn name(&self, e: BError) -> BError {
+        let (Some(line), Some(col)) = (e.line(), e.column()) else {
+            return e;
+        };
+        let region = self
+            .0
+            .iter()
+            .filter(|(p, _)| (p.line, p.col) <= (line, col))
+            .max_by_key(|(p, _)| (p.line, p.col));
+        match region {
+            Some((_, what)) if !e.message().contains(" (in ") => BError::at(
+                e.kind(),
+                e.file(),
+                line,
+                col,
+                format!("{} (in {what})", e.message()),
+            ),
+            _ => e,
+        }
+    }
 }
 
 /// The machines and contexts of the package term.
@@ -200,6 +231,7 @@ impl Tr<'_> {
         let mut properties = Vec::new();
         for a in axioms {
             self.what = format!("axiom {} of context {name}", label(a));
+            self.regions.push((self.pos_of(a), self.what.clone()));
             properties.push(self.expr(a)?);
         }
         Ok(Machine {
@@ -221,6 +253,15 @@ impl Tr<'_> {
         self.what = format!("machine {name}");
         let chain = refinement::chain(m, abstract_machines);
         let dropped = refinement::dropped_variables(m, &chain);
+        for a in &chain {
+            let an = component_name(a).unwrap_or("?");
+            for e in section(a, "events") {
+                if let Some(ev) = event_parts(e) {
+                    let what = format!("abstract event {} of machine {an}", ev.name);
+                    self.regions.push((self.pos_of(e), what));
+                }
+            }
+        }
         let mut variables = Vec::new();
         for v in section(m, "variables") {
             let n = self.ident_name(v)?.to_owned();
@@ -233,6 +274,7 @@ impl Tr<'_> {
             let ev = event_parts(e)
                 .ok_or_else(|| self.err(ErrorKind::Syntax, e, "expected event/7, /8 or /9"))?;
             self.what = format!("event {} of machine {name}", ev.name);
+            self.regions.push((self.pos_of(e), self.what.clone()));
             let mut actions: Vec<&Term> = ev.actions.iter().collect();
             if !dropped.is_empty() {
                 let more = refinement::abstract_actions(m, &ev, &chain, &dropped)
