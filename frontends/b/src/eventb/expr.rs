@@ -347,7 +347,8 @@ impl Tr<'_> {
         ident_name_of(t).is_some_and(|n| self.carriers.iter().any(|c| c == n))
     }
 
-    fn exprs(&mut self, xs: &[Term]) -> R<Vec<Expr>> {
+    /// Translates each of `xs`.
+    pub fn exprs(&mut self, xs: &[Term]) -> R<Vec<Expr>> {
         xs.iter().map(|x| self.expr(x)).collect()
     }
 

@@ -312,14 +312,11 @@ impl Tr<'_> {
 
     /// `SELECT guards THEN actions END` (the actions alone when no guard).
     fn event_body(&mut self, guards: &[Term], actions: &[&Term], pos: Pos) -> R<Subst> {
-        let mut g = Vec::new();
-        for t in guards {
-            g.push(self.expr(t)?);
-        }
-        let mut acts = Vec::new();
-        for a in actions {
-            acts.push(self.action(a)?);
-        }
+        let g = self.exprs(guards)?;
+        let mut acts = actions
+            .iter()
+            .map(|a| self.action(a))
+            .collect::<R<Vec<_>>>()?;
         let then = match acts.len() {
             0 => Subst {
                 kind: SubstKind::Skip,
@@ -344,15 +341,7 @@ impl Tr<'_> {
         let pos = self.pos_of(a);
         let kind = match a.app() {
             Some(("assign", [_, Term::List(l), Term::List(r)])) if l.len() == r.len() => {
-                let mut ls = Vec::new();
-                for x in l {
-                    ls.push(self.expr(x)?);
-                }
-                let mut rs = Vec::new();
-                for x in r {
-                    rs.push(self.expr(x)?);
-                }
-                SubstKind::Assign(ls, rs)
+                SubstKind::Assign(self.exprs(l)?, self.exprs(r)?)
             }
             Some(("becomes_element_of", [_, ids, s])) => {
                 SubstKind::BecomesIn(self.ident_syms(ids)?, self.expr(s)?)
