@@ -39,6 +39,7 @@ pub fn formalism_of(path: &str) -> Option<&'static str> {
         "pm" | "pml" | "prom" => Some("promela"),
         "mcrl2" => Some("mcrl2"),
         "mch" => Some("b"),
+        "eventb" => Some("b"),
         _ => None,
     }
 }
@@ -118,7 +119,7 @@ pub fn load(source: &ModelSource) -> Result<Box<dyn Model>, LoadError> {
             "{label}: the {other} front-end is not implemented yet"
         ))),
         None => Err(LoadError::Unsupported(format!(
-            "{label}: unknown model file extension (known: .pnml, .dve, .pm/.pml/.prom, .mcrl2, .mch)"
+            "{label}: unknown model file extension (known: .pnml, .dve, .pm/.pml/.prom, .mcrl2, .mch, .eventb)"
         ))),
     }
 }

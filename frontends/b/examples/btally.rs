@@ -1,6 +1,7 @@
-//! Tallies the B front-end over every classical-B row of ProB's oracle
-//! with a complete count: `btally [--timeout SECS] [--limit STATES]
-//! [--jobs N] [--out FILE.tsv] [--filter SUBSTRING]`. Each model runs in a
+//! Tallies the B front-end over every row of ProB's oracle with a complete
+//! count of one formalism (`b`, classical B, by default; `eventb` for the
+//! Event-B exports): `btally [--formalism b|eventb] [--timeout SECS]
+//! [--limit STATES] [--jobs N] [--out FILE.tsv] [--filter SUBSTRING]`. Each model runs in a
 //! child process (this program with `--one PATH LIMIT`) killed after the
 //! timeout. Prints matched / unsupported (top reasons) / model errors /
 //! refused (syntax, semantic) / out of budget / WRONG; exits 1 if any count
@@ -31,6 +32,29 @@ fn one(path: &str, limit: usize) {
     }
 }
 
+/// The reason of a result: its message without the `unsupported: ` and
+/// `FILE:LINE:COL: ` prefixes, parenthesised details and quoted names.
+fn reason(detail: &str) -> String {
+    let mut msg = detail.strip_prefix("unsupported: ").unwrap_or(detail);
+    if let Some(i) = msg.find(": ") {
+        let mut parts = msg[..i].rsplit(':');
+        let numeric = |p: Option<&str>| {
+            p.is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        };
+        if numeric(parts.next()) && numeric(parts.next()) {
+            msg = &msg[i + 2..];
+        }
+    }
+    let msg = msg.split(" (").next().unwrap_or(msg);
+    let unquoted: String = msg
+        .split('\'')
+        .enumerate()
+        .map(|(k, part)| if k % 2 == 1 { "_" } else { part })
+        .collect::<Vec<_>>()
+        .join("'");
+    unquoted.chars().take(90).collect()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("--one") {
@@ -41,6 +65,7 @@ fn main() {
     let mut out: Option<PathBuf> = None;
     let mut filter = String::new();
     let mut prob_errors = false;
+    let mut formalism = "b".to_owned();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut v = || it.next().expect("option value").clone();
@@ -51,6 +76,7 @@ fn main() {
             "--out" => out = Some(PathBuf::from(v())),
             "--filter" => filter = v(),
             "--prob-errors" => prob_errors = true,
+            "--formalism" => formalism = v(),
             other => panic!("unknown option {other}"),
         }
     }
@@ -78,7 +104,7 @@ fn main() {
             } else {
                 f[cc] == "yes"
             };
-            (f[cf] == "b" && wanted && f[ci].contains(&filter)).then(|| {
+            (f[cf] == formalism && wanted && f[ci].contains(&filter)).then(|| {
                 let n = |s: &str| s.parse().unwrap_or(u64::MAX - 1);
                 (f[ci].to_owned(), f[cp].to_owned(), n(f[cs]), n(f[ct]))
             })
@@ -163,15 +189,7 @@ fn main() {
     let mut reasons: BTreeMap<(String, String), usize> = BTreeMap::new();
     for (_, _, cat, detail, _) in &res {
         *by_cat.entry(cat.clone()).or_default() += 1;
-        // reason: message without the FILE:LINE:COL prefix
-        let msg = detail.rsplit(": ").next().unwrap_or(detail);
-        let msg: String = msg
-            .split(" (")
-            .next()
-            .unwrap_or(msg)
-            .chars()
-            .take(90)
-            .collect();
+        let msg = reason(detail);
         *reasons.entry((cat.clone(), msg)).or_default() += 1;
     }
     if let Some(p) = out {

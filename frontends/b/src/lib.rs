@@ -2,6 +2,8 @@
 //! machines they SEE, USE, INCLUDE, EXTEND or IMPORT found beside them) and
 //! presents them as a [`pins::Model`] (formalism `"b"`) whose counts follow
 //! ProB's convention plus one artificial root state (see [`BModel`]).
+//! Event-B models, as ProB's Rodin exports (`.eventb`), are translated into
+//! the same syntax tree by `eventb` and share everything after it.
 //!
 //! # Why a hand-written parser
 //!
@@ -57,10 +59,11 @@
 //! space) end as [`pins::ModelError::unsupported`] (shown after
 //! [`pins::UNSUPPORTED_PREFIX`]; the harness reports the run `unsupported`).
 //!
-//! Modules: `lexer`, `parse` (syntax, definitions), `ast`, `load` (files,
-//! composition), `compile` (settings, names, static checks), `value`
-//! (canonical values), `eval` (expressions), `solve` (enumeration),
-//! `exec` (substitutions), `model` ([`BModel`]), `error` ([`BError`]).
+//! Modules: `lexer`, `parse` (syntax, definitions), `ast`, `eventb`
+//! (Event-B exports), `load` (files, composition), `compile` (settings,
+//! names, static checks), `value` (canonical values), `eval`
+//! (expressions), `solve` (enumeration), `exec` (substitutions), `model`
+//! ([`BModel`]), `error` ([`BError`]).
 
 use std::path::Path;
 
@@ -68,6 +71,7 @@ mod ast;
 mod compile;
 mod error;
 mod eval;
+mod eventb;
 mod exec;
 mod lexer;
 mod load;
@@ -79,24 +83,45 @@ mod value;
 pub use error::{BError, ErrorKind};
 pub use model::BModel;
 
-/// Reads the machine in `path` with everything it depends on (beside it).
-/// The model is named after the file stem.
+/// Reads the machine in `path` with everything it depends on (beside it),
+/// or, for a `.eventb` file, ProB's export of an Event-B machine (see
+/// `eventb`). The model is named after the file stem.
 pub fn parse_file(path: &Path) -> Result<BModel, BError> {
     let name = path.file_stem().map_or_else(
         || path.display().to_string(),
         |s| s.to_string_lossy().into_owned(),
     );
+    let label = path.display().to_string();
+    if is_event_b(&label) {
+        let text = pins::read_source(path, &label)?;
+        return event_b(&text, &label, &name);
+    }
     let mut reader = load::Reader::new();
     let c = reader.compose_file(path)?;
     compile::compile(reader, c, &name)
 }
 
-/// Reads a machine from `text`; `file_label` names it in errors and is the
-/// model name. Machines it refers to are looked up in the current directory.
+/// Reads a machine from `text` (an Event-B export when `file_label` ends
+/// in `.eventb`); `file_label` names it in errors and is the model name.
+/// Machines it refers to are looked up in the current directory.
 pub fn parse_str(text: &str, file_label: &str) -> Result<BModel, BError> {
+    if is_event_b(file_label) {
+        return event_b(text, file_label, file_label);
+    }
     let mut reader = load::Reader::new();
     let c = reader.compose_str(text, file_label, Path::new("."))?;
     compile::compile(reader, c, file_label)
+}
+
+fn is_event_b(label: &str) -> bool {
+    Path::new(label).extension().is_some_and(|e| e == "eventb")
+}
+
+/// An Event-B export: errors found by `compile` name their axiom or event.
+fn event_b(text: &str, label: &str, name: &str) -> Result<BModel, BError> {
+    let mut reader = load::Reader::new();
+    let (c, regions) = eventb::compose_str(&mut reader, text, label)?;
+    compile::compile(reader, c, name).map_err(|e| regions.name(e))
 }
 
 /// Whether a model error reports a construct this front-end does not

@@ -1,0 +1,222 @@
+//! The refinement chain of an Event-B export: ProB keeps in its states the
+//! variables of the abstract machines that the concrete machine drops
+//! (they appear in gluing invariants), and updates them by the actions of
+//! the abstract events each concrete event refines. This module finds
+//! those variables and, for one concrete event, the abstract actions on
+//! them, following the `refines` links machine by machine.
+//!
+//! Supported: abstract actions `x := E` whose abstract parameters are also
+//! parameters of the concrete event. Refused (the message says why):
+//! nondeterministic abstract actions on a dropped variable, abstract
+//! parameters given by witnesses, merged events, a missing abstract event.
+//!
+//! Owns only the walk over the terms; translation is `project`'s.
+
+use super::expr::ident_name_of;
+use super::term::Term;
+
+/// The parts of an `event(...)` term.
+pub struct EventParts<'t> {
+    pub name: &'t str,
+    pub refines: Vec<&'t str>,
+    pub params: &'t [Term],
+    pub guards: &'t [Term],
+    pub actions: &'t [Term],
+}
+
+/// `event(Pos, Name, Status, Refines, Params, Guards, Theorems, Actions,
+/// Witnesses)`, or without Theorems, or without Status and Theorems
+/// (older exports).
+pub fn event_parts(e: &Term) -> Option<EventParts<'_>> {
+    let (n, r, p, g, a) = match e.app()? {
+        ("event", [_, n, _, r, p, g, _, a, _]) => (n, r, p, g, a),
+        ("event", [_, n, _, r, p, g, a, _]) => (n, r, p, g, a),
+        ("event", [_, n, r, p, g, a, _]) => (n, r, p, g, a),
+        _ => return None,
+    };
+    Some(EventParts {
+        name: n.atom()?,
+        refines: match r {
+            // older exports: one abstract event's name, '' for none
+            Term::Atom(a) if a.is_empty() => Vec::new(),
+            Term::Atom(a) => vec![a.as_str()],
+            _ => r.list()?.iter().filter_map(Term::atom).collect(),
+        },
+        params: p.list()?,
+        guards: g.list()?,
+        actions: a.list()?,
+    })
+}
+
+/// The sections of a machine term.
+fn section<'t>(m: &'t Term, name: &str) -> &'t [Term] {
+    let secs = m.app().and_then(|(_, a)| a.get(2)).and_then(Term::list);
+    secs.unwrap_or(&[])
+        .iter()
+        .find_map(|s| match s.app() {
+            Some((f, [_, Term::List(v)])) if f == name => Some(v.as_slice()),
+            _ => None,
+        })
+        .unwrap_or(&[])
+}
+
+fn var_names(m: &Term) -> Vec<&str> {
+    section(m, "variables")
+        .iter()
+        .filter_map(ident_name_of)
+        .collect()
+}
+
+/// The abstract machines of `concrete`, most concrete first (following
+/// `refines(_, Name)` among `machines`).
+pub fn chain<'t>(concrete: &'t Term, machines: &'t [Term]) -> Vec<&'t Term> {
+    let mut out: Vec<&Term> = Vec::new();
+    let mut cur = concrete;
+    while let Some(name) = section_atom(cur, "refines") {
+        let Some(a) = machines
+            .iter()
+            .find(|m| m.app().and_then(|(_, a)| a.get(1)).and_then(Term::atom) == Some(name))
+        else {
+            break;
+        };
+        if out.iter().any(|o| std::ptr::eq(*o, a)) || out.len() > machines.len() {
+            break;
+        }
+        out.push(a);
+        cur = a;
+    }
+    out
+}
+
+fn section_atom<'t>(m: &'t Term, name: &str) -> Option<&'t str> {
+    let secs = m.app().and_then(|(_, a)| a.get(2)).and_then(Term::list)?;
+    secs.iter().find_map(|s| match s.app() {
+        Some((f, [_, x])) if f == name => x.atom(),
+        _ => None,
+    })
+}
+
+/// The variables of the abstract machines that `concrete` drops, in
+/// order of appearance (most concrete abstraction first).
+pub fn dropped_variables(concrete: &Term, chain: &[&Term]) -> Vec<String> {
+    let kept = var_names(concrete);
+    let mut out: Vec<String> = Vec::new();
+    for a in chain {
+        for v in var_names(a) {
+            if !kept.contains(&v) && !out.iter().any(|o| o == v) {
+                out.push(v.to_owned());
+            }
+        }
+    }
+    out
+}
+
+/// The abstract actions on the dropped variables performed with concrete
+/// event `ev` (of `concrete`), or why they are not supported.
+pub fn abstract_actions<'t>(
+    concrete: &Term,
+    ev: &EventParts<'_>,
+    chain: &[&'t Term],
+    dropped: &[String],
+) -> Result<Vec<&'t Term>, String> {
+    let init = ev.name == "INITIALISATION";
+    let params: Vec<&str> = ev.params.iter().filter_map(ident_name_of).collect();
+    let mut handled: Vec<&str> = var_names(concrete);
+    let mut refines: Vec<&str> = if init {
+        vec!["INITIALISATION"]
+    } else {
+        ev.refines.clone()
+    };
+    let mut out = Vec::new();
+    for a in chain {
+        let vars = var_names(a);
+        let open: Vec<&str> = vars
+            .iter()
+            .copied()
+            .filter(|v| !handled.contains(v) && dropped.iter().any(|d| d == v))
+            .collect();
+        if refines.is_empty() {
+            break;
+        }
+        let [r] = refines.as_slice() else {
+            return Err("an event refining several abstract events (merging)".into());
+        };
+        let ae = section(a, "events")
+            .iter()
+            .filter_map(event_parts)
+            .find(|e| e.name == *r)
+            .ok_or_else(|| format!("abstract event {r} not found"))?;
+        for act in ae.actions {
+            if let Some(x) = action_on(act, &open, &ae, &params)? {
+                out.push(x);
+            }
+        }
+        refines = if init {
+            vec!["INITIALISATION"]
+        } else {
+            ae.refines.clone()
+        };
+        handled.extend(vars);
+    }
+    Ok(out)
+}
+
+/// `act` when it assigns one of the `open` variables (it must be a plain
+/// assignment of those only, using no witnessed abstract parameter).
+fn action_on<'t>(
+    act: &'t Term,
+    open: &[&str],
+    ae: &EventParts<'_>,
+    params: &[&str],
+) -> Result<Option<&'t Term>, String> {
+    let (f, lhs) = match act.app() {
+        Some((f, [_, Term::List(l), _])) => (f, l),
+        _ => return Err("an abstract action of an unknown form".into()),
+    };
+    let targets: Vec<&str> = lhs
+        .iter()
+        .filter_map(|t| {
+            ident_name_of(t).or_else(|| match t.app() {
+                Some(("function", [_, g, _])) => ident_name_of(g),
+                _ => None,
+            })
+        })
+        .collect();
+    let on_open = targets.iter().filter(|t| open.contains(t)).count();
+    if on_open == 0 {
+        return Ok(None);
+    }
+    if f != "assign" || on_open != targets.len() {
+        return Err(format!(
+            "the abstract action {f} on the dropped variable {} (in abstract event {})",
+            targets.join(", "),
+            ae.name
+        ));
+    }
+    let mut ids = Vec::new();
+    identifiers(act, &mut ids);
+    let abstract_params: Vec<&str> = ae.params.iter().filter_map(ident_name_of).collect();
+    if let Some(p) = ids
+        .iter()
+        .find(|i| abstract_params.contains(i) && !params.contains(i))
+    {
+        return Err(format!(
+            "the abstract parameter {p} of {} given by a witness",
+            ae.name
+        ));
+    }
+    Ok(Some(act))
+}
+
+/// The names of every `identifier(_, Name)` in `t`.
+fn identifiers<'t>(t: &'t Term, out: &mut Vec<&'t str>) {
+    if let Some(n) = ident_name_of(t) {
+        out.push(n);
+        return;
+    }
+    match t {
+        Term::App(_, args, _) => args.iter().for_each(|a| identifiers(a, out)),
+        Term::List(xs) => xs.iter().for_each(|a| identifiers(a, out)),
+        _ => {}
+    }
+}
