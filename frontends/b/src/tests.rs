@@ -338,3 +338,16 @@ fn identifiers_ranged_by_an_existential_quantifier() {
     // x = 3, 4, 5 plus the root
     assert_eq!(s, 4);
 }
+
+#[test]
+fn booleans_typed_by_comparisons_with_true_or_false() {
+    // constants typed only by clauses (as in ProB's SAT examples): the
+    // solutions of (a or b) & (a => not(b)) are (T,F), (F,T): 2 constant
+    // states, 2 initialised states
+    let (s, t) = count(
+        "MACHINE S CONSTANTS a, b
+         PROPERTIES (a = TRUE or b = TRUE) & (a = TRUE => not(b = TRUE))
+         VARIABLES x INITIALISATION x := a END",
+    );
+    assert_eq!((s, t), (5, 2 + 2));
+}

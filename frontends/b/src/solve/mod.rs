@@ -17,6 +17,8 @@
 //! 7. failing all of these, integer bounds (`x > a & x <= b`,
 //!    `x : NATURAL`, ...): the integers between them (see `bounds`, also
 //!    for ProB's clipping of an infinite domain to `MININT..MAXINT`);
+//! 8. failing that, `x = TRUE` (or `FALSE`, `/=`) anywhere in a conjunct,
+//!    under `or`, `not`...: `x` is a boolean and ranges over `BOOL`;
 //!
 //! where `E` mentions only identifiers already bound. Every other conjunct
 //! is checked, in the order written, as soon as its identifiers are bound.
@@ -173,6 +175,7 @@ fn candidates(
             let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
             witnesses(cs[*c], inner, plan, &vars, env)?
         }
+        Gen::Bool => vec![vec![Value::Bool(false)], vec![Value::Bool(true)]],
         Gen::Subset { c, strict } => {
             let ExprKind::Bin(_, _, b) = &cs[*c].kind else {
                 unreachable!()

@@ -23,6 +23,10 @@ pub enum Gen {
     Proj { c: usize },
     /// The step's identifier ranges over the integers between its bounds.
     Range(bounds::Range),
+    /// The step's identifier is a boolean by a comparison with `TRUE` or
+    /// `FALSE` somewhere in the predicate (`x20 = FALSE or x7 = TRUE`):
+    /// it ranges over `BOOL`, its type, as in ProB.
+    Bool,
     /// Conjunct `c` is `#ys.(Q)` mentioning the step's identifiers: their
     /// candidates are the distinct values they take in the solutions of
     /// `Q` for `ids` (`ys` then the step's identifiers), by `plan`.
@@ -174,7 +178,7 @@ pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)
     let pre = (0..p.cs.len()).filter(|&c| p.checked[c]).collect();
     let mut steps = Vec::new();
     while let Some(k) = p.bound.iter().position(|b| !b) {
-        let Some((_, vars, gen)) = p.best().or_else(|| p.range()) else {
+        let Some((_, vars, gen)) = p.best().or_else(|| p.range()).or_else(|| p.boolean()) else {
             return Err((
                 format!(
                     "cannot enumerate '{}': no conjunct gives it a finite range (x = E, x : S, x <: S, integer bounds)",
@@ -330,6 +334,21 @@ impl Planner<'_> {
             })
     }
 
+    /// `Gen::Bool` for the first unbound identifier compared with `TRUE` or
+    /// `FALSE` in a conjunct not yet checked.
+    fn boolean(&self) -> Option<Cand> {
+        (0..self.ids.len())
+            .filter(|&k| !self.bound[k])
+            .find(|&k| {
+                (0..self.cs.len()).any(|c| {
+                    !self.checked[c]
+                        && self.ment[c].contains(&k)
+                        && compared_with_bool(self.cs[c], self.ids[k])
+                })
+            })
+            .map(|k| (6, vec![k], Gen::Bool))
+    }
+
     /// Binds `vars` by `gen`: the step, with the conjuncts now checkable.
     fn bind(&mut self, vars: Vec<usize>, gen: Gen) -> Step {
         for &k in &vars {
@@ -339,7 +358,7 @@ impl Planner<'_> {
             Gen::Eq { c, .. } | Gen::In { c } | Gen::Subset { c, .. } | Gen::Exists { c, .. } => {
                 Some(c)
             }
-            Gen::Lin { .. } | Gen::Proj { .. } | Gen::Range(_) => None,
+            Gen::Lin { .. } | Gen::Proj { .. } | Gen::Range(_) | Gen::Bool => None,
         };
         if let Some(c) = exact {
             self.checked[c] = true;
@@ -354,6 +373,24 @@ impl Planner<'_> {
             }
         }
         Step { vars, gen, checks }
+    }
+}
+
+/// Whether `p` compares `x` with `TRUE` or `FALSE` (`=`, `/=`), at its top
+/// or under `&`, `or`, `not`, `=>`, `<=>` (not inside a binder, which may
+/// rebind `x`).
+fn compared_with_bool(p: &Expr, x: Sym) -> bool {
+    let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
+    let is_lit = |e: &Expr| matches!(e.kind, ExprKind::Bool(_));
+    match &p.kind {
+        ExprKind::Bin(BinOp::Eq | BinOp::Neq, a, b) => {
+            (is_x(a) && is_lit(b)) || (is_lit(a) && is_x(b))
+        }
+        ExprKind::Bin(BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Equiv, a, b) => {
+            compared_with_bool(a, x) || compared_with_bool(b, x)
+        }
+        ExprKind::Call(Builtin::Not, a) => a.iter().any(|e| compared_with_bool(e, x)),
+        _ => false,
     }
 }
 
