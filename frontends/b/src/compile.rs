@@ -13,7 +13,7 @@ use crate::ast::*;
 use crate::error::{BError, ErrorKind};
 use crate::eval::{Global, World};
 use crate::load::{Composed, Reader};
-use crate::model::{split_guard, BModel};
+use crate::model::{param_binder, BModel};
 use crate::parse::err_at;
 use crate::solve::plan;
 use crate::value::Value;
@@ -204,17 +204,15 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         let op = &machines[mi].operations[k];
         check_subst(&op.body, &syms, &files)?;
         if !op.params.is_empty() {
-            let (guard, _) = split_guard(op);
-            let Some(g) = guard else {
+            let Some((ids, g, _)) = param_binder(op) else {
                 return Err(err_at(
                     &files,
                     ErrorKind::Unsupported,
                     op.pos,
-                    "operation parameters not typed by a top-level PRE or SELECT",
+                    "operation parameters not typed by a top-level PRE, SELECT or ANY",
                 ));
             };
-            plan(&op.params, g, &syms)
-                .map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
+            plan(&ids, g, &syms).map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
         }
     }
     for &(mi, k) in callable.values() {

@@ -49,7 +49,7 @@ pub struct World {
 }
 
 /// Largest set this front-end builds by enumeration.
-const ENUM_LIMIT: usize = 1 << 22;
+pub(crate) const ENUM_LIMIT: usize = 1 << 22;
 
 /// The dynamic context: slot values and local bindings.
 pub struct Env<'w> {
@@ -63,7 +63,7 @@ fn wd<T>(r: Result<T, String>, pos: Pos) -> E<T> {
 }
 
 /// ProB's integers are unbounded; ours are 64-bit.
-fn overflow(pos: Pos) -> Fail {
+pub(crate) fn overflow(pos: Pos) -> Fail {
     Fail::Unsupported("an integer beyond 64 bits".into(), pos)
 }
 

@@ -440,6 +440,16 @@ impl Env<'_> {
                 pos,
             ));
         }
+        if let Some(p) = parameter_clash(op, outs, &self.locals) {
+            return Err(Fail::Unsupported(
+                format!(
+                    "a call of '{}' assigning its result to a local named like its parameter '{}' (ProB's result differs from B's scoping there)",
+                    self.w.syms.name(name),
+                    self.w.syms.name(p)
+                ),
+                pos,
+            ));
+        }
         let mut vals = Vec::with_capacity(args.len());
         for a in args {
             vals.push(self.eval(a)?);
@@ -515,6 +525,21 @@ impl Env<'_> {
         }
         Ok(out)
     }
+}
+
+/// A parameter of the called `op` named like a local of the caller that
+/// the call's results assign (`aa <-- op(bb, aa)` for `res <-- op(aa,
+/// bb)`). ProB's count then differs from B's scoping (Hansen18's
+/// LoopByClash: 3 states where B's semantics give 5; the caller's `aa`
+/// seems to keep the parameter's value rather than the result), so such
+/// a call is unsupported. A clash the results do not assign (Hansen32's
+/// `foo(q, p)` for `foo(p, q)`) matches ProB.
+fn parameter_clash(op: &Operation, outs: &[Expr], locals: &[(Sym, Value)]) -> Option<Sym> {
+    let is = |e: &Expr, p: Sym| matches!(e.kind, ExprKind::Ident(s) if s == p);
+    op.params
+        .iter()
+        .copied()
+        .find(|&p| locals.iter().any(|(s, _)| *s == p) && outs.iter().any(|o| is(o, p)))
 }
 
 /// Keeps only the last write of each target.

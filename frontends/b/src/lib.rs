@@ -26,9 +26,11 @@
 //! * Constants: one state per solution of the PROPERTIES; every solution
 //!   of an ANY, a `::`, a `:(` or an operation's parameters counts.
 //!   Solving enumerates finite ranges, pruned by conjuncts that fix a
-//!   value (see `solve`).
+//!   value (see `solve`); an integer with an infinite domain in a guard's
+//!   binder ranges over `MININT..MAXINT`, as in ProB's model checker.
 //! * A top-level PRE or SELECT of an operation is its guard (ProB's model
-//!   checking treats preconditions as guards); a nested PRE, and the PRE
+//!   checking treats preconditions as guards); a top-level ANY typing the
+//!   parameters binds them with its own identifiers; a nested PRE, and the PRE
 //!   of a *called* operation (INCLUDES), must hold or it is a model error.
 //! * A function applied outside its domain in a conjunct of a guard (a
 //!   top-level PRE or SELECT, ANY, a binder's predicate) makes the
@@ -53,7 +55,8 @@
 //! `SET_PREF_MAX_OPERATIONS`, `SET_PREF_MAX_INITIALISATIONS` and symmetry
 //! (ProB's counts may be truncated or reduced by them), constraints that
 //! let ProB choose a deferred set's size, binders with no finite range
-//! (`x : NATURAL` without `x = ..`), definition files not found beside the
+//! (`x : NATURAL & f(x) = 3`: only typings and bounds are clipped to
+//! `MININT..MAXINT`, as ProB's model checker does), definition files not found beside the
 //! machine (ProB's standard libraries). Constructs found unsupported only
 //! while exploring (an infinite set enumerated, a very large function
 //! space) end as [`pins::ModelError::unsupported`] (shown after

@@ -86,6 +86,28 @@ pub(crate) fn split_guard(op: &Operation) -> (Option<&Expr>, &Subst) {
     }
 }
 
+/// The binder of an operation's parameters: the identifiers it binds, the
+/// predicate typing them and the body run for each solution. A top-level
+/// PRE or SELECT binds the parameters; a top-level ANY typing them (as in
+/// ProB's translations of TLA+ actions: `op(i) = ANY x_n WHERE i : S &
+/// ... THEN ..`) binds the parameters and its own identifiers together
+/// (transitions stay distinct by parameters and target only). `None`
+/// otherwise.
+pub(crate) fn param_binder(op: &Operation) -> Option<(Vec<Sym>, &Expr, &Subst)> {
+    if let SubstKind::Any {
+        ids, pred, body, ..
+    } = &op.body.kind
+    {
+        if ids.iter().any(|x| op.params.contains(x)) {
+            return None;
+        }
+        let all = op.params.iter().chain(ids).copied().collect();
+        return Some((all, pred, body));
+    }
+    let (guard, body) = split_guard(op);
+    guard.map(|g| (op.params.clone(), g, body))
+}
+
 impl BModel {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
@@ -493,14 +515,14 @@ impl BModel {
                     }
                     return run(&mut env, Vec::new(), body);
                 }
-                let Some(guard) = guard else {
+                let Some((ids, guard, body)) = param_binder(op) else {
                     return Err(Fail::Unsupported(
-                        "operation parameters not typed by a top-level PRE or SELECT".into(),
+                        "operation parameters not typed by a top-level PRE, SELECT or ANY".into(),
                         op.pos,
                     ));
                 };
-                let plan = env.plan_of(&self.param_plans[group], &op.params, guard)?;
-                solve(&op.params, guard, plan, &mut env, true, &mut |env| {
+                let plan = env.plan_of(&self.param_plans[group], &ids, guard)?;
+                solve(&ids, guard, plan, &mut env, true, &mut |env| {
                     let params = op
                         .params
                         .iter()

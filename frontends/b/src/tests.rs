@@ -113,7 +113,7 @@ fn unsupported_is_reported() {
     .expect_err("error");
     assert_eq!(e.kind(), ErrorKind::Unsupported);
     let e = parse_str(
-        "MACHINE M VARIABLES x INITIALISATION x := 0 OPERATIONS op(v) = PRE v : NATURAL THEN x := v END END",
+        "MACHINE M VARIABLES x INITIALISATION x := 0 OPERATIONS op(v) = PRE v /= 3 THEN x := v END END",
         "m.mch",
     )
     .expect_err("error");
@@ -221,4 +221,133 @@ fn nested_select_and_parallel_conflicts() {
     )
     .expect("parallel conflict");
     assert!(e.contains("writing one variable differently"), "{e}");
+}
+
+#[test]
+fn integers_ranged_by_bounds() {
+    // y ranges over 1..3 from `y > 0 & y <= 3`: x = 0, 1, 2, 3 plus the
+    // root; init edge + 3 set edges from each of the 4 states
+    let (s, t) = count(
+        "MACHINE B VARIABLES x INITIALISATION x := 0
+         OPERATIONS set = ANY y WHERE y > 0 & 3 >= y THEN x := y END END",
+    );
+    assert_eq!((s, t), (5, 1 + 4 * 3));
+    // bounds from an already bound identifier and from NATURAL:
+    // pairs a : 1..2, b : a+1..3 (3 pairs); v : 0..x-1
+    let (s, t) = count(
+        "MACHINE B VARIABLES x INITIALISATION x := 2
+         OPERATIONS pick(a, b) = PRE a : 1..2 & b > a & b <= 3 THEN skip END;
+                    down(v) = PRE v : NATURAL & v < x THEN x := v END END",
+    );
+    // states x = 2, 1, 0 plus the root; pick: 3 edges per state;
+    // down: 2 + 1 + 0 edges
+    assert_eq!((s, t), (4, 1 + 3 * 3 + 3));
+}
+
+#[test]
+fn unbounded_integers_clipped_as_in_prob() {
+    // ProB's model checker enumerates `yy : NATURAL` as 0..MAXINT: x takes
+    // 0..3 (4 states plus the root), 4 set edges from each
+    let (s, t) = count(
+        "MACHINE N VARIABLES x INITIALISATION x := 0
+         OPERATIONS set(v) = PRE v : NATURAL THEN x := v END END",
+    );
+    assert_eq!((s, t), (5, 1 + 4 * 4));
+    // a lower bound beyond MAXINT: how ProB clips is not known
+    let e = first_error(
+        "MACHINE N VARIABLES x INITIALISATION x := 0
+         OPERATIONS up(v) = PRE v : NATURAL & v > x THEN x := v END END",
+    )
+    .expect("unsupported once x = 3");
+    assert!(e.contains("infinite domain"), "{e}");
+    // in a quantifier (ProB may keep it symbolic)
+    let e = first_error(
+        "MACHINE N VARIABLES x INITIALISATION x := 0
+         OPERATIONS op = SELECT #v.(v : NATURAL & v /= x) THEN skip END END",
+    )
+    .expect("unsupported");
+    assert!(e.contains("infinite domain"), "{e}");
+    // another conjunct on v might give ProB a finite domain (here {5})
+    let e = parse_str(
+        "MACHINE M CONSTANTS f PROPERTIES f = {5 |-> 3} VARIABLES x INITIALISATION x := 0
+         OPERATIONS op(v) = PRE v : NATURAL & f(v) = 3 THEN x := v END END",
+        "m.mch",
+    )
+    .expect_err("unsupported");
+    assert!(e.to_string().contains("cannot enumerate 'v'"), "{e}");
+    // two unbounded identifiers tied together: which ProB labels first matters
+    let e = parse_str(
+        "MACHINE M VARIABLES x INITIALISATION x := 0
+         OPERATIONS op(v, w) = PRE v : NATURAL & w : NATURAL & v = w + 1 THEN x := v END END",
+        "m.mch",
+    )
+    .expect_err("unsupported");
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert!(e.to_string().contains("cannot enumerate 'v'"), "{e}");
+}
+
+#[test]
+fn call_result_assigned_to_a_local_named_like_a_parameter_is_unsupported() {
+    // ProB's count differs from B's scoping here (Hansen18's LoopByClash)
+    let dir = std::env::temp_dir().join(format!("bmethod-clash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(
+        dir.join("Add.mch"),
+        "MACHINE Add VARIABLES x INITIALISATION x := 0
+         OPERATIONS res <-- add(aa, bb) = BEGIN res := aa + bb || x := 1 END END",
+    )
+    .expect("write");
+    let error = |call: &str| {
+        let main = dir.join("C.mch");
+        std::fs::write(
+            &main,
+            format!(
+                "MACHINE C INCLUDES Add
+                 OPERATIONS run = VAR aa, bb IN aa := 1; bb := 2; {call} END END"
+            ),
+        )
+        .expect("write");
+        let m = crate::parse_file(&main).unwrap_or_else(|e| panic!("{e}"));
+        match frontend_testkit::bfs::bfs(&m, usize::MAX, None) {
+            frontend_testkit::bfs::Bfs::Error(e) => Some(e.to_string()),
+            _ => None,
+        }
+    };
+    let e = error("aa <-- add(bb, aa)").expect("clash");
+    assert!(e.contains("named like its parameter 'aa'"), "{e}");
+    // the locals passed on, even swapped, but not assigned: fine
+    assert_eq!(error("VAR cc IN cc <-- add(bb, aa) END"), None);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn identifiers_ranged_by_an_existential_quantifier() {
+    // `#u.(u : 1..3 & y = u mod 2)` gives y the values {0, 1} (each once):
+    // from x = 0, set to 0 and to 1; then 2 states plus the root, 1 init
+    // edge and 2 set edges from each state
+    let (s, t) = count(
+        "MACHINE E VARIABLES x INITIALISATION x := 0
+         OPERATIONS set(y) = PRE #u.(u : 1..3 & y = u mod 2) THEN x := y END END",
+    );
+    assert_eq!((s, t), (3, 1 + 2 * 2));
+    // as a set comprehension: {y | #u.(u : 1..3 & y = 2 * u)} = {2, 4, 6}
+    let (s, _) = count(
+        "MACHINE E VARIABLES x INITIALISATION x := card({y | #u.(u : 1..3 & y = 2 * u)})
+         OPERATIONS inc = SELECT x < 5 THEN x := x + 1 END END",
+    );
+    // x = 3, 4, 5 plus the root
+    assert_eq!(s, 4);
+}
+
+#[test]
+fn booleans_typed_by_comparisons_with_true_or_false() {
+    // constants typed only by clauses (as in ProB's SAT examples): the
+    // solutions of (a or b) & (a => not(b)) are (T,F), (F,T): 2 constant
+    // states, 2 initialised states
+    let (s, t) = count(
+        "MACHINE S CONSTANTS a, b
+         PROPERTIES (a = TRUE or b = TRUE) & (a = TRUE => not(b = TRUE))
+         VARIABLES x INITIALISATION x := a END",
+    );
+    assert_eq!((s, t), (5, 2 + 2));
 }

@@ -1,0 +1,226 @@
+//! Integer ranges derived from bounds, the way ProB's finite-domain solver
+//! narrows an integer before enumerating it: an identifier `x` that no
+//! conjunct generates (no `x = E`, `x : S`, `x <: S`) ranges over
+//! `max(lower bounds)..min(upper bounds)`, the bounds coming from
+//!
+//! * `x < E`, `x <= E`, `x > E`, `x >= E` (either way round),
+//! * `x : E1..E2` (a side that is ready),
+//! * `x : NATURAL` (lower bound 0), `x : NATURAL1` (lower bound 1),
+//!
+//! with `E` mentioning only identifiers already bound. The bounding
+//! conjuncts stay checks, so the range is only what is enumerated: the
+//! solutions are exactly those of the predicate.
+//!
+//! A missing bound: ProB's model checker enumerates an integer with an
+//! infinite domain between `MININT` and `MAXINT` (`yy : NATURAL` as an
+//! operation parameter is `0..MAXINT`; `N : NATURAL1` as a constant
+//! `1..MAXINT`). This front-end does the same, only where the result
+//! cannot depend on how ProB clips:
+//!
+//! * in a guard's binder (operation parameters, ANY, `:(`, LET,
+//!   PROPERTIES), not in a quantifier or comprehension (which ProB may
+//!   keep symbolic): there it is unsupported when met;
+//! * for an identifier known to be an integer (`x : INTEGER`, `NATURAL`,
+//!   `NATURAL1` or compared with `<`...) whose conjuncts are only such
+//!   typings, bounds of identifiers already bound and `x /= E`: another
+//!   conjunct might give ProB a finite domain (`f(x) = 3`), or tie `x` to
+//!   another unbounded identifier (`x = y + 1`: which one ProB labels
+//!   first matters);
+//! * when the bound it has lies in `MININT..MAXINT` (`m > 3` with
+//!   `MAXINT = 3` is unsupported).
+
+use crate::ast::*;
+use crate::eval::{overflow, Env, Fail, E};
+
+/// Where in a conjunct `A op B` a bound's expression is.
+#[derive(Clone, Copy, Debug)]
+pub enum Side {
+    Left,
+    Right,
+    /// `lo` of `x : lo..hi`.
+    IntervalLow,
+    /// `hi` of `x : lo..hi`.
+    IntervalHigh,
+}
+
+/// One bound of an integer identifier.
+#[derive(Clone, Debug)]
+pub enum Bound {
+    /// The value of `side` of conjunct `c`, plus `shift` (`x < E` is the
+    /// upper bound `E - 1`).
+    Expr { c: usize, side: Side, shift: i64 },
+    /// A constant (`x : NATURAL` is the lower bound 0).
+    Const(i64),
+}
+
+/// The lower and upper bounds found for one identifier.
+#[derive(Clone, Debug, Default)]
+pub struct Range {
+    pub lower: Vec<Bound>,
+    pub upper: Vec<Bound>,
+    /// A missing side is `MININT` or `MAXINT` (see the module's doc).
+    pub clip: bool,
+}
+
+/// The range of `x` given by the conjuncts `cs` not yet `checked`, whose
+/// other side is `ready`; `None` when there is none. `mentions_x(c)`:
+/// conjunct `c` mentions `x`. A missing bound is clipped only when every
+/// such conjunct is a bound, a typing or `x /= E` (so that no other
+/// conjunct could give ProB a finite domain, as `f(x) = 3` would).
+pub fn range_of(
+    x: Sym,
+    cs: &[&Expr],
+    checked: &[bool],
+    ready: &dyn Fn(&Expr) -> bool,
+    mentions_x: &dyn Fn(usize) -> bool,
+) -> Option<Range> {
+    let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
+    let mut r = Range::default();
+    let (mut integer, mut only_bounds) = (false, true);
+    for (c, e) in cs.iter().enumerate() {
+        if checked[c] || !mentions_x(c) {
+            continue;
+        }
+        // `x op E`, or `E op x` read as `x op' E`
+        let (side, op) = match &e.kind {
+            ExprKind::Bin(op, a, b) if is_x(a) && !is_x(b) && ready(b) => (Side::Right, *op),
+            ExprKind::Bin(op, a, b) if is_x(b) && !is_x(a) && ready(a) => (Side::Left, mirror(*op)),
+            _ => {
+                only_bounds = false;
+                continue;
+            }
+        };
+        let bound = |shift| Bound::Expr { c, side, shift };
+        integer |= matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+        match (op, &e.kind) {
+            (BinOp::Lt, _) => r.upper.push(bound(-1)),
+            (BinOp::Le, _) => r.upper.push(bound(0)),
+            (BinOp::Gt, _) => r.lower.push(bound(1)),
+            (BinOp::Ge, _) => r.lower.push(bound(0)),
+            (BinOp::Neq, _) => {}
+            (BinOp::In, ExprKind::Bin(_, _, set)) if matches!(side, Side::Right) => {
+                let typing = interval(c, set, ready, &mut r);
+                integer |= typing;
+                only_bounds &= typing;
+            }
+            _ => only_bounds = false,
+        }
+    }
+    r.clip = r.lower.is_empty() || r.upper.is_empty();
+    (!r.clip || (integer && only_bounds)).then_some(r)
+}
+
+/// `x op E` read as `E op' x`.
+fn mirror(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Ge => BinOp::Le,
+        // `E : x` and the rest give no bound
+        _ => BinOp::NotIn,
+    }
+}
+
+/// The bounds given by `x : s` (conjunct `c`); whether `s` is a set of
+/// integers.
+fn interval(c: usize, s: &Expr, ready: &dyn Fn(&Expr) -> bool, r: &mut Range) -> bool {
+    match &s.kind {
+        ExprKind::Named(NamedSet::Natural) => r.lower.push(Bound::Const(0)),
+        ExprKind::Named(NamedSet::Natural1) => r.lower.push(Bound::Const(1)),
+        ExprKind::Named(NamedSet::Integer) => {}
+        ExprKind::Bin(BinOp::Interval, lo, hi) => {
+            let bound = |side| Bound::Expr { c, side, shift: 0 };
+            if ready(lo) {
+                r.lower.push(bound(Side::IntervalLow));
+            }
+            if ready(hi) {
+                r.upper.push(bound(Side::IntervalHigh));
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The candidate values of a range: `max(lower)..min(upper)`, a missing
+/// side clipped to `MININT`/`MAXINT` in a `guard`'s binder.
+pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<i64>> {
+    let pos = r
+        .lower
+        .iter()
+        .chain(&r.upper)
+        .find_map(|b| match b {
+            Bound::Expr { c, .. } => Some(cs[*c].pos),
+            Bound::Const(_) => None,
+        })
+        .or_else(|| cs.first().map(|c| c.pos))
+        .unwrap_or_default();
+    let unbounded = || {
+        Fail::Unsupported(
+            "enumerating an integer with an infinite domain (ProB's result depends on how it clips it to MININT..MAXINT)".into(),
+            pos,
+        )
+    };
+    if r.clip && !guard {
+        return Err(unbounded());
+    }
+    let (minint, maxint) = (env.w.minint, env.w.maxint);
+    let lo = extreme(&r.lower, cs, env, i64::max)?;
+    let hi = extreme(&r.upper, cs, env, i64::min)?;
+    let within = |v: i64| (minint..=maxint).contains(&v);
+    let (lo, hi) = match (lo, hi) {
+        (Some(lo), Some(hi)) => (lo, hi),
+        (Some(lo), None) if within(lo) => (lo, maxint),
+        (None, Some(hi)) if within(hi) => (minint, hi),
+        (None, None) => (minint, maxint),
+        _ => return Err(unbounded()),
+    };
+    if hi < lo {
+        return Ok(Vec::new());
+    }
+    if hi
+        .checked_sub(lo)
+        .is_none_or(|d| d as u64 >= crate::eval::ENUM_LIMIT as u64)
+    {
+        return Err(Fail::Unsupported(
+            format!("enumerating the integers {lo}..{hi} derived from bounds"),
+            pos,
+        ));
+    }
+    Ok((lo..=hi).collect())
+}
+
+/// The tightest of `bounds` by `pick` (`max` for lower bounds), if any.
+fn extreme(
+    bounds: &[Bound],
+    cs: &[&Expr],
+    env: &mut Env,
+    pick: fn(i64, i64) -> i64,
+) -> E<Option<i64>> {
+    let mut out = None;
+    for b in bounds {
+        let v = value(b, cs, env)?;
+        out = Some(out.map_or(v, |o| pick(o, v)));
+    }
+    Ok(out)
+}
+
+fn value(b: &Bound, cs: &[&Expr], env: &mut Env) -> E<i64> {
+    let (c, side, shift) = match b {
+        Bound::Const(n) => return Ok(*n),
+        Bound::Expr { c, side, shift } => (*c, *side, *shift),
+    };
+    let ExprKind::Bin(_, a, b) = &cs[c].kind else {
+        unreachable!("a bound is a binary conjunct")
+    };
+    let e = match (side, &b.kind) {
+        (Side::Left, _) => a,
+        (Side::Right, _) => b,
+        (Side::IntervalLow, ExprKind::Bin(_, lo, _)) => lo,
+        (Side::IntervalHigh, ExprKind::Bin(_, _, hi)) => hi,
+        _ => unreachable!("an interval bound is `x : lo..hi`"),
+    };
+    let n = env.eval(e)?.as_int().map_err(|m| Fail::Wd(m, e.pos))?;
+    n.checked_add(shift).ok_or_else(|| overflow(e.pos))
+}

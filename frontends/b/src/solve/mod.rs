@@ -1,0 +1,318 @@
+//! Solving predicates by enumeration: for the identifiers bound by a
+//! quantifier, a comprehension, an ANY, a `:(`, an operation's parameters
+//! or the PROPERTIES' constants, a [`Plan`] says in which order to bind
+//! them and which conjunct generates each one's candidates, pruned by the
+//! conjuncts that fix a value:
+//!
+//! 1. `x = E` (or `E = x`): the single value of `E`;
+//! 2. `A = B` where `x` occurs once in a `+`/`-` chain: the solved value;
+//! 3. `x : E`, `x |-> y : E`: the elements of `E` (finite sets, `POW`,
+//!    function spaces... enumerated by `eval`);
+//! 4. `x <: E`, `x <<: E`: the subsets of `E`;
+//! 5. `P : E` with `P` a maplet mixing unbound identifiers and expressions
+//!    of bound ones (`cur |-> to : succs`): the distinct projections of
+//!    `E`'s elements on those identifiers, `P : E` being checked after;
+//! 6. `#ys.(Q)`: the distinct values of the unbound identifiers it
+//!    mentions in the solutions of `Q` (planned for them and `ys`);
+//! 7. failing all of these, integer bounds (`x > a & x <= b`,
+//!    `x : NATURAL`, ...): the integers between them (see `bounds`, also
+//!    for ProB's clipping of an infinite domain to `MININT..MAXINT`);
+//! 8. failing that, `x = TRUE` (or `FALSE`, `/=`) anywhere in a conjunct,
+//!    under `or`, `not`...: `x` is a boolean and ranges over `BOOL`;
+//!
+//! where `E` mentions only identifiers already bound. Every other conjunct
+//! is checked, in the order written, as soon as its identifiers are bound.
+//! Every solution is produced (ProB counts them all), in a deterministic
+//! order. A plan is pure syntax, computed once per binder.
+//!
+//! Owns the enumeration loop; the planning is the `plan` module, integer
+//! ranges derived from bounds the `bounds` module; values and evaluation
+//! are `value` and `eval`.
+
+mod bounds;
+mod plan;
+
+pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
+
+use crate::ast::*;
+use crate::eval::{Env, Fail, E};
+use crate::value::Value;
+
+/// Calls `f` once per solution of `pred` for `ids` (bound as locals of
+/// `env` while `f` runs); `f` returns `false` to stop. Returns `false` when
+/// stopped early.
+///
+/// `guard`: the predicate is a guard (operation parameters, ANY, `:(`,
+/// PROPERTIES), whose conjuncts are false where they apply a function
+/// outside its domain (see [`Env::holds_guard`]); elsewhere (quantifiers,
+/// comprehensions inside expressions) that is an error, which the
+/// enclosing guard conjunct may then turn into false.
+pub fn solve(
+    ids: &[Sym],
+    pred: &Expr,
+    plan: &Plan,
+    env: &mut Env,
+    guard: bool,
+    f: &mut dyn FnMut(&mut Env) -> E<bool>,
+) -> E<bool> {
+    let cs = conjuncts(pred);
+    for &c in &plan.pre {
+        if !check(env, cs[c], guard)? {
+            return Ok(true);
+        }
+    }
+    step(ids, &cs, plan, 0, env, guard, f)
+}
+
+fn check(env: &mut Env, c: &Expr, guard: bool) -> E<bool> {
+    if guard {
+        env.holds_guard(c)
+    } else {
+        env.holds(c)
+    }
+}
+
+fn step(
+    ids: &[Sym],
+    cs: &[&Expr],
+    plan: &Plan,
+    k: usize,
+    env: &mut Env,
+    guard: bool,
+    f: &mut dyn FnMut(&mut Env) -> E<bool>,
+) -> E<bool> {
+    let Some(st) = plan.steps.get(k) else {
+        return f(env);
+    };
+    let cands = match candidates(ids, cs, st, env, guard) {
+        Err(Fail::Wd(m, _)) if guard && m.starts_with("function appl") => Vec::new(),
+        r => r?,
+    };
+    for vals in cands {
+        let base = env.locals.len();
+        for (&k, v) in st.vars.iter().zip(vals) {
+            env.locals.push((ids[k], v));
+        }
+        let mut ok = true;
+        for &c in &st.checks {
+            match check(env, cs[c], guard) {
+                Ok(true) => {}
+                Ok(false) => {
+                    ok = false;
+                    break;
+                }
+                Err(e) => {
+                    env.locals.truncate(base);
+                    return Err(e);
+                }
+            }
+        }
+        let cont = if ok {
+            step(ids, cs, plan, k + 1, env, guard, f)
+        } else {
+            Ok(true)
+        };
+        env.locals.truncate(base);
+        if !cont? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The candidate values of one step's identifiers.
+fn candidates(
+    ids: &[Sym],
+    cs: &[&Expr],
+    st: &Step,
+    env: &mut Env,
+    guard: bool,
+) -> E<Vec<Vec<Value>>> {
+    Ok(match &st.gen {
+        Gen::Eq { c, left } => {
+            let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
+                unreachable!()
+            };
+            vec![vec![env.eval(if *left { b } else { a })?]]
+        }
+        Gen::Lin { c, left } => {
+            let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
+                unreachable!()
+            };
+            let (side, other) = if *left { (a, b) } else { (b, a) };
+            let target = env
+                .eval(other)?
+                .as_int()
+                .map_err(|m| Fail::Wd(m, other.pos))?;
+            match env.invert_lin(side, ids[st.vars[0]], target)? {
+                Some(v) => vec![vec![Value::Int(v)]],
+                None => vec![],
+            }
+        }
+        Gen::In { c } => {
+            let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
+                unreachable!()
+            };
+            let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
+            members(a, b, &vars, env)?
+        }
+        Gen::Proj { c } => {
+            let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
+                unreachable!()
+            };
+            let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
+            projections(a, b, &vars, env)?
+        }
+        Gen::Range(range) => bounds::candidates(range, cs, env, guard)?
+            .into_iter()
+            .map(|n| vec![Value::Int(n)])
+            .collect(),
+        Gen::Exists {
+            c,
+            ids: inner,
+            plan,
+        } => {
+            let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
+            witnesses(cs[*c], inner, plan, &vars, env)?
+        }
+        Gen::Bool => vec![vec![Value::Bool(false)], vec![Value::Bool(true)]],
+        Gen::Subset { c, strict } => {
+            let ExprKind::Bin(_, _, b) = &cs[*c].kind else {
+                unreachable!()
+            };
+            let s = env.elements(b)?;
+            let mut subs =
+                crate::value::subsets(&s, 24).map_err(|m| Fail::Unsupported(m, b.pos))?;
+            if *strict {
+                subs.retain(|x| x.as_set().is_ok_and(|x| x.len() < s.len()));
+            }
+            subs.into_iter().map(|v| vec![v]).collect()
+        }
+    })
+}
+
+/// For `Gen::In`: the values of `vars` in the elements of `set` matching
+/// the maplet pattern `pat` (`x |-> x : r` keeps the pairs on the diagonal).
+fn members(pat: &Expr, set: &Expr, vars: &[Sym], env: &mut Env) -> E<Vec<Vec<Value>>> {
+    let elems = env.elements(set)?;
+    let mut out = Vec::with_capacity(elems.len());
+    'el: for v in elems {
+        let mut vals = vec![Value::Bool(false); vars.len()];
+        let mut flat = Vec::new();
+        if !destructure(pat, v, &mut flat) {
+            return Err(Fail::Wd(
+                "pattern does not match the set's elements".into(),
+                pat.pos,
+            ));
+        }
+        // `flat` pairs each pattern identifier with its value.
+        for (s, val) in flat {
+            match vars.iter().position(|&x| x == s) {
+                Some(k) => vals[k] = val,
+                None => continue 'el,
+            }
+        }
+        out.push(vals);
+    }
+    Ok(out)
+}
+
+/// For `Gen::Proj`: the distinct projections on `vars` of the elements of
+/// `set` matched against the maplet `pat`.
+fn projections(pat: &Expr, set: &Expr, vars: &[Sym], env: &mut Env) -> E<Vec<Vec<Value>>> {
+    let mut out: Vec<Vec<Value>> = Vec::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    for v in env.elements(set)? {
+        let mut flat = Vec::new();
+        if !project(pat, v, vars, &mut flat) {
+            return Err(Fail::Unsupported(
+                "a maplet pattern that does not match the set's elements".into(),
+                pat.pos,
+            ));
+        }
+        let mut vals = vec![Value::Bool(false); vars.len()];
+        for (s, val) in flat {
+            if let Some(k) = vars.iter().position(|&x| x == s) {
+                vals[k] = val;
+            }
+        }
+        if seen.insert(vals.clone()) {
+            out.push(vals);
+        }
+    }
+    Ok(out)
+}
+
+/// For `Gen::Exists`: the distinct values of `vars` in the solutions of
+/// the body of `#ys.(q)` (conjunct `c`) for `inner` (`ys` and `vars`). A
+/// well-definedness error while solving is unsupported: evaluated as a
+/// whole, the quantifier would have failed for some values only.
+fn witnesses(
+    c: &Expr,
+    inner: &[Sym],
+    plan: &Plan,
+    vars: &[Sym],
+    env: &mut Env,
+) -> E<Vec<Vec<Value>>> {
+    let ExprKind::Quant { pred, .. } = &c.kind else {
+        unreachable!("Gen::Exists on a quantifier")
+    };
+    let mut out: Vec<Vec<Value>> = Vec::new();
+    let mut seen = rustc_hash::FxHashSet::default();
+    let r = solve(inner, pred, plan, env, false, &mut |env| {
+        let vals = vars
+            .iter()
+            .map(|&s| env.lookup(s, c.pos))
+            .collect::<E<Vec<_>>>()?;
+        if seen.insert(vals.clone()) {
+            out.push(vals);
+        }
+        Ok(true)
+    });
+    match r {
+        Err(Fail::Wd(m, pos)) => Err(Fail::Unsupported(
+            format!("{m}, while solving an existential quantifier for its free identifiers"),
+            pos,
+        )),
+        r => r.map(|_| out),
+    }
+}
+
+/// For `Gen::Proj`: the values of the identifiers `vars` among the leaves
+/// of maplet `p` matched against `v`; `false` if `v` has not `p`'s shape.
+fn project(p: &Expr, v: Value, vars: &[Sym], out: &mut Vec<(Sym, Value)>) -> bool {
+    match &p.kind {
+        ExprKind::Bin(BinOp::Maplet, a, b) => match v {
+            Value::Pair(pv) => {
+                let (x, y) = (*pv).clone();
+                project(a, x, vars, out) && project(b, y, vars, out)
+            }
+            _ => false,
+        },
+        ExprKind::Ident(s) if vars.contains(s) => {
+            out.push((*s, v));
+            true
+        }
+        _ => true,
+    }
+}
+
+fn destructure(p: &Expr, v: Value, out: &mut Vec<(Sym, Value)>) -> bool {
+    match &p.kind {
+        ExprKind::Ident(s) => {
+            if let Some((_, old)) = out.iter().find(|(x, _)| x == s) {
+                return *old == v;
+            }
+            out.push((*s, v));
+            true
+        }
+        ExprKind::Bin(BinOp::Maplet, a, b) => match v {
+            Value::Pair(pv) => {
+                let (x, y) = (*pv).clone();
+                destructure(a, x, out) && destructure(b, y, out)
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}

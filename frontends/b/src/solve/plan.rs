@@ -1,0 +1,494 @@
+//! Planning a binder's enumeration: which conjunct generates each
+//! identifier's candidates, in which order, and which conjuncts are
+//! checked after each step (pure syntax, computed once per binder).
+
+use super::bounds;
+use crate::ast::*;
+
+/// How one step of a plan generates candidate values.
+#[derive(Clone, Debug)]
+pub enum Gen {
+    /// Conjunct `c` is `x = E` (`left`: `x` is the left side).
+    Eq { c: usize, left: bool },
+    /// Conjunct `c` is `A = B` with the identifier in a `+`/`-` chain of one side.
+    Lin { c: usize, left: bool },
+    /// Conjunct `c` is `pattern : E`; the pattern binds `vars`.
+    In { c: usize },
+    /// Conjunct `c` is `x <: E` (`strict` for `<<:`).
+    Subset { c: usize, strict: bool },
+    /// Conjunct `c` is `P : E` with `P` a maplet of expressions, some of
+    /// them unbound identifiers (`cur |-> to : succs`): candidates are the
+    /// distinct projections of `E`'s elements on those identifiers; the
+    /// conjunct itself is checked once they are bound.
+    Proj { c: usize },
+    /// The step's identifier ranges over the integers between its bounds.
+    Range(bounds::Range),
+    /// The step's identifier is a boolean by a comparison with `TRUE` or
+    /// `FALSE` somewhere in the predicate (`x20 = FALSE or x7 = TRUE`):
+    /// it ranges over `BOOL`, its type, as in ProB.
+    Bool,
+    /// Conjunct `c` is `#ys.(Q)` mentioning the step's identifiers: their
+    /// candidates are the distinct values they take in the solutions of
+    /// `Q` for `ids` (`ys` then the step's identifiers), by `plan`.
+    Exists {
+        c: usize,
+        ids: Vec<Sym>,
+        plan: Box<Plan>,
+    },
+}
+
+/// One binding step.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// Indices (into the binder's identifiers) this step binds.
+    pub vars: Vec<usize>,
+    pub gen: Gen,
+    /// Conjuncts to check once this step has bound its identifiers.
+    pub checks: Vec<usize>,
+}
+
+/// The order of binding and checking for one binder.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Conjuncts that mention none of the identifiers.
+    pub pre: Vec<usize>,
+    pub steps: Vec<Step>,
+}
+
+/// A plan, or why none exists (message, position).
+pub type PlanResult = Result<Plan, (String, Pos)>;
+
+/// The top-level conjuncts of `p`.
+pub fn conjuncts(p: &Expr) -> Vec<&Expr> {
+    let mut out = Vec::new();
+    fn go<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+        match &e.kind {
+            ExprKind::Bin(BinOp::And, a, b) => {
+                go(a, out);
+                go(b, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    go(p, &mut out);
+    out
+}
+
+/// Every identifier occurring in `e` (bound or free: conservative).
+pub fn idents(e: &Expr, out: &mut Vec<Sym>) {
+    use ExprKind::*;
+    match &e.kind {
+        Ident(s) => out.push(*s),
+        Int(_) | Str(_) | Bool(_) | Named(_) | EmptySet | EmptySeq => {}
+        SetExt(v) | SeqExt(v) | Call(_, v) => v.iter().for_each(|x| idents(x, out)),
+        Bin(_, a, b) | Apply(a, b) | Image(a, b) => {
+            idents(a, out);
+            idents(b, out);
+        }
+        Neg(a) | Inverse(a) | Field(a, _) => idents(a, out),
+        Quant { pred, body, .. } => {
+            idents(pred, out);
+            if let Some(b) = body {
+                idents(b, out);
+            }
+        }
+        Rec(f) | Struct(f) => f.iter().for_each(|(_, x)| idents(x, out)),
+    }
+}
+
+fn mentions(e: &Expr, ids: &[Sym]) -> Vec<usize> {
+    let mut v = Vec::new();
+    idents(e, &mut v);
+    let mut out: Vec<usize> = ids
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| v.contains(s))
+        .map(|(i, _)| i)
+        .collect();
+    out.dedup();
+    out
+}
+
+fn ident_of(e: &Expr) -> Option<Sym> {
+    match e.kind {
+        ExprKind::Ident(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// Whether `x` occurs exactly once in `e`, along a chain of `+` and `-`.
+fn lin_path(e: &Expr, x: Sym) -> bool {
+    match &e.kind {
+        ExprKind::Ident(s) => *s == x,
+        ExprKind::Bin(BinOp::Plus | BinOp::Minus, a, b) => {
+            let (ma, mb) = (mentions(a, &[x]).len(), mentions(b, &[x]).len());
+            match (ma, mb) {
+                (1, 0) => lin_path(a, x),
+                (0, 1) => lin_path(b, x),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// Identifiers of a maplet pattern `x |-> y |-> z` (or a single `x`).
+fn pattern_ids(e: &Expr, out: &mut Vec<Sym>) -> bool {
+    match &e.kind {
+        ExprKind::Ident(s) => {
+            out.push(*s);
+            true
+        }
+        ExprKind::Bin(BinOp::Maplet, a, b) => pattern_ids(a, out) && pattern_ids(b, out),
+        _ => false,
+    }
+}
+
+/// A candidate generator for a step: (priority, identifiers, generator).
+type Cand = (u8, Vec<usize>, Gen);
+
+/// What the planner knows of one binder while planning it.
+struct Planner<'a> {
+    ids: &'a [Sym],
+    syms: &'a Syms,
+    cs: Vec<&'a Expr>,
+    /// The identifiers each conjunct mentions.
+    ment: Vec<Vec<usize>>,
+    /// Identifiers with evidence of being integers (for `Gen::Lin`).
+    int_evidence: Vec<bool>,
+    bound: Vec<bool>,
+    checked: Vec<bool>,
+}
+
+/// Plans the binding of `ids` by `pred`; `Err` names an identifier for which
+/// no conjunct gives a finite range.
+pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)> {
+    let cs = conjuncts(pred);
+    let ment: Vec<Vec<usize>> = cs.iter().map(|c| mentions(c, ids)).collect();
+    let int_evidence = ids.iter().map(|&x| int_evidence(x, &cs)).collect();
+    let mut p = Planner {
+        ids,
+        syms,
+        checked: ment.iter().map(|m| m.is_empty()).collect(),
+        cs,
+        ment,
+        int_evidence,
+        bound: vec![false; ids.len()],
+    };
+    let pre = (0..p.cs.len()).filter(|&c| p.checked[c]).collect();
+    let mut steps = Vec::new();
+    while let Some(k) = p.bound.iter().position(|b| !b) {
+        let Some((_, vars, gen)) = p.best().or_else(|| p.range()).or_else(|| p.boolean()) else {
+            return Err((
+                format!(
+                    "cannot enumerate '{}': no conjunct gives it a finite range (x = E, x : S, x <: S, integer bounds)",
+                    syms.name(ids[k])
+                ),
+                pred.pos,
+            ));
+        };
+        steps.push(p.bind(vars, gen));
+    }
+    Ok(Plan { pre, steps })
+}
+
+/// Solving `A = B` for `x` through `+` and `-` is only sound for integers
+/// (`-` is also set difference): evidence is a conjunct `x : a..b`,
+/// `x : NAT` (...) or `x` compared by `<`, `<=`, `>`, `>=`.
+fn int_evidence(x: Sym, cs: &[&Expr]) -> bool {
+    let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
+    cs.iter().any(|c| match &c.kind {
+        ExprKind::Bin(BinOp::In, a, b) => {
+            is_x(a)
+                && (matches!(b.kind, ExprKind::Bin(BinOp::Interval, ..)) || is_integer_set(&b.kind))
+        }
+        ExprKind::Bin(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, a, b) => is_x(a) || is_x(b),
+        _ => false,
+    })
+}
+
+impl Planner<'_> {
+    /// Whether `e` mentions only bound identifiers.
+    fn ready(&self, e: &Expr) -> bool {
+        mentions(e, self.ids).iter().all(|&k| self.bound[k])
+    }
+
+    /// The unbound identifier `e` is, if any.
+    fn unbound(&self, e: &Expr) -> Option<usize> {
+        ident_of(e)
+            .and_then(|s| self.ids.iter().position(|&i| i == s))
+            .filter(|&k| !self.bound[k])
+    }
+
+    /// The best generating conjunct: lowest priority, then first identifier.
+    fn best(&self) -> Option<Cand> {
+        let mut best: Option<Cand> = None;
+        for c in 0..self.cs.len() {
+            if self.checked[c] {
+                continue;
+            }
+            if let Some(cand) = self.generator(c) {
+                let better = match &best {
+                    None => true,
+                    Some((p, ks, _)) => cand.0 < *p || (cand.0 == *p && cand.1[0] < ks[0]),
+                };
+                if better {
+                    best = Some(cand);
+                }
+            }
+        }
+        best
+    }
+
+    /// How conjunct `c` could generate candidates now, if it can.
+    fn generator(&self, c: usize) -> Option<Cand> {
+        let ready = |e: &Expr| self.ready(e);
+        match &self.cs[c].kind {
+            ExprKind::Bin(BinOp::Eq, a, b) => {
+                if let (Some(k), true) = (self.unbound(a), ready(b)) {
+                    Some((0, vec![k], Gen::Eq { c, left: true }))
+                } else if let (Some(k), true) = (self.unbound(b), ready(a)) {
+                    Some((0, vec![k], Gen::Eq { c, left: false }))
+                } else {
+                    self.lin(c, a, b)
+                }
+            }
+            ExprKind::Bin(BinOp::In, a, b) if ready(b) && !infinite(b) => {
+                in_step(a, self.ids, &self.bound, c).or_else(|| {
+                    proj_vars(a, self.ids, &self.bound, &ready).map(|ks| (2, ks, Gen::Proj { c }))
+                })
+            }
+            ExprKind::Bin(op @ (BinOp::Subset | BinOp::StrictSubset), a, b) if ready(b) => {
+                self.unbound(a).map(|k| {
+                    let strict = *op == BinOp::StrictSubset;
+                    (3, vec![k], Gen::Subset { c, strict })
+                })
+            }
+            ExprKind::Quant {
+                kind: QuantKind::Exists,
+                ids: ys,
+                pred,
+                ..
+            } => self.exists(c, ys, pred),
+            _ => None,
+        }
+    }
+
+    /// `Gen::Exists` for conjunct `c`, `#ys.(q)`, when `q` can be planned
+    /// for `ys` and the unbound identifiers it mentions (none of them
+    /// shadowed by `ys`).
+    fn exists(&self, c: usize, ys: &[Sym], q: &Expr) -> Option<Cand> {
+        let free: Vec<usize> = self.ment[c]
+            .iter()
+            .copied()
+            .filter(|&k| !self.bound[k])
+            .collect();
+        if free.is_empty() || ys.iter().any(|y| self.ids.contains(y)) {
+            return None;
+        }
+        let inner: Vec<Sym> = ys
+            .iter()
+            .copied()
+            .chain(free.iter().map(|&k| self.ids[k]))
+            .collect();
+        let plan = plan(&inner, q, self.syms).ok()?;
+        let gen = Gen::Exists {
+            c,
+            ids: inner,
+            plan: Box::new(plan),
+        };
+        Some((5, free, gen))
+    }
+
+    /// `Gen::Lin` for conjunct `c`, `a = b`, when it has one unbound
+    /// identifier, an integer, on a `+`/`-` chain of one side.
+    fn lin(&self, c: usize, a: &Expr, b: &Expr) -> Option<Cand> {
+        let free: Vec<usize> = self.ment[c]
+            .iter()
+            .copied()
+            .filter(|&k| !self.bound[k])
+            .collect();
+        if free.len() != 1 || !self.int_evidence[free[0]] {
+            return None;
+        }
+        let x = self.ids[free[0]];
+        if lin_path(a, x) && mentions(b, &[x]).is_empty() {
+            Some((1, free, Gen::Lin { c, left: true }))
+        } else if lin_path(b, x) && mentions(a, &[x]).is_empty() {
+            Some((1, free, Gen::Lin { c, left: false }))
+        } else {
+            None
+        }
+    }
+
+    /// `Gen::Range` for the first unbound identifier with integer bounds.
+    fn range(&self) -> Option<Cand> {
+        (0..self.ids.len())
+            .filter(|&k| !self.bound[k])
+            .find_map(|k| {
+                let ready = |e: &Expr| self.ready(e);
+                let mentions_x = |c: usize| self.ment[c].contains(&k);
+                let r =
+                    bounds::range_of(self.ids[k], &self.cs, &self.checked, &ready, &mentions_x)?;
+                Some((4, vec![k], Gen::Range(r)))
+            })
+    }
+
+    /// `Gen::Bool` for the first unbound identifier compared with `TRUE` or
+    /// `FALSE` in a conjunct not yet checked.
+    fn boolean(&self) -> Option<Cand> {
+        (0..self.ids.len())
+            .filter(|&k| !self.bound[k])
+            .find(|&k| {
+                (0..self.cs.len()).any(|c| {
+                    !self.checked[c]
+                        && self.ment[c].contains(&k)
+                        && compared_with_bool(self.cs[c], self.ids[k])
+                })
+            })
+            .map(|k| (6, vec![k], Gen::Bool))
+    }
+
+    /// Binds `vars` by `gen`: the step, with the conjuncts now checkable.
+    fn bind(&mut self, vars: Vec<usize>, gen: Gen) -> Step {
+        for &k in &vars {
+            self.bound[k] = true;
+        }
+        let exact = match gen {
+            Gen::Eq { c, .. } | Gen::In { c } | Gen::Subset { c, .. } | Gen::Exists { c, .. } => {
+                Some(c)
+            }
+            Gen::Lin { .. } | Gen::Proj { .. } | Gen::Range(_) | Gen::Bool => None,
+        };
+        if let Some(c) = exact {
+            self.checked[c] = true;
+        }
+        let mut checks = Vec::new();
+        for c in 0..self.cs.len() {
+            if !self.checked[c] && self.ment[c].iter().all(|&k| self.bound[k]) {
+                self.checked[c] = true;
+                if !is_int_typing(self.cs[c], self.ids) {
+                    checks.push(c);
+                }
+            }
+        }
+        Step { vars, gen, checks }
+    }
+}
+
+/// Whether `p` compares `x` with `TRUE` or `FALSE` (`=`, `/=`), at its top
+/// or under `&`, `or`, `not`, `=>`, `<=>` (not inside a binder, which may
+/// rebind `x`).
+fn compared_with_bool(p: &Expr, x: Sym) -> bool {
+    let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
+    let is_lit = |e: &Expr| matches!(e.kind, ExprKind::Bool(_));
+    match &p.kind {
+        ExprKind::Bin(BinOp::Eq | BinOp::Neq, a, b) => {
+            (is_x(a) && is_lit(b)) || (is_lit(a) && is_x(b))
+        }
+        ExprKind::Bin(BinOp::And | BinOp::Or | BinOp::Implies | BinOp::Equiv, a, b) => {
+            compared_with_bool(a, x) || compared_with_bool(b, x)
+        }
+        ExprKind::Call(Builtin::Not, a) => a.iter().any(|e| compared_with_bool(e, x)),
+        _ => false,
+    }
+}
+
+/// Whether `c` is `x : NAT` (or `NAT1`, `INT`, `NATURAL`, `NATURAL1`,
+/// `INTEGER`) for a bound identifier `x`. When such a conjunct does not
+/// generate `x`, ProB takes it as `x`'s typing and does not check it
+/// (`length : NAT & length = 5` holds with `MAXINT = 3`), while
+/// `a * b : NAT` is checked against `MAXINT`.
+/// Whether `k` names one of B's integer sets (NAT, NAT1, INT, NATURAL,
+/// NATURAL1, INTEGER).
+fn is_integer_set(k: &ExprKind) -> bool {
+    matches!(
+        k,
+        ExprKind::Named(
+            NamedSet::Nat
+                | NamedSet::Nat1
+                | NamedSet::Int
+                | NamedSet::Natural
+                | NamedSet::Natural1
+                | NamedSet::Integer
+        )
+    )
+}
+
+fn is_int_typing(c: &Expr, ids: &[Sym]) -> bool {
+    match &c.kind {
+        ExprKind::Bin(BinOp::In, a, b) => {
+            matches!(a.kind, ExprKind::Ident(x) if ids.contains(&x)) && is_integer_set(&b.kind)
+        }
+        _ => false,
+    }
+}
+
+/// Sets that are infinite whatever the state (never used as generators).
+fn infinite(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Named(n) => matches!(
+            n,
+            NamedSet::Natural | NamedSet::Natural1 | NamedSet::Integer | NamedSet::String
+        ),
+        ExprKind::Call(Builtin::Seq | Builtin::Seq1, _) => true,
+        ExprKind::Call(Builtin::Pow | Builtin::Pow1 | Builtin::Fin | Builtin::Fin1, a) => {
+            a.iter().any(infinite)
+        }
+        ExprKind::Bin(BinOp::Space(_) | BinOp::Mul, a, b) => infinite(a) || infinite(b),
+        _ => false,
+    }
+}
+
+/// For `Gen::In`: conjunct `c` is `pattern : E` whose pattern is made of
+/// distinct unbound identifiers of `ids` only.
+fn in_step(a: &Expr, ids: &[Sym], bound: &[bool], c: usize) -> Option<Cand> {
+    let mut pv = Vec::new();
+    if !pattern_ids(a, &mut pv) {
+        return None;
+    }
+    let mut ks: Vec<usize> = pv
+        .iter()
+        .map(|s| ids.iter().position(|i| i == s).filter(|&k| !bound[k]))
+        .collect::<Option<_>>()?;
+    let n = ks.len();
+    ks.sort_unstable();
+    ks.dedup();
+    (n > 0 && ks.len() == n).then_some((2, ks, Gen::In { c }))
+}
+
+/// For `Gen::Proj`: the unbound identifiers among the leaves of the maplet
+/// `p` (each once), when every other leaf is `ready`; `None` otherwise.
+fn proj_vars(
+    p: &Expr,
+    ids: &[Sym],
+    bound: &[bool],
+    ready: &dyn Fn(&Expr) -> bool,
+) -> Option<Vec<usize>> {
+    fn go(
+        p: &Expr,
+        ids: &[Sym],
+        bound: &[bool],
+        ready: &dyn Fn(&Expr) -> bool,
+        out: &mut Vec<usize>,
+    ) -> bool {
+        if let ExprKind::Bin(BinOp::Maplet, a, b) = &p.kind {
+            return go(a, ids, bound, ready, out) && go(b, ids, bound, ready, out);
+        }
+        let k = ident_of(p).and_then(|s| ids.iter().position(|&i| i == s));
+        match k {
+            Some(k) if !bound[k] => {
+                let fresh = !out.contains(&k);
+                out.push(k);
+                fresh
+            }
+            _ => ready(p),
+        }
+    }
+    let mut out = Vec::new();
+    if !matches!(p.kind, ExprKind::Bin(BinOp::Maplet, ..)) || !go(p, ids, bound, ready, &mut out) {
+        return None;
+    }
+    out.sort_unstable();
+    (!out.is_empty()).then_some(out)
+}
