@@ -69,6 +69,17 @@ impl Reader {
         let mut machines: Vec<Machine> = Vec::new();
         let mut loading: Vec<String> = Vec::new();
         self.load_deps(&main, dir, &mut machines, &mut loading)?;
+        if let Some(m) = machines.iter().find(|m| !m.params.is_empty()) {
+            return Err(err_at(
+                &self.files,
+                ErrorKind::Unsupported,
+                m.pos,
+                format!(
+                    "machine parameters of {} (a machine another one uses)",
+                    m.name
+                ),
+            ));
+        }
         machines.push(main);
         let main_idx = machines.len() - 1;
         let offered = self.offered_of(main_idx, &machines, 0)?;
@@ -269,9 +280,20 @@ impl Reader {
         {
             let mut p = Parser::new(header.clone(), &files, &mut self.syms, &defs);
             m.name = p.ident()?;
-            if !p.at_eof() {
-                return Err(p.err(ErrorKind::Unsupported, "machine parameters"));
+            let pos = p.pos();
+            m.params = p.machine_params()?;
+            for &s in &m.params {
+                if p.syms.name(s).chars().any(char::is_lowercase) {
+                    m.constants.push(s);
+                } else {
+                    m.sets.push(SetDecl {
+                        name: s,
+                        elements: None,
+                        pos,
+                    });
+                }
             }
+            p.expect_eof()?;
         }
         for (kw, body, pos) in &clauses[1..] {
             let mut p = Parser::new(body.clone(), &files, &mut self.syms, &defs);
@@ -356,7 +378,11 @@ impl Reader {
                     }
                 }
                 "CONSTRAINTS" => {
-                    return Err(p.err(ErrorKind::Unsupported, "CONSTRAINTS (machine parameters)"))
+                    if !p.at_eof() {
+                        let e = p.expr()?;
+                        p.expect_eof()?;
+                        m.properties.push(e);
+                    }
                 }
                 "INITIALISATION" | "INITIALIZATION" => {
                     let s = p.subst()?;

@@ -29,7 +29,7 @@ use pins::{ModelError, Slot, TransitionGroup, Value as PValue};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ast::*;
-use crate::eval::{Env, Fail, Global, World, E};
+use crate::eval::{Cap, Env, Fail, Global, World, E};
 use crate::exec::{Callee, Target, Writes};
 use crate::solve::{idents, solve, PlanResult};
 use crate::value::Value;
@@ -113,7 +113,7 @@ impl BModel {
             });
         }
         let mut kinds = Vec::new();
-        let has_setup = nconst > 0 || properties.is_some();
+        let has_setup = (nconst > 0 || properties.is_some()) && !world.symmetry.all_fixed;
         if has_setup {
             kinds.push(Kind::Setup);
         }
@@ -357,7 +357,9 @@ impl BModel {
                         .iter()
                         .map(|&c| env.lookup(c, pred.pos))
                         .collect::<E<Vec<Value>>>()?;
-                    sols.push(vals);
+                    if crate::symmetry::canonical(&self.world.symmetry.groups, &vals) {
+                        sols.push(vals);
+                    }
                     Ok(true)
                 })?;
                 Ok(sols)
@@ -375,14 +377,20 @@ impl BModel {
                     return Ok(());
                 }
                 let sols = self.setup()?;
+                let pos = self.properties.as_ref().map_or(Pos::default(), |p| p.pos);
                 if sols.is_empty() {
-                    let pos = self.properties.as_ref().map_or(Pos::default(), |p| p.pos);
                     return Err(Fail::Unsupported(
                         "PROPERTIES without solution (ProB's behaviour then is not modelled)"
                             .into(),
                         pos,
                     ));
                 }
+                self.within_cap(
+                    self.world.caps.initialisations,
+                    "SETUP_CONSTANTS",
+                    sols.len(),
+                    pos,
+                )?;
                 for sol in sols {
                     let mut t = vec![0; self.nslots + 1];
                     t[0] = 1;
@@ -397,6 +405,11 @@ impl BModel {
                 if phase != u32::from(matches!(self.kinds[0], Kind::Setup)) {
                     return Ok(());
                 }
+                let mut state = state.to_vec();
+                if self.world.symmetry.all_fixed {
+                    self.fix_constants(&mut state)?;
+                }
+                let state = &state[..];
                 let slots = self.decode(state);
                 let mut env = Env {
                     w: &self.world,
@@ -418,6 +431,13 @@ impl BModel {
                         inits.first().map_or(Pos::default(), |s| s.pos),
                     ));
                 }
+                let pos = inits.first().map_or(Pos::default(), |s| s.pos);
+                self.within_cap(
+                    self.world.caps.initialisations,
+                    "INITIALISATION",
+                    outs.len(),
+                    pos,
+                )?;
                 let mut seen: FxHashSet<Vec<PValue>> = FxHashSet::default();
                 for w in outs {
                     let mut t = state.to_vec();
@@ -457,8 +477,12 @@ impl BModel {
                 }
                 let mut seen: FxHashSet<(Vec<Value>, Vec<Value>, Vec<PValue>)> =
                     FxHashSet::default();
+                let mut instances = 0usize;
                 let mut run = |env: &mut Env, params: Vec<Value>, body: &Subst| -> E<()> {
                     let outs = env.exec(body, self)?;
+                    instances += outs.len();
+                    let name = self.world.syms.name(op.name);
+                    self.within_cap(self.world.caps.operations, name, instances, op.pos)?;
                     for w in outs {
                         let mut t = state.to_vec();
                         let mut results = Vec::with_capacity(op.outs.len());
@@ -512,6 +536,58 @@ impl BModel {
                 Ok(())
             }
         }
+    }
+
+    /// The constants ProB fixes as deferred-set elements (no
+    /// SETUP_CONSTANTS step, see `symmetry`) written into `state`: the
+    /// PROPERTIES must then have exactly one solution.
+    fn fix_constants(&self, state: &mut [PValue]) -> E<()> {
+        let pos = self.properties.as_ref().map_or(Pos::default(), |p| p.pos);
+        match self.setup()?.as_slice() {
+            [sol] => {
+                for (i, v) in sol.iter().enumerate() {
+                    state[i + 1] = self.intern(i, v);
+                }
+                Ok(())
+            }
+            sols => Err(Fail::Unsupported(
+                format!(
+                    "PROPERTIES with {} solutions for constants ProB fixes as deferred-set elements",
+                    sols.len()
+                ),
+                pos,
+            )),
+        }
+    }
+
+    /// ProB computes at most `cap.max` instances of `what` per state (its
+    /// `MAX_OPERATIONS` / `MAX_INITIALISATIONS`): a state where we find
+    /// more (parameter values times outcomes, before merging equal
+    /// transitions) would make ProB's count a truncation, so it is
+    /// unsupported there; with at most `cap.max`, ProB's count is ours.
+    fn within_cap(&self, cap: Option<Cap>, what: &str, instances: usize, pos: Pos) -> E<()> {
+        let Some(cap) = cap else { return Ok(()) };
+        if instances <= cap.max {
+            return Ok(());
+        }
+        let pref = if matches!(what, "SETUP_CONSTANTS" | "INITIALISATION") {
+            "SET_PREF_MAX_INITIALISATIONS"
+        } else {
+            "SET_PREF_MAX_OPERATIONS"
+        };
+        let file = self
+            .world
+            .files
+            .get(cap.pos.file as usize)
+            .map_or("?", |s| s.as_str());
+        Err(Fail::Unsupported(
+            format!(
+                "{pref} == {} ({file}:{}): {what} has more than {} instances in a reached state, \
+                 so ProB's counts are truncated by this preference",
+                cap.max, cap.pos.line, cap.max
+            ),
+            pos,
+        ))
     }
 
     fn exec_list(&self, env: &mut Env, list: &[&Subst]) -> E<Vec<Writes>> {
