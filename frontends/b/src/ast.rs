@@ -310,6 +310,9 @@ pub struct Machine {
     /// `constants`, their CONSTRAINTS in `properties`), as ProB sets up
     /// the main machine.
     pub params: Vec<Sym>,
+    /// `INCLUDES M(args)` (EXTENDS, IMPORTS): the arguments given to the
+    /// parameters of `M` (see `load::instantiate`).
+    pub instances: Vec<(String, Vec<Expr>, Pos)>,
     /// `MACHINE`, `REFINEMENT`, `IMPLEMENTATION`, `SYSTEM`, `MODEL`.
     pub kind: String,
     pub sets: Vec<SetDecl>,

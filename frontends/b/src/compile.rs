@@ -327,6 +327,11 @@ fn deferred_size(
                             }
                         }
                     }
+                    // `P = S` defining a constant P (an included machine's
+                    // set parameter) does not constrain S
+                    ExprKind::Bin(BinOp::Eq, a, b)
+                        if (is_s(a) || is_s(b))
+                            && [a, b].iter().any(|e| matches!(e.kind, ExprKind::Ident(x) if machines.iter().any(|m| m.constants.contains(&x)))) => {}
                     ExprKind::Bin(_, a, b)
                         if is_card_s(a) || is_card_s(b) || is_s(a) || is_s(b) =>
                     {
@@ -499,7 +504,7 @@ fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Po
 }
 
 /// Calls `f` on `e` and every sub-expression.
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     use ExprKind::*;
     f(e);
     match &e.kind {

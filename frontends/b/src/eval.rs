@@ -81,17 +81,35 @@ pub struct Env<'w> {
     pub locals: Vec<(Sym, Value)>,
 }
 
-/// A function applied outside its domain inside a quantified formula (a
-/// quantifier, a set comprehension, a lambda, SIGMA...) is an error even in
-/// a guard conjunct (ProB's TwoPurses: `!c.(c : C => f(c) <= g(c))` in an
-/// ANY), unlike one at the conjunct's top level (see [`Env::holds_guard`]).
-fn quantified(f: Fail) -> Fail {
+/// A function applied outside its domain inside the quantified formula `q`
+/// (a quantifier, a set comprehension, a lambda, SIGMA...) is an error even
+/// in a guard conjunct (ProB's TwoPurses: `!c.(c : C => f(c) <= g(c))` in
+/// an ANY), unlike one at the conjunct's top level (see
+/// [`Env::holds_guard`]), except as a side of `=`, `/=` or `x : {f(y)}`,
+/// which ProB solves as `y |-> x : f` (scheduler0_proof's
+/// `pst(p) = idle`, PROB-362's `cc : {prealable(sig)}`).
+fn quantified(f: Fail, q: &Expr) -> Fail {
     match f {
-        Fail::Wd(m, p) if m.starts_with("function appl") => {
+        Fail::Wd(m, p) if m.starts_with("function appl") && !relational_apply(q, p) => {
             Fail::Wd(format!("in a quantified formula: {m}"), p)
         }
         other => other,
     }
+}
+
+/// Whether the application at `at` in `q` is a side of `=`, `/=` or the
+/// element of a singleton set a value is said to belong to.
+fn relational_apply(q: &Expr, at: Pos) -> bool {
+    let apply_at = |e: &Expr| matches!(e.kind, ExprKind::Apply(..)) && e.pos == at;
+    let mut found = false;
+    crate::compile::visit(q, &mut |e| match &e.kind {
+        ExprKind::Bin(BinOp::Eq | BinOp::Neq, a, b) => found |= apply_at(a) || apply_at(b),
+        ExprKind::Bin(BinOp::In, _, s) => {
+            found |= matches!(&s.kind, ExprKind::SetExt(xs) if xs.len() == 1 && apply_at(&xs[0]))
+        }
+        _ => {}
+    });
+    found
 }
 
 fn wd<T>(r: Result<T, String>, pos: Pos) -> E<T> {
@@ -232,7 +250,7 @@ impl<'w> Env<'w> {
                     }
                     Ok(all)
                 })
-                .map_err(quantified)?;
+                .map_err(|f| quantified(f, e))?;
                 Ok(all)
             }
             ExprKind::Quant {
@@ -248,7 +266,7 @@ impl<'w> Env<'w> {
                     found = true;
                     Ok(false)
                 })
-                .map_err(quantified)?;
+                .map_err(|f| quantified(f, e))?;
                 Ok(found)
             }
             _ => wd(self.eval(e)?.as_bool(), e.pos),
@@ -791,7 +809,7 @@ impl<'w> Env<'w> {
                         }
                         Ok(true)
                     })
-                    .map_err(quantified)?;
+                    .map_err(|f| quantified(f, e))?;
                     if out.len() > LARGE_SET {
                         return Err(Fail::Unsupported(
                             format!("a set of {} elements built by comprehension (ProB keeps such sets symbolic)", out.len()),

@@ -36,7 +36,8 @@
 //!   Railway0).
 //! * Machine parameters (of the main machine): those in upper case are
 //!   deferred sets, the others constants typed by the CONSTRAINTS (which
-//!   join the PROPERTIES), as ProB sets them up.
+//!   join the PROPERTIES), as ProB sets them up. A machine included with
+//!   names as arguments (`INCLUDES M(S, n)`) gets constants bound to them.
 //! * Constants that are elements of a deferred set (`c : S`) are
 //!   enumerated as ProB's static symmetry reduction does (see `symmetry`).
 //! * `SET_PREF_MAX_OPERATIONS` / `SET_PREF_MAX_INITIALISATIONS` = n: ProB
@@ -59,7 +60,8 @@
 //!   no state (ProB's count 0).
 //!
 //! Refused with [`ErrorKind::Unsupported`] (naming the construct and
-//! where): REFINES, parameters of a machine another one uses, renamed
+//! where): REFINES, parameters of a machine another one uses without
+//! names as arguments, renamed
 //! machines, `SET_PREF_SYMMETRY_MODE`, `SET_PREF_USE_IGNORE_PRAGMAS` (ProB's
 //! counts may be reduced by them), `SET_PREF_KODKOD` (another solver for
 //! the PROPERTIES), constraints that

@@ -69,7 +69,10 @@ impl Reader {
         let mut machines: Vec<Machine> = Vec::new();
         let mut loading: Vec<String> = Vec::new();
         self.load_deps(&main, dir, &mut machines, &mut loading)?;
-        if let Some(m) = machines.iter().find(|m| !m.params.is_empty()) {
+        machines.push(main);
+        self.instantiate(&mut machines)?;
+        let main_idx = machines.len() - 1;
+        if let Some(m) = machines[..main_idx].iter().find(|m| !m.params.is_empty()) {
             return Err(err_at(
                 &self.files,
                 ErrorKind::Unsupported,
@@ -80,8 +83,6 @@ impl Reader {
                 ),
             ));
         }
-        machines.push(main);
-        let main_idx = machines.len() - 1;
         let offered = self.offered_of(main_idx, &machines, 0)?;
         let mut callable = FxHashMap::default();
         for mi in 0..machines.len() {
@@ -92,6 +93,78 @@ impl Reader {
             offered,
             callable,
         })
+    }
+
+    /// Binds the parameters of the machines included with arguments
+    /// (`INCLUDES M(a, b)`, the arguments names): each parameter becomes a
+    /// constant of `M` (a set parameter no longer a deferred set) and
+    /// `p = a` joins the PROPERTIES, so the arguments fix its value.
+    fn instantiate(&self, machines: &mut [Machine]) -> R<()> {
+        let unsupported =
+            |pos: Pos, msg: String| Err(err_at(&self.files, ErrorKind::Unsupported, pos, msg));
+        let mut done: Vec<String> = Vec::new();
+        for i in 0..machines.len() {
+            for (name, args, pos) in std::mem::take(&mut machines[i].instances) {
+                let Some(t) = machines.iter().position(|m| m.name == name) else {
+                    continue;
+                };
+                if done.contains(&name) || machines[t].params.len() != args.len() {
+                    return unsupported(
+                        pos,
+                        format!(
+                            "machine parameters of {name} (instantiated twice or arity differs)"
+                        ),
+                    );
+                }
+                done.push(name.clone());
+                let params = std::mem::take(&mut machines[t].params);
+                for (p, a) in params.into_iter().zip(args) {
+                    let target = &mut machines[t];
+                    target.sets.retain(|d| d.name != p);
+                    target.constants.retain(|&c| c != p);
+                    match a.kind {
+                        // `M(p)` for M's own parameter p: the same name
+                        ExprKind::Ident(x) if x == p => continue,
+                        ExprKind::Ident(_) => {}
+                        // M1(P, p) INCLUDES M2(P, p + 3): ProB keeps one p
+                        // where p + 3 : NAT1 unbounded allows four
+                        _ => {
+                            return unsupported(
+                                a.pos,
+                                format!(
+                                    "machine parameters of {name}: an argument other than a name"
+                                ),
+                            )
+                        }
+                    }
+                    let clash = machines.iter().any(|m| {
+                        m.constants.contains(&p)
+                            || m.variables.contains(&p)
+                            || m.params.contains(&p)
+                            || m.sets.iter().any(|d| d.name == p)
+                    });
+                    if clash {
+                        let p = self.syms.name(p);
+                        return unsupported(
+                            pos,
+                            format!(
+                                "machine parameters of {name}: {p} named in another machine too"
+                            ),
+                        );
+                    }
+                    machines[t].constants.push(p);
+                    let lhs = Expr {
+                        kind: ExprKind::Ident(p),
+                        pos,
+                    };
+                    machines[i].properties.push(Expr {
+                        kind: ExprKind::Bin(BinOp::Eq, Box::new(lhs), Box::new(a)),
+                        pos,
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The operations machine `mi` offers: its own, those of the machines
@@ -401,10 +474,14 @@ impl Reader {
                             );
                         }
                         if matches!(p.peek_tok(), Tok::Sym("(")) {
-                            return Err(p.err(
-                                ErrorKind::Unsupported,
-                                format!("machine parameters of {name}"),
-                            ));
+                            if !matches!(kw.as_str(), "INCLUDES" | "EXTENDS" | "IMPORTS") {
+                                return Err(p.err(
+                                    ErrorKind::Unsupported,
+                                    format!("machine parameters of {name}"),
+                                ));
+                            }
+                            let args = p.machine_args()?;
+                            m.instances.push((name.clone(), args, rpos));
                         }
                         refs.push(MachineRef { name, pos: rpos });
                         if !p.eat_comma() {

@@ -401,66 +401,7 @@ impl BModel {
                 }
                 Ok(())
             }
-            Kind::Init => {
-                if phase != u32::from(matches!(self.kinds[0], Kind::Setup)) {
-                    return Ok(());
-                }
-                let mut state = state.to_vec();
-                if self.world.symmetry.all_fixed {
-                    self.fix_constants(&mut state)?;
-                }
-                let state = &state[..];
-                let slots = self.decode(state);
-                let mut env = Env {
-                    w: &self.world,
-                    slots,
-                    locals: Vec::new(),
-                };
-                let inits: Vec<&Subst> = self
-                    .machines
-                    .iter()
-                    .filter_map(|m| m.init.as_ref())
-                    .collect();
-                let outs = self.exec_list(&mut env, &inits)?;
-                if outs.is_empty() && matches!(self.kinds[0], Kind::Setup) {
-                    // ProB reports a constants state from which the
-                    // INITIALISATION has no solution as an error; without
-                    // constants it counts no state (FailingInit5: 0 / 0)
-                    return Err(Fail::Wd(
-                        "INITIALISATION has no solution (initialisation fails)".into(),
-                        inits.first().map_or(Pos::default(), |s| s.pos),
-                    ));
-                }
-                let pos = inits.first().map_or(Pos::default(), |s| s.pos);
-                self.within_cap(
-                    self.world.caps.initialisations,
-                    "INITIALISATION",
-                    outs.len(),
-                    pos,
-                )?;
-                let mut seen: FxHashSet<Vec<PValue>> = FxHashSet::default();
-                for w in outs {
-                    let mut t = state.to_vec();
-                    t[0] = 2;
-                    let mut written = vec![false; self.nslots];
-                    for (tg, v) in &w {
-                        if let Target::Slot(i) = tg {
-                            t[i + 1] = self.intern(*i, v);
-                            written[*i] = true;
-                        }
-                    }
-                    if let Some(i) = (self.nconst..self.nslots).find(|&i| !written[i]) {
-                        return Err(Fail::Wd(
-                            format!("variable {} not initialised", self.slots[i + 1].name),
-                            self.machines.last().map_or(Pos::default(), |m| m.pos),
-                        ));
-                    }
-                    if seen.insert(t.clone()) {
-                        emit(&t);
-                    }
-                }
-                Ok(())
-            }
+            Kind::Init => self.init_successors(state, emit),
             Kind::Op(m, k) => {
                 if phase != 2 {
                     return Ok(());
@@ -536,6 +477,68 @@ impl BModel {
                 Ok(())
             }
         }
+    }
+
+    /// INITIALISATION successors of `state` (the root or a constants state).
+    fn init_successors(&self, state: &[PValue], emit: &mut dyn FnMut(&[PValue])) -> E<()> {
+        if state[0] != u32::from(matches!(self.kinds[0], Kind::Setup)) {
+            return Ok(());
+        }
+        let mut state = state.to_vec();
+        if self.world.symmetry.all_fixed {
+            self.fix_constants(&mut state)?;
+        }
+        let state = &state[..];
+        let slots = self.decode(state);
+        let mut env = Env {
+            w: &self.world,
+            slots,
+            locals: Vec::new(),
+        };
+        let inits: Vec<&Subst> = self
+            .machines
+            .iter()
+            .filter_map(|m| m.init.as_ref())
+            .collect();
+        let outs = self.exec_list(&mut env, &inits)?;
+        if outs.is_empty() && matches!(self.kinds[0], Kind::Setup) {
+            // ProB reports a constants state from which the
+            // INITIALISATION has no solution as an error; without
+            // constants it counts no state (FailingInit5: 0 / 0)
+            return Err(Fail::Wd(
+                "INITIALISATION has no solution (initialisation fails)".into(),
+                inits.first().map_or(Pos::default(), |s| s.pos),
+            ));
+        }
+        let pos = inits.first().map_or(Pos::default(), |s| s.pos);
+        self.within_cap(
+            self.world.caps.initialisations,
+            "INITIALISATION",
+            outs.len(),
+            pos,
+        )?;
+        let mut seen: FxHashSet<Vec<PValue>> = FxHashSet::default();
+        for w in outs {
+            let mut t = state.to_vec();
+            t[0] = 2;
+            let mut written = vec![false; self.nslots];
+            for (tg, v) in &w {
+                if let Target::Slot(i) = tg {
+                    t[i + 1] = self.intern(*i, v);
+                    written[*i] = true;
+                }
+            }
+            if let Some(i) = (self.nconst..self.nslots).find(|&i| !written[i]) {
+                return Err(Fail::Wd(
+                    format!("variable {} not initialised", self.slots[i + 1].name),
+                    self.machines.last().map_or(Pos::default(), |m| m.pos),
+                ));
+            }
+            if seen.insert(t.clone()) {
+                emit(&t);
+            }
+        }
+        Ok(())
     }
 
     /// The constants ProB fixes as deferred-set elements (no

@@ -340,6 +340,17 @@ impl<'a> Parser<'a> {
         Ok(ids)
     }
 
+    /// `(e1, e2, ...)` after the name of an included machine.
+    pub fn machine_args(&mut self) -> R<Vec<Expr>> {
+        self.expect_sym("(")?;
+        let mut args = vec![self.expr_bp(0, true)?];
+        while self.toks.eat_sym(",") {
+            args.push(self.expr_bp(0, true)?);
+        }
+        self.expect_sym(")")?;
+        Ok(args)
+    }
+
     pub fn ident_list(&mut self) -> R<Vec<Sym>> {
         let paren = self.toks.eat_sym("(");
         let mut v = vec![self.sym_ident()?];

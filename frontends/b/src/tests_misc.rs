@@ -109,6 +109,15 @@ fn outside_domain_in_a_quantified_guard_is_an_error() {
             "{e}"
         );
     }
+    // ...except as a side of `=` or `/=` (ProB solves it as a membership
+    // of the function: scheduler0_proof), where the conjunct is false
+    for guard in ["!c.(c : 1..2 => f(c) = 0)", "#c.(c : 1..2 & f(c) /= 0)"] {
+        let text = format!(
+            "MACHINE P VARIABLES f INITIALISATION f := {{1 |-> 0}}
+             OPERATIONS op = PRE {guard} THEN skip END END"
+        );
+        assert_eq!(count(&text), (2, 1), "{guard}");
+    }
 }
 
 #[test]
@@ -152,4 +161,35 @@ fn constants_keep_the_setup_step_with_other_properties_or_parameters() {
          OPERATIONS op = BEGIN skip END END",
     );
     assert_eq!((s, t), (3, 3));
+}
+
+#[test]
+fn included_machine_parameters_are_bound_to_their_arguments() {
+    let dir = std::env::temp_dir().join(format!("bmisc-inc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("write");
+    write(
+        "Cell.mch",
+        "MACHINE Cell(VAL, start) CONSTRAINTS start : NAT VARIABLES c
+         INITIALISATION c := start OPERATIONS put(v) = PRE v : VAL THEN c := v END END",
+    );
+    let main = |args: &str| {
+        format!(
+            "MACHINE Main CONSTANTS vals, s0 PROPERTIES vals = 1..3 & s0 = 2
+             INCLUDES Cell({args}) PROMOTES put END"
+        )
+    };
+    write("Main.mch", &main("vals, s0"));
+    let m = crate::parse_file(&dir.join("Main.mch")).unwrap_or_else(|e| panic!("{e}"));
+    // c starts at 2, put(v) for v : 1..3: root + 1 constants state + 3
+    // states; 1 + 1 + 3 * 3 transitions
+    assert_eq!(frontend_testkit::bfs::count(&m), (5, 11));
+    // an argument other than a name is refused
+    write("Main.mch", &main("1..3, s0"));
+    let e = crate::parse_file(&dir.join("Main.mch")).expect_err("refused");
+    assert!(
+        e.to_string().contains("an argument other than a name"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
