@@ -193,3 +193,24 @@ fn included_machine_parameters_are_bound_to_their_arguments() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn seeing_a_machine_with_operations_is_refused() {
+    // ProB's counts include the seen machine's operations (Hansen19's
+    // Nodes_Sequence): not modelled
+    let dir = std::env::temp_dir().join(format!("bmisc-sees-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("write");
+    write(
+        "Lib.mch",
+        "MACHINE Lib CONSTANTS k PROPERTIES k = 1 OPERATIONS r <-- get = r := k END",
+    );
+    write(
+        "Main.mch",
+        "MACHINE Main SEES Lib VARIABLES x INITIALISATION x := k END",
+    );
+    let e = crate::parse_file(&dir.join("Main.mch")).expect_err("refused");
+    assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
+    assert!(e.to_string().contains("a machine with operations"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
