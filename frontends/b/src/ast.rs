@@ -157,6 +157,9 @@ pub enum Builtin {
     Pred,
     Bool,
     Not,
+    /// `IF P THEN E1 ELSE E2 END` as an expression or predicate (ELSIF
+    /// nests): arguments `[P, E1, E2]`, only the chosen branch evaluated.
+    IfThenElse,
 }
 
 /// Named constant sets and numbers.
@@ -302,6 +305,14 @@ pub struct MachineRef {
 #[derive(Debug, Default)]
 pub struct Machine {
     pub name: String,
+    /// The machine's parameters (`MACHINE M(S, n)`): those in upper case
+    /// are deferred sets (in `sets`), the others constants (in
+    /// `constants`, their CONSTRAINTS in `properties`), as ProB sets up
+    /// the main machine.
+    pub params: Vec<Sym>,
+    /// `INCLUDES M(args)` (EXTENDS, IMPORTS): the arguments given to the
+    /// parameters of `M` (see `load::instantiate`).
+    pub instances: Vec<(String, Vec<Expr>, Pos)>,
     /// `MACHINE`, `REFINEMENT`, `IMPLEMENTATION`, `SYSTEM`, `MODEL`.
     pub kind: String,
     pub sets: Vec<SetDecl>,

@@ -11,23 +11,41 @@ use rustc_hash::FxHashMap;
 
 use crate::ast::*;
 use crate::error::{BError, ErrorKind};
-use crate::eval::{Global, World};
+use crate::eval::{Cap, Caps, Global, World};
 use crate::load::{Composed, Reader};
 use crate::model::{param_binder, BModel};
 use crate::parse::err_at;
 use crate::solve::plan;
+use crate::symmetry::Symmetry;
 use crate::value::Value;
 
 type R<T> = Result<T, BError>;
 
 /// Settings that change what ProB explores, refused because our oracle
 /// runs may have been truncated by them or they change the state space.
-const REFUSED_PREFS: &[&str] = &[
-    "SET_PREF_USE_IGNORE_PRAGMAS",
-    "SET_PREF_MAX_OPERATIONS",
-    "SET_PREF_MAX_INITIALISATIONS",
-    "SET_PREF_SYMMETRY_MODE",
+const REFUSED_PREFS: &[(&str, &str)] = &[
+    (
+        "SET_PREF_USE_IGNORE_PRAGMAS",
+        "ProB's counts may be reduced by this preference",
+    ),
+    (
+        "SET_PREF_SYMMETRY_MODE",
+        "ProB's counts may be reduced by this preference",
+    ),
+    (
+        "SET_PREF_KODKOD",
+        "ProB solves the PROPERTIES with Kodkod, whose solutions may differ (Kodkod7_QueensBug)",
+    ),
 ];
+
+/// The smaller of two caps (a machine and the machines it includes may
+/// both set one; the tighter bound is the safe one to check).
+fn tighter(old: Option<Cap>, new: Cap) -> Option<Cap> {
+    Some(match old {
+        Some(o) if o.max <= new.max => o,
+        _ => new,
+    })
+}
 
 fn parse_int(s: &str) -> Option<i64> {
     s.trim().parse().ok()
@@ -46,6 +64,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     let mut minint = -1i64;
     let mut setsize = 2i64;
     let mut scopes: FxHashMap<String, i64> = FxHashMap::default();
+    let mut caps = Caps::default();
     for m in &machines {
         for (k, v, pos) in &m.settings {
             let bad = |what: &str| {
@@ -56,20 +75,26 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                     format!("{k} == {v}: {what}"),
                 )
             };
-            if REFUSED_PREFS.contains(&k.as_str()) {
-                if k != "SET_PREF_MAX_OPERATIONS"
-                    && k != "SET_PREF_MAX_INITIALISATIONS"
-                    && (v == "off" || v == "false" || v == "FALSE")
-                {
+            if let Some((_, why)) = REFUSED_PREFS.iter().find(|(p, _)| p == k) {
+                if v == "off" || v == "false" || v == "FALSE" {
                     continue;
                 }
-                return Err(bad(
-                    "ProB's counts may be truncated or reduced by this preference",
-                ));
+                return Err(bad(why));
             }
             match k.as_str() {
                 "SET_PREF_MAXINT" => maxint = parse_int(v).ok_or_else(|| bad("not an integer"))?,
                 "SET_PREF_MININT" => minint = parse_int(v).ok_or_else(|| bad("not an integer"))?,
+                "SET_PREF_MAX_OPERATIONS" | "SET_PREF_MAX_INITIALISATIONS" => {
+                    let max = parse_int(v)
+                        .and_then(|n| usize::try_from(n).ok())
+                        .ok_or_else(|| bad("not a natural number"))?;
+                    let cap = Cap { max, pos: *pos };
+                    if k == "SET_PREF_MAX_OPERATIONS" {
+                        caps.operations = tighter(caps.operations, cap);
+                    } else {
+                        caps.initialisations = tighter(caps.initialisations, cap);
+                    }
+                }
                 "SET_PREF_DEFAULT_SETSIZE" => {
                     setsize = parse_int(v).ok_or_else(|| bad("not an integer"))?
                 }
@@ -101,6 +126,14 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     for m in &machines {
         for r in m.sees.iter().chain(&m.uses) {
             if let Some(seen) = machines.iter().find(|x| x.name == r.name) {
+                if seen.variables.is_empty() && !seen.operations.is_empty() {
+                    return Err(err_at(
+                        &files,
+                        ErrorKind::Unsupported,
+                        r.pos,
+                        format!("SEES or USES of {}, a machine with operations (ProB's counts include them: Hansen19's Nodes_Sequence)", r.name),
+                    ));
+                }
                 if !seen.variables.is_empty() {
                     return Err(err_at(
                         &files,
@@ -157,16 +190,19 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         var_ids.extend(m.variables.iter().copied());
     }
     // ProB breaks the symmetry of deferred sets while solving the
-    // PROPERTIES in some cases (a constant element of a deferred set, or of
-    // another constant set; a bijection onto a deferred set), so its
-    // constant solutions are then not all the solutions: refuse those.
+    // PROPERTIES: constant elements of a deferred set are enumerated MACE
+    // style (`symmetry`); other cases (a constant element of another
+    // constant set, a bijection onto a deferred set) are refused.
+    let deferred: Vec<Sym> = machines
+        .iter()
+        .flat_map(|m| &m.sets)
+        .filter(|d| d.elements.is_none())
+        .map(|d| d.name)
+        .collect();
+    let params: Vec<Sym> = machines.iter().flat_map(|m| m.params.clone()).collect();
+    let symmetry = Symmetry::of(&machines, &const_ids, &params, &deferred)
+        .map_err(|(p, m)| err_at(&files, ErrorKind::Unsupported, p, m))?;
     if !const_ids.is_empty() {
-        let deferred: Vec<Sym> = machines
-            .iter()
-            .flat_map(|m| &m.sets)
-            .filter(|d| d.elements.is_none())
-            .map(|d| d.name)
-            .collect();
         for m in &machines {
             for p in &m.properties {
                 if let Some((pos, what)) = symmetric_constants(p, &const_ids, &deferred) {
@@ -240,6 +276,8 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         maxint,
         minint,
         globals,
+        caps,
+        symmetry,
     };
     let model = BModel::new(
         name.to_owned(),
@@ -287,20 +325,11 @@ fn deferred_size(
                             }
                         }
                     }
-                    ExprKind::Bin(BinOp::In, a, b)
-                        if is_s(b)
-                            && matches!(a.kind, ExprKind::Ident(x) if m.constants.contains(&x)) =>
-                    {
-                        return Err(err_at(
-                            files,
-                            ErrorKind::Unsupported,
-                            c.pos,
-                            format!(
-                                "a constant element of the deferred set {} (ProB fixes such elements: a symmetry reduction)",
-                                syms.name(d.name)
-                            ),
-                        ));
-                    }
+                    // `P = S` defining a constant P (an included machine's
+                    // set parameter) does not constrain S
+                    ExprKind::Bin(BinOp::Eq, a, b)
+                        if (is_s(a) || is_s(b))
+                            && [a, b].iter().any(|e| matches!(e.kind, ExprKind::Ident(x) if machines.iter().any(|m| m.constants.contains(&x)))) => {}
                     ExprKind::Bin(_, a, b)
                         if is_card_s(a) || is_card_s(b) || is_s(a) || is_s(b) =>
                     {
@@ -440,18 +469,15 @@ fn check_subst(s: &Subst, syms: &Syms, files: &[String]) -> R<()> {
     }
 }
 
-/// A PROPERTIES conjunct whose solutions ProB reduces by symmetry: `c : X`
-/// with `c` a constant and `X` a deferred set or a constant, or a
-/// bijection space (`>->>`, `>+>>`) mentioning a deferred set.
+/// A PROPERTIES conjunct whose solutions ProB reduces by symmetry in a
+/// way not modelled: `c : X` with `c` and `X` constants, or a bijection
+/// space (`>->>`, `>+>>`) mentioning a deferred set.
 fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Pos, String)> {
     for c in crate::solve::conjuncts(p) {
         if let ExprKind::Bin(BinOp::In, a, b) = &c.kind {
             if let (ExprKind::Ident(x), ExprKind::Ident(s)) = (&a.kind, &b.kind) {
-                if consts.contains(x) && (deferred.contains(s) || consts.contains(s)) {
-                    return Some((
-                        c.pos,
-                        "a constant element of a deferred set or of a constant set".into(),
-                    ));
+                if consts.contains(x) && consts.contains(s) {
+                    return Some((c.pos, "a constant element of a constant set".into()));
                 }
             }
         }
@@ -476,7 +502,7 @@ fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Po
 }
 
 /// Calls `f` on `e` and every sub-expression.
-fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     use ExprKind::*;
     f(e);
     match &e.kind {

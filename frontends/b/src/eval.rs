@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use crate::ast::*;
 use crate::solve::{plan, solve, Plan};
+use crate::symmetry::Symmetry;
 use crate::value::{self as v, Value};
 
 /// Why evaluation stopped.
@@ -46,6 +47,28 @@ pub struct World {
     pub minint: i64,
     /// Indexed by symbol.
     pub globals: Vec<Option<Global>>,
+    /// ProB's `MAX_OPERATIONS` / `MAX_INITIALISATIONS` when a machine sets them.
+    pub caps: Caps,
+    /// ProB's static symmetry reduction of constants (see `symmetry`).
+    pub symmetry: Symmetry,
+}
+
+/// A ProB preference bounding how many instances ProB computes per state:
+/// its value and the setting's position.
+#[derive(Clone, Copy, Debug)]
+pub struct Cap {
+    pub max: usize,
+    pub pos: Pos,
+}
+
+/// ProB computes at most `max` enabled instances of an operation
+/// (`SET_PREF_MAX_OPERATIONS`) and of SETUP_CONSTANTS / INITIALISATION
+/// (`SET_PREF_MAX_INITIALISATIONS`) per state. A state where ours has more
+/// makes ProB's count a truncation: unsupported there (see `model`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Caps {
+    pub operations: Option<Cap>,
+    pub initialisations: Option<Cap>,
 }
 
 /// Largest set this front-end builds by enumeration.
@@ -56,6 +79,37 @@ pub struct Env<'w> {
     pub w: &'w World,
     pub slots: Vec<Value>,
     pub locals: Vec<(Sym, Value)>,
+}
+
+/// A function applied outside its domain inside the quantified formula `q`
+/// (a quantifier, a set comprehension, a lambda, SIGMA...) is an error even
+/// in a guard conjunct (ProB's TwoPurses: `!c.(c : C => f(c) <= g(c))` in
+/// an ANY), unlike one at the conjunct's top level (see
+/// [`Env::holds_guard`]), except as a side of `=`, `/=` or `x : {f(y)}`,
+/// which ProB solves as `y |-> x : f` (scheduler0_proof's
+/// `pst(p) = idle`, PROB-362's `cc : {prealable(sig)}`).
+fn quantified(f: Fail, q: &Expr) -> Fail {
+    match f {
+        Fail::Wd(m, p) if m.starts_with("function appl") && !relational_apply(q, p) => {
+            Fail::Wd(format!("in a quantified formula: {m}"), p)
+        }
+        other => other,
+    }
+}
+
+/// Whether the application at `at` in `q` is a side of `=`, `/=` or the
+/// element of a singleton set a value is said to belong to.
+fn relational_apply(q: &Expr, at: Pos) -> bool {
+    let apply_at = |e: &Expr| matches!(e.kind, ExprKind::Apply(..)) && e.pos == at;
+    let mut found = false;
+    crate::compile::visit(q, &mut |e| match &e.kind {
+        ExprKind::Bin(BinOp::Eq | BinOp::Neq, a, b) => found |= apply_at(a) || apply_at(b),
+        ExprKind::Bin(BinOp::In, _, s) => {
+            found |= matches!(&s.kind, ExprKind::SetExt(xs) if xs.len() == 1 && apply_at(&xs[0]))
+        }
+        _ => {}
+    });
+    found
 }
 
 fn wd<T>(r: Result<T, String>, pos: Pos) -> E<T> {
@@ -195,7 +249,8 @@ impl<'w> Env<'w> {
                         all = false;
                     }
                     Ok(all)
-                })?;
+                })
+                .map_err(|f| quantified(f, e))?;
                 Ok(all)
             }
             ExprKind::Quant {
@@ -210,7 +265,8 @@ impl<'w> Env<'w> {
                 solve(ids, pred, p, self, false, &mut |_| {
                     found = true;
                     Ok(false)
-                })?;
+                })
+                .map_err(|f| quantified(f, e))?;
                 Ok(found)
             }
             _ => wd(self.eval(e)?.as_bool(), e.pos),
@@ -694,6 +750,13 @@ impl<'w> Env<'w> {
                 | Builtin::Perm,
                 _,
             ) => self.set_value(e)?,
+            ExprKind::Call(Builtin::IfThenElse, args) => match args.as_slice() {
+                [c, a, b] => {
+                    let chosen = if self.holds(c)? { a } else { b };
+                    self.eval(chosen)?
+                }
+                _ => return Err(Fail::Unsupported("a malformed IF expression".into(), pos)),
+            },
             ExprKind::Call(b, args) => self.builtin(*b, args, pos)?,
             ExprKind::Quant {
                 kind,
@@ -745,7 +808,8 @@ impl<'w> Env<'w> {
                             }
                         }
                         Ok(true)
-                    })?;
+                    })
+                    .map_err(|f| quantified(f, e))?;
                     if out.len() > LARGE_SET {
                         return Err(Fail::Unsupported(
                             format!("a set of {} elements built by comprehension (ProB keeps such sets symbolic)", out.len()),
@@ -900,7 +964,9 @@ impl<'w> Env<'w> {
             Card => Value::Int(self.set(a)?.len() as i64),
             Dom => wd(v::dom(&self.set(a)?), pos)?,
             Ran => wd(v::ran(&self.set(a)?), pos)?,
-            Pow | Pow1 | Fin | Fin1 | Iseq | Iseq1 | Perm => unreachable!("handled by eval"),
+            Pow | Pow1 | Fin | Fin1 | Iseq | Iseq1 | Perm | IfThenElse => {
+                unreachable!("handled by eval")
+            }
             Seq | Seq1 => {
                 return Err(Fail::Unsupported(
                     "seq(S) used as a value (infinite)".into(),

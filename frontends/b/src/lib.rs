@@ -34,8 +34,21 @@
 //!   of a *called* operation (INCLUDES), must hold or it is a model error.
 //! * A function applied outside its domain in a conjunct of a guard (a
 //!   top-level PRE or SELECT, ANY, a binder's predicate) makes the
-//!   conjunct false (ProB's constraint solving); anywhere else, a SELECT
-//!   nested in the body included, it is a model error (ProB's Railway0).
+//!   conjunct false (ProB's constraint solving); anywhere else, inside a
+//!   quantified formula of such a conjunct (ProB's TwoPurses) and in a
+//!   SELECT nested in the body included, it is a model error (ProB's
+//!   Railway0).
+//! * Machine parameters (of the main machine): those in upper case are
+//!   deferred sets, the others constants typed by the CONSTRAINTS (which
+//!   join the PROPERTIES), as ProB sets them up. A machine included with
+//!   names as arguments (`INCLUDES M(S, n)`) gets constants bound to them.
+//! * Constants that are elements of a deferred set (`c : S`) are
+//!   enumerated as ProB's static symmetry reduction does (see `symmetry`).
+//! * `SET_PREF_MAX_OPERATIONS` / `SET_PREF_MAX_INITIALISATIONS` = n: ProB
+//!   computes at most n instances of an operation (of SETUP_CONSTANTS,
+//!   INITIALISATION) per state; a reached state where we find more is
+//!   unsupported (ProB's count would be truncated), otherwise the counts
+//!   are exact.
 //! * Parallel branches writing one variable with different values (only
 //!   legal under ProB's `ALLOW_SIMULTANEOUS_ASSIGNMENTS`, which merges
 //!   them) are unsupported.
@@ -51,9 +64,11 @@
 //!   no state (ProB's count 0).
 //!
 //! Refused with [`ErrorKind::Unsupported`] (naming the construct and
-//! where): REFINES, machine parameters and CONSTRAINTS, renamed machines,
-//! `SET_PREF_MAX_OPERATIONS`, `SET_PREF_MAX_INITIALISATIONS` and symmetry
-//! (ProB's counts may be truncated or reduced by them), constraints that
+//! where): REFINES, parameters of a machine another one uses without
+//! names as arguments, renamed
+//! machines, `SET_PREF_SYMMETRY_MODE`, `SET_PREF_USE_IGNORE_PRAGMAS` (ProB's
+//! counts may be reduced by them), `SET_PREF_KODKOD` (another solver for
+//! the PROPERTIES), constraints that
 //! let ProB choose a deferred set's size, binders with no finite range
 //! (`x : NATURAL & f(x) = 3`: only typings and bounds are clipped to
 //! `MININT..MAXINT`, as ProB's model checker does), definition files not found beside the
@@ -65,8 +80,9 @@
 //! Modules: `lexer`, `parse` (syntax, definitions), `ast`, `eventb`
 //! (Event-B exports), `load` (files, composition), `compile` (settings,
 //! names, static checks), `value` (canonical values), `eval`
-//! (expressions), `solve` (enumeration), `exec` (substitutions), `model`
-//! ([`BModel`]), `error` ([`BError`]).
+//! (expressions), `solve` (enumeration), `exec` (substitutions),
+//! `symmetry` (ProB's MACE-style constants), `model` ([`BModel`]),
+//! `error` ([`BError`]).
 
 use std::path::Path;
 
@@ -81,6 +97,7 @@ mod load;
 mod model;
 mod parse;
 mod solve;
+mod symmetry;
 mod value;
 
 pub use error::{BError, ErrorKind};
@@ -135,3 +152,5 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_misc;

@@ -70,7 +70,19 @@ impl Reader {
         let mut loading: Vec<String> = Vec::new();
         self.load_deps(&main, dir, &mut machines, &mut loading)?;
         machines.push(main);
+        self.instantiate(&mut machines)?;
         let main_idx = machines.len() - 1;
+        if let Some(m) = machines[..main_idx].iter().find(|m| !m.params.is_empty()) {
+            return Err(err_at(
+                &self.files,
+                ErrorKind::Unsupported,
+                m.pos,
+                format!(
+                    "machine parameters of {} (a machine another one uses)",
+                    m.name
+                ),
+            ));
+        }
         let offered = self.offered_of(main_idx, &machines, 0)?;
         let mut callable = FxHashMap::default();
         for mi in 0..machines.len() {
@@ -81,6 +93,78 @@ impl Reader {
             offered,
             callable,
         })
+    }
+
+    /// Binds the parameters of the machines included with arguments
+    /// (`INCLUDES M(a, b)`, the arguments names): each parameter becomes a
+    /// constant of `M` (a set parameter no longer a deferred set) and
+    /// `p = a` joins the PROPERTIES, so the arguments fix its value.
+    fn instantiate(&self, machines: &mut [Machine]) -> R<()> {
+        let unsupported =
+            |pos: Pos, msg: String| Err(err_at(&self.files, ErrorKind::Unsupported, pos, msg));
+        let mut done: Vec<String> = Vec::new();
+        for i in 0..machines.len() {
+            for (name, args, pos) in std::mem::take(&mut machines[i].instances) {
+                let Some(t) = machines.iter().position(|m| m.name == name) else {
+                    continue;
+                };
+                if done.contains(&name) || machines[t].params.len() != args.len() {
+                    return unsupported(
+                        pos,
+                        format!(
+                            "machine parameters of {name} (instantiated twice or arity differs)"
+                        ),
+                    );
+                }
+                done.push(name.clone());
+                let params = std::mem::take(&mut machines[t].params);
+                for (p, a) in params.into_iter().zip(args) {
+                    let target = &mut machines[t];
+                    target.sets.retain(|d| d.name != p);
+                    target.constants.retain(|&c| c != p);
+                    match a.kind {
+                        // `M(p)` for M's own parameter p: the same name
+                        ExprKind::Ident(x) if x == p => continue,
+                        ExprKind::Ident(_) => {}
+                        // M1(P, p) INCLUDES M2(P, p + 3): ProB keeps one p
+                        // where p + 3 : NAT1 unbounded allows four
+                        _ => {
+                            return unsupported(
+                                a.pos,
+                                format!(
+                                    "machine parameters of {name}: an argument other than a name"
+                                ),
+                            )
+                        }
+                    }
+                    let clash = machines.iter().any(|m| {
+                        m.constants.contains(&p)
+                            || m.variables.contains(&p)
+                            || m.params.contains(&p)
+                            || m.sets.iter().any(|d| d.name == p)
+                    });
+                    if clash {
+                        let p = self.syms.name(p);
+                        return unsupported(
+                            pos,
+                            format!(
+                                "machine parameters of {name}: {p} named in another machine too"
+                            ),
+                        );
+                    }
+                    machines[t].constants.push(p);
+                    let lhs = Expr {
+                        kind: ExprKind::Ident(p),
+                        pos,
+                    };
+                    machines[i].properties.push(Expr {
+                        kind: ExprKind::Bin(BinOp::Eq, Box::new(lhs), Box::new(a)),
+                        pos,
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The operations machine `mi` offers: its own, those of the machines
@@ -269,9 +353,20 @@ impl Reader {
         {
             let mut p = Parser::new(header.clone(), &files, &mut self.syms, &defs);
             m.name = p.ident()?;
-            if !p.at_eof() {
-                return Err(p.err(ErrorKind::Unsupported, "machine parameters"));
+            let pos = p.pos();
+            m.params = p.machine_params()?;
+            for &s in &m.params {
+                if p.syms.name(s).chars().any(char::is_lowercase) {
+                    m.constants.push(s);
+                } else {
+                    m.sets.push(SetDecl {
+                        name: s,
+                        elements: None,
+                        pos,
+                    });
+                }
             }
+            p.expect_eof()?;
         }
         for (kw, body, pos) in &clauses[1..] {
             let mut p = Parser::new(body.clone(), &files, &mut self.syms, &defs);
@@ -356,7 +451,11 @@ impl Reader {
                     }
                 }
                 "CONSTRAINTS" => {
-                    return Err(p.err(ErrorKind::Unsupported, "CONSTRAINTS (machine parameters)"))
+                    if !p.at_eof() {
+                        let e = p.expr()?;
+                        p.expect_eof()?;
+                        m.properties.push(e);
+                    }
                 }
                 "INITIALISATION" | "INITIALIZATION" => {
                     let s = p.subst()?;
@@ -375,10 +474,14 @@ impl Reader {
                             );
                         }
                         if matches!(p.peek_tok(), Tok::Sym("(")) {
-                            return Err(p.err(
-                                ErrorKind::Unsupported,
-                                format!("machine parameters of {name}"),
-                            ));
+                            if !matches!(kw.as_str(), "INCLUDES" | "EXTENDS" | "IMPORTS") {
+                                return Err(p.err(
+                                    ErrorKind::Unsupported,
+                                    format!("machine parameters of {name}"),
+                                ));
+                            }
+                            let args = p.machine_args()?;
+                            m.instances.push((name.clone(), args, rpos));
                         }
                         refs.push(MachineRef { name, pos: rpos });
                         if !p.eat_comma() {

@@ -29,7 +29,7 @@ use pins::{ModelError, Slot, TransitionGroup, Value as PValue};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ast::*;
-use crate::eval::{Env, Fail, Global, World, E};
+use crate::eval::{Cap, Env, Fail, Global, World, E};
 use crate::exec::{Callee, Target, Writes};
 use crate::solve::{idents, solve, PlanResult};
 use crate::value::Value;
@@ -135,7 +135,7 @@ impl BModel {
             });
         }
         let mut kinds = Vec::new();
-        let has_setup = nconst > 0 || properties.is_some();
+        let has_setup = (nconst > 0 || properties.is_some()) && !world.symmetry.all_fixed;
         if has_setup {
             kinds.push(Kind::Setup);
         }
@@ -379,7 +379,9 @@ impl BModel {
                         .iter()
                         .map(|&c| env.lookup(c, pred.pos))
                         .collect::<E<Vec<Value>>>()?;
-                    sols.push(vals);
+                    if crate::symmetry::canonical(&self.world.symmetry.groups, &vals) {
+                        sols.push(vals);
+                    }
                     Ok(true)
                 })?;
                 Ok(sols)
@@ -397,14 +399,20 @@ impl BModel {
                     return Ok(());
                 }
                 let sols = self.setup()?;
+                let pos = self.properties.as_ref().map_or(Pos::default(), |p| p.pos);
                 if sols.is_empty() {
-                    let pos = self.properties.as_ref().map_or(Pos::default(), |p| p.pos);
                     return Err(Fail::Unsupported(
                         "PROPERTIES without solution (ProB's behaviour then is not modelled)"
                             .into(),
                         pos,
                     ));
                 }
+                self.within_cap(
+                    self.world.caps.initialisations,
+                    "SETUP_CONSTANTS",
+                    sols.len(),
+                    pos,
+                )?;
                 for sol in sols {
                     let mut t = vec![0; self.nslots + 1];
                     t[0] = 1;
@@ -415,54 +423,7 @@ impl BModel {
                 }
                 Ok(())
             }
-            Kind::Init => {
-                if phase != u32::from(matches!(self.kinds[0], Kind::Setup)) {
-                    return Ok(());
-                }
-                let slots = self.decode(state);
-                let mut env = Env {
-                    w: &self.world,
-                    slots,
-                    locals: Vec::new(),
-                };
-                let inits: Vec<&Subst> = self
-                    .machines
-                    .iter()
-                    .filter_map(|m| m.init.as_ref())
-                    .collect();
-                let outs = self.exec_list(&mut env, &inits)?;
-                if outs.is_empty() && matches!(self.kinds[0], Kind::Setup) {
-                    // ProB reports a constants state from which the
-                    // INITIALISATION has no solution as an error; without
-                    // constants it counts no state (FailingInit5: 0 / 0)
-                    return Err(Fail::Wd(
-                        "INITIALISATION has no solution (initialisation fails)".into(),
-                        inits.first().map_or(Pos::default(), |s| s.pos),
-                    ));
-                }
-                let mut seen: FxHashSet<Vec<PValue>> = FxHashSet::default();
-                for w in outs {
-                    let mut t = state.to_vec();
-                    t[0] = 2;
-                    let mut written = vec![false; self.nslots];
-                    for (tg, v) in &w {
-                        if let Target::Slot(i) = tg {
-                            t[i + 1] = self.intern(*i, v);
-                            written[*i] = true;
-                        }
-                    }
-                    if let Some(i) = (self.nconst..self.nslots).find(|&i| !written[i]) {
-                        return Err(Fail::Wd(
-                            format!("variable {} not initialised", self.slots[i + 1].name),
-                            self.machines.last().map_or(Pos::default(), |m| m.pos),
-                        ));
-                    }
-                    if seen.insert(t.clone()) {
-                        emit(&t);
-                    }
-                }
-                Ok(())
-            }
+            Kind::Init => self.init_successors(state, emit),
             Kind::Op(m, k) => {
                 if phase != 2 {
                     return Ok(());
@@ -479,8 +440,12 @@ impl BModel {
                 }
                 let mut seen: FxHashSet<(Vec<Value>, Vec<Value>, Vec<PValue>)> =
                     FxHashSet::default();
+                let mut instances = 0usize;
                 let mut run = |env: &mut Env, params: Vec<Value>, body: &Subst| -> E<()> {
                     let outs = env.exec(body, self)?;
+                    instances += outs.len();
+                    let name = self.world.syms.name(op.name);
+                    self.within_cap(self.world.caps.operations, name, instances, op.pos)?;
                     for w in outs {
                         let mut t = state.to_vec();
                         let mut results = Vec::with_capacity(op.outs.len());
@@ -534,6 +499,120 @@ impl BModel {
                 Ok(())
             }
         }
+    }
+
+    /// INITIALISATION successors of `state` (the root or a constants state).
+    fn init_successors(&self, state: &[PValue], emit: &mut dyn FnMut(&[PValue])) -> E<()> {
+        if state[0] != u32::from(matches!(self.kinds[0], Kind::Setup)) {
+            return Ok(());
+        }
+        let mut state = state.to_vec();
+        if self.world.symmetry.all_fixed {
+            self.fix_constants(&mut state)?;
+        }
+        let state = &state[..];
+        let slots = self.decode(state);
+        let mut env = Env {
+            w: &self.world,
+            slots,
+            locals: Vec::new(),
+        };
+        let inits: Vec<&Subst> = self
+            .machines
+            .iter()
+            .filter_map(|m| m.init.as_ref())
+            .collect();
+        let outs = self.exec_list(&mut env, &inits)?;
+        if outs.is_empty() && matches!(self.kinds[0], Kind::Setup) {
+            // ProB reports a constants state from which the
+            // INITIALISATION has no solution as an error; without
+            // constants it counts no state (FailingInit5: 0 / 0)
+            return Err(Fail::Wd(
+                "INITIALISATION has no solution (initialisation fails)".into(),
+                inits.first().map_or(Pos::default(), |s| s.pos),
+            ));
+        }
+        let pos = inits.first().map_or(Pos::default(), |s| s.pos);
+        self.within_cap(
+            self.world.caps.initialisations,
+            "INITIALISATION",
+            outs.len(),
+            pos,
+        )?;
+        let mut seen: FxHashSet<Vec<PValue>> = FxHashSet::default();
+        for w in outs {
+            let mut t = state.to_vec();
+            t[0] = 2;
+            let mut written = vec![false; self.nslots];
+            for (tg, v) in &w {
+                if let Target::Slot(i) = tg {
+                    t[i + 1] = self.intern(*i, v);
+                    written[*i] = true;
+                }
+            }
+            if let Some(i) = (self.nconst..self.nslots).find(|&i| !written[i]) {
+                return Err(Fail::Wd(
+                    format!("variable {} not initialised", self.slots[i + 1].name),
+                    self.machines.last().map_or(Pos::default(), |m| m.pos),
+                ));
+            }
+            if seen.insert(t.clone()) {
+                emit(&t);
+            }
+        }
+        Ok(())
+    }
+
+    /// The constants ProB fixes as deferred-set elements (no
+    /// SETUP_CONSTANTS step, see `symmetry`) written into `state`: the
+    /// PROPERTIES must then have exactly one solution.
+    fn fix_constants(&self, state: &mut [PValue]) -> E<()> {
+        let pos = self.properties.as_ref().map_or(Pos::default(), |p| p.pos);
+        match self.setup()?.as_slice() {
+            [sol] => {
+                for (i, v) in sol.iter().enumerate() {
+                    state[i + 1] = self.intern(i, v);
+                }
+                Ok(())
+            }
+            sols => Err(Fail::Unsupported(
+                format!(
+                    "PROPERTIES with {} solutions for constants ProB fixes as deferred-set elements",
+                    sols.len()
+                ),
+                pos,
+            )),
+        }
+    }
+
+    /// ProB computes at most `cap.max` instances of `what` per state (its
+    /// `MAX_OPERATIONS` / `MAX_INITIALISATIONS`): a state where we find
+    /// more (parameter values times outcomes, before merging equal
+    /// transitions) would make ProB's count a truncation, so it is
+    /// unsupported there; with at most `cap.max`, ProB's count is ours.
+    fn within_cap(&self, cap: Option<Cap>, what: &str, instances: usize, pos: Pos) -> E<()> {
+        let Some(cap) = cap else { return Ok(()) };
+        if instances <= cap.max {
+            return Ok(());
+        }
+        let pref = if matches!(what, "SETUP_CONSTANTS" | "INITIALISATION") {
+            "SET_PREF_MAX_INITIALISATIONS"
+        } else {
+            "SET_PREF_MAX_OPERATIONS"
+        };
+        let file = self
+            .world
+            .files
+            .get(cap.pos.file as usize)
+            .map_or("?", |s| s.as_str());
+        Err(Fail::Unsupported(
+            format!(
+                "{pref} == {} ({file}:{}): {what} has more than {} instances in a reached state, \
+                 so ProB's counts are truncated by this preference",
+                cap.max, cap.pos.line, cap.max
+            ),
+            pos,
+        ))
     }
 
     fn exec_list(&self, env: &mut Env, list: &[&Subst]) -> E<Vec<Writes>> {

@@ -330,6 +330,27 @@ impl<'a> Parser<'a> {
         Ok(self.syms.intern(&s))
     }
     /// `x` or `x, y, z` or `(x, y)`.
+    /// `(p1, p2, ...)` after a machine's name, if present.
+    pub fn machine_params(&mut self) -> R<Vec<Sym>> {
+        if !self.toks.eat_sym("(") {
+            return Ok(Vec::new());
+        }
+        let ids = self.ident_list()?;
+        self.expect_sym(")")?;
+        Ok(ids)
+    }
+
+    /// `(e1, e2, ...)` after the name of an included machine.
+    pub fn machine_args(&mut self) -> R<Vec<Expr>> {
+        self.expect_sym("(")?;
+        let mut args = vec![self.expr_bp(0, true)?];
+        while self.toks.eat_sym(",") {
+            args.push(self.expr_bp(0, true)?);
+        }
+        self.expect_sym(")")?;
+        Ok(args)
+    }
+
     pub fn ident_list(&mut self) -> R<Vec<Sym>> {
         let paren = self.toks.eat_sym("(");
         let mut v = vec![self.sym_ident()?];
@@ -757,16 +778,20 @@ impl<'a> Parser<'a> {
                     } else {
                         ExprKind::Struct(fields)
                     }
+                } else if s == "IF" {
+                    let e = self.if_expr_tail(pos)?;
+                    self.expect_kw("END")?;
+                    return Ok(e);
                 } else if RESERVED.contains(&s.as_str())
                     || CLAUSES.contains(&s.as_str())
                     || OPENERS.contains(&s.as_str())
                 {
-                    let msg = if s == "IF" || s == "LET" {
+                    let msg = if s == "LET" {
                         format!("'{s}' as an expression")
                     } else {
                         format!("unexpected '{s}'")
                     };
-                    let kind = if s == "IF" || s == "LET" {
+                    let kind = if s == "LET" {
                         ErrorKind::Unsupported
                     } else {
                         ErrorKind::Syntax
@@ -821,6 +846,25 @@ impl<'a> Parser<'a> {
         };
         self.expect_kw("END")?;
         Ok((branches, els))
+    }
+
+    /// `P THEN E1 ELSE E2` (or `P THEN E1 ELSIF ...`) after `IF` or
+    /// `ELSIF` of an IF expression, without its `END`.
+    fn if_expr_tail(&mut self, pos: Pos) -> R<Expr> {
+        let cond = self.expr_bp(0, true)?;
+        self.expect_kw("THEN")?;
+        let then = self.expr_bp(0, true)?;
+        let els = if self.toks.eat_word("ELSIF") {
+            let p = self.pos();
+            self.if_expr_tail(p)?
+        } else {
+            self.expect_kw("ELSE")?;
+            self.expr_bp(0, true)?
+        };
+        Ok(Expr {
+            kind: ExprKind::Call(Builtin::IfThenElse, vec![cond, then, els]),
+            pos,
+        })
     }
 
     /// A substitution: `||` binds tighter than `;`.

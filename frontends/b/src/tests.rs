@@ -7,7 +7,7 @@ use pins::Model;
 use crate::{parse_str, ErrorKind};
 
 /// (states, transitions) by naive BFS.
-fn count(text: &str) -> (usize, usize) {
+pub(crate) fn count(text: &str) -> (usize, usize) {
     let m = parse_str(text, "t.mch").unwrap_or_else(|e| panic!("{e}"));
     pins::validate(&m).expect("valid model");
     frontend_testkit::bfs::count(&m)
@@ -107,7 +107,7 @@ fn syntax_errors_name_file_line_column() {
 #[test]
 fn unsupported_is_reported() {
     let e = parse_str(
-        "MACHINE M DEFINITIONS SET_PREF_MAX_OPERATIONS == 5 VARIABLES x INITIALISATION x := 0 END",
+        "MACHINE M DEFINITIONS SET_PREF_KODKOD == TRUE VARIABLES x INITIALISATION x := 0 END",
         "m.mch",
     )
     .expect_err("error");
@@ -151,7 +151,7 @@ fn nested_precondition_violation_is_a_model_error() {
 }
 
 /// The first model error met by a naive BFS, if any.
-fn first_error(text: &str) -> Option<String> {
+pub(crate) fn first_error(text: &str) -> Option<String> {
     let m = parse_str(text, "t.mch").unwrap_or_else(|e| panic!("{e}"));
     match frontend_testkit::bfs::bfs(&m, usize::MAX, None) {
         frontend_testkit::bfs::Bfs::Error(e) => Some(e.to_string()),

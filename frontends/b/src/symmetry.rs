@@ -1,0 +1,150 @@
+//! ProB's static symmetry reduction of constants that are elements of a
+//! deferred set (MACE style): the constants typed `c : S` (or `{c} <: S`)
+//! by a PROPERTIES conjunct, in declaration order, take either an element
+//! an earlier one took or the first element none took. So ProB keeps only
+//! the constant solutions whose values for them, as element indices, form
+//! a restricted growth string (each index at most one more than the
+//! largest before it). Checked against ProB on `DefSetWithConstantsTest`
+//! (10 of 256 solutions), `DefSetTest1` and the `Hanoi` puzzles (1 of 6).
+//!
+//!
+//! When the PROPERTIES only say `c : S`, for at most one constant `c` per
+//! deferred set, ProB fixes those constants as if the set were enumerated:
+//! it has no SETUP_CONSTANTS step (SimpleTest: 2 states, PaperroundAny,
+//! BirthdayBook, the Disprover's EnumWarningTests). Any other conjunct
+//! (`card(S) = 3`: DefSet_NoEnumWarning1) or a machine parameter (PROB-406's
+//! Y1) keeps the step. Constants only said pairwise distinct elements are
+//! not modelled (no ProB count to check it against).
+//!
+//! Owns that selection; solving the PROPERTIES is `solve`'s.
+
+use crate::ast::*;
+use crate::value::Value;
+
+/// For each deferred set, the indices (in `const_ids`) of the constants
+/// that a top-level PROPERTIES conjunct makes elements of it, in
+/// declaration order; sets with none are left out.
+fn element_constants(machines: &[Machine], const_ids: &[Sym], deferred: &[Sym]) -> Vec<Vec<usize>> {
+    let mut groups: Vec<Vec<usize>> = vec![Vec::new(); deferred.len()];
+    for m in machines {
+        for p in &m.properties {
+            for c in crate::solve::conjuncts(p) {
+                let Some((x, s)) = element_of(c) else {
+                    continue;
+                };
+                let (Some(k), Some(d)) = (
+                    const_ids.iter().position(|&i| i == x),
+                    deferred.iter().position(|&i| i == s),
+                ) else {
+                    continue;
+                };
+                if !groups[d].contains(&k) {
+                    groups[d].push(k);
+                }
+            }
+        }
+    }
+    for g in &mut groups {
+        g.sort_unstable();
+    }
+    groups.retain(|g| !g.is_empty());
+    groups
+}
+
+/// The constants ProB's symmetry reduction enumerates, per deferred set
+/// (indices among the constants), and whether it fixes all the constants
+/// (no SETUP_CONSTANTS step): see the module comment.
+#[derive(Debug, Default)]
+pub struct Symmetry {
+    pub groups: Vec<Vec<usize>>,
+    pub all_fixed: bool,
+}
+
+impl Symmetry {
+    /// `params`: the machine parameters (among `const_ids`).
+    pub fn of(
+        machines: &[Machine],
+        const_ids: &[Sym],
+        params: &[Sym],
+        deferred: &[Sym],
+    ) -> Result<Symmetry, (Pos, String)> {
+        let groups = element_constants(machines, const_ids, deferred);
+        let conjuncts: Vec<&Expr> = machines
+            .iter()
+            .flat_map(|m| &m.properties)
+            .flat_map(crate::solve::conjuncts)
+            .collect();
+        let member = |c: &&Expr| {
+            element_of(c).is_some_and(|(x, s)| const_ids.contains(&x) && deferred.contains(&s))
+        };
+        let distinct = |c: &&Expr| match &c.kind {
+            ExprKind::Bin(BinOp::Neq, a, b) => [a, b]
+                .iter()
+                .all(|e| matches!(e.kind, ExprKind::Ident(x) if const_ids.contains(&x))),
+            _ => false,
+        };
+        let covered = groups.iter().map(Vec::len).sum::<usize>() == const_ids.len();
+        let candidates = !const_ids.is_empty()
+            && covered
+            && params.iter().all(|p| !const_ids.contains(p))
+            && conjuncts.iter().all(|c| member(c) || distinct(c));
+        if candidates && groups.iter().any(|g| g.len() > 1) {
+            let pos = conjuncts.first().map_or(Pos::default(), |c| c.pos);
+            return Err((
+                pos,
+                "constants of a deferred set said distinct and nothing else (ProB may fix them without a SETUP_CONSTANTS step)".into(),
+            ));
+        }
+        Ok(Symmetry {
+            all_fixed: candidates && conjuncts.iter().all(member),
+            groups,
+        })
+    }
+}
+
+/// `x : S` or `{x} <: S` with `x` and `S` identifiers.
+fn element_of(c: &Expr) -> Option<(Sym, Sym)> {
+    let (a, b) = match &c.kind {
+        ExprKind::Bin(BinOp::In, a, b) => (&**a, &**b),
+        ExprKind::Bin(BinOp::Subset, a, b) => match &a.kind {
+            ExprKind::SetExt(xs) if xs.len() == 1 => (&xs[0], &**b),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    match (&a.kind, &b.kind) {
+        (ExprKind::Ident(x), ExprKind::Ident(s)) => Some((*x, *s)),
+        _ => None,
+    }
+}
+
+/// Whether ProB's MACE-style enumeration reaches the constant values
+/// `sol` (in `const_ids` order): see the module comment.
+pub fn canonical(groups: &[Vec<usize>], sol: &[Value]) -> bool {
+    groups.iter().all(|g| {
+        let mut next = 0u32;
+        g.iter().all(|&k| match sol.get(k) {
+            Some(Value::Elem(_, i)) if *i <= next => {
+                next = next.max(i + 1);
+                true
+            }
+            _ => false,
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::canonical;
+    use crate::value::Value;
+
+    #[test]
+    fn restricted_growth_strings() {
+        let e = |i| Value::Elem(0, i);
+        let g = vec![vec![0, 1, 2]];
+        assert!(canonical(&g, &[e(0), e(1), e(0)]));
+        assert!(canonical(&g, &[e(0), e(0), e(1)]));
+        assert!(!canonical(&g, &[e(1), e(0), e(0)]));
+        assert!(!canonical(&g, &[e(0), e(2), e(1)]));
+    }
+}
