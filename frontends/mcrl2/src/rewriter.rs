@@ -18,6 +18,10 @@
 //!   never use it (the case functions `C3_(e, x, y, z)` that `mcrl22lps`
 //!   generates select one argument; jitty never rewrites the others). Any
 //!   operation that needs its value fails with its message;
+//! - a call of a case function (`Cn_(e, x1, ..., xn)`, see `cases`) whose
+//!   selector evaluates to a constructor with a selecting rule evaluates
+//!   only the selector and the selected argument (jitty's result, and the
+//!   innermost one: the other arguments could only have been dropped);
 //! - a user map with no applicable rule is a function value when it still
 //!   expects argument groups (curried maps, `f: A -> B -> C`); a map with
 //!   no rules at all is an uninterpreted symbol whose applications are
