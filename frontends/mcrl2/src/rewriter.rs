@@ -312,28 +312,7 @@ impl Rewriter {
                 let vals = defined_all(self.eval_all(args, env, depth)?)?;
                 self.apply(&fv, vals, depth)
             }
-            // Every built-in takes one or two arguments: evaluated
-            // without building a vector (same order, same messages).
-            Term::Builtin(b, args) => match &args[..] {
-                [x] => {
-                    let a = defined(self.eval(x, env, depth)?)?;
-                    self.builtin_on(*b, a, None)
-                }
-                [x, y]
-                    if matches!(b, Builtin::Eq | Builtin::Neq) && defined_in_place(x, y, env) =>
-                {
-                    let (a, c) = (in_place(x, env), in_place(y, env));
-                    Ok(Value::Bool((a == c) == (*b == Builtin::Eq)))
-                }
-                [x, y] => {
-                    let (a, c) = (self.eval(x, env, depth)?, self.eval(y, env, depth)?);
-                    self.builtin_on(*b, defined(a)?, Some(defined(c)?))
-                }
-                _ => {
-                    let vals = defined_all(self.eval_all(args, env, depth)?)?;
-                    self.builtin(*b, vals)
-                }
-            },
+            Term::Builtin(b, args) => self.eval_builtin(*b, args, env, depth),
             Term::If(c, a, b) => {
                 if as_bool(&self.eval(c, env, depth)?, "if")? {
                     self.eval(a, env, depth)
@@ -412,8 +391,38 @@ impl Rewriter {
                 }
                 Ok(Value::bag(out))
             }
-            // A recogniser or projection of a variable reads it in place
-            // (no copy of the constructor term).
+            Term::Recogniser(..) | Term::Projection(..) => self.eval_selector(t, env, depth),
+        }
+    }
+
+    /// A built-in applied to `args` (every built-in takes one or two
+    /// arguments: evaluated without building a vector, in the same order
+    /// and with the same messages).
+    fn eval_builtin(&self, b: Builtin, args: &[Term], env: &mut [Value], depth: usize) -> Eval {
+        match &args[..] {
+            [x] => {
+                let a = defined(self.eval(x, env, depth)?)?;
+                self.builtin_on(b, a, None)
+            }
+            [x, y] if matches!(b, Builtin::Eq | Builtin::Neq) && defined_in_place(x, y, env) => {
+                let (a, c) = (in_place(x, env), in_place(y, env));
+                Ok(Value::Bool((a == c) == (b == Builtin::Eq)))
+            }
+            [x, y] => {
+                let (a, c) = (self.eval(x, env, depth)?, self.eval(y, env, depth)?);
+                self.builtin_on(b, defined(a)?, Some(defined(c)?))
+            }
+            _ => {
+                let vals = defined_all(self.eval_all(args, env, depth)?)?;
+                self.builtin(b, vals)
+            }
+        }
+    }
+
+    /// A recogniser or a projection (`t`); of a variable, it reads the
+    /// value in place (no copy of the constructor term).
+    fn eval_selector(&self, t: &Term, env: &mut [Value], depth: usize) -> Eval {
+        match t {
             Term::Recogniser(c, a) if ctor_var(a, env).is_some() => {
                 let (d, _) = ctor_var(a, env).expect("checked");
                 Ok(Value::Bool(d == *c))
@@ -438,6 +447,7 @@ impl Rewriter {
                     self.show(&other)
                 )),
             },
+            other => Err(format!("not a recogniser nor a projection: {other:?}")),
         }
     }
 
