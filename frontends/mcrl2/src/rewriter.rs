@@ -399,7 +399,7 @@ impl Rewriter {
     /// arguments: evaluated without building a vector, in the same order
     /// and with the same messages).
     fn eval_builtin(&self, b: Builtin, args: &[Term], env: &mut [Value], depth: usize) -> Eval {
-        match &args[..] {
+        match args {
             [x] => {
                 let a = defined(self.eval(x, env, depth)?)?;
                 self.builtin_on(b, a, None)
