@@ -121,3 +121,67 @@ pub fn case_table(info: &MapInfo) -> Option<CaseTable> {
         selected,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    fn rule(lhs: Vec<Pattern>, rhs: Term) -> Rule {
+        Rule {
+            lhs: vec![lhs],
+            condition: None,
+            rhs,
+            env_size: 4,
+            location: "t".into(),
+        }
+    }
+
+    fn ctor(c: CtorId) -> Pattern {
+        Pattern::Lit(Value::Ctor(c, Arc::from([])))
+    }
+
+    fn vars() -> Vec<Pattern> {
+        (1..4).map(|s| Pattern::Bind(s, None)).collect()
+    }
+
+    /// `C(e, x, x) = x; C(e5, y1, y2) = y2; C(e7, y1, y2) = y1`.
+    fn case_map() -> MapInfo {
+        let shortcut = vec![
+            Pattern::Bind(0, None),
+            Pattern::Bind(1, None),
+            Pattern::Same(1),
+        ];
+        let select = |c, rhs| {
+            let mut ps = vec![ctor(c)];
+            ps.extend(vars().into_iter().take(2));
+            rule(ps, Term::Var(rhs))
+        };
+        MapInfo {
+            name: "C".into(),
+            sorts: Vec::new(),
+            rules: vec![rule(shortcut, Term::Var(1)), select(5, 2), select(7, 1)],
+        }
+    }
+
+    #[test]
+    fn case_functions_select_by_constructor() {
+        let t = case_table(&case_map()).expect("a case function");
+        assert_eq!(t.arity, 3);
+        assert_eq!((t.select(5), t.select(7)), (Some(2), Some(1)));
+        assert_eq!((t.select(4), t.select(6), t.select(8)), (None, None, None));
+    }
+
+    #[test]
+    fn other_maps_are_not_case_functions() {
+        let mut m = case_map();
+        m.rules[1].rhs = Term::Const(Value::Int(0));
+        assert!(case_table(&m).is_none(), "right-hand side not a variable");
+        let mut m = case_map();
+        m.rules[2].condition = Some(Term::Const(Value::Bool(true)));
+        assert!(case_table(&m).is_none(), "conditional rule");
+        let mut m = case_map();
+        m.rules[1].lhs[0][2] = Pattern::Same(1);
+        assert!(case_table(&m).is_none(), "repeated variable");
+    }
+}

@@ -7,9 +7,11 @@
 //! `lexer` -> `parser` (syntax tree, [`ast`]) -> `sorts` (aliases,
 //! structured sorts) -> `compile` (names resolved: [`term`]) -> `model`
 //! (summands, initial state, `pins`), with `rewriter` evaluating data terms
-//! to normal forms ([`value`]), `enumerator` finding the values of sum
-//! variables, and `interner` numbering each parameter's values (LTSmin's
-//! chunk maps: a state is a vector of `u32` indices).
+//! to normal forms ([`value`]; `cases` recognises the case functions it
+//! evaluates lazily, `fold` evaluates closed subterms once at load),
+//! `enumerator` finding the values of sum variables, and `interner`
+//! numbering each parameter's values (LTSmin's chunk maps: a state is a
+//! vector of `u32` indices).
 //!
 //! # Why our own parser, not `merc_syntax`
 //! `merc_syntax` 2.0.0 (the pest grammar and AST of the whole mCRL2

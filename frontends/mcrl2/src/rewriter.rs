@@ -20,6 +20,10 @@
 //!   never use it (the case functions `C3_(e, x, y, z)` that `mcrl22lps`
 //!   generates select one argument; jitty never rewrites the others). Any
 //!   operation that needs its value fails with its message;
+//! - a call of a case function (`Cn_(e, x1, ..., xn)`, see `cases`) whose
+//!   selector evaluates to a constructor with a selecting rule evaluates
+//!   only the selector and the selected argument (jitty's result, and the
+//!   innermost one: the other arguments could only have been dropped);
 //! - a user map with no applicable rule is a function value when it still
 //!   expects argument groups (curried maps, `f: A -> B -> C`); a map with
 //!   no rules at all is an uninterpreted symbol whose applications are
@@ -316,28 +320,7 @@ impl Rewriter {
                 let vals = defined_all(self.eval_all(args, env, depth)?)?;
                 self.apply(&fv, vals, depth)
             }
-            // Every built-in takes one or two arguments: evaluated
-            // without building a vector (same order, same messages).
-            Term::Builtin(b, args) => match &args[..] {
-                [x] => {
-                    let a = defined(self.eval(x, env, depth)?)?;
-                    self.builtin_on(*b, a, None)
-                }
-                [x, y]
-                    if matches!(b, Builtin::Eq | Builtin::Neq) && defined_in_place(x, y, env) =>
-                {
-                    let (a, c) = (in_place(x, env), in_place(y, env));
-                    Ok(Value::Bool((a == c) == (*b == Builtin::Eq)))
-                }
-                [x, y] => {
-                    let (a, c) = (self.eval(x, env, depth)?, self.eval(y, env, depth)?);
-                    self.builtin_on(*b, defined(a)?, Some(defined(c)?))
-                }
-                _ => {
-                    let vals = defined_all(self.eval_all(args, env, depth)?)?;
-                    self.builtin(*b, vals)
-                }
-            },
+            Term::Builtin(b, args) => self.eval_builtin(*b, args, env, depth),
             Term::If(c, a, b) => match self.eval_bool(c, env, depth, "if") {
                 Ok(true) => self.eval(a, env, depth),
                 Ok(false) => self.eval(b, env, depth),
@@ -416,8 +399,38 @@ impl Rewriter {
                 }
                 Ok(Value::bag(out))
             }
-            // A recogniser or projection of a variable reads it in place
-            // (no copy of the constructor term).
+            Term::Recogniser(..) | Term::Projection(..) => self.eval_selector(t, env, depth),
+        }
+    }
+
+    /// A built-in applied to `args` (every built-in takes one or two
+    /// arguments: evaluated without building a vector, in the same order
+    /// and with the same messages).
+    fn eval_builtin(&self, b: Builtin, args: &[Term], env: &mut [Value], depth: usize) -> Eval {
+        match args {
+            [x] => {
+                let a = defined(self.eval(x, env, depth)?)?;
+                self.builtin_on(b, a, None)
+            }
+            [x, y] if matches!(b, Builtin::Eq | Builtin::Neq) && defined_in_place(x, y, env) => {
+                let (a, c) = (in_place(x, env), in_place(y, env));
+                Ok(Value::Bool((a == c) == (b == Builtin::Eq)))
+            }
+            [x, y] => {
+                let (a, c) = (self.eval(x, env, depth)?, self.eval(y, env, depth)?);
+                self.builtin_on(b, defined(a)?, Some(defined(c)?))
+            }
+            _ => {
+                let vals = defined_all(self.eval_all(args, env, depth)?)?;
+                self.builtin(b, vals)
+            }
+        }
+    }
+
+    /// A recogniser or a projection (`t`); of a variable, it reads the
+    /// value in place (no copy of the constructor term).
+    fn eval_selector(&self, t: &Term, env: &mut [Value], depth: usize) -> Eval {
+        match t {
             Term::Recogniser(cs, a) if ctor_var(a, env).is_some() => {
                 let (d, _) = ctor_var(a, env).expect("checked");
                 Ok(Value::Bool(cs.contains(&d)))
@@ -442,6 +455,7 @@ impl Rewriter {
                     self.show(&other)
                 )),
             },
+            other => Err(format!("not a recogniser nor a projection: {other:?}")),
         }
     }
 

@@ -314,3 +314,21 @@ fn sum_over_lists_bounded_by_their_length() {
     // [], 2 of length 1, 4 of length 2: seven labels to one target.
     assert_eq!((s, e), (2, 7));
 }
+
+#[test]
+fn case_function_guards_prune_without_changing_counts() {
+    // C selects by `e`; the guard on `e` decides before `d` (a Nat bounded
+    // by the condition) is enumerated; the argument of D that e2 would
+    // select has no normal form (head([])) and is never needed.
+    let text = "sort E = struct e0 | e1 | e2;\n\
+                map C: E # Bool # Bool # Bool -> Bool; D: E # Nat # Nat # Nat -> Nat;\n\
+                var e: E; b, b0, b1, b2: Bool; x, x0, x1, x2: Nat;\n\
+                eqn C(e, b, b, b) = b; C(e0, b0, b1, b2) = b0; C(e1, b0, b1, b2) = b1; C(e2, b0, b1, b2) = b2;\n\
+                D(e, x, x, x) = x; D(e0, x0, x1, x2) = x0; D(e1, x0, x1, x2) = x1; D(e2, x0, x1, x2) = x2;\n\
+                act a: Nat;\n\
+                proc P(n: Nat, l: List(Nat)) = sum e: E, d: Nat. (C(e, n < 3, n == 1 && d < 2, false) && d <= n) -> a(d) . P(n = D(e, n + 1, d, head(l)));\ninit P(0, []);";
+    let m = parse_str(text, "t.mcrl2").unwrap();
+    // n = 0: e0, d = 0 (1 transition). n = 1: e0, d in 0..=1, and e1,
+    // d in 0..=1 (4). n = 2: e0, d in 0..=2 (3). n = 3: none. e2 never.
+    assert_eq!(explore(&m), (4, 8));
+}
