@@ -71,13 +71,10 @@ impl<'m> Reconstructor<'m> {
     /// The event of the `index`-th successor of `group`, or `None` when the
     /// index does not fit beside the group bits.
     pub fn encode(&self, group: usize, index: u32) -> Option<u32> {
-        if self.group_bits < 32 && index >> (32 - self.group_bits) == 0 {
-            Some(group as u32 | index << self.group_bits)
-        } else if self.group_bits == 32 && index == 0 {
-            Some(group as u32)
-        } else {
-            None
-        }
+        // In u64: with one group (no group bits) every u32 index fits, and
+        // a u32 shifted by 32 would wrap its shift amount.
+        let event = group as u64 | (index as u64) << self.group_bits;
+        u32::try_from(event).ok()
     }
 
     /// Writes into `out` the successor of `from` by `event`.
