@@ -81,7 +81,11 @@ fn samples() -> Vec<Sample> {
         ("promela", "anderson.1", "beem/promela/anderson.1.pm"),
         ("mcrl2", "onebit", "mcrl2/lps/onebit.mcrl2"),
         ("mcrl2", "Knuth", "mcrl2/lps/Knuth.mcrl2"),
-        ("b", "CAN_BUS_tlc", "b/prob-examples/B/Benchmarks/CAN_BUS_tlc.mch"),
+        (
+            "b",
+            "CAN_BUS_tlc",
+            "b/prob-examples/B/Benchmarks/CAN_BUS_tlc.mch",
+        ),
         (
             "b",
             "Simpson_Four_Slot",
