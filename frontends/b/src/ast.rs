@@ -244,6 +244,9 @@ pub enum SubstKind {
     },
     Pre(Expr, Box<Subst>),
     Assert(Expr, Box<Subst>),
+    /// A check ProB makes when an Event-B event fires (see [`EventCheck`]),
+    /// around the event's actions.
+    EventCheck(Box<EventCheck>, Box<Subst>),
     /// `SELECT P THEN S WHEN Q THEN T ... ELSE U END`.
     Select(Vec<(Expr, Subst)>, Option<Box<Subst>>),
     Any {
@@ -273,6 +276,25 @@ pub enum SubstKind {
     Seq(Vec<Subst>),
     /// `outs <-- op(args)`.
     Call(Vec<Expr>, Sym, Vec<Expr>),
+}
+
+/// ProB's checks of an Event-B event that fires (its guards hold); a
+/// failed check is a model error naming `what`.
+#[derive(Debug)]
+pub enum EventCheck {
+    /// The predicate must hold (a theorem among the guards, the guard of
+    /// the abstract event refined).
+    Holds { what: String, pred: Expr },
+    /// The machine's VARIANT: an integer must be a natural number before;
+    /// after, an integer must be smaller (`convergent`) or not greater, a
+    /// set a strict subset (`convergent`) or a subset.
+    Variant {
+        what: String,
+        expr: Expr,
+        convergent: bool,
+    },
+    /// The body (a nondeterministic action) must have an outcome.
+    Executable { what: String },
 }
 
 /// One operation: `outs <-- name(params) = body`.

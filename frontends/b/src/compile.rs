@@ -429,6 +429,13 @@ fn check_subst(s: &Subst, syms: &Syms, files: &[String]) -> R<()> {
             ce(p)?;
             cs(b)
         }
+        SubstKind::EventCheck(c, b) => {
+            match &**c {
+                EventCheck::Holds { pred: e, .. } | EventCheck::Variant { expr: e, .. } => ce(e)?,
+                EventCheck::Executable { .. } => {}
+            }
+            cs(b)
+        }
         SubstKind::Select(br, els) | SubstKind::If(br, els) => {
             for (g, b) in br {
                 ce(g)?;

@@ -169,6 +169,7 @@ impl Env<'_> {
                 }
                 self.exec(body, ops)?
             }
+            SubstKind::EventCheck(c, body) => self.exec_event_check(c, body, ops)?,
             SubstKind::Select(branches, els) => {
                 let mut out = Vec::new();
                 let mut any = false;
@@ -365,6 +366,54 @@ impl Env<'_> {
         Ok(done)
     }
 
+    /// `body` under one of ProB's Event-B event checks.
+    fn exec_event_check(
+        &mut self,
+        c: &EventCheck,
+        body: &Subst,
+        ops: &dyn Callee,
+    ) -> E<Vec<Writes>> {
+        match c {
+            EventCheck::Holds { what, pred } => {
+                if !self.holds(pred)? {
+                    return Err(Fail::Wd(what.clone(), pred.pos));
+                }
+                self.exec(body, ops)
+            }
+            EventCheck::Executable { what } => {
+                let outs = self.exec(body, ops)?;
+                if outs.is_empty() {
+                    return Err(Fail::Wd(what.clone(), body.pos));
+                }
+                Ok(outs)
+            }
+            EventCheck::Variant {
+                what,
+                expr,
+                convergent,
+            } => {
+                let before = self.eval(expr)?;
+                if let Value::Int(n) = before {
+                    if n < 0 {
+                        let m = format!("variant_negative: {what}, the variant is {n}");
+                        return Err(Fail::Wd(m, expr.pos));
+                    }
+                }
+                let outs = self.exec(body, ops)?;
+                for w in &outs {
+                    let after = self.with_writes(w, |env| env.eval(expr))?;
+                    if !variant_ok(&before, &after, *convergent)
+                        .map_err(|m| Fail::Wd(m, expr.pos))?
+                    {
+                        let m = format!("invalid_variant: {what}, from {before:?} to {after:?}");
+                        return Err(Fail::Wd(m, expr.pos));
+                    }
+                }
+                Ok(outs)
+            }
+        }
+    }
+
     fn exec_seq(&mut self, parts: &[Subst], ops: &dyn Callee) -> E<Vec<Writes>> {
         let Some((first, rest)) = parts.split_first() else {
             return Ok(vec![Vec::new()]);
@@ -552,4 +601,15 @@ pub fn compact(w: Writes) -> Writes {
     }
     out.reverse();
     out
+}
+
+/// Whether the variant goes from `before` to `after` as a convergent
+/// (strictly decreasing) or anticipated (not increasing) event must.
+fn variant_ok(before: &Value, after: &Value, convergent: bool) -> Result<bool, String> {
+    if let (Value::Int(b), Value::Int(a)) = (before, after) {
+        return Ok(if convergent { a < b } else { a <= b });
+    }
+    let (b, a) = (before.as_set()?, after.as_set()?);
+    let sub = a.iter().all(|x| b.binary_search(x).is_ok());
+    Ok(sub && (!convergent || a.len() < b.len()))
 }

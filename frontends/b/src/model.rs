@@ -262,6 +262,15 @@ impl BModel {
                 e(p, ids);
                 self.subst_idents(b, ids, assigned, calls);
             }
+            SubstKind::EventCheck(c, b) => {
+                match &**c {
+                    EventCheck::Holds { pred: x, .. } | EventCheck::Variant { expr: x, .. } => {
+                        e(x, ids)
+                    }
+                    EventCheck::Executable { .. } => {}
+                }
+                self.subst_idents(b, ids, assigned, calls);
+            }
             SubstKind::Select(br, els) | SubstKind::If(br, els) => {
                 for (g, b) in br {
                     e(g, ids);

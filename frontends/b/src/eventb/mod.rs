@@ -15,6 +15,8 @@ mod expr;
 mod project;
 mod refinement;
 mod term;
+#[cfg(test)]
+mod tests_checks;
 
 use crate::error::BError;
 use crate::load::{Composed, Reader};

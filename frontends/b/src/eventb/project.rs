@@ -14,8 +14,12 @@
 //!   (the export holds them flattened: an extended event already carries
 //!   the abstract parameters, guards and actions). An event becomes the
 //!   operation `name(params) = SELECT guards THEN actions END` (actions in
-//!   parallel); witnesses, theorems, variants and the abstract machines
-//!   are not needed for the counts (ProB only checks them).
+//!   parallel), under ProB's checks when it fires (`EventCheck`): its
+//!   theorems among the guards hold, the guard of the abstract event it
+//!   refines holds (not checked when a witness gives an abstract
+//!   parameter), the VARIANT is natural and decreases (convergent) or does
+//!   not increase (anticipated), a nondeterministic action has an outcome.
+//!   A failed check is a model error naming the event and the check.
 //!
 //! Refused as unsupported: abstract constants, abstract variables that
 //! disappear in the refinement, the operators of theories (ProB's theory
@@ -26,7 +30,7 @@ use crate::error::{BError, ErrorKind};
 use crate::load::{Composed, Reader};
 
 use super::expr::{conj, ident_name_of, Tr};
-use super::refinement::{self, event_parts};
+use super::refinement::{self, event_parts, EventParts};
 use super::term::{read_terms, Term};
 
 type R<T> = Result<T, BError>;
@@ -268,6 +272,7 @@ impl Tr<'_> {
             variables.push(self.syms.intern(&n));
         }
         variables.extend(dropped.iter().map(|d| self.syms.intern(d)));
+        let variant = section_term(m, "variant");
         let mut init = None;
         let mut operations = Vec::new();
         for e in section(m, "events") {
@@ -283,7 +288,8 @@ impl Tr<'_> {
             }
             let pos = self.pos_of(e);
             let params = self.ident_list(ev.params)?;
-            let body = self.event_body(ev.guards, &actions, pos)?;
+            let checks = self.event_checks(&ev, variant, chain.first().copied())?;
+            let body = self.event_body(ev.guards, &actions, checks, pos)?;
             if ev.name == "INITIALISATION" {
                 if !params.is_empty() {
                     return Err(self.err(ErrorKind::Unsupported, e, "initialisation parameters"));
@@ -310,13 +316,77 @@ impl Tr<'_> {
         })
     }
 
-    /// `SELECT guards THEN actions END` (the actions alone when no guard).
-    fn event_body(&mut self, guards: &[Term], actions: &[&Term], pos: Pos) -> R<Subst> {
+    /// ProB's checks when event `ev` fires, outermost first: its theorems
+    /// among the guards, the guards of the abstract event it refines (in
+    /// `abs`, the machine it refines; not when an abstract parameter is
+    /// given by a witness), the `variant` of the machine (a convergent or
+    /// anticipated event).
+    fn event_checks(
+        &mut self,
+        ev: &EventParts<'_>,
+        variant: Option<&Term>,
+        abs: Option<&Term>,
+    ) -> R<Vec<EventCheck>> {
+        let at = format!("event {}", ev.name);
+        let mut out = Vec::new();
+        if let Some(t) = ev.theorems.first() {
+            let what = format!("invalid_theorem_in_guard: {at}, theorem {}", label(t));
+            let pred = conj(self.exprs(ev.theorems)?, self.pos_of(t));
+            out.push(EventCheck::Holds { what, pred });
+        }
+        if let Some((aname, ae)) = abs.and_then(|a| refined_event(ev, a)) {
+            if let Some(g) = ae.guards.first() {
+                let what = format!(
+                    "simulation_error: {at} enabled where the guard of event {} of machine {aname} is false",
+                    ae.name
+                );
+                let pred = conj(self.exprs(ae.guards)?, self.pos_of(g));
+                out.push(EventCheck::Holds { what, pred });
+            }
+        }
+        let convergent = match ev.status {
+            "convergent" => true,
+            "anticipated" => false,
+            _ => return Ok(out),
+        };
+        if let Some(v) = variant.filter(|_| ev.name != "INITIALISATION") {
+            let what = format!("{at} ({})", ev.status);
+            let expr = self.expr(v)?;
+            out.push(EventCheck::Variant {
+                what,
+                expr,
+                convergent,
+            });
+        }
+        Ok(out)
+    }
+
+    /// `SELECT guards THEN checks(actions) END` (no SELECT when no guard):
+    /// a nondeterministic action must have an outcome.
+    fn event_body(
+        &mut self,
+        guards: &[Term],
+        actions: &[&Term],
+        checks: Vec<EventCheck>,
+        pos: Pos,
+    ) -> R<Subst> {
         let g = self.exprs(guards)?;
-        let mut acts = actions
-            .iter()
-            .map(|a| self.action(a))
-            .collect::<R<Vec<_>>>()?;
+        let mut acts = Vec::with_capacity(actions.len());
+        for a in actions {
+            let act = self.action(a)?;
+            let act = match act.kind {
+                SubstKind::BecomesIn(..) | SubstKind::BecomesSuch { .. } => {
+                    let what = format!(
+                        "action_not_executable: action {} of {}",
+                        label(a),
+                        self.what
+                    );
+                    wrap(EventCheck::Executable { what }, act)
+                }
+                _ => act,
+            };
+            acts.push(act);
+        }
         let then = match acts.len() {
             0 => Subst {
                 kind: SubstKind::Skip,
@@ -328,6 +398,7 @@ impl Tr<'_> {
                 pos,
             },
         };
+        let then = checks.into_iter().rev().fold(then, |b, c| wrap(c, b));
         if g.is_empty() {
             return Ok(then);
         }
@@ -375,6 +446,42 @@ impl Tr<'_> {
         };
         Ok(Subst { kind, pos })
     }
+}
+
+/// `body` under check `c`.
+fn wrap(c: EventCheck, body: Subst) -> Subst {
+    let pos = body.pos;
+    Subst {
+        kind: SubstKind::EventCheck(Box::new(c), Box::new(body)),
+        pos,
+    }
+}
+
+/// The single argument of section `name` of machine `m` (`variant(_, E)`).
+fn section_term<'t>(m: &'t Term, name: &str) -> Option<&'t Term> {
+    sections(m).iter().find_map(|s| match s.app() {
+        Some((f, [_, x])) if f == name => Some(x),
+        _ => None,
+    })
+}
+
+/// The abstract event (of machine `abs`, with that machine's name) that
+/// `ev` refines, when it refines one whose parameters are all parameters
+/// of `ev` (none given by a witness).
+fn refined_event<'t>(ev: &EventParts<'_>, abs: &'t Term) -> Option<(&'t str, EventParts<'t>)> {
+    let [r] = ev.refines.as_slice() else {
+        return None;
+    };
+    let ae = section(abs, "events")
+        .iter()
+        .filter_map(event_parts)
+        .find(|a| a.name == *r)?;
+    let params: Vec<&str> = ev.params.iter().filter_map(ident_name_of).collect();
+    let witnessed = ae
+        .params
+        .iter()
+        .any(|p| ident_name_of(p).is_none_or(|p| !params.contains(&p)));
+    (!witnessed).then_some((component_name(abs)?, ae))
 }
 
 /// An axiom `partition(S, {a}, {b}, ...)` whose parts are singletons of

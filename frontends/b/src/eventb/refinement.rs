@@ -18,9 +18,13 @@ use super::term::Term;
 /// The parts of an `event(...)` term.
 pub struct EventParts<'t> {
     pub name: &'t str,
+    /// `convergent`, `anticipated` or `ordinary`.
+    pub status: &'t str,
     pub refines: Vec<&'t str>,
     pub params: &'t [Term],
     pub guards: &'t [Term],
+    /// The guards marked as theorems.
+    pub theorems: &'t [Term],
     pub actions: &'t [Term],
 }
 
@@ -28,14 +32,16 @@ pub struct EventParts<'t> {
 /// Witnesses)`, or without Theorems, or without Status and Theorems
 /// (older exports).
 pub fn event_parts(e: &Term) -> Option<EventParts<'_>> {
-    let (n, r, p, g, a) = match e.app()? {
-        ("event", [_, n, _, r, p, g, _, a, _]) => (n, r, p, g, a),
-        ("event", [_, n, _, r, p, g, a, _]) => (n, r, p, g, a),
-        ("event", [_, n, r, p, g, a, _]) => (n, r, p, g, a),
+    let (n, st, r, p, g, t, a) = match e.app()? {
+        ("event", [_, n, s, r, p, g, t, a, _]) => (n, Some(s), r, p, g, t.list()?, a),
+        ("event", [_, n, s, r, p, g, a, _]) => (n, Some(s), r, p, g, &[][..], a),
+        ("event", [_, n, r, p, g, a, _]) => (n, None, r, p, g, &[][..], a),
         _ => return None,
     };
     Some(EventParts {
         name: n.atom()?,
+        status: st.and_then(Term::app).map_or("ordinary", |(f, _)| f),
+        theorems: t,
         refines: match r {
             // older exports: one abstract event's name, '' for none
             Term::Atom(a) if a.is_empty() => Vec::new(),

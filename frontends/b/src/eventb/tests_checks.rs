@@ -1,0 +1,135 @@
+//! Tests of ProB's Event-B event checks (variants, theorems among the
+//! guards, guard strengthening, feasibility of nondeterministic actions):
+//! each model breaks one check, and its repaired twin explores fine.
+
+use frontend_testkit::bfs::{bfs, Bfs};
+
+/// A machine `M` with variable `n` (initialised to `init`), the given
+/// variant section and events, refining `refines` (`none` for none), and
+/// the abstract machines `more` after it.
+fn package(refines: &str, init: &str, variant: &str, events: &str, more: &str) -> String {
+    let refines = match refines {
+        "none" => String::new(),
+        r => format!("refines(none,'{r}'),"),
+    };
+    format!(
+        "package(load_event_b_project([event_b_model(none,'M',[sees(none,[]),{refines}
+          variables(none,[identifier(none,n)]),invariant(none,[]),theorems(none,[]),{variant}
+          events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],
+            [assign(none,[identifier(none,n)],[{init}])],[]),{events}])]){more}],[],[],_E))."
+    )
+}
+
+const INT_VARIANT: &str = "variant(none,identifier(none,n)),";
+const TWO: &str = "integer(none,2)";
+
+/// `decr` with `status`, guard `n >= low` and action `n := n - step`.
+fn decr(status: &str, low: i64, step: i64) -> String {
+    format!(
+        "event(none,decr,{status}(none),[],[],
+           [greater_equal(none,identifier(none,n),integer(none,{low}))],
+           [assign(none,[identifier(none,n)],
+              [minus(none,identifier(none,n),integer(none,{step}))])],[])"
+    )
+}
+
+/// The exploration of `text`: the model error's message, or `ok`.
+fn explore(text: &str) -> String {
+    let m = match crate::parse_str(text, "M_mch.eventb") {
+        Ok(m) => m,
+        Err(e) => return format!("parse: {e}"),
+    };
+    match bfs(&m, 1000, None) {
+        Bfs::Done(..) => "ok".into(),
+        Bfs::GaveUp(w) => format!("gave up: {w}"),
+        Bfs::Error(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn a_convergent_event_needs_a_natural_variant() {
+    let bad = package("none", TWO, INT_VARIANT, &decr("convergent", -1, 1), "");
+    assert!(explore(&bad).contains("variant_negative: event decr"));
+    let bad = package("none", TWO, INT_VARIANT, &decr("anticipated", -1, 1), "");
+    assert!(explore(&bad).contains("variant_negative: event decr"));
+    let good = package("none", TWO, INT_VARIANT, &decr("convergent", 1, 1), "");
+    assert_eq!(explore(&good), "ok");
+}
+
+#[test]
+fn a_convergent_event_decreases_the_variant_an_anticipated_one_keeps_it() {
+    let bad = package("none", TWO, INT_VARIANT, &decr("convergent", 1, 0), "");
+    assert!(explore(&bad).contains("invalid_variant: event decr"));
+    let bad = package("none", TWO, INT_VARIANT, &decr("anticipated", 1, -1), "");
+    assert!(explore(&bad).contains("invalid_variant: event decr"));
+    let good = package("none", TWO, INT_VARIANT, &decr("anticipated", 1, 0), "");
+    assert_eq!(explore(&good), "ok");
+    // no variant: nothing to check
+    let good = package("none", TWO, "", &decr("convergent", 1, 0), "");
+    assert_eq!(explore(&good), "ok");
+}
+
+#[test]
+fn a_set_variant_follows_the_subset_order() {
+    let init = "set_extension(none,[integer(none,1)])";
+    let keep = |status: &str| {
+        format!(
+            "event(none,keep,{status}(none),[],[],[],
+               [assign(none,[identifier(none,n)],[identifier(none,n)])],[])"
+        )
+    };
+    let bad = package("none", init, INT_VARIANT, &keep("convergent"), "");
+    assert!(explore(&bad).contains("invalid_variant: event keep"));
+    let good = package("none", init, INT_VARIANT, &keep("anticipated"), "");
+    assert_eq!(explore(&good), "ok");
+}
+
+#[test]
+fn a_theorem_among_the_guards_must_hold() {
+    let ev = |bound: i64| {
+        format!(
+            "event(none,decr,ordinary(none),[],[],
+               [greater_equal(none,identifier(none,n),integer(none,1))],
+               [less_equal(rodinpos(thm1,x),identifier(none,n),integer(none,{bound}))],
+               [assign(none,[identifier(none,n)],
+                  [minus(none,identifier(none,n),integer(none,1))])],[])"
+        )
+    };
+    let bad = package("none", TWO, "", &ev(1), "");
+    assert!(explore(&bad).contains("invalid_theorem_in_guard: event decr, theorem thm1"));
+    assert_eq!(explore(&package("none", TWO, "", &ev(2), "")), "ok");
+}
+
+#[test]
+fn a_refined_event_needs_the_abstract_guard() {
+    let abs = ",event_b_model(none,'A',[sees(none,[]),
+          variables(none,[identifier(none,n)]),invariant(none,[]),theorems(none,[]),
+          events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],
+            [assign(none,[identifier(none,n)],[integer(none,2)])],[]),
+          event(none,decr,ordinary(none),[],[],
+            [greater_equal(none,identifier(none,n),integer(none,1))],
+            [assign(none,[identifier(none,n)],
+              [minus(none,identifier(none,n),integer(none,1))])],[])])])";
+    let refining = |low: i64| decr("ordinary", low, 1).replacen("[],[],", "[decr],[],", 1);
+    let bad = package("A", TWO, "", &refining(0), abs);
+    assert!(explore(&bad).contains("simulation_error: event decr"));
+    assert_eq!(explore(&package("A", TWO, "", &refining(1), abs)), "ok");
+}
+
+#[test]
+fn a_nondeterministic_action_needs_a_solution() {
+    let ev = |low: i64| {
+        format!(
+            "event(none,step,ordinary(none),[],[],
+               [greater_equal(none,identifier(none,n),integer(none,{low}))],
+               [becomes_such(rodinpos(act1,x),[identifier(none,n)],
+                  conjunct(none,
+                    equal(none,identifier(none,'n\\''),
+                      minus(none,identifier(none,n),integer(none,1))),
+                    greater_equal(none,identifier(none,'n\\''),integer(none,0))))],[])"
+        )
+    };
+    let bad = package("none", TWO, "", &ev(0), "");
+    assert!(explore(&bad).contains("action_not_executable: action act1 of event step"));
+    assert_eq!(explore(&package("none", TWO, "", &ev(1), "")), "ok");
+}
