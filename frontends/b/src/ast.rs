@@ -295,6 +295,10 @@ pub enum EventCheck {
     },
     /// The body (a nondeterministic action) must have an outcome.
     Executable { what: String },
+    /// Every outcome of the body must be one of `action` (an action of the
+    /// abstract event refined, on variables the refinement keeps) run in
+    /// the state before.
+    Simulates { what: String, action: Box<Subst> },
 }
 
 /// One operation: `outs <-- name(params) = body`.

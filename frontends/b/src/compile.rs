@@ -433,6 +433,7 @@ fn check_subst(s: &Subst, syms: &Syms, files: &[String]) -> R<()> {
             match &**c {
                 EventCheck::Holds { pred: e, .. } | EventCheck::Variant { expr: e, .. } => ce(e)?,
                 EventCheck::Executable { .. } => {}
+                EventCheck::Simulates { action, .. } => cs(action)?,
             }
             cs(b)
         }

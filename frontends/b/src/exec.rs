@@ -387,6 +387,21 @@ impl Env<'_> {
                 }
                 Ok(outs)
             }
+            EventCheck::Simulates { what, action } => {
+                let abstract_outs = self.exec(action, ops)?;
+                let outs = self.exec(body, ops)?;
+                for w in &outs {
+                    let simulated = self.with_writes(w, |env| {
+                        abstract_outs
+                            .iter()
+                            .any(|a| a.iter().all(|(t, v)| env.read(*t) == *v))
+                    });
+                    if !simulated {
+                        return Err(Fail::Wd(what.clone(), action.pos));
+                    }
+                }
+                Ok(outs)
+            }
             EventCheck::Variant {
                 what,
                 expr,

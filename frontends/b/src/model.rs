@@ -268,6 +268,10 @@ impl BModel {
                         e(x, ids)
                     }
                     EventCheck::Executable { .. } => {}
+                    EventCheck::Simulates { action, .. } => {
+                        let mut none = Vec::new();
+                        self.subst_idents(action, ids, &mut none, calls);
+                    }
                 }
                 self.subst_idents(b, ids, assigned, calls);
             }

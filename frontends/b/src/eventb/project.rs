@@ -273,6 +273,7 @@ impl Tr<'_> {
         }
         variables.extend(dropped.iter().map(|d| self.syms.intern(d)));
         let variant = section_term(m, "variant");
+        let kept = refinement::var_names(m);
         let mut init = None;
         let mut operations = Vec::new();
         for e in section(m, "events") {
@@ -288,7 +289,7 @@ impl Tr<'_> {
             }
             let pos = self.pos_of(e);
             let params = self.ident_list(ev.params)?;
-            let checks = self.event_checks(&ev, variant, chain.first().copied())?;
+            let checks = self.event_checks(&ev, variant, chain.first().copied(), &kept)?;
             let body = self.event_body(ev.guards, &actions, checks, pos)?;
             if ev.name == "INITIALISATION" {
                 if !params.is_empty() {
@@ -320,12 +321,14 @@ impl Tr<'_> {
     /// among the guards, the guards of the abstract event it refines (in
     /// `abs`, the machine it refines; not when an abstract parameter is
     /// given by a witness), the `variant` of the machine (a convergent or
-    /// anticipated event).
+    /// anticipated event), the abstract event's actions on the variables
+    /// `kept` by the refinement.
     fn event_checks(
         &mut self,
         ev: &EventParts<'_>,
         variant: Option<&Term>,
         abs: Option<&Term>,
+        kept: &[&str],
     ) -> R<Vec<EventCheck>> {
         let at = format!("event {}", ev.name);
         let mut out = Vec::new();
@@ -342,6 +345,21 @@ impl Tr<'_> {
                 );
                 let pred = conj(self.exprs(ae.guards)?, self.pos_of(g));
                 out.push(EventCheck::Holds { what, pred });
+            }
+            for a in ae.actions {
+                let lhs = a.app().and_then(|(_, xs)| xs.get(1)).and_then(Term::list);
+                let targets = refinement::action_targets(lhs.unwrap_or(&[]));
+                if targets.is_empty() || targets.iter().any(|t| !kept.contains(t)) {
+                    continue;
+                }
+                let what = format!(
+                    "action_not_executable: {at} refines event {} of machine {aname}, whose action {} gives {} other values",
+                    ae.name,
+                    label(a),
+                    targets.join(", ")
+                );
+                let action = Box::new(self.action(a)?);
+                out.push(EventCheck::Simulates { what, action });
             }
         }
         let convergent = match ev.status {

@@ -66,7 +66,7 @@ fn section<'t>(m: &'t Term, name: &str) -> &'t [Term] {
         .unwrap_or(&[])
 }
 
-fn var_names(m: &Term) -> Vec<&str> {
+pub fn var_names(m: &Term) -> Vec<&str> {
     section(m, "variables")
         .iter()
         .filter_map(ident_name_of)
@@ -179,15 +179,7 @@ fn action_on<'t>(
         Some((f, [_, Term::List(l), _])) => (f, l),
         _ => return Err("an abstract action of an unknown form".into()),
     };
-    let targets: Vec<&str> = lhs
-        .iter()
-        .filter_map(|t| {
-            ident_name_of(t).or_else(|| match t.app() {
-                Some(("function", [_, g, _])) => ident_name_of(g),
-                _ => None,
-            })
-        })
-        .collect();
+    let targets = action_targets(lhs);
     let on_open = targets.iter().filter(|t| open.contains(t)).count();
     if on_open == 0 {
         return Ok(None);
@@ -212,6 +204,18 @@ fn action_on<'t>(
         ));
     }
     Ok(Some(act))
+}
+
+/// The variables an action's left-hand sides `lhs` assign (`x`, `f(a)`).
+pub fn action_targets(lhs: &[Term]) -> Vec<&str> {
+    lhs.iter()
+        .filter_map(|t| {
+            ident_name_of(t).or_else(|| match t.app() {
+                Some(("function", [_, g, _])) => ident_name_of(g),
+                _ => None,
+            })
+        })
+        .collect()
 }
 
 /// The names of every `identifier(_, Name)` in `t`.

@@ -133,3 +133,22 @@ fn a_nondeterministic_action_needs_a_solution() {
     assert!(explore(&bad).contains("action_not_executable: action act1 of event step"));
     assert_eq!(explore(&package("none", TWO, "", &ev(1), "")), "ok");
 }
+
+#[test]
+fn a_refined_event_performs_the_abstract_actions() {
+    let abs = |step: i64| {
+        format!(
+            ",event_b_model(none,'A',[sees(none,[]),
+          variables(none,[identifier(none,n)]),invariant(none,[]),theorems(none,[]),
+          events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],
+            [assign(none,[identifier(none,n)],[integer(none,2)])],[]),
+          event(none,decr,ordinary(none),[],[],[],
+            [assign(rodinpos(act1,x),[identifier(none,n)],
+              [minus(none,identifier(none,n),integer(none,{step}))])],[])])])"
+        )
+    };
+    let refining = decr("ordinary", 1, 1).replacen("[],[],", "[decr],[],", 1);
+    let bad = package("A", TWO, "", &refining, &abs(0));
+    assert!(explore(&bad).contains("action_not_executable: event decr refines event decr"));
+    assert_eq!(explore(&package("A", TWO, "", &refining, &abs(1))), "ok");
+}
