@@ -81,6 +81,8 @@ pub enum BinOp {
     Div,
     Mod,
     Power,
+    /// Event-B's `^`: like `**`, and the base must be natural too.
+    PowerNat,
     Interval,
     Union,
     Inter,

@@ -833,7 +833,7 @@ impl<'w> Env<'w> {
             ExprKind::Bin(op, a, b) => match op {
                 And | Or | Implies | Equiv | Eq | Neq | In | NotIn | Subset | StrictSubset
                 | NotSubset | NotStrictSubset | Lt | Gt | Le | Ge => Value::Bool(self.holds(e)?),
-                Plus | Div | Mod | Power => {
+                Plus | Div | Mod | Power | PowerNat => {
                     let x = self.int(a)?;
                     let y = self.int(b)?;
                     Value::Int(match op {
@@ -859,6 +859,9 @@ impl<'w> Env<'w> {
                         _ => {
                             if y < 0 {
                                 return Err(Fail::Wd("negative exponent".into(), pos));
+                            }
+                            if *op == PowerNat && x < 0 {
+                                return Err(Fail::Wd("power of a negative number".into(), pos));
                             }
                             let y = u32::try_from(y).map_err(|_| overflow(pos))?;
                             x.checked_pow(y).ok_or_else(|| overflow(pos))?

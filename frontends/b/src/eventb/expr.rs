@@ -60,7 +60,7 @@ fn bin_op(f: &str) -> Option<BinOp> {
         "multiplication" | "cartesian_product" => Mul,
         "div" => Div,
         "modulo" => Mod,
-        "power_of" => Power,
+        "power_of" => PowerNat,
         "interval" => Interval,
         "union" => Union,
         "intersection" => Inter,

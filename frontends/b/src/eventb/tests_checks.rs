@@ -1,6 +1,7 @@
 //! Tests of ProB's Event-B event checks (variants, theorems among the
-//! guards, guard strengthening, feasibility of nondeterministic actions):
-//! each model breaks one check, and its repaired twin explores fine.
+//! guards, guard strengthening, abstract actions, feasibility of
+//! nondeterministic actions) and of the well-definedness of `^`: each
+//! model breaks one check, and its repaired twin explores fine.
 
 use frontend_testkit::bfs::{bfs, Bfs};
 
@@ -151,4 +152,13 @@ fn a_refined_event_performs_the_abstract_actions() {
     let bad = package("A", TWO, "", &refining, &abs(0));
     assert!(explore(&bad).contains("action_not_executable: event decr refines event decr"));
     assert_eq!(explore(&package("A", TWO, "", &refining, &abs(1))), "ok");
+}
+
+#[test]
+fn an_event_b_power_needs_a_natural_base() {
+    let power = |base: i64| format!("power_of(none,integer(none,{base}),integer(none,3))");
+    let ev = decr("ordinary", 100, 1);
+    let bad = package("none", &power(-2), "", &ev, "");
+    assert!(explore(&bad).contains("power of a negative number"));
+    assert_eq!(explore(&package("none", &power(2), "", &ev, "")), "ok");
 }
