@@ -25,7 +25,7 @@ impl Budget {
         }
     }
 
-    /// An unlimited budget (tests).
+    /// A budget without a limit.
     pub fn unlimited() -> Self {
         Budget::new(u64::MAX)
     }

@@ -45,29 +45,65 @@ pub struct IndexTable {
     reserved: u64,
 }
 
-impl IndexTable {
-    /// A table of `width`-word tuples holding at most `max_entries` (at
-    /// most 2^32 − 1), with `initial_buckets` (rounded up to a power of two,
-    /// at least 16) buckets, allocating from `budget`. `name` prefixes
-    /// `table_full` messages.
-    pub fn new(
-        name: impl Into<String>,
-        width: usize,
-        initial_buckets: usize,
-        max_entries: u64,
-        budget: Budget,
-    ) -> Result<Self, TableFull> {
-        assert!(width > 0, "IndexTable: zero-width tuples");
-        let n = initial_buckets.max(16).next_power_of_two();
-        let mut t = IndexTable {
+/// What a table of tuples holds, as both tuple tables take it (this
+/// sequential one and the hash table's concurrent `SharedTable`).
+#[derive(Clone, Debug)]
+pub struct Tuples {
+    /// Prefixes `table_full` messages.
+    pub name: String,
+    /// Words per tuple (at least 1).
+    pub width: usize,
+    /// Initial buckets (rounded up to a power of two, and to the table's
+    /// minimum).
+    pub initial_buckets: usize,
+    /// Most tuples the table may hold (the index width a parent stores).
+    pub max_entries: u64,
+}
+
+impl Tuples {
+    /// `width`-word tuples named `name`, from 16 buckets, without a cap.
+    /// Panics if `width` is 0.
+    pub fn new(name: impl Into<String>, width: usize) -> Self {
+        assert!(width > 0, "tuple tables: zero-width tuples");
+        Tuples {
             name: name.into(),
             width,
+            initial_buckets: 16,
+            max_entries: u64::MAX,
+        }
+    }
+
+    /// The same, from `initial_buckets` buckets.
+    pub fn buckets(self, initial_buckets: usize) -> Self {
+        Tuples {
+            initial_buckets,
+            ..self
+        }
+    }
+
+    /// The same, holding at most `max_entries` tuples.
+    pub fn at_most(self, max_entries: u64) -> Self {
+        Tuples {
+            max_entries,
+            ..self
+        }
+    }
+}
+
+impl IndexTable {
+    /// A table of `tuples` (at most 2^32 − 1 of them; at least 16
+    /// buckets), allocating from `budget`.
+    pub fn new(tuples: Tuples, budget: Budget) -> Result<Self, TableFull> {
+        let n = tuples.initial_buckets.max(16).next_power_of_two();
+        let mut t = IndexTable {
+            name: tuples.name,
+            width: tuples.width,
             budget,
             buckets: Vec::new(),
             bits: n.trailing_zeros(),
             segments: Vec::new(),
             len: 0,
-            max_entries: max_entries.min(u32::MAX as u64 - 1),
+            max_entries: tuples.max_entries.min(u32::MAX as u64 - 1),
             grow_at: 0,
             probes: 0,
             reserved: 0,
@@ -286,7 +322,7 @@ mod tests {
 
     #[test]
     fn indices_are_dense_and_stable_across_growth() {
-        let mut t = IndexTable::new("t", 2, 16, u64::MAX, Budget::unlimited()).unwrap();
+        let mut t = IndexTable::new(Tuples::new("t", 2), Budget::unlimited()).unwrap();
         for i in 0..10_000u32 {
             assert_eq!(t.find_or_insert(&[i, i ^ 7]).unwrap(), (i, true));
         }
@@ -301,7 +337,7 @@ mod tests {
     #[test]
     fn budget_and_index_width_give_table_full() {
         let b = Budget::new(4096);
-        let mut t = IndexTable::new("node 1", 1, 16, u64::MAX, b.clone()).unwrap();
+        let mut t = IndexTable::new(Tuples::new("node 1", 1), b.clone()).unwrap();
         let mut full = None;
         for i in 0..100_000u32 {
             if let Err(e) = t.find_or_insert(&[i]) {
@@ -320,7 +356,8 @@ mod tests {
         drop(t);
         assert_eq!(b.reserved(), 0);
 
-        let mut t = IndexTable::new("leaf", 2, 16, 3, Budget::unlimited()).unwrap();
+        let mut t =
+            IndexTable::new(Tuples::new("leaf", 2).at_most(3), Budget::unlimited()).unwrap();
         for i in 0..3 {
             t.find_or_insert(&[i, 0]).unwrap();
         }
@@ -332,7 +369,7 @@ mod tests {
         #[test]
         fn behaves_like_a_hash_map(tuples in proptest::collection::vec(
             proptest::collection::vec(0u32..6, 3), 0..400)) {
-            let mut t = IndexTable::new("p", 3, 16, u64::MAX, Budget::unlimited()).unwrap();
+            let mut t = IndexTable::new(Tuples::new("p", 3), Budget::unlimited()).unwrap();
             let mut reference: HashMap<Vec<u32>, u32> = HashMap::new();
             for tu in &tuples {
                 let next = reference.len() as u32;

@@ -438,6 +438,7 @@ fn publish(shared: &Shared<'_>, local: &Worker<Batch>, batch: Batch, width: usiz
 #[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+    use crate::blocks::budget::Budget;
     use crate::schemes::hash_table::concurrent::SharedHashTable;
     use crate::schemes::hash_table::HashTableConfig;
     use crate::test_models::Counters;
@@ -449,8 +450,8 @@ mod tests {
                 HashTableConfig {
                     initial_buckets: 16,
                     max_load: 0.75,
-                    mem_budget: budget,
                 },
+                Budget::new(budget),
             )
             .unwrap(),
         )

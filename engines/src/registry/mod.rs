@@ -17,8 +17,8 @@ pub use params::{
 };
 pub(crate) use params::{params, words};
 pub use spec::{
-    explicit, sequential_only, BuildError, BuildFn, ConcurrentBuildFn, ConcurrentScheme,
-    EngineSpec, Run, Scheme, SearchFn, Setup,
+    explicit, sequential_only, Build, BuildError, BuildFn, ConcurrentBuildFn, Configure,
+    EngineSpec, Run, SearchFn, Setup,
 };
 
 use crate::concurrent::ConcurrentVisitedSet;

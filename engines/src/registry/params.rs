@@ -156,6 +156,21 @@ pub struct Param<T: 'static> {
 ///     ];
 /// }
 /// ```
+///
+/// A configuration that is only parameters is declared as a struct whose
+/// fields are the parameters (`field: type = CONST("key"), ...`); the
+/// struct gets its `Default` (the defaults) and its
+/// [`Configure`](super::Configure) (the run's values):
+///
+/// ```ignore
+/// params! {
+///     /// Parameters of the hash table.
+///     pub struct HashTableConfig, listed in PARAMS {
+///         /// load factor that doubles the bucket array
+///         max_load: f64 = MAX_LOAD("max_load"), default 0.75, check open_unit;
+///     }
+/// }
+/// ```
 macro_rules! params {
     (@check) => { $crate::registry::any };
     (@check $check:expr) => { $check };
@@ -172,6 +187,42 @@ macro_rules! params {
             $(#[doc = $doc])+
             $vis const $id: $t = $key, default $default $(, check $check)?;
         )+}
+    };
+    (
+        $(#[$struct_meta:meta])*
+        $vis:vis struct $config:ident, listed in $list:ident {$(
+            $(#[doc = $doc:literal])+
+            $field:ident: $t:ty = $id:ident($key:literal), default $default:expr $(, check $check:expr)?;
+        )+}
+    ) => {
+        $(#[$struct_meta])*
+        #[derive(Clone, Debug, PartialEq)]
+        $vis struct $config {$(
+            $(#[doc = $doc])+
+            pub $field: $t,
+        )+}
+
+        impl Default for $config {
+            fn default() -> Self {
+                $config { $($field: $id.default),+ }
+            }
+        }
+
+        impl $crate::registry::Configure for $config {
+            fn configure(
+                _: &dyn ::pins::Model,
+                opts: &$crate::registry::EngineOptions,
+            ) -> Result<Self, String> {
+                Ok($config { $($field: $id.value(opts)?),+ })
+            }
+        }
+
+        $crate::registry::params! {
+            $vis const $list = [$(
+                $(#[doc = $doc])+
+                $id: $t = $key, default $default $(, check $check)?;
+            )+];
+        }
     };
     ($(
         $(#[doc = $doc:literal])+

@@ -1,7 +1,8 @@
 //! What a storage scheme exports to be registered: one [`EngineSpec`]
-//! (name, summary, parameters, how it runs). An explicit scheme implements
-//! [`Scheme`] (and [`ConcurrentScheme`] when it has a concurrent form) and
-//! gets its spec's constructors from [`explicit`] or [`sequential_only`];
+//! (name, summary, parameters, how it runs). An explicit scheme's configuration
+//! implements [`Configure`], each of its sets (sequential, and concurrent
+//! where it has that form) [`Build`], and its spec's constructors come
+//! from [`explicit`] or [`sequential_only`];
 //! a scheme with its own search (ComBack, decision diagrams) gives a
 //! [`SearchFn`].
 //!
@@ -158,70 +159,69 @@ pub struct Setup<C> {
     pub slots: usize,
     /// Worker threads of the search.
     pub threads: usize,
-    mem_budget: u64,
-}
-
-impl<C> Setup<C> {
     /// A fresh budget of the run's memory limit (each form's tables
     /// reserve against their own).
-    pub fn budget(&self) -> Budget {
-        Budget::new(self.mem_budget)
-    }
+    pub budget: Budget,
 }
 
-/// An explicit storage scheme: its configuration read from the run's
-/// options, and its sequential visited set built from it.
-pub trait Scheme: 'static {
-    type Config;
-    /// The configuration for `model` (its parameters are already checked
-    /// against the spec); `Err` for a model the scheme cannot store.
-    fn config(model: &dyn Model, opts: &EngineOptions) -> Result<Self::Config, String>;
+/// A scheme's configuration, read from a run's options (its parameters
+/// already checked against the spec) for a model. [`params!`](super::params)
+/// derives it for a configuration that is only parameters.
+pub trait Configure: Sized + 'static {
+    /// `Err` for a model the scheme cannot store or an invalid combination
+    /// of parameters.
+    fn configure(model: &dyn Model, opts: &EngineOptions) -> Result<Self, String>;
+}
+
+/// A visited set built from its scheme's configuration `C`: the
+/// constructor the registry calls, for each form.
+pub trait Build<C>: Sized + 'static {
     /// The empty set; `Err` when the budget cannot hold its tables.
-    fn sequential(setup: Setup<Self::Config>) -> Result<impl VisitedSet, TableFull>;
+    fn build(setup: Setup<C>) -> Result<Self, TableFull>;
 }
 
-/// An explicit scheme with a concurrent form (same configuration).
-pub trait ConcurrentScheme: Scheme {
-    /// The empty concurrent set; `Err` when the budget cannot hold it.
-    fn concurrent(setup: Setup<Self::Config>) -> Result<impl ConcurrentVisitedSet, TableFull>;
-}
-
-/// How a scheme with both forms runs.
-pub const fn explicit<S: ConcurrentScheme>() -> Run {
+/// How a scheme with both forms runs: configuration `C`, sequential set
+/// `S`, concurrent set `P`.
+pub const fn explicit<C, S, P>() -> Run
+where
+    C: Configure,
+    S: Build<C> + VisitedSet,
+    P: Build<C> + ConcurrentVisitedSet,
+{
     Run::Explicit {
-        sequential: build_sequential::<S>,
-        concurrent: Some(build_concurrent::<S>),
+        sequential: build_sequential::<C, S>,
+        concurrent: Some(build_concurrent::<C, P>),
     }
 }
 
 /// How a scheme with a sequential form only runs.
-pub const fn sequential_only<S: Scheme>() -> Run {
+pub const fn sequential_only<C: Configure, S: Build<C> + VisitedSet>() -> Run {
     Run::Explicit {
-        sequential: build_sequential::<S>,
+        sequential: build_sequential::<C, S>,
         concurrent: None,
     }
 }
 
-/// The scheme's setup for `model` and `opts`.
-fn setup<S: Scheme>(model: &dyn Model, opts: &EngineOptions) -> Result<Setup<S::Config>, String> {
+/// The setup for `model` and `opts`.
+fn setup<C: Configure>(model: &dyn Model, opts: &EngineOptions) -> Result<Setup<C>, String> {
     Ok(Setup {
-        config: S::config(model, opts)?,
+        config: C::configure(model, opts)?,
         slots: model.slot_count(),
         threads: opts.threads,
-        mem_budget: opts.mem_budget,
+        budget: Budget::new(opts.mem_budget),
     })
 }
 
-fn build_sequential<S: Scheme>(
+fn build_sequential<C: Configure, S: Build<C> + VisitedSet>(
     model: &dyn Model,
     opts: &EngineOptions,
 ) -> Result<Box<dyn VisitedSet>, BuildError> {
-    Ok(Box::new(S::sequential(setup::<S>(model, opts)?)?))
+    Ok(Box::new(S::build(setup(model, opts)?)?))
 }
 
-fn build_concurrent<S: ConcurrentScheme>(
+fn build_concurrent<C: Configure, P: Build<C> + ConcurrentVisitedSet>(
     model: &dyn Model,
     opts: &EngineOptions,
 ) -> Result<Box<dyn ConcurrentVisitedSet>, BuildError> {
-    Ok(Box::new(S::concurrent(setup::<S>(model, opts)?)?))
+    Ok(Box::new(P::build(setup(model, opts)?)?))
 }

@@ -7,9 +7,9 @@
 
 use super::{counts_a_closed_form_model, sequential_set_answers_like_a_hash_set};
 use crate::blocks::budget::Budget;
-use crate::registry::{params, sequential_only, EngineOptions, EngineSpec, Scheme, Setup};
+use crate::registry::{params, sequential_only, Build, EngineOptions, EngineSpec, Setup};
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
-use pins::{Model, Value};
+use pins::Value;
 
 // -- the scheme's `mod.rs`: the set itself --------------------------------
 
@@ -76,29 +76,27 @@ impl Drop for SortedVec {
 // -- the scheme's `spec.rs`: parameters and registry entry ----------------
 
 /// What `ENGINES` would list (one line: `&sorted_vec::SPEC,`).
-pub const SPEC: EngineSpec = EngineSpec::new("sorted-vec", sequential_only::<SortedVecScheme>())
-    .summary("toy: a sorted vector of states (binary search, shift)")
-    .params(PARAMS);
+pub const SPEC: EngineSpec = EngineSpec::new(
+    "sorted-vec",
+    sequential_only::<SortedVecConfig, SortedVec>(),
+)
+.summary("toy: a sorted vector of states (binary search, shift)")
+.params(PARAMS);
 
 // A parameter, declared once: its doc comment is its meaning, then its
 // key, its typed default and (here none) its range check.
 params! {
-    pub const PARAMS = [
+    /// The toy's configuration: its one parameter.
+    pub struct SortedVecConfig, listed in PARAMS {
         /// states the vector reserves room for at the start
-        RESERVE: usize = "reserve", default 0;
-    ];
+        reserve: usize = RESERVE("reserve"), default 0;
+    }
 }
 
-pub struct SortedVecScheme;
-
-impl Scheme for SortedVecScheme {
-    type Config = usize;
-    fn config(_: &dyn Model, opts: &EngineOptions) -> Result<usize, String> {
-        RESERVE.value(opts)
-    }
-    fn sequential(setup: Setup<usize>) -> Result<impl VisitedSet, TableFull> {
-        let mut set = SortedVec::new(setup.budget());
-        set.states.reserve(setup.config);
+impl Build<SortedVecConfig> for SortedVec {
+    fn build(setup: Setup<SortedVecConfig>) -> Result<Self, TableFull> {
+        let mut set = SortedVec::new(setup.budget);
+        set.states.reserve(setup.config.reserve);
         Ok(set)
     }
 }

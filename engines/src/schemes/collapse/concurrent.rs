@@ -45,6 +45,7 @@
 //! search order.
 
 use crate::blocks::budget::Budget;
+use crate::blocks::index_table::Tuples;
 use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 use crate::schemes::collapse::{CollapseConfig, SlotPartition};
 use crate::schemes::hash_table::concurrent::{
@@ -89,27 +90,13 @@ impl SharedCollapse {
         budget: Budget,
     ) -> Result<Self, TableFull> {
         let n = partition.components().len();
-        let root = SharedTable::new(
-            "collapse main table",
-            n.max(1),
-            config.initial_buckets.max(16).next_power_of_two(),
-            ROOT_MAX_LOAD,
-            u64::MAX,
-            budget.clone(),
-        )?;
+        let root = SharedTable::new(Tuples::new("collapse main table", n.max(1)).buckets(config.initial_buckets.max(16).next_power_of_two()), ROOT_MAX_LOAD, budget.clone())?;
         let tables = partition
             .components()
             .iter()
             .enumerate()
             .map(|(c, slots)| {
-                SharedTable::new(
-                    format!("collapse component {c} (width {})", slots.len()),
-                    slots.len(),
-                    COMPONENT_INITIAL_BUCKETS,
-                    COMPONENT_MAX_LOAD,
-                    config.max_component_entries,
-                    budget.clone(),
-                )
+                SharedTable::new(Tuples::new(format!("collapse component {c} (width {})", slots.len()), slots.len()).buckets(COMPONENT_INITIAL_BUCKETS).at_most(config.max_component_entries), COMPONENT_MAX_LOAD, budget.clone())
             })
             .collect::<Result<Vec<_>, _>>()?;
         let gather: Vec<usize> = partition.components().iter().flatten().copied().collect();

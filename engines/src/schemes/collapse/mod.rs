@@ -80,10 +80,10 @@
 pub mod concurrent;
 mod spec;
 
-pub use spec::{CollapseScheme, SPEC};
+pub use spec::SPEC;
 
 use crate::blocks::budget::Budget;
-use crate::blocks::index_table::IndexTable;
+use crate::blocks::index_table::{IndexTable, Tuples};
 use crate::schemes::hash_table::{HashTable, HashTableConfig};
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
@@ -243,13 +243,7 @@ impl Collapse {
             .map_err(main_table_full)?;
         let mut tables = Vec::with_capacity(partition.components.len());
         for (c, slots) in partition.components.iter().enumerate() {
-            tables.push(IndexTable::new(
-                format!("collapse component {c} (width {})", slots.len()),
-                slots.len(),
-                COMPONENT_INITIAL_BUCKETS,
-                config.max_component_entries,
-                budget.clone(),
-            )?);
+            tables.push(IndexTable::new(Tuples::new(format!("collapse component {c} (width {})", slots.len()), slots.len()).buckets(COMPONENT_INITIAL_BUCKETS).at_most(config.max_component_entries), budget.clone())?);
         }
         let gather: Vec<usize> = partition.components.iter().flatten().copied().collect();
         let mut bounds = Vec::with_capacity(partition.components.len() + 1);

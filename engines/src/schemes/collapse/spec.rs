@@ -6,15 +6,15 @@
 
 use super::concurrent::SharedCollapse;
 use super::{Collapse, CollapseConfig, SlotPartition};
-use crate::concurrent::ConcurrentVisitedSet;
-use crate::registry::{
-    explicit, params, ConcurrentScheme, EngineOptions, EngineSpec, Scheme, Setup,
-};
-use crate::visited::{TableFull, VisitedSet};
+use crate::registry::{explicit, params, Build, Configure, EngineOptions, EngineSpec, Setup};
+use crate::visited::TableFull;
 use pins::Model;
 
+/// What both forms are built from.
+type Parts = (SlotPartition, CollapseConfig);
+
 /// The `collapse` engine.
-pub const SPEC: EngineSpec = EngineSpec::new("collapse", explicit::<CollapseScheme>())
+pub const SPEC: EngineSpec = EngineSpec::new("collapse", explicit::<Parts, Collapse, SharedCollapse>())
     .summary("SPIN COLLAPSE: per-process component tables + table of index vectors (Holzmann 1997)")
     .params(PARAMS);
 
@@ -25,13 +25,10 @@ params! {
     ];
 }
 
-/// COLLAPSE as a registered scheme: the model's process partition gives
-/// the components.
-pub struct CollapseScheme;
-
-impl Scheme for CollapseScheme {
-    type Config = (SlotPartition, CollapseConfig);
-    fn config(model: &dyn Model, opts: &EngineOptions) -> Result<Self::Config, String> {
+/// COLLAPSE's configuration: the model's process partition gives the
+/// components.
+impl Configure for Parts {
+    fn configure(model: &dyn Model, opts: &EngineOptions) -> Result<Self, String> {
         let config = CollapseConfig {
             initial_buckets: INITIAL_BUCKETS.value(opts)?,
             ..CollapseConfig::default()
@@ -45,17 +42,18 @@ impl Scheme for CollapseScheme {
         })?;
         Ok((partition, config))
     }
-    fn sequential(setup: Setup<Self::Config>) -> Result<impl VisitedSet, TableFull> {
-        let budget = setup.budget();
-        let (partition, config) = setup.config;
-        Collapse::new(partition, config, budget)
+}
+
+impl Build<Parts> for Collapse {
+    fn build(s: Setup<Parts>) -> Result<Self, TableFull> {
+        let (partition, config) = s.config;
+        Self::new(partition, config, s.budget)
     }
 }
 
-impl ConcurrentScheme for CollapseScheme {
-    fn concurrent(setup: Setup<Self::Config>) -> Result<impl ConcurrentVisitedSet, TableFull> {
-        let budget = setup.budget();
-        let (partition, config) = setup.config;
-        SharedCollapse::new(partition, config, budget)
+impl Build<Parts> for SharedCollapse {
+    fn build(s: Setup<Parts>) -> Result<Self, TableFull> {
+        let (partition, config) = s.config;
+        Self::new(partition, config, s.budget)
     }
 }

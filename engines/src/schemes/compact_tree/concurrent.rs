@@ -36,6 +36,7 @@ use crate::blocks::budget::Budget;
 use crate::blocks::lease::Lease;
 use crate::blocks::sync::{AtomicU32, Ordering};
 use crate::concurrent::InsertError;
+use crate::registry::{Build, Setup};
 use crate::schemes::compact_tree::cleary_concurrent::SharedClearyTable;
 use crate::schemes::compact_tree::root_key::RootKey;
 use crate::schemes::compact_tree::{bits_of, reference, tree_spec, CompactTreeConfig};
@@ -166,6 +167,12 @@ impl SharedTreeDb<SharedClearyRoot> {
         let spec = tree_spec(k, config);
         let root = SharedClearyRoot::new(k, config, budget.clone())?;
         Self::build(spec, root, budget)
+    }
+}
+
+impl Build<CompactTreeConfig> for SharedCompactTree {
+    fn build(s: Setup<CompactTreeConfig>) -> Result<Self, TableFull> {
+        Self::new(s.slots, &s.config, s.budget)
     }
 }
 

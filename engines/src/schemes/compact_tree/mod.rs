@@ -67,9 +67,10 @@ pub mod concurrent;
 mod root_key;
 mod spec;
 
-pub use spec::{CompactTreeScheme, RootKeyMode, RootSize, SPEC};
+pub use spec::{RootKeyMode, RootSize, SPEC};
 
 use crate::blocks::budget::Budget;
+use crate::registry::{Build, Setup};
 use crate::schemes::tree::{root_children_are_slots, RootTable, TreeDb, TreeSpec};
 use crate::visited::TableFull;
 use cleary::{ClearyConfig, ClearyTable};
@@ -387,6 +388,12 @@ impl TreeDb<ClearyRoot> {
         let table = ClearyTable::new("compact-tree root table", init.table, budget.clone())?;
         let key = RootKey::new(&init, config, budget.limit());
         TreeDb::build(spec, ClearyRoot { table, key }, budget)
+    }
+}
+
+impl Build<CompactTreeConfig> for CompactTree {
+    fn build(s: Setup<CompactTreeConfig>) -> Result<Self, TableFull> {
+        Self::new(s.slots, &s.config, s.budget)
     }
 }
 

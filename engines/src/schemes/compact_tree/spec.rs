@@ -1,23 +1,22 @@
 //! The Compact Tree's parameters and its registry entry.
 //!
-//! Owns the `compact-tree` engine's parameter declarations and the
-//! construction of both forms from them. The parameters' ranges (some
+//! Owns the `compact-tree` engine's parameter declarations and reading
+//! its configuration from them (each form's `Build` is beside its
+//! constructor). The parameters' ranges (some
 //! involve two of them: `o ≤ w`, `m ≤ w + o`) are checked by
 //! [`CompactTreeConfig::check`], which direct constructors use too, so
 //! each range is written once.
 
-use super::concurrent::SharedCompactTree;
 use super::{CompactTree, CompactTreeConfig};
-use crate::concurrent::ConcurrentVisitedSet;
-use crate::registry::{explicit, params, ConcurrentScheme, EngineOptions, EngineSpec};
-use crate::registry::{words, ParamValue, Scheme, Setup};
-use crate::visited::{TableFull, VisitedSet};
+use super::concurrent::SharedCompactTree;
+use crate::registry::{explicit, params, Configure, EngineOptions, EngineSpec};
+use crate::registry::{words, ParamValue};
 use pins::Model;
 
 /// The `compact-tree` engine. Its defaults met both targets of the
 /// compression issue in the BEEM campaign; `m=budget root_key=fixed` is
 /// the paper's configuration.
-pub const SPEC: EngineSpec = EngineSpec::new("compact-tree", explicit::<CompactTreeScheme>())
+pub const SPEC: EngineSpec = EngineSpec::new("compact-tree", explicit::<CompactTreeConfig, CompactTree, SharedCompactTree>())
     .summary("tree with a Cleary compact root table (w, o, u)")
     .params(PARAMS);
 
@@ -98,12 +97,9 @@ params! {
     ];
 }
 
-/// The Compact Tree as a registered scheme.
-pub struct CompactTreeScheme;
-
-impl Scheme for CompactTreeScheme {
-    type Config = CompactTreeConfig;
-    fn config(_model: &dyn Model, opts: &EngineOptions) -> Result<CompactTreeConfig, String> {
+/// The run's parameters, their ranges checked together.
+impl Configure for CompactTreeConfig {
+    fn configure(_: &dyn Model, opts: &EngineOptions) -> Result<Self, String> {
         let (m, grow) = M.value(opts)?.m_and_grow();
         let config = CompactTreeConfig {
             w: W.value(opts)?,
@@ -121,14 +117,5 @@ impl Scheme for CompactTreeScheme {
             .check()
             .map_err(|e| format!("engine parameter {e}"))?;
         Ok(config)
-    }
-    fn sequential(setup: Setup<CompactTreeConfig>) -> Result<impl VisitedSet, TableFull> {
-        CompactTree::new(setup.slots, &setup.config, setup.budget())
-    }
-}
-
-impl ConcurrentScheme for CompactTreeScheme {
-    fn concurrent(setup: Setup<CompactTreeConfig>) -> Result<impl ConcurrentVisitedSet, TableFull> {
-        SharedCompactTree::new(setup.slots, &setup.config, setup.budget())
     }
 }

@@ -51,7 +51,7 @@
 //! It owns only this table; it must not know states, models or the search.
 
 use crate::blocks::budget::Budget;
-use crate::blocks::index_table::hash_tuple;
+use crate::blocks::index_table::{hash_tuple, Tuples};
 use crate::blocks::lease::{Exhausted, Lease, LeasePool, LEASE};
 use crate::blocks::sync::{
     spin, zeroed_u32, zeroed_u64, AtomicBool, AtomicU32, AtomicU64, Ordering,
@@ -109,27 +109,19 @@ pub struct SharedTable {
 const PARALLEL_GROW_MIN: usize = 1 << 16;
 
 impl SharedTable {
-    /// A table of `width`-word tuples with at least `initial_buckets`
-    /// buckets (a power of two, at least 2 × [`MARGIN`]) that doubles at
-    /// load `max_load` and holds at most `max_entries` tuples.
-    pub fn new(
-        name: impl Into<String>,
-        width: usize,
-        initial_buckets: usize,
-        max_load: f64,
-        max_entries: u64,
-        budget: Budget,
-    ) -> Result<Self, TableFull> {
-        assert!(width > 0, "SharedTable: zero-width tuples");
+    /// A table of `tuples` (at least 2 × [`MARGIN`] buckets) that doubles
+    /// at load `max_load`, allocating from `budget`.
+    pub fn new(tuples: Tuples, max_load: f64, budget: Budget) -> Result<Self, TableFull> {
         assert!(max_load > 0.0 && max_load < 1.0);
-        let n = initial_buckets.max(2 * MARGIN as usize).next_power_of_two();
+        let (name, width) = (tuples.name, tuples.width);
+        let n = tuples.initial_buckets.max(2 * MARGIN as usize).next_power_of_two();
         // Chunks no larger than the first threshold needs, so that a tree
         // of many small node tables does not allocate megabytes each.
         let per_chunk = (CHUNK_WORDS / width)
             .max(1)
             .min((n / 2 + MARGIN as usize).next_power_of_two());
         let mut t = SharedTable {
-            name: name.into(),
+            name,
             width,
             max_load,
             budget,
@@ -138,7 +130,7 @@ impl SharedTable {
             chunks: Vec::new(),
             chunk_shift: usize::BITS - 1 - per_chunk.leading_zeros(),
             pool: LeasePool::new(),
-            max_entries: max_entries.min(u32::MAX as u64 - 2),
+            max_entries: tuples.max_entries.min(u32::MAX as u64 - 2),
             grow_at: 0,
             capacity: 0,
             failed: AtomicBool::new(false),
@@ -479,16 +471,9 @@ pub struct SharedHashTable {
 }
 
 impl SharedHashTable {
-    /// A table of `k`-slot vectors within `config.mem_budget` bytes.
-    pub fn new(k: usize, config: HashTableConfig) -> Result<Self, TableFull> {
-        let table = SharedTable::new(
-            "hash-table",
-            k.max(1),
-            config.initial_buckets,
-            config.max_load,
-            u64::MAX,
-            Budget::new(config.mem_budget),
-        )?;
+    /// A table of `k`-slot vectors allocating from `budget`.
+    pub fn new(k: usize, config: HashTableConfig, budget: Budget) -> Result<Self, TableFull> {
+        let table = SharedTable::new(Tuples::new("hash-table", k.max(1)).buckets(config.initial_buckets), config.max_load, budget)?;
         let initial_buckets = table.buckets();
         Ok(SharedHashTable {
             table,
@@ -583,9 +568,8 @@ mod tests {
         let config = HashTableConfig {
             initial_buckets: 16,
             max_load: 0.5,
-            mem_budget: u64::MAX,
         };
-        let mut set = SharedHashTable::new(width, config).unwrap();
+        let mut set = SharedHashTable::new(width, config, Budget::unlimited()).unwrap();
         set.set_workers(rebuild);
         let vector = |i: u32| -> Vec<u32> { (0..width as u32).map(|j| i * 7 + j).collect() };
         let (set, index_of) = concurrent_overlapping_inserts(set, threads, per_thread, &vector);
@@ -628,7 +612,7 @@ mod tests {
     #[test]
     fn budget_refusal_is_table_full_and_everything_is_released() {
         let budget = Budget::new(64 << 20);
-        let mut t = SharedTable::new("t", 4, 16, 0.75, u64::MAX, budget.clone()).unwrap();
+        let mut t = SharedTable::new(Tuples::new("t", 4), 0.75, budget.clone()).unwrap();
         let mut i = 0u32;
         let mut lease = Lease::new();
         let err = loop {
@@ -658,7 +642,7 @@ mod tests {
     /// Distinct `width`-word tuples one worker inserts before the table
     /// answers `table_full` within `budget` bytes (growing when asked).
     fn fill_until_full(width: usize, budget: u64) -> u64 {
-        let mut t = SharedTable::new("t", width, 16, 0.75, u64::MAX, Budget::new(budget)).unwrap();
+        let mut t = SharedTable::new(Tuples::new("t", width), 0.75, Budget::new(budget)).unwrap();
         let mut lease = Lease::new();
         let mut tuple = vec![7u32; width];
         let mut i = 0u32;
@@ -691,9 +675,8 @@ mod tests {
             let config = HashTableConfig {
                 initial_buckets: 16,
                 max_load: 0.75,
-                mem_budget: budget,
             };
-            let mut seq = HashTable::new(width, config).unwrap();
+            let mut seq = HashTable::with_budget(width, config, Budget::new(budget)).unwrap();
             let mut state = vec![7 as Value; width];
             let mut i = 0;
             while {
@@ -721,7 +704,7 @@ mod loom_tests {
     use loom::sync::Arc;
 
     fn tiny() -> SharedTable {
-        SharedTable::new("t", 2, 16, 0.5, u64::MAX, Budget::unlimited()).unwrap()
+        SharedTable::new(Tuples::new("t", 2), 0.5, Budget::unlimited()).unwrap()
     }
 
     /// Each thread's answers, in the order of its tuples.

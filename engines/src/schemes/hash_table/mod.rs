@@ -13,7 +13,7 @@
 //! run time on million-state models). The price: entries probed from one
 //! home share their top `bits` hash bits, so the memo filters the other
 //! 32 − `bits` (11 bits at 2^21 buckets). Every allocation is
-//! first reserved in a [`Budget`] (its own, of `mem_budget` bytes, or one
+//! first reserved in a [`Budget`] (the run's, or one
 //! shared with the other tables of an engine, see
 //! [`HashTable::with_budget`]): when the table cannot grow within it,
 //! [`TableFull`] is returned, never an abort.
@@ -27,7 +27,7 @@
 pub mod concurrent;
 mod spec;
 
-pub use spec::{HashTableScheme, SPEC};
+pub use spec::{HashTableConfig, SPEC};
 
 use crate::blocks::budget::Budget;
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
@@ -39,28 +39,6 @@ const CHUNK_WORDS: usize = 1 << 20;
 const EMPTY: u64 = 0;
 /// The memo half of a bucket word: the top 32 bits of the vector's hash.
 const MEMO: u64 = 0xffff_ffff_0000_0000;
-
-/// Parameters of the hash table.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HashTableConfig {
-    /// Initial number of buckets, rounded up to a power of two.
-    pub initial_buckets: usize,
-    /// Maximal load factor before the bucket array doubles.
-    pub max_load: f64,
-    /// Bytes the table may allocate in all (ignored by
-    /// [`HashTable::with_budget`], which uses the budget it is given).
-    pub mem_budget: u64,
-}
-
-impl Default for HashTableConfig {
-    fn default() -> Self {
-        HashTableConfig {
-            initial_buckets: spec::INITIAL_BUCKETS.default,
-            max_load: spec::MAX_LOAD.default,
-            mem_budget: u64::MAX,
-        }
-    }
-}
 
 /// The open-addressing table; see the module documentation.
 pub struct HashTable {
@@ -86,23 +64,19 @@ impl HashTable {
     pub(crate) fn small(k: usize, mem_budget: u64) -> HashTable {
         let config = HashTableConfig {
             initial_buckets: 16,
-            mem_budget,
             ..HashTableConfig::default()
         };
-        HashTable::new(k, config).unwrap()
+        HashTable::with_budget(k, config, Budget::new(mem_budget)).unwrap()
     }
 
-    /// A table of `k`-slot vectors with its own budget of
-    /// `config.mem_budget` bytes.
+    /// A table of `k`-slot vectors without a memory limit.
     pub fn new(k: usize, config: HashTableConfig) -> Result<Self, TableFull> {
-        let budget = Budget::new(config.mem_budget);
-        Self::with_budget(k, config, budget)
+        Self::with_budget(k, config, Budget::unlimited())
     }
 
     /// A table of `k`-slot vectors allocating from `budget`, which it may
-    /// share with other tables (an engine made of several tables);
-    /// `config.mem_budget` is ignored. Everything it reserved is released
-    /// when it is dropped.
+    /// share with other tables (an engine made of several tables).
+    /// Everything it reserved is released when it is dropped.
     pub fn with_budget(
         k: usize,
         config: HashTableConfig,

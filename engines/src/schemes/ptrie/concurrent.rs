@@ -104,10 +104,13 @@ pub struct ShardedPTrie {
 
 impl ShardedPTrie {
     /// A set of `k`-slot vectors: `shards` sub-tries (a power of two, at
-    /// least 2; see [`shards_for`]) allocating from one budget of
-    /// `config.mem_budget` bytes.
-    pub fn new(k: usize, config: PTrieConfig, shards: usize) -> Result<Self, TableFull> {
-        let budget = Budget::new(config.mem_budget);
+    /// least 2; see [`shards_for`]) allocating from one `budget`.
+    pub fn new(
+        k: usize,
+        config: PTrieConfig,
+        shards: usize,
+        budget: Budget,
+    ) -> Result<Self, TableFull> {
         assert!(
             shards.is_power_of_two() && shards >= 2,
             "trie: {shards} sub-tries, not a power of two"
@@ -229,9 +232,8 @@ mod tests {
         let config = PTrieConfig {
             bucket_size,
             encoding,
-            mem_budget: u64::MAX,
         };
-        ShardedPTrie::new(k, config, shards_for(threads)).unwrap()
+        ShardedPTrie::new(k, config, shards_for(threads), Budget::unlimited()).unwrap()
     }
 
     #[test]
@@ -292,9 +294,8 @@ mod tests {
         let config = PTrieConfig {
             bucket_size: 8,
             encoding: Encoding::Packed,
-            mem_budget: u64::MAX,
         };
-        let set = ShardedPTrie::new(5, config.clone(), 16).unwrap();
+        let set = ShardedPTrie::new(5, config.clone(), 16, Budget::unlimited()).unwrap();
         let mut seq = PTrie::new(5, config).unwrap();
         let empty = set.memory();
         assert_eq!(empty.used, 16 * seq.memory().used);
@@ -333,17 +334,12 @@ mod tests {
         let config = PTrieConfig {
             bucket_size: 16,
             encoding: Encoding::Packed,
-            mem_budget: 2 << 20,
         };
-        let set = Box::new(ShardedPTrie::new(5, config.clone(), 16).unwrap());
+        let set = Box::new(ShardedPTrie::new(5, config.clone(), 16, Budget::new(2 << 20)).unwrap());
         let r = explore_parallel(&Counters::new(5, 40), set, 2, ExploreConfig::default());
         assert_eq!(r.status, RunStatus::TableFull, "{}", r.message);
         assert!(r.message.contains("memory budget"), "{}", r.message);
         assert!(r.engine_bytes_alloc <= 2 << 20);
-        let tiny = PTrieConfig {
-            mem_budget: 100,
-            ..config
-        };
-        assert!(ShardedPTrie::new(5, tiny, 16).is_err());
+        assert!(ShardedPTrie::new(5, config, 16, Budget::new(100)).is_err());
     }
 }

@@ -111,7 +111,7 @@
 pub mod concurrent;
 mod spec;
 
-pub use spec::{PTrieScheme, SPEC};
+pub use spec::{PTrieConfig, SPEC};
 
 use crate::blocks::budget::Budget;
 use crate::registry::{word, words};
@@ -245,26 +245,6 @@ fn push_packed(out: &mut Vec<u8>, state: &[Value]) {
     }
 }
 
-/// Parameters of the trie.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PTrieConfig {
-    /// Entries a bucket holds before it splits (1..=[`MAX_BUCKET_SIZE`]).
-    pub bucket_size: usize,
-    pub encoding: Encoding,
-    /// Bytes the trie may allocate in all.
-    pub mem_budget: u64,
-}
-
-impl Default for PTrieConfig {
-    fn default() -> Self {
-        PTrieConfig {
-            bucket_size: spec::BUCKET_SIZE.default,
-            encoding: spec::ENCODING.default,
-            mem_budget: u64::MAX,
-        }
-    }
-}
-
 /// A leaf of the trie: sorted entries in one byte array; see the module
 /// documentation.
 struct Bucket {
@@ -354,14 +334,12 @@ fn suffix_of(tail: &[u8]) -> &[u8] {
 }
 
 impl PTrie {
-    /// A trie of `k`-slot vectors with its own budget of `config.mem_budget`
-    /// bytes.
+    /// A trie of `k`-slot vectors without a memory limit.
     pub fn new(k: usize, config: PTrieConfig) -> Result<Self, TableFull> {
-        let budget = Budget::new(config.mem_budget);
-        Self::with_budget(k, config, budget)
+        Self::with_budget(k, config, Budget::unlimited())
     }
 
-    /// A trie allocating from `budget`; `config.mem_budget` is ignored.
+    /// A trie allocating from `budget`.
     pub fn with_budget(k: usize, config: PTrieConfig, budget: Budget) -> Result<Self, TableFull> {
         assert!(
             (1..=MAX_BUCKET_SIZE).contains(&config.bucket_size),
@@ -1097,7 +1075,6 @@ mod tests {
             PTrieConfig {
                 bucket_size,
                 encoding,
-                mem_budget: u64::MAX,
             },
         )
         .unwrap()
@@ -1214,7 +1191,6 @@ mod tests {
             let config = PTrieConfig {
                 bucket_size: 16,
                 encoding: enc,
-                mem_budget: 0,
             };
             let mut t = PTrie::with_budget(4, config.clone(), budget.clone()).unwrap();
             let v = |i: u32| vec![i % 5, i.wrapping_mul(2_654_435_761), i / 3, 7];
@@ -1336,7 +1312,6 @@ mod conformance_tests {
                     PTrieConfig {
                         bucket_size,
                         encoding,
-                        mem_budget: u64::MAX,
                     },
                 )
                 .unwrap(),

@@ -30,6 +30,7 @@
 use crate::blocks::budget::Budget;
 use crate::blocks::lease::Lease;
 use crate::concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
+use crate::blocks::index_table::Tuples;
 use crate::schemes::hash_table::concurrent::{retire_leases, SharedTable};
 use crate::schemes::tree::shape::{inserted, Pred, Shape};
 use crate::schemes::tree::{tree_spec, TreeConfig, TreeSpec};
@@ -114,14 +115,7 @@ impl SharedTreeDb<SharedTable> {
     /// A tree for vectors of length `k` (0 included: the one empty vector) within `budget`.
     pub fn new(k: usize, config: &TreeConfig, budget: Budget) -> Result<Self, TableFull> {
         let (spec, initial) = tree_spec(k, config);
-        let root = SharedTable::new(
-            "tree root table",
-            2,
-            initial,
-            0.75,
-            u64::MAX,
-            budget.clone(),
-        )?;
+        let root = SharedTable::new(Tuples::new("tree root table", 2).buckets(initial), 0.75, budget.clone())?;
         Self::build(spec, root, budget)
     }
 }
@@ -135,14 +129,7 @@ impl<R: SharedRoot> SharedTreeDb<R> {
         let tables = (0..shape.inner())
             .map(|j| {
                 let name = shape.table_name(j);
-                SharedTable::new(
-                    name,
-                    2,
-                    node_buckets,
-                    0.5,
-                    1u64 << index_bits,
-                    budget.clone(),
-                )
+                SharedTable::new(Tuples::new(name, 2).buckets(node_buckets).at_most(1u64 << index_bits), 0.5, budget.clone())
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(SharedTreeDb {

@@ -46,10 +46,10 @@ pub mod concurrent;
 mod shape;
 mod spec;
 
-pub use spec::{TreeScheme, SPEC};
+pub use spec::{TreeConfig, SPEC};
 
 use crate::blocks::budget::Budget;
-use crate::blocks::index_table::IndexTable;
+use crate::blocks::index_table::{IndexTable, Tuples};
 use crate::schemes::compact_tree::cleary;
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
@@ -97,13 +97,7 @@ impl<R: RootTable> TreeDb<R> {
         let mut tables = Vec::with_capacity(inner);
         for j in 0..inner {
             let name = shape.table_name(j);
-            tables.push(IndexTable::new(
-                name,
-                2,
-                node_buckets,
-                1u64 << index_bits,
-                budget.clone(),
-            )?);
+            tables.push(IndexTable::new(Tuples::new(name, 2).buckets(node_buckets).at_most(1u64 << index_bits), budget.clone())?);
         }
         Ok(TreeDb {
             shape,
@@ -352,28 +346,6 @@ impl RootTable for HashRoot {
     fn counters(&self, out: &mut Vec<(String, u64)>) {
         out.push(("root_buckets".into(), self.buckets.len() as u64));
         out.push(("root_probes".into(), self.probes));
-    }
-}
-
-/// Parameters of `tree`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TreeConfig {
-    /// Index bits of node tables, `w` (1..=32; 32: plain `u32` indices).
-    pub w: u32,
-    /// Reuse the predecessor's node indices (side data).
-    pub incremental: bool,
-    /// Initial buckets of the root table; node tables start with 1/64 of
-    /// it (at least 16).
-    pub initial_buckets: usize,
-}
-
-impl Default for TreeConfig {
-    fn default() -> Self {
-        TreeConfig {
-            w: spec::W.default,
-            incremental: spec::INCREMENTAL.default,
-            initial_buckets: spec::INITIAL_BUCKETS.default,
-        }
     }
 }
 

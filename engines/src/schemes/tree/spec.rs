@@ -1,52 +1,39 @@
 //! The tree's parameters and its registry entry.
 //!
-//! Owns the `tree` engine's parameter declarations and the construction
-//! of both forms from them; the tree itself is in `mod.rs` and
-//! `concurrent.rs`.
+//! Owns the `tree` engine's parameter declarations (they are its
+//! configuration) and the construction of both forms from a [`Setup`]; the
+//! tree itself is in `mod.rs` and `concurrent.rs`.
 
 use super::concurrent::SharedTree;
-use super::{Tree, TreeConfig};
-use crate::concurrent::ConcurrentVisitedSet;
-use crate::registry::{explicit, params, within, ConcurrentScheme, EngineOptions, EngineSpec};
-use crate::registry::{Scheme, Setup};
-use crate::visited::{TableFull, VisitedSet};
-use pins::Model;
+use super::Tree;
+use crate::registry::{explicit, params, within, Build, EngineSpec, Setup};
+use crate::visited::TableFull;
 
 /// The `tree` engine.
-pub const SPEC: EngineSpec = EngineSpec::new("tree", explicit::<TreeScheme>())
+pub const SPEC: EngineSpec = EngineSpec::new("tree", explicit::<TreeConfig, Tree, SharedTree>())
     .summary("binary tree of tuple tables with incremental insertion (Laarman et al. 2011)")
     .params(PARAMS);
 
 params! {
-    pub const PARAMS = [
+    /// Parameters of `tree`.
+    pub struct TreeConfig, listed in PARAMS {
         /// index bits of node tables, 1..=32
-        W: u32 = "w", default 32, check within::<u32, 1, 32>;
+        w: u32 = W("w"), default 32, check within::<u32, 1, 32>;
         /// reuse the predecessor's node indices
-        INCREMENTAL: bool = "incremental", default true;
+        incremental: bool = INCREMENTAL("incremental"), default true;
         /// initial buckets of the root table; node tables get 1/64
-        INITIAL_BUCKETS: usize = "initial_buckets", default 1 << 16;
-    ];
-}
-
-/// The tree as a registered scheme.
-pub struct TreeScheme;
-
-impl Scheme for TreeScheme {
-    type Config = TreeConfig;
-    fn config(_model: &dyn Model, opts: &EngineOptions) -> Result<TreeConfig, String> {
-        Ok(TreeConfig {
-            w: W.value(opts)?,
-            incremental: INCREMENTAL.value(opts)?,
-            initial_buckets: INITIAL_BUCKETS.value(opts)?,
-        })
-    }
-    fn sequential(setup: Setup<TreeConfig>) -> Result<impl VisitedSet, TableFull> {
-        Tree::new(setup.slots, &setup.config, setup.budget())
+        initial_buckets: usize = INITIAL_BUCKETS("initial_buckets"), default 1 << 16;
     }
 }
 
-impl ConcurrentScheme for TreeScheme {
-    fn concurrent(setup: Setup<TreeConfig>) -> Result<impl ConcurrentVisitedSet, TableFull> {
-        SharedTree::new(setup.slots, &setup.config, setup.budget())
+impl Build<TreeConfig> for Tree {
+    fn build(s: Setup<TreeConfig>) -> Result<Self, TableFull> {
+        Self::new(s.slots, &s.config, s.budget)
+    }
+}
+
+impl Build<TreeConfig> for SharedTree {
+    fn build(s: Setup<TreeConfig>) -> Result<Self, TableFull> {
+        Self::new(s.slots, &s.config, s.budget)
     }
 }
