@@ -198,13 +198,15 @@ fn evaluate(block: &Block, results: &Path, outcome: &mut Outcome) {
         if cached.as_ref().is_none_or(|(at, _)| at != rows) {
             cached = Some((*rows, load(&block.rows[*rows], results)));
         }
-        let records = match &cached {
-            Some((_, Ok(records))) => records,
-            Some((_, Err(e))) => {
+        let Some((_, loaded)) = &cached else {
+            continue;
+        };
+        let records = match loaded {
+            Ok(records) => records,
+            Err(e) => {
                 outcome.failures.push(format!("{value}: {e:#}"));
                 continue;
             }
-            None => unreachable!("just loaded"),
         };
         let text = entry.query_text();
         match figure(queries, *divisor, records) {
