@@ -14,7 +14,7 @@ pub struct Claim {
 }
 
 /// A `rows:` line: the campaigns whose rows the next entries read.
-#[derive(Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Rows {
     pub campaigns: Vec<String>,
     pub rerun_replaces: bool,

@@ -127,6 +127,7 @@ pub fn check(document: &str, results: &Path) -> anyhow::Result<Vec<Outcome>> {
     let claims = document::claims_table(document)?;
     let mut blocks = document::blocks(document)?;
     let mut outcomes = Vec::new();
+    let mut loaded = Loaded::default();
     for claim in &claims {
         let mut outcome = Outcome {
             claim: claim.name.clone(),
@@ -136,7 +137,7 @@ pub fn check(document: &str, results: &Path) -> anyhow::Result<Vec<Outcome>> {
             Some(at) => {
                 let block = blocks.remove(at);
                 account(&claim.numbers, &block, &mut outcome);
-                evaluate(&block, results, &mut outcome);
+                evaluate(&block, results, &mut loaded, &mut outcome);
             }
             None => outcome
                 .failures
@@ -180,9 +181,27 @@ fn account(numbers: &[String], block: &Block, outcome: &mut Outcome) {
     }
 }
 
+/// The rows of each `rows:` line read so far (claims share campaigns),
+/// or why they could not be read.
+#[derive(Default)]
+struct Loaded(Vec<(document::Rows, Result<Vec<Record>, String>)>);
+
+impl Loaded {
+    fn get(&mut self, rows: &document::Rows, results: &Path) -> &Result<Vec<Record>, String> {
+        let at = match self.0.iter().position(|(r, _)| r == rows) {
+            Some(at) => at,
+            None => {
+                let records = load(rows, results).map_err(|e| format!("{e:#}"));
+                self.0.push((rows.clone(), records));
+                self.0.len() - 1
+            }
+        };
+        &self.0[at].1
+    }
+}
+
 /// Computes each checked entry on its rows.
-fn evaluate(block: &Block, results: &Path, outcome: &mut Outcome) {
-    let mut cached: Option<(usize, anyhow::Result<Vec<Record>>)> = None;
+fn evaluate(block: &Block, results: &Path, loaded: &mut Loaded, outcome: &mut Outcome) {
     for entry in &block.entries {
         let Entry::Checked {
             value,
@@ -195,16 +214,10 @@ fn evaluate(block: &Block, results: &Path, outcome: &mut Outcome) {
             continue;
         };
         outcome.checked += 1;
-        if cached.as_ref().is_none_or(|(at, _)| at != rows) {
-            cached = Some((*rows, load(&block.rows[*rows], results)));
-        }
-        let Some((_, loaded)) = &cached else {
-            continue;
-        };
-        let records = match loaded {
+        let records = match loaded.get(&block.rows[*rows], results) {
             Ok(records) => records,
             Err(e) => {
-                outcome.failures.push(format!("{value}: {e:#}"));
+                outcome.failures.push(format!("{value}: {e}"));
                 continue;
             }
         };
