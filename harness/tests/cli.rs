@@ -975,15 +975,19 @@ fn csv_errors_name_the_line() {
 #[test]
 fn claims_of_artifact_md_are_recomputed_from_the_committed_rows() {
     let root = workspace();
-    let out = statebench()
-        .arg("claims")
-        .arg(root.join("ARTIFACT.md"))
-        .arg("--results")
-        .arg(root.join("results/paper"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    let claims = |doc: &Path| {
+        let out = statebench()
+            .arg("claims")
+            .arg(doc)
+            .arg("--results")
+            .arg(root.join("results/paper"))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        (out.status.code(), stdout)
+    };
+    let (code, stdout) = claims(&root.join("ARTIFACT.md"));
+    assert_eq!(code, Some(0), "{stdout}");
     assert!(stdout.contains(" 0 failures;"), "{stdout}");
     assert!(stdout.contains("NOT VERIFIABLE (beem-explicit"), "{stdout}");
 
@@ -997,15 +1001,8 @@ fn claims_of_artifact_md_are_recomputed_from_the_committed_rows() {
     assert_ne!(changed, text);
     let doc = dir.path().join("ARTIFACT.md");
     std::fs::write(&doc, changed).unwrap();
-    let out = statebench()
-        .arg("claims")
-        .arg(&doc)
-        .arg("--results")
-        .arg(root.join("results/paper"))
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let (code, stdout) = claims(&doc);
+    assert_eq!(code, Some(1), "{stdout}");
     assert!(
         stdout.contains("FAILS: \"Speedup with threads\"") && stdout.contains("FAIL 1.93:"),
         "{stdout}"
