@@ -92,7 +92,12 @@ pub fn command(args: ClaimsArgs) -> anyhow::Result<i32> {
 }
 
 fn print_outcome(o: &Outcome, verbose: bool) {
-    let verdict = if o.failures.is_empty() { "ok" } else { "FAILS" };
+    let verdict = match (o.failures.is_empty(), o.not_kept.is_empty(), o.checked) {
+        (false, _, _) => "FAILS",
+        (true, true, _) => "ok",
+        (true, false, 0) => "NOT VERIFIABLE",
+        (true, false, _) => "ok in part",
+    };
     println!(
         "  {verdict}: \"{}\": {} recomputed, {} failures, {} not verifiable, {} given",
         o.claim,
