@@ -1,12 +1,14 @@
 //! `statebench`: the command line. Dispatches to `run` (campaigns), `list`
 //! (suites, models, engines), `explore` (one model), `plot` and `report`
 //! (a campaign's figures and page), `compare` (regressions between two
-//! campaigns), `merge` (a sharded campaign's CSVs) and the hidden `child`
+//! campaigns), `merge` (a sharded campaign's CSVs), `claims` (ARTIFACT.md's
+//! numbers recomputed from the committed rows) and the hidden `child`
 //! (one isolated run). Owns argument parsing and human output of `list` and
 //! `explore`; the work itself lives in the modules below.
 
 mod campaign;
 mod child;
+mod claims;
 mod compare;
 mod datasets;
 mod git;
@@ -64,6 +66,9 @@ enum Cmd {
     Compare(compare::CompareArgs),
     /// Join the CSVs of a sharded campaign (`run --shard I/N`) into one.
     Merge(merge::MergeArgs),
+    /// Recompute every number of ARTIFACT.md's claims table from the
+    /// committed rows (results/paper); exit code 1 when one differs.
+    Claims(claims::ClaimsArgs),
     /// One isolated run (used by `run` and `explore`).
     #[command(hide = true)]
     Child(child::ChildArgs),
@@ -108,6 +113,7 @@ fn main() {
         Cmd::Report(args) => exit_code(report::command(args)),
         Cmd::Compare(args) => exit_code(compare::command(args)),
         Cmd::Merge(args) => exit_code(merge::command(args)),
+        Cmd::Claims(args) => exit_code(claims::command(args)),
     };
     std::process::exit(code);
 }

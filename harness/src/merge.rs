@@ -18,7 +18,7 @@
 //! existing OUT is never replaced without `--force`. Owns only this; must
 //! not run anything nor change its inputs.
 
-use crate::schema::{header_line, read_rows_tolerant, write_rows, RunKey, RENAMED};
+use crate::schema::{header_line, read_rows_tolerant, write_rows, Row, RunKey, RENAMED};
 use anyhow::{bail, Context as _};
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -105,44 +105,51 @@ fn check_header(path: &Path) -> anyhow::Result<Vec<String>> {
     )
 }
 
-/// `statebench merge`. Returns the exit code (0; errors are `Err`).
-pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
-    if args.out.exists() && !args.force {
-        bail!("{} exists; pass --force to replace it", args.out.display());
-    }
-    let out_canonical = args.out.canonicalize().ok();
+/// The rows of `inputs` joined as `statebench merge` joins them (headers
+/// checked, a duplicate run an error unless `rerun_replaces` lets a later
+/// input's row replace it), with what to tell the user on the way.
+pub struct Joined {
+    pub rows: Vec<Row>,
+    /// Rows replaced by a later input's (`rerun_replaces`).
+    pub replaced: usize,
+    /// Older schemas, skipped cut-short lines, each replacement.
+    pub notes: Vec<String>,
+}
+
+/// Joins the rows of `inputs` in order (see the module's doc).
+pub fn join(inputs: &[PathBuf], rerun_replaces: bool) -> anyhow::Result<Joined> {
     let mut seen: HashMap<RunKey, (&Path, usize)> = HashMap::new();
-    let mut replaced = 0usize;
-    let mut rows = Vec::new();
-    for input in &args.inputs {
-        if out_canonical.is_some() && input.canonicalize().ok() == out_canonical {
-            bail!("{} is both the output and an input", input.display());
-        }
+    let mut joined = Joined {
+        rows: Vec::new(),
+        replaced: 0,
+        notes: Vec::new(),
+    };
+    for input in inputs {
         let missing = check_header(input)?;
         if !missing.is_empty() {
-            eprintln!(
+            joined.notes.push(format!(
                 "note: {} has an older schema: its rows are written with {} empty (derived ones recomputed)",
                 input.display(),
                 missing.join(", ")
-            );
+            ));
         }
         let loaded = read_rows_tolerant(input)?;
-        for note in &loaded.notes {
-            eprintln!("note: {note}");
-        }
+        joined
+            .notes
+            .extend(loaded.notes.iter().map(|n| format!("note: {n}")));
         for row in loaded.rows {
             let key = row.key();
             match seen.get(&key) {
-                Some((first, at)) if args.rerun_replaces && *first != input.as_path() => {
-                    eprintln!(
+                Some((first, at)) if rerun_replaces && *first != input.as_path() => {
+                    joined.notes.push(format!(
                         "replaced: {key} of {} by {}",
                         first.display(),
                         input.display()
-                    );
+                    ));
                     let at = *at;
-                    rows[at] = row;
+                    joined.rows[at] = row;
                     seen.insert(key, (input, at));
-                    replaced += 1;
+                    joined.replaced += 1;
                 }
                 Some((first, _)) => {
                     let place = if *first == input.as_path() {
@@ -157,11 +164,33 @@ pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
                     bail!("duplicate run ({key}) {place}");
                 }
                 None => {
-                    seen.insert(key, (input, rows.len()));
-                    rows.push(row);
+                    seen.insert(key, (input, joined.rows.len()));
+                    joined.rows.push(row);
                 }
             }
         }
+    }
+    Ok(joined)
+}
+
+/// `statebench merge`. Returns the exit code (0; errors are `Err`).
+pub fn command(args: MergeArgs) -> anyhow::Result<i32> {
+    if args.out.exists() && !args.force {
+        bail!("{} exists; pass --force to replace it", args.out.display());
+    }
+    let out_canonical = args.out.canonicalize().ok();
+    for input in &args.inputs {
+        if out_canonical.is_some() && input.canonicalize().ok() == out_canonical {
+            bail!("{} is both the output and an input", input.display());
+        }
+    }
+    let Joined {
+        rows,
+        replaced,
+        notes,
+    } = join(&args.inputs, args.rerun_replaces)?;
+    for note in &notes {
+        eprintln!("{note}");
     }
     // Counted over the merged rows, so a replaced row's commit does not count.
     let commits: BTreeSet<&str> = rows.iter().map(|r| r.git_commit.as_str()).collect();

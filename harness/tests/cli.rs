@@ -968,3 +968,43 @@ fn csv_errors_name_the_line() {
         }
     }
 }
+
+/// `statebench claims`: ARTIFACT.md agrees with the committed rows (exit
+/// 0, the not-kept numbers said); one number changed in its table fails
+/// with exit code 1, naming the claim and the number.
+#[test]
+fn claims_of_artifact_md_are_recomputed_from_the_committed_rows() {
+    let root = workspace();
+    let claims = |doc: &Path| {
+        let out = statebench()
+            .arg("claims")
+            .arg(doc)
+            .arg("--results")
+            .arg(root.join("results/paper"))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        (out.status.code(), stdout)
+    };
+    let (code, stdout) = claims(&root.join("ARTIFACT.md"));
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains(" 0 failures;"), "{stdout}");
+    assert!(stdout.contains("NOT VERIFIABLE (beem-explicit"), "{stdout}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(root.join("ARTIFACT.md")).unwrap();
+    let changed = text.replacen(
+        "median hash-table **1.92**",
+        "median hash-table **1.93**",
+        1,
+    );
+    assert_ne!(changed, text);
+    let doc = dir.path().join("ARTIFACT.md");
+    std::fs::write(&doc, changed).unwrap();
+    let (code, stdout) = claims(&doc);
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAILS: \"Speedup with threads\"") && stdout.contains("FAIL 1.93:"),
+        "{stdout}"
+    );
+}
