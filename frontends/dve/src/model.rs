@@ -13,6 +13,7 @@
 
 use pins::{ModelError, Slot, TransitionGroup, Value};
 
+use crate::dispatch::Dispatch;
 use crate::lexer::Pos;
 use crate::parse::{BinOp, Ty, UnOp};
 
@@ -469,7 +470,13 @@ pub struct DveModel {
     /// `Some` for a `system sync` model: then there is a single group
     /// (`sync-step`) and `kinds` is empty.
     pub(crate) sync: Option<SyncSystem>,
+    /// The groups each control state may fire (of `kinds`).
+    pub(crate) dispatch: Dispatch,
 }
+
+#[cfg(test)]
+#[path = "dispatch_tests.rs"]
+mod dispatch_tests;
 
 impl DveModel {
     /// Number of process transitions (before pairing rendezvous).
@@ -554,12 +561,24 @@ impl DveModel {
         }
     }
 
+    /// Whether some process of `s` is in a committed state (the error state
+    /// counting as one as [`DveModel::error_committed`] says).
+    fn committed_state(&self, s: &[Value]) -> bool {
+        (!self.committed.is_empty() && self.in_committed(s))
+            || (self.error_committed
+                && self.error_pc.is_some_and(|(slot, n)| s[slot as usize] == n))
+    }
+
     /// Fires `group` from `s` into `out`; `Ok(false)` when the group is not
     /// enabled. Follows DiVinE 2's interpreter (`dve_explicit_system`).
-    fn fire(&self, s: &[Value], group: usize, out: &mut Vec<Value>) -> Result<bool, ModelError> {
-        let committed = (!self.committed.is_empty() && self.in_committed(s))
-            || (self.error_committed
-                && self.error_pc.is_some_and(|(slot, n)| s[slot as usize] == n));
+    /// `committed` is [`DveModel::committed_state`]`(s)`.
+    fn fire(
+        &self,
+        s: &[Value],
+        group: usize,
+        committed: bool,
+        out: &mut Vec<Value>,
+    ) -> Result<bool, ModelError> {
         let mut ctx = Ctx::new(&self.slots);
         match self.kinds[group] {
             GroupKind::Single(ti) => {
@@ -835,7 +854,7 @@ impl pins::Model for DveModel {
             return self.sync_step(sy, state, emit);
         }
         let mut out = Vec::with_capacity(state.len());
-        if self.fire(state, group, &mut out)? {
+        if self.fire(state, group, self.committed_state(state), &mut out)? {
             emit(&out);
         }
         Ok(())
@@ -847,8 +866,12 @@ impl pins::Model for DveModel {
             return self.sync_step(sy, state, &mut |t| emit(0, t));
         }
         let mut out = Vec::with_capacity(state.len());
-        for g in 0..self.kinds.len() {
-            if self.fire(state, g, &mut out)? {
+        let committed = self.committed_state(state);
+        let mut groups = Vec::with_capacity(self.kinds.len().min(64));
+        self.dispatch.candidates(state, &mut groups);
+        for g in groups {
+            let g = g as usize;
+            if self.fire(state, g, committed, &mut out)? {
                 emit(g, &out);
             }
         }
