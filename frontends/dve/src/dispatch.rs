@@ -1,13 +1,16 @@
 //! Which groups may fire in a state: per process, per control state, the
 //! groups whose transition (a rendezvous pair: its receiver's) leaves that
-//! control state, each with the comparisons its guards begin with
-//! (`token == 1 && ...`) compiled at load time. `DveModel::fire` tests the
-//! control state first, then the guards in order, and answers "not
-//! enabled" as soon as one is false, so a group of another control state,
-//! or whose first comparisons fail, is not enabled and evaluating it meets
-//! no error: the successor function tries only the other groups.
+//! control state, each with the comparisons its guards begin with, of a
+//! variable (or an array element at a constant index) with a constant
+//! (`token == 1 && a[3] == 0 && ...`), compiled at load time.
+//! `DveModel::fire` tests the control state first, then the guards in
+//! order, and answers "not enabled" as soon as one is false, so a group of
+//! another control state, or whose first comparisons fail, is not enabled
+//! and evaluating it meets no error: the successor function tries only the
+//! other groups.
 
 use pins::Value;
+use scan::Cmp;
 
 use crate::model::{read_slot, CTrans, Ex, GroupKind};
 use crate::parse::{BinOp, Ty, UnOp};
@@ -17,7 +20,7 @@ use crate::parse::{BinOp, Ty, UnOp};
 struct Atom {
     slot: u32,
     ty: Option<Ty>,
-    op: BinOp,
+    op: Cmp,
     k: i32,
 }
 
@@ -29,14 +32,7 @@ impl Atom {
             Some(ty) => read_slot(raw, ty),
             None => raw as i32,
         };
-        match self.op {
-            BinOp::Eq => v == self.k,
-            BinOp::Ne => v != self.k,
-            BinOp::Lt => v < self.k,
-            BinOp::Le => v <= self.k,
-            BinOp::Gt => v > self.k,
-            _ => v >= self.k,
-        }
+        self.op.holds(v, self.k)
     }
 }
 
@@ -84,12 +80,17 @@ impl Dispatch {
     /// `out` (emptied first).
     pub(crate) fn candidates(&self, s: &[Value], out: &mut Vec<u32>) {
         out.clear();
+        let mut lists = 0;
         for (slot, by_state) in &self.procs {
             if let Some(groups) = by_state.get(s[*slot as usize] as usize) {
+                lists += usize::from(!groups.is_empty());
                 out.extend(groups.iter().filter(|&&g| !self.blocks(g as usize, s)));
             }
         }
-        out.sort_unstable();
+        // one process's list is in order already
+        if lists > 1 {
+            out.sort_unstable();
+        }
     }
 
     /// Whether a comparison `group`'s guards begin with is false in `s`.
@@ -141,38 +142,45 @@ fn atom(e: &Ex) -> Option<Atom> {
         Ex::InState { slot, state } => Some(Atom {
             slot: *slot,
             ty: None,
-            op: BinOp::Eq,
+            op: Cmp::Eq,
             k: i32::try_from(*state).ok()?,
         }),
-        Ex::Var(slot, ty) => var(*slot, *ty, BinOp::Ne, 0),
-        Ex::Un(UnOp::Not, a) => match &**a {
-            Ex::Var(slot, ty) => var(*slot, *ty, BinOp::Eq, 0),
-            _ => None,
-        },
-        Ex::Bin(op, a, b, _) => match (&**a, &**b) {
-            (Ex::Var(slot, ty), Ex::Const(k)) => var(*slot, *ty, comparison(*op)?, *k),
-            (Ex::Const(k), Ex::Var(slot, ty)) => var(*slot, *ty, mirrored(comparison(*op)?), *k),
+        Ex::Var(..) | Ex::Elem { .. } => {
+            let (slot, ty) = element(e)?;
+            var(slot, ty, Cmp::Ne, 0)
+        }
+        Ex::Un(UnOp::Not, a) => {
+            let (slot, ty) = element(a)?;
+            var(slot, ty, Cmp::Eq, 0)
+        }
+        Ex::Bin(BinOp::Cmp(op), a, b, _) => match (&**a, &**b) {
+            (v, Ex::Const(k)) => {
+                let (slot, ty) = element(v)?;
+                var(slot, ty, *op, *k)
+            }
+            (Ex::Const(k), v) => {
+                let (slot, ty) = element(v)?;
+                var(slot, ty, op.mirrored(), *k)
+            }
             _ => None,
         },
         _ => None,
     }
 }
 
-fn comparison(op: BinOp) -> Option<BinOp> {
-    matches!(
-        op,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-    )
-    .then_some(op)
-}
-
-/// `k op v` as `v op' k`.
-fn mirrored(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Ge => BinOp::Le,
-        op => op,
+/// The slot and type of a variable, or of an array element at a constant
+/// index in range (whose read cannot fail).
+fn element(e: &Ex) -> Option<(u32, Ty)> {
+    match e {
+        Ex::Var(slot, ty) => Some((*slot, *ty)),
+        Ex::Elem {
+            base, len, ty, idx, ..
+        } => match **idx {
+            Ex::Const(k) if (0..*len as i64).contains(&i64::from(k)) => {
+                Some((base + k as u32, *ty))
+            }
+            _ => None,
+        },
+        _ => None,
     }
 }

@@ -14,6 +14,7 @@ use crate::compile::{Act, CExpr, Place, Var, VarRef};
 use crate::model::load;
 use crate::ops::{BinOp, UnOp};
 use crate::parse::BaseType;
+use scan::Cmp;
 
 /// Where a variable's value is: a slot, or an offset among the locals of the
 /// running process.
@@ -28,7 +29,7 @@ enum Cell {
 struct Atom {
     cell: Cell,
     ty: BaseType,
-    op: BinOp,
+    op: Cmp,
     k: i32,
 }
 
@@ -39,15 +40,7 @@ impl Atom {
             Cell::Global(s) => st[s],
             Cell::Local(at) => st[locals + at],
         };
-        let v = load(self.ty, raw);
-        match self.op {
-            BinOp::Eq => v == self.k,
-            BinOp::Ne => v != self.k,
-            BinOp::Lt => v < self.k,
-            BinOp::Le => v <= self.k,
-            BinOp::Gt => v > self.k,
-            _ => v >= self.k,
-        }
+        self.op.holds(load(self.ty, raw), self.k)
     }
 }
 
@@ -139,36 +132,17 @@ fn atom(e: &CExpr, scope: &Scope) -> Option<Atom> {
         Some(Atom { cell, ty, op, k })
     };
     match e {
-        CExpr::Var(v) => compare(v, BinOp::Ne, 0),
+        CExpr::Var(v) => compare(v, Cmp::Ne, 0),
         CExpr::Unary(UnOp::Not, a) => match &**a {
-            CExpr::Var(v) => compare(v, BinOp::Eq, 0),
+            CExpr::Var(v) => compare(v, Cmp::Eq, 0),
             _ => None,
         },
-        CExpr::Binary(op, a, b, _) => match (&**a, &**b) {
-            (CExpr::Var(v), CExpr::Const(k)) => compare(v, comparison(*op)?, *k),
-            (CExpr::Const(k), CExpr::Var(v)) => compare(v, mirrored(comparison(*op)?), *k),
+        CExpr::Binary(BinOp::Cmp(op), a, b, _) => match (&**a, &**b) {
+            (CExpr::Var(v), CExpr::Const(k)) => compare(v, *op, *k),
+            (CExpr::Const(k), CExpr::Var(v)) => compare(v, op.mirrored(), *k),
             _ => None,
         },
         _ => None,
-    }
-}
-
-fn comparison(op: BinOp) -> Option<BinOp> {
-    matches!(
-        op,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-    )
-    .then_some(op)
-}
-
-/// `k op v` as `v op' k`.
-fn mirrored(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Ge => BinOp::Le,
-        op => op,
     }
 }
 

@@ -4,6 +4,8 @@
 //! binary operator computes on C's 32-bit `int` (see `model` for SPIN's
 //! arithmetic: wrapping `+ - *`, model errors for what C leaves undefined).
 
+use scan::Cmp;
+
 /// A binary operator of C (Promela's expression operators).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BinOp {
@@ -17,12 +19,8 @@ pub enum BinOp {
     BitAnd,
     BitOr,
     BitXor,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    Cmp(Cmp),
     And,
     Or,
 }
@@ -38,12 +36,12 @@ const BIN_SYMBOLS: [(&str, BinOp); 18] = [
     ("&", BinOp::BitAnd),
     ("|", BinOp::BitOr),
     ("^", BinOp::BitXor),
-    ("==", BinOp::Eq),
-    ("!=", BinOp::Ne),
-    ("<", BinOp::Lt),
-    ("<=", BinOp::Le),
-    (">", BinOp::Gt),
-    (">=", BinOp::Ge),
+    ("==", BinOp::Cmp(Cmp::Eq)),
+    ("!=", BinOp::Cmp(Cmp::Ne)),
+    ("<", BinOp::Cmp(Cmp::Lt)),
+    ("<=", BinOp::Cmp(Cmp::Le)),
+    (">", BinOp::Cmp(Cmp::Gt)),
+    (">=", BinOp::Cmp(Cmp::Ge)),
     ("&&", BinOp::And),
     ("||", BinOp::Or),
 ];
@@ -78,12 +76,7 @@ impl BinOp {
             BinOp::BitAnd => x & y,
             BinOp::BitOr => x | y,
             BinOp::BitXor => x ^ y,
-            BinOp::Eq => (x == y) as i32,
-            BinOp::Ne => (x != y) as i32,
-            BinOp::Lt => (x < y) as i32,
-            BinOp::Le => (x <= y) as i32,
-            BinOp::Gt => (x > y) as i32,
-            BinOp::Ge => (x >= y) as i32,
+            BinOp::Cmp(c) => c.holds(x, y) as i32,
             BinOp::And | BinOp::Or => (y != 0) as i32,
         })
     }
