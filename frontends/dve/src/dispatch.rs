@@ -7,7 +7,10 @@
 //! order, and answers "not enabled" as soon as one is false, so a group of
 //! another control state, or whose first comparisons fail, is not enabled
 //! and evaluating it meets no error: the successor function tries only the
-//! other groups.
+//! other groups. Also owns the per-thread buffers the successor function
+//! reuses from state to state.
+
+use std::cell::RefCell;
 
 use pins::Value;
 use scan::Cmp;
@@ -97,6 +100,20 @@ impl Dispatch {
     pub(crate) fn blocks(&self, group: usize, s: &[Value]) -> bool {
         self.guards[group].iter().any(|a| !a.holds(s))
     }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<(Vec<u32>, Vec<Value>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Runs `f` with this thread's buffers for the candidate groups and for a
+/// successor (so that a state's successors allocate nothing); a nested
+/// call gets fresh ones.
+pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<u32>, &mut Vec<Value>) -> T) -> T {
+    let (mut groups, mut out) = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let result = f(&mut groups, &mut out);
+    SCRATCH.with(|s| *s.borrow_mut() = (groups, out));
+    result
 }
 
 /// The comparisons the guards begin with, in evaluation order, up to the

@@ -13,7 +13,7 @@
 
 use pins::{ModelError, Slot, TransitionGroup, Value};
 
-use crate::dispatch::Dispatch;
+use crate::dispatch::{with_scratch, Dispatch};
 use crate::lexer::Pos;
 use crate::parse::{BinOp, Ty, UnOp};
 
@@ -860,16 +860,16 @@ impl pins::Model for DveModel {
         if let Some(sy) = &self.sync {
             return self.sync_step(sy, state, &mut |t| emit(0, t));
         }
-        let mut out = Vec::with_capacity(state.len());
         let committed = self.committed_state(state);
-        let mut groups = Vec::with_capacity(self.kinds.len().min(64));
-        self.dispatch.candidates(state, &mut groups);
-        for g in groups {
-            let g = g as usize;
-            if self.fire(state, g, committed, &mut out)? {
-                emit(g, &out);
+        with_scratch(|groups, out| {
+            self.dispatch.candidates(state, groups);
+            for &g in groups.iter() {
+                let g = g as usize;
+                if self.fire(state, g, committed, out)? {
+                    emit(g, out);
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 }
