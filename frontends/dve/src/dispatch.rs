@@ -39,20 +39,29 @@ impl Atom {
     }
 }
 
+/// The groups leaving one control state.
+#[derive(Clone, Debug, Default)]
+struct Leaving {
+    /// In increasing order.
+    groups: Vec<u32>,
+    /// Whether one of them has leading comparisons.
+    guarded: bool,
+}
+
 /// Groups by the control state their transition leaves, with their guards.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Dispatch {
     /// Per process that leaves a control state in some group: its
     /// control-state slot and, per control state, the groups in increasing
     /// order.
-    procs: Vec<(u32, Vec<Vec<u32>>)>,
+    procs: Vec<(u32, Vec<Leaving>)>,
     /// Per group: the comparisons its guards begin with.
     guards: Vec<Box<[Atom]>>,
 }
 
 impl Dispatch {
     pub(crate) fn new(kinds: &[GroupKind], trans: &[CTrans]) -> Dispatch {
-        let mut procs: Vec<(u32, Vec<Vec<u32>>)> = Vec::new();
+        let mut procs: Vec<(u32, Vec<Leaving>)> = Vec::new();
         let mut of_proc: Vec<Option<usize>> = Vec::new();
         let mut guards = Vec::with_capacity(kinds.len());
         for (g, kind) in kinds.iter().enumerate() {
@@ -72,9 +81,10 @@ impl Dispatch {
             let by_state = &mut procs[at].1;
             let from = t.from as usize;
             if by_state.len() <= from {
-                by_state.resize(from + 1, Vec::new());
+                by_state.resize(from + 1, Leaving::default());
             }
-            by_state[from].push(g as u32);
+            by_state[from].groups.push(g as u32);
+            by_state[from].guarded |= !guards[g].is_empty();
         }
         Dispatch { procs, guards }
     }
@@ -85,9 +95,18 @@ impl Dispatch {
         out.clear();
         let mut lists = 0;
         for (slot, by_state) in &self.procs {
-            if let Some(groups) = by_state.get(s[*slot as usize] as usize) {
-                lists += usize::from(!groups.is_empty());
-                out.extend(groups.iter().filter(|&&g| !self.blocks(g as usize, s)));
+            let Some(leaving) = by_state.get(s[*slot as usize] as usize) else {
+                continue;
+            };
+            lists += usize::from(!leaving.groups.is_empty());
+            if leaving.guarded {
+                let open = leaving
+                    .groups
+                    .iter()
+                    .filter(|&&g| !self.blocks(g as usize, s));
+                out.extend(open);
+            } else {
+                out.extend_from_slice(&leaving.groups);
             }
         }
         // one process's list is in order already
