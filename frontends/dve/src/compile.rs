@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use pins::{Slot, TransitionGroup, Value};
 
+use crate::dispatch::Dispatch;
 use crate::error::{DveError, ErrorKind};
 use crate::lexer::Pos;
 use crate::model::{
@@ -833,6 +834,7 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
         error_pc = Some((p0.pc_slot, n));
     }
     Ok(DveModel {
+        dispatch: Dispatch::new(&kinds, &trans),
         error_state,
         error_pc,
         error_committed,

@@ -199,12 +199,14 @@
 //! storage engine nor the harness, and must not change the `pins` interface.
 //!
 //! Modules: `lexer` (tokens with positions), `parse` (syntax tree),
-//! `compile` (name resolution, layout, groups, dependencies), `model`
-//! ([`DveModel`], evaluation, successors), `error` ([`DveError`]).
+//! `compile` (name resolution, layout, groups, dependencies), `dispatch`
+//! (the groups each control state may fire), `model` ([`DveModel`],
+//! evaluation, successors), `error` ([`DveError`]).
 
 use std::path::Path;
 
 mod compile;
+mod dispatch;
 mod error;
 mod lexer;
 mod model;

@@ -13,6 +13,7 @@
 
 use pins::{ModelError, Slot, TransitionGroup, Value};
 
+use crate::dispatch::{with_scratch, Dispatch};
 use crate::lexer::Pos;
 use crate::parse::{BinOp, Ty, UnOp};
 
@@ -212,12 +213,7 @@ impl Ex {
                     BinOp::BitOr => x | y,
                     BinOp::BitXor => x ^ y,
                     BinOp::BitAnd => x & y,
-                    BinOp::Eq => i32::from(x == y),
-                    BinOp::Ne => i32::from(x != y),
-                    BinOp::Lt => i32::from(x < y),
-                    BinOp::Le => i32::from(x <= y),
-                    BinOp::Gt => i32::from(x > y),
-                    BinOp::Ge => i32::from(x >= y),
+                    BinOp::Cmp(c) => i32::from(c.holds(x, y)),
                     BinOp::Shl => x.wrapping_shl(y as u32),
                     BinOp::Shr => x.wrapping_shr(y as u32),
                     BinOp::Add => x.wrapping_add(y),
@@ -469,7 +465,13 @@ pub struct DveModel {
     /// `Some` for a `system sync` model: then there is a single group
     /// (`sync-step`) and `kinds` is empty.
     pub(crate) sync: Option<SyncSystem>,
+    /// The groups each control state may fire (of `kinds`).
+    pub(crate) dispatch: Dispatch,
 }
+
+#[cfg(test)]
+#[path = "dispatch_tests.rs"]
+mod dispatch_tests;
 
 impl DveModel {
     /// Number of process transitions (before pairing rendezvous).
@@ -554,12 +556,24 @@ impl DveModel {
         }
     }
 
+    /// Whether some process of `s` is in a committed state (the error state
+    /// counting as one as [`DveModel::error_committed`] says).
+    fn committed_state(&self, s: &[Value]) -> bool {
+        (!self.committed.is_empty() && self.in_committed(s))
+            || (self.error_committed
+                && self.error_pc.is_some_and(|(slot, n)| s[slot as usize] == n))
+    }
+
     /// Fires `group` from `s` into `out`; `Ok(false)` when the group is not
     /// enabled. Follows DiVinE 2's interpreter (`dve_explicit_system`).
-    fn fire(&self, s: &[Value], group: usize, out: &mut Vec<Value>) -> Result<bool, ModelError> {
-        let committed = (!self.committed.is_empty() && self.in_committed(s))
-            || (self.error_committed
-                && self.error_pc.is_some_and(|(slot, n)| s[slot as usize] == n));
+    /// `committed` is [`DveModel::committed_state`]`(s)`.
+    fn fire(
+        &self,
+        s: &[Value],
+        group: usize,
+        committed: bool,
+        out: &mut Vec<Value>,
+    ) -> Result<bool, ModelError> {
         let mut ctx = Ctx::new(&self.slots);
         match self.kinds[group] {
             GroupKind::Single(ti) => {
@@ -835,7 +849,7 @@ impl pins::Model for DveModel {
             return self.sync_step(sy, state, emit);
         }
         let mut out = Vec::with_capacity(state.len());
-        if self.fire(state, group, &mut out)? {
+        if self.fire(state, group, self.committed_state(state), &mut out)? {
             emit(&out);
         }
         Ok(())
@@ -846,12 +860,16 @@ impl pins::Model for DveModel {
         if let Some(sy) = &self.sync {
             return self.sync_step(sy, state, &mut |t| emit(0, t));
         }
-        let mut out = Vec::with_capacity(state.len());
-        for g in 0..self.kinds.len() {
-            if self.fire(state, g, &mut out)? {
-                emit(g, &out);
+        let committed = self.committed_state(state);
+        with_scratch(|groups, out| {
+            self.dispatch.candidates(state, groups);
+            for &g in groups.iter() {
+                let g = g as usize;
+                if self.fire(state, g, committed, out)? {
+                    emit(g, out);
+                }
             }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 }

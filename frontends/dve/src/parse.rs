@@ -29,7 +29,7 @@
 
 use std::collections::HashSet;
 
-use scan::{Nesting, Tokens, MAX_NESTING};
+use scan::{Cmp, Nesting, Tokens, MAX_NESTING};
 
 use crate::error::{DveError, ErrorKind};
 use crate::lexer::{lexeme, tokenize, Pos, Tok, Token};
@@ -55,12 +55,8 @@ pub enum BinOp {
     BitOr,
     BitXor,
     BitAnd,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    Cmp(Cmp),
     Shl,
     Shr,
     Add,
@@ -205,12 +201,12 @@ const LEVELS: &[&[(&str, BinOp)]] = &[
     &[("|", BinOp::BitOr)],
     &[("^", BinOp::BitXor)],
     &[("&", BinOp::BitAnd)],
-    &[("==", BinOp::Eq), ("!=", BinOp::Ne)],
+    &[("==", BinOp::Cmp(Cmp::Eq)), ("!=", BinOp::Cmp(Cmp::Ne))],
     &[
-        ("<", BinOp::Lt),
-        ("<=", BinOp::Le),
-        (">", BinOp::Gt),
-        (">=", BinOp::Ge),
+        ("<", BinOp::Cmp(Cmp::Lt)),
+        ("<=", BinOp::Cmp(Cmp::Le)),
+        (">", BinOp::Cmp(Cmp::Gt)),
+        (">=", BinOp::Cmp(Cmp::Ge)),
     ],
     &[("<<", BinOp::Shl), (">>", BinOp::Shr)],
     &[("+", BinOp::Add), ("-", BinOp::Sub)],

@@ -6,6 +6,7 @@
 
 use crate::error::{ErrorKind, PromelaError};
 use crate::model::PromelaModel;
+use crate::ops::{BinOp, ChanFn, UnOp};
 use crate::parse::{BaseType, Expr, ExprKind, Pos, RecvArg, Spec, Stmt, StmtKind, VarDecl};
 use pins::{Slot, TransitionGroup};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -55,10 +56,10 @@ pub struct ChanRef {
 pub enum CExpr {
     Const(i32),
     Var(VarRef),
-    Unary(&'static str, Box<CExpr>),
-    Binary(&'static str, Box<CExpr>, Box<CExpr>, Pos),
+    Unary(UnOp, Box<CExpr>),
+    Binary(BinOp, Box<CExpr>, Box<CExpr>, Pos),
     Cond(Box<CExpr>, Box<CExpr>, Box<CExpr>),
-    ChanFn(&'static str, ChanRef),
+    ChanFn(ChanFn, ChanRef),
     Pid,
     NrPr,
 }
@@ -508,6 +509,19 @@ impl Builder<'_, '_> {
         })
     }
 
+    /// The operator the parser wrote as `symbol` (every symbol it writes
+    /// has one; an unknown one is refused, never guessed).
+    fn operator<T>(&self, op: Option<T>, symbol: &str, e: &Expr) -> R<T> {
+        match op {
+            Some(op) => Ok(op),
+            None => self.cx.err(
+                ErrorKind::Unsupported,
+                e.pos,
+                format!("operator '{symbol}' is not supported"),
+            ),
+        }
+    }
+
     fn expr(&self, e: &Expr) -> R<CExpr> {
         Ok(match &e.kind {
             ExprKind::Num(n) => match i32::try_from(*n) {
@@ -526,16 +540,23 @@ impl Builder<'_, '_> {
                 CExpr::Const(self.cx.mtypes[n])
             }
             ExprKind::Var(..) => CExpr::Var(self.var(e)?),
-            ExprKind::Unary(op, a) => CExpr::Unary(op, Box::new(self.expr(a)?)),
-            ExprKind::Binary(op, a, b) => {
-                CExpr::Binary(op, Box::new(self.expr(a)?), Box::new(self.expr(b)?), e.pos)
+            ExprKind::Unary(op, a) => {
+                CExpr::Unary(self.operator(UnOp::of(op), op, e)?, Box::new(self.expr(a)?))
             }
+            ExprKind::Binary(op, a, b) => CExpr::Binary(
+                self.operator(BinOp::of(op), op, e)?,
+                Box::new(self.expr(a)?),
+                Box::new(self.expr(b)?),
+                e.pos,
+            ),
             ExprKind::Cond(a, b, c) => CExpr::Cond(
                 Box::new(self.expr(a)?),
                 Box::new(self.expr(b)?),
                 Box::new(self.expr(c)?),
             ),
-            ExprKind::ChanFn(f, c) => CExpr::ChanFn(f, self.chan(c)?),
+            ExprKind::ChanFn(f, c) => {
+                CExpr::ChanFn(self.operator(ChanFn::of(f), f, e)?, self.chan(c)?)
+            }
             ExprKind::Pid => CExpr::Pid,
             ExprKind::NrPr => CExpr::NrPr,
             ExprKind::Timeout => {

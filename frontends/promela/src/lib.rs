@@ -89,16 +89,20 @@
 //!
 //! Modules: `lexer` (tokens with positions), `parse` (syntax tree),
 //! `compile` (names, layout, automata, merging, dead variables, process
-//! bound, groups), `model` ([`PromelaModel`], execution), `error`
-//! ([`PromelaError`]).
+//! bound, groups), `ops` (operators), `guard` (guards checked before
+//! the interpreter), `model` ([`PromelaModel`], execution), `steps`
+//! (successor buffers), `error` ([`PromelaError`]).
 
 use std::path::Path;
 
 mod compile;
 mod error;
+mod guard;
 mod lexer;
 mod model;
+mod ops;
 mod parse;
+mod steps;
 
 pub use compile::{MAX_CAPACITY, MAX_CHANNELS, MAX_PROCESSES};
 pub use error::{ErrorKind, PromelaError};

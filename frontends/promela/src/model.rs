@@ -24,9 +24,13 @@ use crate::compile::{
     group_sets, groups_of, type_bits, Act, Automaton, CExpr, CRecv, Chan, ChanRef, GroupKind,
     Place, ProcType, Tr, Var, VarRef,
 };
+use crate::guard::{Guard, Scope};
+use crate::ops::{BinOp, ChanFn, UnOp};
 use crate::parse::{BaseType, Pos};
+use crate::steps::{with_steps, Steps};
 use pins::{Model, ModelError, Slot, TransitionGroup, Value};
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeSet;
 
 /// Truncates `v` to a variable of type `ty` and encodes it as a slot value
 /// (SPIN stores `bit`/`bool` in one bit, `byte` as `unsigned char`, `short`
@@ -43,7 +47,9 @@ pub fn truncate(ty: BaseType, v: i32) -> u32 {
     }
 }
 
-fn load(ty: BaseType, raw: u32) -> i32 {
+/// The value a slot holds for a variable of type `ty` (`short` sign-extended).
+#[inline]
+pub(crate) fn load(ty: BaseType, raw: u32) -> i32 {
     match ty {
         BaseType::Short => raw as u16 as i16 as i32,
         _ => raw as i32,
@@ -79,18 +85,19 @@ pub struct PromelaModel {
     process_names: Vec<String>,
     kinds: Vec<GroupKind>,
     groups: Vec<TransitionGroup>,
-    step_group: HashMap<(usize, usize), usize>,
-    rv_group: HashMap<(usize, usize, usize, usize), usize>,
+    /// The group of each non-rendezvous transition, per proctype.
+    step_group: Vec<Vec<usize>>,
+    /// The compiled guard of each transition, per proctype.
+    guards: Vec<Vec<Guard>>,
+    rv_group: FxHashMap<(usize, usize, usize, usize), usize>,
 }
 
-type Res<T> = Result<T, ModelError>;
+/// Results inside the model: the error boxed, so that a result fits in
+/// registers (evaluation returns one per expression node).
+type Res<T> = Result<T, Box<ModelError>>;
 
 /// Bound on the steps of one atomic continuation or d_step.
 const MAX_CHAIN: usize = 1_000_000;
-
-/// A one-step successor: group, state, the process that may keep control
-/// and whether it does.
-type Step = (usize, Vec<u32>, usize, bool);
 
 pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
     let mut slots = p.slots;
@@ -180,12 +187,32 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
         process_names,
         kinds: Vec::new(),
         groups: Vec::new(),
-        step_group: HashMap::new(),
-        rv_group: HashMap::new(),
+        step_group: Vec::new(),
+        guards: Vec::new(),
+        rv_group: FxHashMap::default(),
     };
+    m.guards = (m.ptypes.iter())
+        .map(|t| {
+            let scope = Scope {
+                globals: &m.globals,
+                locals: &t.locals,
+            };
+            t.auto
+                .trans
+                .iter()
+                .map(|tr| Guard::of(&tr.act, &scope))
+                .collect()
+        })
+        .collect();
+    m.step_group = (m.ptypes.iter())
+        .map(|t| vec![usize::MAX; t.auto.trans.len()])
+        .collect();
     for (g, k) in kinds.iter().enumerate() {
         match *k {
-            GroupKind::Step { ptype, tr } => m.step_group.insert((ptype, tr), g),
+            GroupKind::Step { ptype, tr } => {
+                m.step_group[ptype][tr] = g;
+                None
+            }
             GroupKind::Rendezvous {
                 sptype,
                 str,
@@ -206,6 +233,10 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
     m.init = st;
     Ok(m)
 }
+
+#[cfg(test)]
+#[path = "guard_tests.rs"]
+mod guard_tests;
 
 impl PromelaModel {
     fn loc(&self, pos: Pos) -> String {
@@ -239,10 +270,10 @@ impl PromelaModel {
             Some(e) => {
                 let i = self.eval(st, pid, e)?;
                 if i < 0 || i as usize >= var.len {
-                    return Err(ModelError::at(
+                    return Err(Box::new(ModelError::at(
                         self.loc(v.pos),
                         format!("index {i} out of range for '{}[{}]'", var.name, var.len),
-                    ));
+                    )));
                 }
                 i as usize
             }
@@ -271,17 +302,41 @@ impl PromelaModel {
             Some(e) => {
                 let i = self.eval(st, pid, e)?;
                 if i < 0 || i as usize >= c.len {
-                    return Err(ModelError::at(
+                    return Err(Box::new(ModelError::at(
                         self.loc(c.pos),
                         format!("channel index {i} out of range"),
-                    ));
+                    )));
                 }
                 Ok(c.base + i as usize)
             }
         }
     }
 
+    /// The value of `e` for process `pid` in `st`. Constants and scalar
+    /// variables, half of the nodes met, are read here without a call.
+    #[inline]
     fn eval(&self, st: &[u32], pid: usize, e: &CExpr) -> Res<i32> {
+        match e {
+            CExpr::Const(c) => Ok(*c),
+            CExpr::Var(v) if v.idx.is_none() => self.scalar(st, pid, v),
+            _ => self.eval_node(st, pid, e),
+        }
+    }
+
+    /// The value of a variable without index (`var` with index 0).
+    #[inline]
+    fn scalar(&self, st: &[u32], pid: usize, v: &VarRef) -> Res<i32> {
+        let (var, base) = match v.place {
+            Place::Global(i) => (&self.globals[i], 0),
+            Place::Local(i) => match self.ptype_of(st, pid) {
+                Some(t) => (&self.ptypes[t].locals[i].0, self.proc_base[pid] + 2),
+                None => return Err(Box::new(ModelError::new("no process"))),
+            },
+        };
+        Ok(var.at.map_or(0, |at| load(var.ty, st[base + at])))
+    }
+
+    fn eval_node(&self, st: &[u32], pid: usize, e: &CExpr) -> Res<i32> {
         Ok(match e {
             CExpr::Const(c) => *c,
             CExpr::Var(v) => {
@@ -293,54 +348,22 @@ impl PromelaModel {
             }
             CExpr::Unary(op, a) => {
                 let a = self.eval(st, pid, a)?;
-                match *op {
-                    "-" => a.wrapping_neg(),
-                    "~" => !a,
-                    _ => (a == 0) as i32,
+                match op {
+                    UnOp::Neg => a.wrapping_neg(),
+                    UnOp::BitNot => !a,
+                    UnOp::Not => (a == 0) as i32,
                 }
             }
             CExpr::Binary(op, a, b, pos) => {
                 let x = self.eval(st, pid, a)?;
-                match *op {
-                    "&&" if x == 0 => return Ok(0),
-                    "||" if x != 0 => return Ok(1),
+                match op {
+                    BinOp::And if x == 0 => return Ok(0),
+                    BinOp::Or if x != 0 => return Ok(1),
                     _ => {}
                 }
                 let y = self.eval(st, pid, b)?;
-                match *op {
-                    "+" => x.wrapping_add(y),
-                    "-" => x.wrapping_sub(y),
-                    "*" => x.wrapping_mul(y),
-                    "/" | "%" if y == 0 => {
-                        return Err(ModelError::at(self.loc(*pos), "division by zero"))
-                    }
-                    "/" | "%" if x == i32::MIN && y == -1 => {
-                        return Err(ModelError::at(
-                            self.loc(*pos),
-                            format!("integer overflow: {x} {op} -1 is undefined in C (pan traps)"),
-                        ))
-                    }
-                    "/" => x / y,
-                    "%" => x % y,
-                    "<<" | ">>" if !(0..32).contains(&y) => {
-                        return Err(ModelError::at(
-                            self.loc(*pos),
-                            format!("shift count {y} out of range 0..31 (undefined in C)"),
-                        ))
-                    }
-                    "<<" => x << y,
-                    ">>" => x >> y,
-                    "&" => x & y,
-                    "|" => x | y,
-                    "^" => x ^ y,
-                    "==" => (x == y) as i32,
-                    "!=" => (x != y) as i32,
-                    "<" => (x < y) as i32,
-                    "<=" => (x <= y) as i32,
-                    ">" => (x > y) as i32,
-                    ">=" => (x >= y) as i32,
-                    _ => (y != 0) as i32,
-                }
+                op.apply(x, y)
+                    .map_err(|m| ModelError::at(self.loc(*pos), m))?
             }
             CExpr::Cond(c, a, b) => {
                 if self.eval(st, pid, c)? != 0 {
@@ -352,12 +375,12 @@ impl PromelaModel {
             CExpr::ChanFn(f, c) => {
                 let ch = &self.chans[self.chan_id(st, pid, c)?];
                 let len = ch.slot.map_or(0, |s| st[s] as usize);
-                (match *f {
-                    "len" => return Ok(len as i32),
-                    "empty" => len == 0,
-                    "nempty" => len != 0,
-                    "full" => len == ch.cap,
-                    _ => len != ch.cap,
+                (match f {
+                    ChanFn::Len => return Ok(len as i32),
+                    ChanFn::Empty => len == 0,
+                    ChanFn::NEmpty => len != 0,
+                    ChanFn::Full => len == ch.cap,
+                    ChanFn::NFull => len != ch.cap,
                 }) as i32
             }
             CExpr::Pid => pid as i32,
@@ -377,10 +400,10 @@ impl PromelaModel {
     fn create(&self, st: &mut [u32], t: usize, args: &[i32]) -> Res<usize> {
         let pid = self.nr_pr(st);
         if pid >= self.proc_base.len() || !self.hosts[pid].contains(&t) {
-            return Err(ModelError::new(format!(
+            return Err(Box::new(ModelError::new(format!(
                 "process slot {pid} cannot hold a new '{}' (creation analysis)",
                 self.ptypes[t].name
-            )));
+            ))));
         }
         let pt = &self.ptypes[t];
         let b = self.proc_base[pid];
@@ -421,11 +444,14 @@ impl PromelaModel {
 
     /// Executes the statements merged into `tr` (never blocking: SPIN only
     /// merges assignments and assertions).
-    fn run_chain(&self, st: &mut Vec<u32>, pid: usize, auto: &Automaton, tr: &Tr) -> Res<()> {
+    fn run_chain(&self, st: &mut [u32], pid: usize, auto: &Automaton, tr: &Tr) -> Res<()> {
         for &c in &tr.chain {
             let m = &auto.trans[c];
             if !self.exec(st, pid, &m.act, m.pos)? {
-                return Err(ModelError::at(self.loc(m.pos), "merged statement blocked"));
+                return Err(Box::new(ModelError::at(
+                    self.loc(m.pos),
+                    "merged statement blocked",
+                )));
             }
             self.reset_dead(st, pid, m);
         }
@@ -437,8 +463,10 @@ impl PromelaModel {
     }
 
     /// Executes a non-rendezvous, non-else action on `st` (in place) if it
-    /// is executable; returns whether it was.
-    fn exec(&self, st: &mut Vec<u32>, pid: usize, act: &Act, pos: Pos) -> Res<bool> {
+    /// is executable; returns whether it was. An action that is not
+    /// executable leaves `st` unchanged (each checks before it writes), so
+    /// callers try actions on the state itself, never on a copy.
+    fn exec(&self, st: &mut [u32], pid: usize, act: &Act, pos: Pos) -> Res<bool> {
         match act {
             Act::Cond(e) => Ok(self.eval(st, pid, e)? != 0),
             Act::Assign(v, e) => {
@@ -456,57 +484,21 @@ impl PromelaModel {
             Act::Skip | Act::Else => Ok(true),
             Act::Assert(e) => {
                 if self.eval(st, pid, e)? == 0 {
-                    return Err(ModelError::at(self.loc(pos), "assertion violated"));
+                    return Err(Box::new(ModelError::at(
+                        self.loc(pos),
+                        "assertion violated",
+                    )));
                 }
                 Ok(true)
             }
-            Act::Send(c, args) => {
-                let (ch, s, n) = self.buffer(st, pid, c, pos)?;
-                if n == ch.cap {
-                    return Ok(false);
-                }
-                let vals = args
-                    .iter()
-                    .map(|a| self.eval(st, pid, a))
-                    .collect::<Res<Vec<_>>>()?;
-                let w = ch.fields.len();
-                for (f, v) in vals.into_iter().enumerate() {
-                    st[s + 1 + n * w + f] = truncate(ch.fields[f], v);
-                }
-                st[s] += 1;
-                Ok(true)
-            }
-            Act::Recv(c, args) => {
-                let (ch, s, n) = self.buffer(st, pid, c, pos)?;
-                if n == 0 {
-                    return Ok(false);
-                }
-                let w = ch.fields.len();
-                let head: Vec<i32> = (0..w).map(|f| load(ch.fields[f], st[s + 1 + f])).collect();
-                for (a, &v) in args.iter().zip(&head) {
-                    if let CRecv::Match(e) = a {
-                        if self.eval(st, pid, e)? != v {
-                            return Ok(false);
-                        }
-                    }
-                }
-                for k in 0..(n - 1) * w {
-                    st[s + 1 + k] = st[s + 1 + w + k];
-                }
-                for k in (n - 1) * w..n * w {
-                    st[s + 1 + k] = 0;
-                }
-                st[s] -= 1;
-                for (a, &v) in args.iter().zip(&head) {
-                    if let CRecv::Var(r) = a {
-                        self.store(st, pid, r, v)?;
-                    }
-                }
-                Ok(true)
-            }
+            Act::Send(c, args) => self.send(st, pid, c, args, pos),
+            Act::Recv(c, args) => self.receive(st, pid, c, args, pos),
             Act::Run(t, args) => {
                 if self.nr_pr(st) >= self.proc_base.len() {
-                    return Err(ModelError::at(self.loc(pos), "too many processes"));
+                    return Err(Box::new(ModelError::at(
+                        self.loc(pos),
+                        "too many processes",
+                    )));
                 }
                 let vals = args
                     .iter()
@@ -520,19 +512,79 @@ impl PromelaModel {
                     return Ok(false);
                 }
                 let b = self.proc_base[pid];
-                for k in 0..self.proc_len[pid] {
-                    st[b + k] = 0;
-                }
+                st[b..b + self.proc_len[pid]].fill(0);
                 Ok(true)
             }
             Act::DStep(auto) => self.dstep(st, pid, auto, pos),
         }
     }
 
+    /// A send on a buffered channel: blocks when it is full. The values are
+    /// written as they are computed: an expression cannot read the slots
+    /// past the channel's length, nor the length, which changes last.
+    fn send(&self, st: &mut [u32], pid: usize, c: &ChanRef, args: &[CExpr], pos: Pos) -> Res<bool> {
+        let (ch, s, n) = self.buffer(st, pid, c, pos)?;
+        if n == ch.cap {
+            return Ok(false);
+        }
+        let w = ch.fields.len();
+        for (f, a) in args.iter().enumerate() {
+            let v = self.eval(st, pid, a)?;
+            st[s + 1 + n * w + f] = truncate(ch.fields[f], v);
+        }
+        st[s] += 1;
+        Ok(true)
+    }
+
+    /// A receive from a buffered channel: blocks when it is empty or its
+    /// head does not match; else shifts the queue, then stores the fields.
+    fn receive(
+        &self,
+        st: &mut [u32],
+        pid: usize,
+        c: &ChanRef,
+        args: &[CRecv],
+        pos: Pos,
+    ) -> Res<bool> {
+        let (ch, s, n) = self.buffer(st, pid, c, pos)?;
+        if n == 0 {
+            return Ok(false);
+        }
+        let w = ch.fields.len();
+        let field = |st: &[u32], f: usize| load(ch.fields[f], st[s + 1 + f]);
+        for (f, a) in args.iter().enumerate().take(w) {
+            if let CRecv::Match(e) = a {
+                if self.eval(st, pid, e)? != field(st, f) {
+                    return Ok(false);
+                }
+            }
+        }
+        let (mut small, mut large) = ([0i32; 8], Vec::new());
+        let head: &mut [i32] = if w <= small.len() {
+            &mut small[..w]
+        } else {
+            large.resize(w, 0);
+            &mut large
+        };
+        for (f, h) in head.iter_mut().enumerate() {
+            *h = field(st, f);
+        }
+        st.copy_within(s + 1 + w..s + 1 + n * w, s + 1);
+        st[s + 1 + (n - 1) * w..s + 1 + n * w].fill(0);
+        st[s] -= 1;
+        for (a, &v) in args.iter().zip(head.iter()) {
+            if let CRecv::Var(r) = a {
+                self.store(st, pid, r, v)?;
+            }
+        }
+        Ok(true)
+    }
+
     /// Runs a d_step body as one indivisible step: at each location the first
-    /// executable statement (else: when no other is) is taken.
-    fn dstep(&self, st: &mut Vec<u32>, pid: usize, auto: &Automaton, pos: Pos) -> Res<bool> {
-        let mut cur = st.clone();
+    /// executable statement (else: when no other is) is taken. Works on `st`
+    /// itself: a blocked first statement leaves it unchanged, a block later
+    /// is a model error.
+    fn dstep(&self, st: &mut [u32], pid: usize, auto: &Automaton, pos: Pos) -> Res<bool> {
         let mut loc = auto.start;
         let mut steps = 0;
         while Some(loc) != auto.end {
@@ -540,15 +592,12 @@ impl PromelaModel {
             for &k in &auto.locs[loc] {
                 let tr = &auto.trans[k];
                 if matches!(tr.act, Act::Send(ref c, _) | Act::Recv(ref c, _) if self.is_rv(c)) {
-                    return Err(ModelError::at(self.loc(tr.pos), "rendezvous inside d_step"));
+                    return Err(Box::new(ModelError::at(
+                        self.loc(tr.pos),
+                        "rendezvous inside d_step",
+                    )));
                 }
-                if matches!(tr.act, Act::Else) {
-                    moved = Some(tr.to);
-                    break;
-                }
-                let mut next = cur.clone();
-                if self.exec(&mut next, pid, &tr.act, tr.pos)? {
-                    cur = next;
+                if matches!(tr.act, Act::Else) || self.exec(st, pid, &tr.act, tr.pos)? {
                     moved = Some(tr.to);
                     break;
                 }
@@ -557,62 +606,70 @@ impl PromelaModel {
                 Some(to) => loc = to,
                 None if steps == 0 => return Ok(false),
                 None => {
-                    return Err(ModelError::at(
+                    return Err(Box::new(ModelError::at(
                         self.loc(pos),
                         "d_step blocks after its first statement",
-                    ))
+                    )))
                 }
             }
             steps += 1;
             if steps > MAX_CHAIN {
-                return Err(ModelError::at(self.loc(pos), "d_step does not terminate"));
+                return Err(Box::new(ModelError::at(
+                    self.loc(pos),
+                    "d_step does not terminate",
+                )));
             }
         }
-        *st = cur;
         Ok(true)
     }
 
     /// Whether transition `tr` of process `pid` can fire in `st`.
     fn executable(&self, st: &[u32], pid: usize, t: usize, tr: &Tr) -> Res<bool> {
         match &tr.act {
-            Act::Send(c, _) if self.is_rv(c) => {
-                let mut any = false;
-                self.rendezvous(st, pid, t, tr, None, &mut |_| any = true)?;
-                Ok(any)
-            }
-            Act::Recv(c, _) if self.is_rv(c) => {
-                for q in 0..self.proc_base.len() {
-                    let Some(qt) = self.ptype_of(st, q) else {
-                        break;
-                    };
-                    if q == pid {
-                        continue;
-                    }
-                    let auto = &self.ptypes[qt].auto;
-                    for &k in &auto.locs[st[self.proc_base[q] + 1] as usize] {
-                        let s = &auto.trans[k];
-                        if matches!(&s.act, Act::Send(sc, _) if self.is_rv(sc)) {
-                            let mut hit = false;
-                            self.rendezvous(st, q, k, s, Some((pid, t)), &mut |_| hit = true)?;
-                            if hit {
-                                return Ok(true);
-                            }
-                        }
-                    }
-                }
-                Ok(false)
-            }
+            Act::Send(c, _) if self.is_rv(c) => with_steps(st.len(), |out| {
+                self.rendezvous(st, pid, t, tr, None, None, out)?;
+                Ok(!out.is_empty())
+            }),
+            Act::Recv(c, _) if self.is_rv(c) => self.receive_matched(st, pid, t),
             Act::Else => Ok(true),
-            act => {
-                let mut s = st.to_vec();
-                self.exec(&mut s, pid, act, tr.pos)
-            }
+            Act::Cond(e) => Ok(self.eval(st, pid, e)? != 0),
+            act => with_steps(st.len(), |out| {
+                let n = out.candidate(st);
+                self.exec(n, pid, act, tr.pos)
+            }),
         }
     }
 
+    /// Whether rendezvous receive `t` of `pid` has a matching send.
+    fn receive_matched(&self, st: &[u32], pid: usize, t: usize) -> Res<bool> {
+        with_steps(st.len(), |out| {
+            for q in 0..self.proc_base.len() {
+                let Some(qt) = self.ptype_of(st, q) else {
+                    break;
+                };
+                if q == pid {
+                    continue;
+                }
+                let auto = &self.ptypes[qt].auto;
+                for &k in &auto.locs[st[self.proc_base[q] + 1] as usize] {
+                    let s = &auto.trans[k];
+                    if matches!(&s.act, Act::Send(sc, _) if self.is_rv(sc)) {
+                        self.rendezvous(st, q, k, s, Some((pid, t)), None, out)?;
+                        if !out.is_empty() {
+                            return Ok(true);
+                        }
+                    }
+                }
+            }
+            Ok(false)
+        })
+    }
+
     /// Every rendezvous of send `tr` (transition `t`) of `pid` with a
-    /// matching receive of another process (only `only` if given); calls
-    /// `found((group, state, receiver, receiver keeps control))`.
+    /// matching receive of another process (only `only` if given), kept in
+    /// `out` (only those of group `keep` if given) with the receiver as the
+    /// process that may keep control.
+    #[allow(clippy::too_many_arguments)]
     fn rendezvous(
         &self,
         st: &[u32],
@@ -620,7 +677,8 @@ impl PromelaModel {
         t: usize,
         tr: &Tr,
         only: Option<(usize, usize)>,
-        found: &mut dyn FnMut(Step),
+        keep: Option<usize>,
+        out: &mut Steps,
     ) -> Res<()> {
         let Act::Send(sc, args) = &tr.act else {
             return Ok(());
@@ -649,62 +707,59 @@ impl PromelaModel {
                     continue;
                 }
                 if vals.is_none() {
-                    vals = Some(
-                        args.iter()
-                            .map(|a| self.eval(st, pid, a))
-                            .collect::<Res<Vec<_>>>()?,
-                    );
-                }
-                let ch = &self.chans[cid];
-                let vs: Vec<i32> = vals.as_ref().map_or(Vec::new(), |v| {
-                    v.iter()
-                        .zip(&ch.fields)
-                        .map(|(&x, &f)| load(f, truncate(f, x)))
-                        .collect()
-                });
-                let mut ok = true;
-                for (a, &v) in rargs.iter().zip(&vs) {
-                    if let CRecv::Match(e) = a {
-                        if self.eval(st, q, e)? != v {
-                            ok = false;
-                            break;
+                    let fields = &self.chans[cid].fields;
+                    let mut vs = Vec::with_capacity(args.len());
+                    for (i, a) in args.iter().enumerate() {
+                        let x = self.eval(st, pid, a)?;
+                        if let Some(&f) = fields.get(i) {
+                            vs.push(load(f, truncate(f, x)));
                         }
                     }
+                    vals = Some(vs);
                 }
-                if !ok {
+                let vs = vals.as_deref().unwrap_or(&[]);
+                if !self.matches(st, q, rargs, vs)? {
                     continue;
                 }
-                let mut n = st.to_vec();
+                let n = out.candidate(st);
                 n[self.proc_base[pid] + 1] = tr.to as u32;
-                for (a, &v) in rargs.iter().zip(&vs) {
+                for (a, &v) in rargs.iter().zip(vs) {
                     if let CRecv::Var(x) = a {
-                        self.store(&mut n, q, x, v)?;
+                        self.store(n, q, x, v)?;
                     }
                 }
                 n[qb + 1] = r.to as u32;
-                self.reset_dead(&mut n, pid, tr);
-                self.reset_dead(&mut n, q, r);
-                self.run_chain(&mut n, q, auto, r)?;
+                self.reset_dead(n, pid, tr);
+                self.reset_dead(n, q, r);
+                self.run_chain(n, q, auto, r)?;
                 let g = self
                     .rv_group
                     .get(&(sptype, t, qt, k))
                     .copied()
                     .unwrap_or(usize::MAX);
-                found((g, n, q, r.atom));
+                if keep.is_none_or(|kg| kg == g) {
+                    out.keep(g, q, r.atom);
+                }
             }
         }
         Ok(())
     }
 
+    /// Whether the constants and `eval`s of a receive match `vals`.
+    fn matches(&self, st: &[u32], q: usize, rargs: &[CRecv], vals: &[i32]) -> Res<bool> {
+        for (a, &v) in rargs.iter().zip(vals) {
+            if let CRecv::Match(e) = a {
+                if self.eval(st, q, e)? != v {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
+
     /// One-step successors by process `pid` (as sender for rendezvous),
-    /// restricted to group `only` if given.
-    fn steps_of(
-        &self,
-        st: &[u32],
-        pid: usize,
-        only: Option<usize>,
-        out: &mut Vec<Step>,
-    ) -> Res<()> {
+    /// restricted to group `only` if given, kept in `out`.
+    fn steps_of(&self, st: &[u32], pid: usize, only: Option<usize>, out: &mut Steps) -> Res<()> {
         let Some(t) = self.ptype_of(st, pid) else {
             return Ok(());
         };
@@ -722,73 +777,92 @@ impl PromelaModel {
             }
             if rv {
                 if matches!(tr.act, Act::Send(..)) {
-                    let restrict = only.and_then(|g| match self.kinds[g] {
-                        GroupKind::Rendezvous { rtr, .. } => Some(rtr),
-                        _ => None,
-                    });
-                    self.rendezvous(st, pid, k, tr, None, &mut |s| {
-                        if restrict.is_none() || only == Some(s.0) {
-                            out.push(s)
-                        }
-                    })?;
+                    let keep =
+                        only.filter(|&g| matches!(self.kinds[g], GroupKind::Rendezvous { .. }));
+                    self.rendezvous(st, pid, k, tr, None, keep, out)?;
                 }
                 continue;
             }
-            if matches!(tr.act, Act::Else) {
-                let mut other = false;
-                for &o in here {
-                    if o != k && self.executable(st, pid, o, &auto.trans[o])? {
-                        other = true;
-                        break;
-                    }
-                }
-                if other {
+            if self.guards[t][k].blocks(st, self.proc_base[pid] + 2) {
+                continue;
+            }
+            if matches!(tr.act, Act::Else) && self.other_executable(st, pid, here, k)? {
+                continue;
+            }
+            // a false guard needs no copy of the state
+            if let Act::Cond(e) = &tr.act {
+                if self.eval(st, pid, e)? == 0 {
                     continue;
                 }
             }
-            let mut n = st.to_vec();
-            if self.exec(&mut n, pid, &tr.act, tr.pos)? {
+            let n = out.candidate(st);
+            if matches!(tr.act, Act::Cond(_)) || self.exec(n, pid, &tr.act, tr.pos)? {
                 if !matches!(tr.act, Act::End) {
                     n[self.proc_base[pid] + 1] = tr.to as u32;
-                    self.reset_dead(&mut n, pid, tr);
-                    self.run_chain(&mut n, pid, auto, tr)?;
+                    self.reset_dead(n, pid, tr);
+                    self.run_chain(n, pid, auto, tr)?;
                 }
-                let g = self.step_group.get(&(t, k)).copied().unwrap_or(usize::MAX);
-                out.push((g, n, pid, tr.atom));
+                let g = self
+                    .step_group
+                    .get(t)
+                    .and_then(|v| v.get(k))
+                    .copied()
+                    .unwrap_or(usize::MAX);
+                out.keep(g, pid, tr.atom);
+            } else {
+                out.drop_candidate();
             }
         }
         Ok(())
+    }
+
+    /// Whether a transition of `here` other than `k` (an `else`) can fire.
+    fn other_executable(&self, st: &[u32], pid: usize, here: &[usize], k: usize) -> Res<bool> {
+        let Some(t) = self.ptype_of(st, pid) else {
+            return Ok(false);
+        };
+        let auto = &self.ptypes[t].auto;
+        for &o in here {
+            if o != k
+                && !self.guards[t][o].blocks(st, self.proc_base[pid] + 2)
+                && self.executable(st, pid, o, &auto.trans[o])?
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// Follows an atomic sequence: while process `pid` keeps control and can
     /// move, its steps are taken without emitting the intermediate states.
     fn settle(
         &self,
-        s: Vec<u32>,
+        s: &[u32],
         pid: usize,
         atom: bool,
         depth: usize,
         emit: &mut dyn FnMut(&[u32]),
     ) -> Res<()> {
         if !atom {
-            emit(&s);
+            emit(s);
             return Ok(());
         }
         if depth > MAX_CHAIN {
-            return Err(ModelError::new(format!(
+            return Err(Box::new(ModelError::new(format!(
                 "{}: atomic sequence does not terminate",
                 self.file
-            )));
+            ))));
         }
-        let mut next = Vec::new();
-        self.steps_of(&s, pid, None, &mut next)?;
-        if next.is_empty() {
-            emit(&s);
-        }
-        for (_, n, q, a) in next {
-            self.settle(n, q, a, depth + 1, emit)?;
-        }
-        Ok(())
+        with_steps(s.len(), |next| {
+            self.steps_of(s, pid, None, next)?;
+            if next.is_empty() {
+                emit(s);
+            }
+            for i in next.info() {
+                self.settle(next.state(i), i.pid, i.atom, depth + 1, emit)?;
+            }
+            Ok(())
+        })
     }
 
     /// Whether the state vector slot layout gives process slot `pid` to a
@@ -806,40 +880,53 @@ impl Model for PromelaModel {
         self.init.clone()
     }
 
-    fn next(&self, state: &[Value], group: usize, emit: &mut pins::Emit) -> Res<()> {
+    fn next(&self, state: &[Value], group: usize, emit: &mut pins::Emit) -> pins::Step {
+        self.next_of_group(state, group, emit).map_err(|e| *e)
+    }
+
+    fn next_all(&self, state: &[Value], emit: &mut pins::EmitAll) -> pins::Step {
+        self.next_of_all(state, emit).map_err(|e| *e)
+    }
+}
+
+impl PromelaModel {
+    fn next_of_group(&self, state: &[Value], group: usize, emit: &mut pins::Emit) -> Res<()> {
         let ptype = match self.kinds.get(group) {
             Some(GroupKind::Step { ptype, .. }) => *ptype,
             Some(GroupKind::Rendezvous { sptype, .. }) => *sptype,
-            None => return Err(ModelError::new(format!("no group {group}"))),
+            None => return Err(Box::new(ModelError::new(format!("no group {group}")))),
         };
         for pid in 0..self.proc_base.len() {
             if self.ptype_of(state, pid) != Some(ptype) {
                 continue;
             }
-            let mut steps = Vec::new();
-            self.steps_of(state, pid, Some(group), &mut steps)?;
-            for (g, n, q, a) in steps {
-                if g == group {
-                    self.settle(n, q, a, 0, emit)?;
+            with_steps(state.len(), |steps| -> Res<()> {
+                self.steps_of(state, pid, Some(group), steps)?;
+                for i in steps.info() {
+                    if i.group == group {
+                        self.settle(steps.state(i), i.pid, i.atom, 0, emit)?;
+                    }
                 }
-            }
+                Ok(())
+            })?;
         }
         Ok(())
     }
 
-    fn next_all(&self, state: &[Value], emit: &mut pins::EmitAll) -> Res<()> {
-        let mut steps = Vec::new();
-        for pid in 0..self.proc_base.len() {
-            if self.ptype_of(state, pid).is_none() {
-                break;
+    fn next_of_all(&self, state: &[Value], emit: &mut pins::EmitAll) -> Res<()> {
+        with_steps(state.len(), |steps| {
+            for pid in 0..self.proc_base.len() {
+                if self.ptype_of(state, pid).is_none() {
+                    break;
+                }
+                self.steps_of(state, pid, None, steps)?;
             }
-            self.steps_of(state, pid, None, &mut steps)?;
-        }
-        steps.sort_by_key(|s| s.0);
-        for (g, n, q, a) in steps {
-            self.settle(n, q, a, 0, &mut |s| emit(g, s))?;
-        }
-        Ok(())
+            steps.sort_by_group();
+            for i in steps.info() {
+                self.settle(steps.state(i), i.pid, i.atom, 0, &mut |s| emit(i.group, s))?;
+            }
+            Ok(())
+        })
     }
 }
 

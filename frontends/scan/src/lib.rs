@@ -2,8 +2,9 @@
 //! Promela, mCRL2, B) share: a 1-based source position ([`Pos`]), a
 //! character [`Scanner`] that keeps the line and column while it skips
 //! white space and comments and matches words, numbers and symbols, and
-//! the token stream every parser walks ([`Tokens`]), and the guard on how
-//! deeply a parser nests an expression ([`Nesting`]).
+//! the token stream every parser walks ([`Tokens`]), the guard on how
+//! deeply a parser nests an expression ([`Nesting`]), and the comparisons
+//! the front-ends compile the leading conditions of guards into ([`Cmp`]).
 //!
 //! Owns only these primitives; it must not know any formalism's
 //! tokens, keywords or grammar, nor how errors are worded (a front-end
@@ -11,10 +12,12 @@
 //! text, which names the limit, is here).
 //! Depends on nothing.
 
+mod compare;
 mod cursor;
 mod nesting;
 mod scanner;
 
+pub use compare::Cmp;
 pub use cursor::{Lexeme, Tokens};
 pub use nesting::{height, too_high, Nesting, MAX_HEIGHT, MAX_NESTING};
 pub use scanner::{Comments, Scanner, C_COMMENTS};

@@ -100,3 +100,16 @@ pub fn count(m: &dyn Model) -> (usize, usize) {
         Bfs::GaveUp(why) => panic!("gave up: {why}"),
     }
 }
+
+/// Calls `visit` on every reachable state of `m`, breadth-first; `m` must
+/// be free of model errors (panics otherwise).
+pub fn for_each_state(m: &dyn Model, mut visit: impl FnMut(&[u32])) {
+    let mut f = Frontier::of(m);
+    while let Some(s) = f.pop() {
+        visit(&s);
+        m.next_all(&s, &mut |_, t| {
+            f.offer(t);
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+}

@@ -35,6 +35,34 @@ pub fn dataset(rel: &str, what: &str, needs: &[&str]) -> Option<PathBuf> {
     None
 }
 
+/// One small BEEM instance (a few thousand to fifty thousand states) of
+/// each of twelve families, present in DVE and in Promela: for tests that
+/// check something on every reachable state.
+pub const BEEM_SMALL: [&str; 12] = [
+    "at.1",
+    "blocks.2",
+    "brp.2",
+    "frogs.2",
+    "hanoi.1",
+    "lamport.1",
+    "leader_filters.2",
+    "peterson.1",
+    "reader_writer.2",
+    "rether.2",
+    "sorter.1",
+    "telephony.2",
+];
+
+/// The files `<name>.<ext>` of [`dataset`]`(rel)`, one per name of
+/// `names`, when all are there; otherwise as [`dataset`] (a failure under
+/// CI) and `None`.
+pub fn instances(rel: &str, what: &str, names: &[&str], ext: &str) -> Option<Vec<PathBuf>> {
+    let files: Vec<String> = names.iter().map(|n| format!("{n}.{ext}")).collect();
+    let needs: Vec<&str> = files.iter().map(String::as_str).collect();
+    let dir = dataset(rel, what, &needs)?;
+    Some(files.iter().map(|f| dir.join(f)).collect())
+}
+
 /// Every file of `dir` whose extension is `ext`, sorted; panics when there
 /// is none (an empty corpus is a broken setup, not a pass).
 pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {

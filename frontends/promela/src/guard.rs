@@ -1,0 +1,173 @@
+//! Guards compiled at load time: for each transition, a necessary condition
+//! of its executability made of comparisons of one stored variable (or an
+//! array element at a constant index) with a constant (`token == 1 &&
+//! t[0] != 0`), checked on the state vector
+//! before the interpreter (`model`) runs the transition. Most transitions
+//! tried in a state are blocked by such a guard (BEEM's d_steps begin with
+//! one), and the check costs a few loads instead of a copy of the state and
+//! an expression walk. The interpreter stays the semantics: a guard only
+//! says "blocked" where the interpreter would return "not executable"
+//! without meeting an error (see [`Guard::of`]), and `tests` checks this on
+//! every reachable state of real models.
+
+use crate::compile::{Act, CExpr, Place, Var, VarRef};
+use crate::model::load;
+use crate::ops::{BinOp, UnOp};
+use crate::parse::BaseType;
+use scan::Cmp;
+
+/// Where a variable's value is: a slot, or an offset among the locals of the
+/// running process.
+#[derive(Clone, Copy, Debug)]
+enum Cell {
+    Global(usize),
+    Local(usize),
+}
+
+/// `variable op k` with `op` a comparison.
+#[derive(Clone, Copy, Debug)]
+struct Atom {
+    cell: Cell,
+    ty: BaseType,
+    op: Cmp,
+    k: i32,
+}
+
+impl Atom {
+    #[inline]
+    fn holds(&self, st: &[u32], locals: usize) -> bool {
+        let raw = match self.cell {
+            Cell::Global(s) => st[s],
+            Cell::Local(at) => st[locals + at],
+        };
+        self.op.holds(load(self.ty, raw), self.k)
+    }
+}
+
+/// A transition can fire only if one of `any_of`'s conjunctions holds; no
+/// conjunction at all means nothing is known (never blocks).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Guard {
+    any_of: Vec<Vec<Atom>>,
+}
+
+/// The variables a transition's expressions name: the globals and the
+/// locals of its proctype.
+pub(crate) struct Scope<'a> {
+    pub globals: &'a [Var],
+    pub locals: &'a [(Var, Option<CExpr>)],
+}
+
+impl Guard {
+    /// Whether the guard rules the transition out in `st`, for the process
+    /// whose locals start at slot `locals`.
+    #[inline]
+    pub fn blocks(&self, st: &[u32], locals: usize) -> bool {
+        !self.any_of.is_empty()
+            && self
+                .any_of
+                .iter()
+                .all(|conj| conj.iter().any(|a| !a.holds(st, locals)))
+    }
+
+    /// The guard of a transition doing `act`. A condition `a && b && ..`
+    /// gives the comparisons it begins with, up to the first conjunct that
+    /// is not one: the interpreter evaluates the conjuncts in order and a
+    /// comparison cannot fail, so when one of these is false it answers
+    /// "blocked" having evaluated nothing else. A `d_step` gives one
+    /// conjunction per option of its first statement when every option is
+    /// such a condition (no `else`), since it blocks exactly when all of
+    /// them do.
+    pub fn of(act: &Act, scope: &Scope) -> Guard {
+        let conds: Vec<&CExpr> = match act {
+            Act::Cond(e) => vec![e],
+            Act::DStep(auto) if auto.end != Some(auto.start) => {
+                let Some(options) = auto.locs.get(auto.start) else {
+                    return Guard::default();
+                };
+                let mut conds = Vec::new();
+                for &k in options {
+                    match &auto.trans[k].act {
+                        Act::Cond(e) => conds.push(e),
+                        _ => return Guard::default(),
+                    }
+                }
+                conds
+            }
+            _ => return Guard::default(),
+        };
+        let mut any_of = Vec::new();
+        for e in conds {
+            let mut conj = Vec::new();
+            conjunction(e, scope, &mut conj);
+            if conj.is_empty() {
+                return Guard::default();
+            }
+            any_of.push(conj);
+        }
+        Guard { any_of }
+    }
+}
+
+/// Appends the comparisons `e` begins with (see [`Guard::of`]); false when
+/// it met a conjunct that is not one (nothing after it may be added).
+fn conjunction(e: &CExpr, scope: &Scope, out: &mut Vec<Atom>) -> bool {
+    match e {
+        CExpr::Binary(BinOp::And, a, b, _) => {
+            conjunction(a, scope, out) && conjunction(b, scope, out)
+        }
+        _ => match atom(e, scope) {
+            Some(a) => {
+                out.push(a);
+                true
+            }
+            None => false,
+        },
+    }
+}
+
+fn atom(e: &CExpr, scope: &Scope) -> Option<Atom> {
+    let compare = |v: &VarRef, op, k| {
+        let (cell, ty) = cell(v, scope)?;
+        Some(Atom { cell, ty, op, k })
+    };
+    match e {
+        CExpr::Var(v) => compare(v, Cmp::Ne, 0),
+        CExpr::Unary(UnOp::Not, a) => match &**a {
+            CExpr::Var(v) => compare(v, Cmp::Eq, 0),
+            _ => None,
+        },
+        CExpr::Binary(BinOp::Cmp(op), a, b, _) => match (&**a, &**b) {
+            (CExpr::Var(v), CExpr::Const(k)) => compare(v, *op, *k),
+            (CExpr::Const(k), CExpr::Var(v)) => compare(v, op.mirrored(), *k),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The cell of a stored scalar variable or array element at a constant
+/// index in range (never hidden: a hidden variable has no cell).
+fn cell(v: &VarRef, scope: &Scope) -> Option<(Cell, BaseType)> {
+    let (var, global) = match v.place {
+        Place::Global(i) => (scope.globals.get(i)?, true),
+        Place::Local(i) => (&scope.locals.get(i)?.0, false),
+    };
+    let k = match v.idx.as_deref() {
+        None if !var.is_array => 0,
+        Some(CExpr::Const(k)) if var.is_array => usize::try_from(*k).ok()?,
+        _ => return None,
+    };
+    if k >= var.len {
+        return None;
+    }
+    let at = var.at? + k;
+    Some((
+        if global {
+            Cell::Global(at)
+        } else {
+            Cell::Local(at)
+        },
+        var.ty,
+    ))
+}
