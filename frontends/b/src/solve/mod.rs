@@ -289,13 +289,21 @@ fn witnesses(
         }
         Ok(true)
     });
-    match r {
-        Err(Fail::Wd(m, pos)) => Err(Fail::Unsupported(
-            format!("{m}, while solving an existential quantifier for its free identifiers"),
-            pos,
-        )),
-        r => r.map(|_| out),
-    }
+    wd_unsupported(
+        r,
+        "solving an existential quantifier for its free identifiers",
+    )
+    .map(|_| out)
+}
+
+/// `r`, a well-definedness failure while `doing` something turned
+/// unsupported (evaluated as a whole, the predicate may have failed for
+/// some values only).
+pub(super) fn wd_unsupported<T>(r: E<T>, doing: &str) -> E<T> {
+    r.map_err(|f| match f {
+        Fail::Wd(m, pos) => Fail::Unsupported(format!("{m}, while {doing}"), pos),
+        f => f,
+    })
 }
 
 /// For `Gen::Proj`: the values of the identifiers `vars` among the leaves

@@ -37,7 +37,10 @@ pub enum Gen {
     },
     /// Conjunct `c` is `f : D --> R` with `R` infinite and the equations
     /// `eqs` (conjunct, `f(a)` on the left) fix `f` (see `points`).
-    Points { c: usize, eqs: Vec<(usize, bool)> },
+    Points {
+        c: usize,
+        eqs: Vec<(usize, points::Fix)>,
+    },
     /// Failing all of the above, the step's identifier ranges over its B
     /// type, read from the first witness that shows it (see `typing`).
     Type(Vec<typing::Witness>),
@@ -389,7 +392,8 @@ impl Planner<'_> {
             return None;
         }
         let ready = |e: &Expr| self.ready(e);
-        let eqs = points::equations(self.ids[k], &self.cs, &self.checked, &ready);
+        let only_f = |c: usize| self.ment[c].iter().all(|&j| j == k || self.bound[j]);
+        let eqs = points::equations(self.ids[k], &self.cs, &self.checked, &ready, &only_f);
         (!eqs.is_empty()).then(|| (2, vec![k], Gen::Points { c, eqs }))
     }
 
