@@ -65,6 +65,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     let mut setsize = 2i64;
     let mut scopes: FxHashMap<String, i64> = FxHashMap::default();
     let mut caps = Caps::default();
+    let mut any_values = false;
     for m in &machines {
         for (k, v, pos) in &m.settings {
             let bad = |what: &str| {
@@ -94,6 +95,15 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                     } else {
                         caps.initialisations = tighter(caps.initialisations, cap);
                     }
+                }
+                "SET_PREF_SHOW_EVENTB_ANY_VALUES" if v.eq_ignore_ascii_case("true") => {
+                    if offered
+                        .iter()
+                        .any(|&(mi, k)| nested_any(&machines[mi].operations[k].body))
+                    {
+                        return Err(bad("an ANY below an operation's top level, whose values ProB's transitions may tell apart"));
+                    }
+                    any_values = true;
                 }
                 "SET_PREF_DEFAULT_SETSIZE" => {
                     setsize = parse_int(v).ok_or_else(|| bad("not an integer"))?
@@ -278,6 +288,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         globals,
         caps,
         symmetry,
+        any_values,
     };
     let model = BModel::new(
         name.to_owned(),
@@ -528,5 +539,31 @@ pub(crate) fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
             }
         }
         Rec(fs) | Struct(fs) => fs.iter().for_each(|(_, x)| visit(x, f)),
+    }
+}
+
+/// Whether the operation body `s` has an `ANY` other than a top-level one
+/// (whose values `SET_PREF_SHOW_EVENTB_ANY_VALUES` makes part of the
+/// transitions, as `model` does; where ProB does so for others is not
+/// known).
+fn nested_any(s: &Subst) -> bool {
+    match &s.kind {
+        SubstKind::Any { body, .. } => has_any(body),
+        _ => has_any(s),
+    }
+}
+
+fn has_any(s: &Subst) -> bool {
+    use SubstKind::*;
+    match &s.kind {
+        Any { .. } => true,
+        Skip | Assign(..) | BecomesIn(..) | BecomesSuch { .. } | Call(..) => false,
+        Pre(_, b) | Assert(_, b) | EventCheck(_, b) | Var(_, b) => has_any(b),
+        Let { body, .. } | While { body, .. } => has_any(body),
+        Choice(v) | Par(v) | Seq(v) => v.iter().any(has_any),
+        Select(v, e) | If(v, e) => {
+            v.iter().any(|(_, b)| has_any(b)) || e.as_deref().is_some_and(has_any)
+        }
+        Case(_, v, e) => v.iter().any(|(_, b)| has_any(b)) || e.as_deref().is_some_and(has_any),
     }
 }

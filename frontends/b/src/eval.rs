@@ -51,6 +51,10 @@ pub struct World {
     pub caps: Caps,
     /// ProB's static symmetry reduction of constants (see `symmetry`).
     pub symmetry: Symmetry,
+    /// `SET_PREF_SHOW_EVENTB_ANY_VALUES == TRUE`: the values of an
+    /// operation's top-level ANY are part of its transitions, as its
+    /// parameters are (see `model`).
+    pub any_values: bool,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:

@@ -53,7 +53,9 @@
 //!   legal under ProB's `ALLOW_SIMULTANEOUS_ASSIGNMENTS`, which merges
 //!   them) are unsupported.
 //! * Transitions: one per distinct (operation, parameters, results,
-//!   target state) from a state.
+//!   target state) from a state; with `SET_PREF_SHOW_EVENTB_ANY_VALUES ==
+//!   TRUE`, the values of an operation's top-level ANY count as
+//!   parameters (an ANY deeper in an operation is then refused).
 //! * Machine INVARIANTs and ASSERTIONS are not evaluated (the oracles come
 //!   from runs without violations). A WHILE loop's INVARIANT must hold
 //!   before each test of its condition, and its VARIANT must be a natural
@@ -71,7 +73,9 @@
 //! the PROPERTIES), constraints that
 //! let ProB choose a deferred set's size, binders with no finite range
 //! (`x : NATURAL & f(x) = 3`: only typings and bounds are clipped to
-//! `MININT..MAXINT`, as ProB's model checker does), definition files not found beside the
+//! `MININT..MAXINT`, as ProB's model checker does; an identifier of a
+//! finite B type no conjunct bounds ranges over its type, see `solve`),
+//! definition files not found beside the
 //! machine (ProB's standard libraries). Constructs found unsupported only
 //! while exploring (an infinite set enumerated, a very large function
 //! space) end as [`pins::ModelError::unsupported`] (shown after

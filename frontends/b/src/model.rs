@@ -485,7 +485,8 @@ impl BModel {
                     Ok(())
                 };
                 let (guard, body) = split_guard(op);
-                if op.params.is_empty() {
+                let any_ids = self.shown_any(op);
+                if op.params.is_empty() && any_ids.is_empty() {
                     if let Some(g) = guard {
                         if !guard_holds(&mut env, g)? {
                             return Ok(());
@@ -504,6 +505,7 @@ impl BModel {
                     let params = op
                         .params
                         .iter()
+                        .chain(any_ids)
                         .map(|&p| env.lookup(p, op.pos))
                         .collect::<E<Vec<_>>>()?;
                     run(env, params, body)?;
@@ -511,6 +513,15 @@ impl BModel {
                 })?;
                 Ok(())
             }
+        }
+    }
+
+    /// The identifiers of `op`'s top-level ANY when their values are part
+    /// of its transitions (`SET_PREF_SHOW_EVENTB_ANY_VALUES`).
+    fn shown_any<'o>(&self, op: &'o Operation) -> &'o [Sym] {
+        match &op.body.kind {
+            SubstKind::Any { ids, .. } if self.world.any_values => ids,
+            _ => &[],
         }
     }
 

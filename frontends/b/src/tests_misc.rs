@@ -214,3 +214,27 @@ fn seeing_a_machine_with_operations_is_refused() {
     assert!(e.to_string().contains("a machine with operations"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn any_values_shown_in_transitions() {
+    // with the preference, the two values of v are two self-loops (as
+    // ProB counts ETH_Elevator/elevator10); without it, one
+    let m = |pref: &str, body: &str| {
+        format!(
+            "MACHINE A DEFINITIONS SET_PREF_SHOW_EVENTB_ANY_VALUES == {pref}
+             VARIABLES x INITIALISATION x := 0
+             OPERATIONS op = {body} END"
+        )
+    };
+    let any = "ANY v WHERE v : 1..2 THEN x := 0 END";
+    assert_eq!(count(&m("FALSE", any)), (2, 2));
+    assert_eq!(count(&m("TRUE", any)), (2, 3));
+    // below the top level: where ProB shows the values is not known
+    let nested = format!("SELECT x = 0 THEN {any} END");
+    let e = crate::parse_str(&m("TRUE", &nested), "a.mch").expect_err("refused");
+    assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
+    assert!(
+        e.to_string().contains("SET_PREF_SHOW_EVENTB_ANY_VALUES"),
+        "{e}"
+    );
+}

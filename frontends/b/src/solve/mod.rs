@@ -19,6 +19,11 @@
 //!    for ProB's clipping of an infinite domain to `MININT..MAXINT`);
 //! 8. failing that, `x = TRUE` (or `FALSE`, `/=`) anywhere in a conjunct,
 //!    under `or`, `not`...: `x` is a boolean and ranges over `BOOL`;
+//! 9. failing that, `f : D --> R` with `R` infinite and equations
+//!    `f(a) = E`: the function they fix (see `points`);
+//! 10. failing that, the values of `x`'s B type, read from an expression
+//!     next to an occurrence of `x` (`x /: ran(r)`, `p(x) = 3`; see
+//!     `typing`);
 //!
 //! where `E` mentions only identifiers already bound. Every other conjunct
 //! is checked, in the order written, as soon as its identifiers are bound.
@@ -26,11 +31,14 @@
 //! order. A plan is pure syntax, computed once per binder.
 //!
 //! Owns the enumeration loop; the planning is the `plan` module, integer
-//! ranges derived from bounds the `bounds` module; values and evaluation
+//! ranges derived from bounds the `bounds` module, pointwise functions
+//! `points`, types `typing`; values and evaluation
 //! are `value` and `eval`.
 
 mod bounds;
 mod plan;
+mod points;
+mod typing;
 
 pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
 
@@ -176,6 +184,18 @@ fn candidates(
             witnesses(cs[*c], inner, plan, &vars, env)?
         }
         Gen::Bool => vec![vec![Value::Bool(false)], vec![Value::Bool(true)]],
+        Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
+        Gen::Type(ws) => {
+            let x = ids[st.vars[0]];
+            let slot = matches!(
+                env.w.globals.get(x as usize),
+                Some(Some(crate::eval::Global::Slot(_)))
+            );
+            typing::candidates(ws, cs, x, slot, env)?
+                .into_iter()
+                .map(|v| vec![v])
+                .collect()
+        }
         Gen::Subset { c, strict } => {
             let ExprKind::Bin(_, _, b) = &cs[*c].kind else {
                 unreachable!()
@@ -269,13 +289,21 @@ fn witnesses(
         }
         Ok(true)
     });
-    match r {
-        Err(Fail::Wd(m, pos)) => Err(Fail::Unsupported(
-            format!("{m}, while solving an existential quantifier for its free identifiers"),
-            pos,
-        )),
-        r => r.map(|_| out),
-    }
+    wd_unsupported(
+        r,
+        "solving an existential quantifier for its free identifiers",
+    )
+    .map(|_| out)
+}
+
+/// `r`, a well-definedness failure while `doing` something turned
+/// unsupported (evaluated as a whole, the predicate may have failed for
+/// some values only).
+pub(super) fn wd_unsupported<T>(r: E<T>, doing: &str) -> E<T> {
+    r.map_err(|f| match f {
+        Fail::Wd(m, pos) => Fail::Unsupported(format!("{m}, while {doing}"), pos),
+        f => f,
+    })
 }
 
 /// For `Gen::Proj`: the values of the identifiers `vars` among the leaves

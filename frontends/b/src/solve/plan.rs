@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::bounds;
+use super::{bounds, points, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -35,6 +35,15 @@ pub enum Gen {
         ids: Vec<Sym>,
         plan: Box<Plan>,
     },
+    /// Conjunct `c` is `f : D --> R` with `R` infinite and the equations
+    /// `eqs` (conjunct, `f(a)` on the left) fix `f` (see `points`).
+    Points {
+        c: usize,
+        eqs: Vec<(usize, points::Fix)>,
+    },
+    /// Failing all of the above, the step's identifier ranges over its B
+    /// type, read from the first witness that shows it (see `typing`).
+    Type(Vec<typing::Witness>),
 }
 
 /// One binding step.
@@ -163,6 +172,14 @@ struct Planner<'a> {
 /// Plans the binding of `ids` by `pred`; `Err` names an identifier for which
 /// no conjunct gives a finite range.
 pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)> {
+    plan_with(ids, pred, syms, true)
+}
+
+/// `plan`; `last_resorts`: whether pointwise functions and types (see
+/// `points`, `typing`) may generate. Not for the body of an existential
+/// conjunct (`Gen::Exists`), whose generator would otherwise be preferred
+/// to an integer range or `BOOL` for the outer identifiers.
+fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanResult {
     let cs = conjuncts(pred);
     let ment: Vec<Vec<usize>> = cs.iter().map(|c| mentions(c, ids)).collect();
     let int_evidence = ids.iter().map(|&x| int_evidence(x, &cs)).collect();
@@ -178,7 +195,12 @@ pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)
     let pre = (0..p.cs.len()).filter(|&c| p.checked[c]).collect();
     let mut steps = Vec::new();
     while let Some(k) = p.bound.iter().position(|b| !b) {
-        let Some((_, vars, gen)) = p.best().or_else(|| p.range()).or_else(|| p.boolean()) else {
+        let found = p.best().or_else(|| p.range()).or_else(|| p.boolean());
+        let found = match found {
+            None if last_resorts => p.pointwise().or_else(|| p.typed()),
+            found => found,
+        };
+        let Some((_, vars, gen)) = found else {
             return Err((
                 format!(
                     "cannot enumerate '{}': no conjunct gives it a finite range (x = E, x : S, x <: S, integer bounds)",
@@ -291,7 +313,7 @@ impl Planner<'_> {
             .copied()
             .chain(free.iter().map(|&k| self.ids[k]))
             .collect();
-        let plan = plan(&inner, q, self.syms).ok()?;
+        let plan = plan_with(&inner, q, self.syms, false).ok()?;
         let gen = Gen::Exists {
             c,
             ids: inner,
@@ -349,6 +371,48 @@ impl Planner<'_> {
             .map(|k| (6, vec![k], Gen::Bool))
     }
 
+    /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
+    /// with `D` finite and `R` infinite, when equations `f(a) = E` are
+    /// ready (a last resort: a point they leave free is unsupported).
+    fn pointwise(&self) -> Option<Cand> {
+        (0..self.cs.len())
+            .filter(|&c| !self.checked[c])
+            .find_map(|c| match &self.cs[c].kind {
+                ExprKind::Bin(BinOp::In, a, b) if self.ready(b) && infinite(b) => {
+                    self.points(c, a, b)
+                }
+                _ => None,
+            })
+    }
+
+    fn points(&self, c: usize, a: &Expr, space: &Expr) -> Option<Cand> {
+        let k = self.unbound(a)?;
+        let dom = points::total_domain(space)?;
+        if infinite(dom) {
+            return None;
+        }
+        let ready = |e: &Expr| self.ready(e);
+        let only_f = |c: usize| self.ment[c].iter().all(|&j| j == k || self.bound[j]);
+        let eqs = points::equations(self.ids[k], &self.cs, &self.checked, &ready, &only_f);
+        (!eqs.is_empty()).then(|| (2, vec![k], Gen::Points { c, eqs }))
+    }
+
+    /// `Gen::Type` for the first unbound identifier whose type some
+    /// conjunct not yet checked shows (see `typing`).
+    fn typed(&self) -> Option<Cand> {
+        (0..self.ids.len())
+            .filter(|&k| !self.bound[k] && !self.int_evidence[k])
+            .filter(|&k| !self.ids[..k].contains(&self.ids[k]))
+            .find_map(|k| {
+                let ready = |e: &Expr| self.ready(e);
+                let ws: Vec<typing::Witness> = (0..self.cs.len())
+                    .filter(|&c| !self.checked[c] && self.ment[c].contains(&k))
+                    .flat_map(|c| typing::witnesses(self.cs[c], c, self.ids[k], &ready))
+                    .collect();
+                (!ws.is_empty()).then(|| (7, vec![k], Gen::Type(ws)))
+            })
+    }
+
     /// Binds `vars` by `gen`: the step, with the conjuncts now checkable.
     fn bind(&mut self, vars: Vec<usize>, gen: Gen) -> Step {
         for &k in &vars {
@@ -358,7 +422,12 @@ impl Planner<'_> {
             Gen::Eq { c, .. } | Gen::In { c } | Gen::Subset { c, .. } | Gen::Exists { c, .. } => {
                 Some(c)
             }
-            Gen::Lin { .. } | Gen::Proj { .. } | Gen::Range(_) | Gen::Bool => None,
+            Gen::Lin { .. }
+            | Gen::Proj { .. }
+            | Gen::Range(_)
+            | Gen::Bool
+            | Gen::Type(_)
+            | Gen::Points { .. } => None,
         };
         if let Some(c) = exact {
             self.checked[c] = true;

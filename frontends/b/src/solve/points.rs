@@ -1,0 +1,226 @@
+//! A total function into an infinite set fixed at every point of its
+//! (finite) domain by equations: `speed : Persons --> NATURAL1 &
+//! speed(aa) = 1 & speed(bb) = 2 ...`. Whatever the range, a total
+//! function on `D` is its values at `D`'s elements, and `f(a) = E` fixes
+//! the value at `a`: the only candidate is `{a |-> E, ...}`, the
+//! membership and every equation being checked after (two equations for
+//! one point that disagree leave no solution). A point no equation fixes
+//! is unsupported (ProB would enumerate the range there). A universal
+//! quantifier `!b.(b : BOOL => f(FALSE |-> b) = 1)` fixes the points its
+//! solutions give.
+//!
+//! Owns the planning of such a step (`equations`) and its candidate.
+
+use crate::ast::*;
+use crate::eval::{Env, Fail, E};
+use crate::value::Value;
+
+/// How a conjunct fixes points of `f`.
+#[derive(Clone, Copy, Debug)]
+pub enum Fix {
+    /// `f(a) = E`.
+    Left,
+    /// `E = f(a)`.
+    Right,
+    /// `!ys.(P => f(a) = E)` (or `E = f(a)`, or `P => P2 => ...`): the
+    /// value at `a` for each solution of `P` (and `P2`...).
+    Forall,
+}
+
+/// The conjuncts among `cs` not yet `checked` that fix points of `f`:
+/// `f(a) = E` (or `E = f(a)`) with `a` and `E` `ready`, or a universal
+/// quantifier whose only unbound identifier is `f` (`only_f`), `f` out of
+/// its domain, ending in such an equation.
+pub fn equations(
+    f: Sym,
+    cs: &[&Expr],
+    checked: &[bool],
+    ready: &dyn Fn(&Expr) -> bool,
+    only_f: &dyn Fn(usize) -> bool,
+) -> Vec<(usize, Fix)> {
+    let applies_f = |e: &Expr| matches!(&e.kind, ExprKind::Apply(g, _) if is(g, f));
+    let plain = |e: &Expr| matches!(&e.kind, ExprKind::Apply(_, a) if ready(a));
+    (0..cs.len())
+        .filter(|&c| !checked[c])
+        .filter_map(|c| match &cs[c].kind {
+            ExprKind::Bin(BinOp::Eq, a, b) if applies_f(a) && plain(a) && ready(b) => {
+                Some((c, Fix::Left))
+            }
+            ExprKind::Bin(BinOp::Eq, a, b) if applies_f(b) && plain(b) && ready(a) => {
+                Some((c, Fix::Right))
+            }
+            ExprKind::Quant {
+                kind: QuantKind::Forall,
+                ids,
+                pred,
+                ..
+            } if only_f(c) && !ids.contains(&f) => match &pred.kind {
+                ExprKind::Bin(BinOp::Implies, dom, body)
+                    if !mentions(dom, f) && consequent(body, f).is_some() =>
+                {
+                    Some((c, Fix::Forall))
+                }
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect()
+}
+
+fn is(e: &Expr, f: Sym) -> bool {
+    matches!(e.kind, ExprKind::Ident(s) if s == f)
+}
+
+fn mentions(e: &Expr, f: Sym) -> bool {
+    let mut v = Vec::new();
+    super::plan::idents(e, &mut v);
+    v.contains(&f)
+}
+
+/// The final `f(a) = E` (or `E = f(a)`) of `P2 => ... => f(a) = E`, as
+/// (premises, argument `a`, value `E`), `f` out of `E` and the premises.
+fn consequent(mut body: &Expr, f: Sym) -> Option<(Vec<&Expr>, &Expr, &Expr)> {
+    let mut premises = Vec::new();
+    while let ExprKind::Bin(BinOp::Implies, p, q) = &body.kind {
+        premises.push(&**p);
+        body = q;
+    }
+    let ExprKind::Bin(BinOp::Eq, a, b) = &body.kind else {
+        return None;
+    };
+    let (arg, value) = match (&a.kind, &b.kind) {
+        (ExprKind::Apply(g, x), _) if is(g, f) => (&**x, &**b),
+        (_, ExprKind::Apply(g, x)) if is(g, f) => (&**x, &**a),
+        _ => return None,
+    };
+    let free = !mentions(arg, f) && !mentions(value, f);
+    (free && premises.iter().all(|p| !mentions(p, f))).then_some((premises, arg, value))
+}
+
+/// Whether `e` is a total function space `D --> R` (or `>->`, `-->>`,
+/// `>->>`): its domain `D`.
+pub fn total_domain(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Bin(
+            BinOp::Space(
+                SpaceKind::Total | SpaceKind::TotalInj | SpaceKind::TotalSurj | SpaceKind::TotalBij,
+            ),
+            d,
+            _,
+        ) => Some(d),
+        _ => None,
+    }
+}
+
+/// The function fixed by the equations `eqs` at every element of the
+/// domain of the space in conjunct `c` (`f : D --> R`).
+pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) -> E<Value> {
+    let ExprKind::Bin(_, f, space) = &cs[c].kind else {
+        unreachable!("a membership conjunct")
+    };
+    let ExprKind::Ident(fs) = f.kind else {
+        unreachable!("planned for an identifier")
+    };
+    let dom = total_domain(space).expect("planned on a total function space");
+    let mut pairs = Vec::new();
+    'points: for d in env.elements(dom)? {
+        for &(q, fix) in eqs {
+            if let Some(v) = value_at(cs[q], fix, fs, &d, env)? {
+                pairs.push(Value::pair(d, v));
+                continue 'points;
+            }
+        }
+        return Err(Fail::Unsupported(
+            "a total function into an infinite set that no equation f(x) = E fixes at every point"
+                .into(),
+            f.pos,
+        ));
+    }
+    Ok(Value::set(pairs))
+}
+
+/// The value conjunct `q` gives `f` at `d`, if it fixes that point.
+fn value_at(q: &Expr, fix: Fix, f: Sym, d: &Value, env: &mut Env) -> E<Option<Value>> {
+    let (app, value) = match (&q.kind, fix) {
+        (ExprKind::Bin(_, a, b), Fix::Left) => (a, b),
+        (ExprKind::Bin(_, a, b), Fix::Right) => (b, a),
+        _ => return forall_value(q, f, d, env),
+    };
+    let ExprKind::Apply(_, arg) = &app.kind else {
+        unreachable!("an application")
+    };
+    Ok(if env.eval(arg)? == *d {
+        Some(env.eval(value)?)
+    } else {
+        None
+    })
+}
+
+/// For `!ys.(P => ... => f(a) = E)`: `E` for the first solution of `P`
+/// (and the premises after it) where `a` is `d`. Undefinedness while
+/// solving is unsupported (the quantifier as a whole decides it).
+fn forall_value(q: &Expr, f: Sym, d: &Value, env: &mut Env) -> E<Option<Value>> {
+    let ExprKind::Quant {
+        ids, pred, plan, ..
+    } = &q.kind
+    else {
+        unreachable!("a universal quantifier")
+    };
+    let ExprKind::Bin(BinOp::Implies, dom, body) = &pred.kind else {
+        unreachable!("planned on !ys.(P => Q)")
+    };
+    let (premises, arg, value) = consequent(body, f).expect("planned on f(a) = E");
+    let p = env.plan_of(plan, ids, dom)?;
+    let mut out = None;
+    let r = super::solve(ids, dom, p, env, false, &mut |env| {
+        for pr in &premises {
+            if !env.holds(pr)? {
+                return Ok(true);
+            }
+        }
+        if env.eval(arg)? == *d {
+            out = Some(env.eval(value)?);
+            return Ok(false);
+        }
+        Ok(true)
+    });
+    super::wd_unsupported(r, "reading a function's points from a universal quantifier").map(|_| out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tests::{count, first_error};
+
+    fn machine(equations: &str) -> String {
+        format!(
+            "MACHINE P SETS Q = {{p1, p2, p3}} CONSTANTS sp
+             PROPERTIES sp : Q --> NATURAL1 & {equations}
+             VARIABLES v INVARIANT v : NATURAL INITIALISATION v := sp(p2)
+             OPERATIONS pick(p) = PRE p : Q THEN v := sp(p) END END"
+        )
+    }
+
+    #[test]
+    fn equations_fix_a_total_function() {
+        // sp = {p1 |-> 1, p2 |-> 5, p3 |-> 5}: states root, constants,
+        // v = 5, v = 1; edges setup, init and 3 picks from each v
+        assert_eq!(
+            count(&machine("sp(p1) = 1 & sp(p2) = 5 & 5 = sp(p3)")),
+            (4, 8)
+        );
+    }
+
+    #[test]
+    fn a_universal_quantifier_fixes_points() {
+        // the same function, p2 and p3 fixed by one quantifier (nested
+        // premises, as Rodin's translation writes them)
+        let eqs = "sp(p1) = 1 & !q.(q : Q => (q /= p1 => sp(q) = 5))";
+        assert_eq!(count(&machine(eqs)), (4, 8));
+    }
+
+    #[test]
+    fn a_point_left_free_is_unsupported() {
+        let e = first_error(&machine("sp(p1) = 1 & sp(p2) = 5")).expect("p3 free");
+        assert!(e.contains("fixes at every point"), "{e}");
+    }
+}
