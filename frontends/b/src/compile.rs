@@ -18,6 +18,7 @@ use crate::parse::err_at;
 use crate::solve::plan;
 use crate::symmetry::Symmetry;
 use crate::value::Value;
+use crate::visit::{walk_subst, Role, SubstVisitor};
 
 type R<T> = Result<T, BError>;
 
@@ -410,70 +411,28 @@ fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {
 }
 
 fn check_subst(s: &Subst, syms: &Syms, files: &[String]) -> R<()> {
-    let ce = |e: &Expr| check_expr(e, syms, files);
-    let cs = |s: &Subst| check_subst(s, syms, files);
-    let pl = |ids: &[Sym], p: &Expr| {
-        plan(ids, p, syms)
+    walk_subst(s, &mut Checker { syms, files })
+}
+
+/// The static checks of a substitution: its expressions (not CASE's
+/// literal labels) and the plans of the identifiers it solves for.
+struct Checker<'a> {
+    syms: &'a Syms,
+    files: &'a [String],
+}
+
+impl SubstVisitor for Checker<'_> {
+    type Err = BError;
+    fn expr(&mut self, e: &Expr, role: Role) -> R<()> {
+        match role {
+            Role::Label => Ok(()),
+            _ => check_expr(e, self.syms, self.files),
+        }
+    }
+    fn binder(&mut self, ids: &[Sym], pred: &Expr) -> R<()> {
+        plan(ids, pred, self.syms)
             .map(|_| ())
-            .map_err(|(m, p)| err_at(files, ErrorKind::Unsupported, p, m))
-    };
-    match &s.kind {
-        SubstKind::Skip => Ok(()),
-        SubstKind::Assign(l, r) => l.iter().chain(r).try_for_each(ce),
-        SubstKind::BecomesIn(_, e) => ce(e),
-        SubstKind::BecomesSuch { ids, pred, .. } => {
-            pl(ids, pred)?;
-            ce(pred)
-        }
-        SubstKind::Pre(p, b) | SubstKind::Assert(p, b) => {
-            ce(p)?;
-            cs(b)
-        }
-        SubstKind::EventCheck(c, b) => {
-            match &**c {
-                EventCheck::Holds { pred: e, .. } | EventCheck::Variant { expr: e, .. } => ce(e)?,
-                EventCheck::Executable { .. } => {}
-                EventCheck::Simulates { action, .. } => cs(action)?,
-            }
-            cs(b)
-        }
-        SubstKind::Select(br, els) | SubstKind::If(br, els) => {
-            for (g, b) in br {
-                ce(g)?;
-                cs(b)?;
-            }
-            els.as_deref().map_or(Ok(()), cs)
-        }
-        SubstKind::Case(e, br, els) => {
-            ce(e)?;
-            for (_, b) in br {
-                cs(b)?;
-            }
-            els.as_deref().map_or(Ok(()), cs)
-        }
-        SubstKind::Any {
-            ids, pred, body, ..
-        }
-        | SubstKind::Let {
-            ids, pred, body, ..
-        } => {
-            pl(ids, pred)?;
-            ce(pred)?;
-            cs(body)
-        }
-        SubstKind::Var(_, b) => cs(b),
-        SubstKind::While {
-            cond,
-            body,
-            inv,
-            variant,
-        } => {
-            ce(cond)?;
-            inv.iter().chain(variant).try_for_each(ce)?;
-            cs(body)
-        }
-        SubstKind::Choice(v) | SubstKind::Par(v) | SubstKind::Seq(v) => v.iter().try_for_each(cs),
-        SubstKind::Call(o, _, a) => o.iter().chain(a).try_for_each(ce),
+            .map_err(|(m, p)| err_at(self.files, ErrorKind::Unsupported, p, m))
     }
 }
 

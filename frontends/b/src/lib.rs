@@ -99,6 +99,7 @@ mod parse;
 mod solve;
 mod symmetry;
 mod value;
+mod visit;
 
 pub use error::{BError, ErrorKind};
 pub use model::BModel;
