@@ -100,14 +100,18 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                     setsize = parse_int(v).ok_or_else(|| bad("not an integer"))?
                 }
                 _ if k.starts_with("scope_") => {
+                    // `scope_S == lo..hi` gives S the size of the interval
+                    // (ProB: phonebook's `scope_Code == 6..9`, 4 codes).
                     let n = match v.split_once("..") {
-                        Some((lo, hi)) if parse_int(lo) == Some(1) => parse_int(hi),
-                        Some(_) => None,
+                        Some((lo, hi)) => parse_int(lo)
+                            .zip(parse_int(hi))
+                            .and_then(|(lo, hi)| hi.checked_sub(lo)?.checked_add(1))
+                            .filter(|&n| n >= 1),
                         None => parse_int(v),
                     };
                     scopes.insert(
                         k["scope_".len()..].to_owned(),
-                        n.ok_or_else(|| bad("scope not n or 1..n"))?,
+                        n.ok_or_else(|| bad("scope not n or lo..hi"))?,
                     );
                 }
                 _ => {}

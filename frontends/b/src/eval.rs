@@ -130,6 +130,15 @@ impl<'w> Env<'w> {
             )
         };
         if let Some((_, v)) = self.locals.iter().rev().find(|(x, _)| *x == s) {
+            if matches!(v, Value::Str(t) if &**t == crate::exec::UNSET_LOCAL) {
+                return Err(Fail::Wd(
+                    format!(
+                        "VAR local '{}' read before it is assigned",
+                        self.w.syms.name(s)
+                    ),
+                    pos,
+                ));
+            }
             if crate::exec::is_unset(v) {
                 return Err(unset());
             }

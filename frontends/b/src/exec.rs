@@ -38,9 +38,18 @@ pub fn unset() -> Value {
 /// The text of the placeholder string (not a B string anyone writes).
 pub const UNSET: &str = "\u{0}unset";
 
+/// Placeholder of a VAR local not yet assigned: reading it is an error of
+/// the model (ProB reports it), not a construct we lack.
+pub fn unset_local() -> Value {
+    Value::Str(UNSET_LOCAL.into())
+}
+
+/// The text of the VAR placeholder.
+pub const UNSET_LOCAL: &str = "\u{0}unset VAR";
+
 /// Whether `v` is the placeholder of an unassigned variable.
 pub fn is_unset(v: &Value) -> bool {
-    matches!(v, Value::Str(s) if &**s == UNSET)
+    matches!(v, Value::Str(s) if &**s == UNSET || &**s == UNSET_LOCAL)
 }
 
 impl Env<'_> {
@@ -241,7 +250,7 @@ impl Env<'_> {
             SubstKind::Var(ids, body) => {
                 let base = self.locals.len();
                 for &x in ids {
-                    self.locals.push((x, unset()));
+                    self.locals.push((x, unset_local()));
                 }
                 let r = self.exec(body, ops);
                 self.locals.truncate(base);

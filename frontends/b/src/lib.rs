@@ -155,3 +155,5 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 mod tests;
 #[cfg(test)]
 mod tests_misc;
+#[cfg(test)]
+mod tests_wd;
