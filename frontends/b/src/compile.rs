@@ -65,6 +65,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     let mut minint = -1i64;
     let mut setsize = 2i64;
     let mut scopes: FxHashMap<String, i64> = FxHashMap::default();
+    let mut try_find_abort = false;
     let mut caps = Caps::default();
     for m in &machines {
         for (k, v, pos) in &m.settings {
@@ -96,6 +97,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                         caps.initialisations = tighter(caps.initialisations, cap);
                     }
                 }
+                "SET_PREF_TRY_FIND_ABORT" => try_find_abort = v == "TRUE" || v == "true",
                 "SET_PREF_DEFAULT_SETSIZE" => {
                     setsize = parse_int(v).ok_or_else(|| bad("not an integer"))?
                 }
@@ -283,6 +285,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         globals,
         caps,
         symmetry,
+        try_find_abort,
     };
     let model = BModel::new(
         name.to_owned(),

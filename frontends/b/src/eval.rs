@@ -51,6 +51,10 @@ pub struct World {
     pub caps: Caps,
     /// ProB's static symmetry reduction of constants (see `symmetry`).
     pub symmetry: Symmetry,
+    /// `SET_PREF_TRY_FIND_ABORT == TRUE`: ProB then reports a function
+    /// applied outside its domain in a quantified formula even as a side
+    /// of `=` (Frappier1's `f(x) = f(y)`).
+    pub try_find_abort: bool,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:
@@ -87,10 +91,11 @@ pub struct Env<'w> {
 /// an ANY), unlike one at the conjunct's top level (see
 /// [`Env::holds_guard`]), except as a side of `=`, `/=` or `x : {f(y)}`,
 /// which ProB solves as `y |-> x : f` (scheduler0_proof's
-/// `pst(p) = idle`, PROB-362's `cc : {prealable(sig)}`).
-fn quantified(f: Fail, q: &Expr) -> Fail {
+/// `pst(p) = idle`, PROB-362's `cc : {prealable(sig)}`), unless the
+/// machine sets `SET_PREF_TRY_FIND_ABORT` (`strict`).
+fn quantified(f: Fail, q: &Expr, strict: bool) -> Fail {
     match f {
-        Fail::Wd(m, p) if m.starts_with("function appl") && !relational_apply(q, p) => {
+        Fail::Wd(m, p) if m.starts_with("function appl") && (strict || !relational_apply(q, p)) => {
             Fail::Wd(format!("in a quantified formula: {m}"), p)
         }
         other => other,
@@ -259,7 +264,7 @@ impl<'w> Env<'w> {
                     }
                     Ok(all)
                 })
-                .map_err(|f| quantified(f, e))?;
+                .map_err(|f| quantified(f, e, self.w.try_find_abort))?;
                 Ok(all)
             }
             ExprKind::Quant {
@@ -275,7 +280,7 @@ impl<'w> Env<'w> {
                     found = true;
                     Ok(false)
                 })
-                .map_err(|f| quantified(f, e))?;
+                .map_err(|f| quantified(f, e, self.w.try_find_abort))?;
                 Ok(found)
             }
             _ => wd(self.eval(e)?.as_bool(), e.pos),
@@ -818,7 +823,7 @@ impl<'w> Env<'w> {
                         }
                         Ok(true)
                     })
-                    .map_err(|f| quantified(f, e))?;
+                    .map_err(|f| quantified(f, e, self.w.try_find_abort))?;
                     if out.len() > LARGE_SET {
                         return Err(Fail::Unsupported(
                             format!("a set of {} elements built by comprehension (ProB keeps such sets symbolic)", out.len()),

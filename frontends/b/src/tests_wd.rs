@@ -49,3 +49,24 @@ fn scope_interval_sizes_a_deferred_set() {
     assert_eq!(count(&m("1..2")), (3, 2));
     assert_eq!(count(&m("5")), (6, 5));
 }
+
+#[test]
+fn try_find_abort_reports_applications_beside_equality() {
+    let m = |pref: &str| {
+        format!(
+            "MACHINE F DEFINITIONS SET_PREF_TRY_FIND_ABORT == {pref}
+             SETS S = {{a, b}}
+             PROPERTIES !(f).(f : S +-> S => !(x).(x : S & f(x) = a => x : S))
+             VARIABLES v INITIALISATION v := 0 END"
+        )
+    };
+    let e = model_error(&m("TRUE"));
+    assert!(
+        e.contains("in a quantified formula: function applied outside its domain"),
+        "{e}"
+    );
+    // without the preference, `f(x) = a` is solved relationally (see
+    // eval::quantified): no model error
+    let e = crate::tests::first_error(&m("FALSE")).unwrap_or_default();
+    assert!(!e.contains("in a quantified formula"), "{e}");
+}
