@@ -255,6 +255,15 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                     "operation parameters not typed by a top-level PRE, SELECT or ANY",
                 ));
             };
+            if let Some(at) = printed_while_solving(g) {
+                return Err(err_at(
+                    &files,
+                    ErrorKind::Unsupported,
+                    at,
+                    "printf in the predicate typing operation parameters \
+                     (ProB prints while it solves and may fail: LLParsing_simplified)",
+                ));
+            }
             plan(&ids, g, &syms).map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
         }
     }
@@ -473,6 +482,17 @@ fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Po
         found
     }
     bij(p, deferred).map(|pos| (pos, "a bijection over a deferred set".into()))
+}
+
+/// Where `g` prints (ProB's `printf`, `fprintf`), if it does.
+fn printed_while_solving(g: &Expr) -> Option<Pos> {
+    let mut at = None;
+    visit(g, &mut |e| {
+        if let ExprKind::Call(Builtin::External(External::Printed), _) = e.kind {
+            at = at.or(Some(e.pos));
+        }
+    });
+    at
 }
 
 /// Calls `f` on `e` and every sub-expression.

@@ -539,6 +539,22 @@ impl Reader {
                         "definition files nested too deeply",
                     ));
                 }
+                if !path.is_file() && f == "CHOOSE.def" {
+                    // ProB's own copy: it declares one external, CHOOSE
+                    let at = t0.clone();
+                    let x = Token {
+                        tok: Tok::Ident("X".into()),
+                        ..at
+                    };
+                    let def = |params: &[&str], body: Vec<Token>| Def {
+                        params: params.iter().map(|p| p.to_string()).collect(),
+                        body,
+                    };
+                    defs.insert("CHOOSE".into(), def(&["X"], vec![x]));
+                    defs.insert("EXTERNAL_FUNCTION_CHOOSE".into(), def(&["T"], Vec::new()));
+                    last = None;
+                    continue;
+                }
                 if !path.is_file() {
                     return Err(err_at(
                         &self.files,

@@ -70,3 +70,54 @@ fn try_find_abort_reports_applications_beside_equality() {
     let e = crate::tests::first_error(&m("FALSE")).unwrap_or_default();
     assert!(!e.contains("in a quantified formula"), "{e}");
 }
+
+#[test]
+fn assertion_externals() {
+    let m = |def: &str, guard: &str| {
+        format!(
+            "MACHINE A DEFINITIONS {def}
+             VARIABLES x INITIALISATION x := 0
+             OPERATIONS inc = SELECT x < 3 & {guard} THEN x := x + 1 END END"
+        )
+    };
+    let t = "EXTERNAL_PREDICATE_ASSERT_TRUE == BOOL * STRING; ASSERT_TRUE(P, M) == (1 = 1)";
+    // root + x = 0..3; 1 init edge + 3 inc edges
+    assert_eq!(count(&m(t, "ASSERT_TRUE(bool(x < 4), \"big\")")), (5, 4));
+    let e = model_error(&m(t, "ASSERT_TRUE(bool(x < 2), \"x is 2\")"));
+    assert!(e.contains("AssertTrue failed: x is 2"), "{e}");
+    let x =
+        "EXTERNAL_FUNCTION_ASSERT_EXPR(T) == BOOL * STRING * T --> T; ASSERT_EXPR(P, M, V) == V";
+    assert_eq!(count(&m(x, "ASSERT_EXPR(TRUE, \"\", x) < 4")), (5, 4));
+    let e = model_error(&m(x, "ASSERT_EXPR(bool(x /= 1), \"one\", x) < 4"));
+    assert!(e.contains("AssertExpr failed: one"), "{e}");
+}
+
+#[test]
+fn choose_strings_and_printing_externals() {
+    let m = |init: &str| {
+        format!(
+            "MACHINE C DEFINITIONS
+             EXTERNAL_FUNCTION_CHOOSE(T) == (POW(T) --> T); CHOOSE(X) == \"a member of X\";
+             EXTERNAL_FUNCTION_STRING_LENGTH == STRING --> INTEGER; STRING_LENGTH(s) == 0;
+             EXTERNAL_FUNCTION_STRING_APPEND == STRING * STRING --> STRING;
+             STRING_APPEND(a, b) == a;
+             EXTERNAL_SUBSTITUTION_PRINTF(T) == STRING * T; PRINTF(s, v) == x := 7;
+             EXTERNAL_PREDICATE_printf(T) == STRING * T; printf(s, v) == (1 = 2)
+             VARIABLES x INITIALISATION {init}
+             OPERATIONS step = PRE x < 5 THEN x := x + 1; PRINTF(\"~w\", x) END END"
+        )
+    };
+    // the least element, as ProB: x starts at 2; steps to 5; root + 4
+    assert_eq!(count(&m("x := CHOOSE({4, 2, 3})")), (5, 4));
+    assert_eq!(
+        count(&m("x := STRING_LENGTH(STRING_APPEND(\"ab\", \"c\"))")),
+        (4, 3)
+    );
+    // printf is true whatever its definition's body says
+    assert_eq!(
+        count(&m("x := card({y | y : 1..3 & printf(\"~w\", y)})")),
+        (4, 3)
+    );
+    let e = model_error(&m("x := CHOOSE({y | y : 1..3 & y > 3})"));
+    assert!(e.contains("CHOOSE applied to the empty set"), "{e}");
+}
