@@ -282,6 +282,21 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             pos,
         }
     });
+    if let Some(p) = properties.as_ref().filter(|_| const_ids.is_empty()) {
+        let mut closed = true;
+        visit(p, &mut |e| {
+            closed &= !matches!(e.kind, ExprKind::Ident(_) | ExprKind::Quant { .. })
+        });
+        if closed {
+            return Err(err_at(
+                &files,
+                ErrorKind::Unsupported,
+                p.pos,
+                "PROPERTIES of literals only, without constants \
+                 (ProB may drop them and the SETUP_CONSTANTS step: TopLevelImplication)",
+            ));
+        }
+    }
     if let Some(p) = &properties {
         plan(&const_ids, p, &syms)
             .map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;

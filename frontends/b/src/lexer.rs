@@ -59,6 +59,10 @@ pub fn lexeme(t: &Token) -> Lexeme<'_> {
 pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {
     let err = |p: Pos, kind, msg: String| BError::at(kind, file, p.line, p.col, msg);
     let (mut s, mut out) = (Scanner::new(text), Vec::new());
+    if s.starts_with("#!") {
+        // a `#!` first line (a machine run as a script) is not B
+        s.eat_while(|c| c != '\n');
+    }
     let comment = |p| err(p, ErrorKind::Syntax, "unterminated comment".into());
     while let Some((p, c)) = s
         .token_start(|c| c.is_whitespace() || c == '\u{feff}', C_COMMENTS)
@@ -95,6 +99,15 @@ pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {
                 )
             };
             Tok::Int(n.parse::<i64>().map_err(beyond)?)
+        } else if s.starts_with("'''") {
+            s.bump_n(3);
+            let text = s.eat_while(|c| c != '\'' && c != '\\').to_owned();
+            if !s.starts_with("'''") {
+                let msg = "a '''string''' holding a quote or backslash, or not ending";
+                return Err(err(p, ErrorKind::Unsupported, msg.into()));
+            }
+            s.bump_n(3);
+            Tok::Str(text)
         } else if c == '"' {
             string(&mut s).ok_or_else(|| err(p, ErrorKind::Syntax, "unterminated string".into()))?
         } else {
@@ -276,6 +289,8 @@ mod unicode_tests {
             toks("!x.(x : NATURAL1 & x |-> δ /: {} => not(x /= 1)) \\/ r~")
         );
         assert_eq!(toks("1⇾[2]⇽3 Z′"), toks("1->[2]<-3 Z′"));
+        assert_eq!(toks("#!/bin/probcli\nx '''a\"b'''"), toks("x \"a\\\"b\""));
+        assert!(lex("x = '''a'b'''", "t", 0).is_err());
         assert_eq!(toks("Z′")[0], Tok::Ident("Z′".into()));
         assert_eq!(
             toks("Σ q₀ Kurswähler")[..3],
