@@ -322,11 +322,18 @@ impl Env<'_> {
         let mut done = Vec::new();
         let mut todo: Vec<(Writes, Option<i64>)> = vec![(Vec::new(), None)];
         let mut steps = 0usize;
+        // a VARIANT (checked below) bounds the loop: the cap only guards
+        // against a loop without one running forever
+        let cap = if variant.is_some() {
+            100_000_000
+        } else {
+            1_000_000
+        };
         while let Some((w, before)) = todo.pop() {
             steps += 1;
-            if steps > 1_000_000 {
+            if steps > cap {
                 return Err(Fail::Unsupported(
-                    "WHILE loop running over 10^6 iterations".into(),
+                    format!("WHILE loop running over {cap} iterations"),
                     pos,
                 ));
             }

@@ -121,3 +121,19 @@ fn choose_strings_and_printing_externals() {
     let e = model_error(&m("x := CHOOSE({y | y : 1..3 & y > 3})"));
     assert!(e.contains("CHOOSE applied to the empty set"), "{e}");
 }
+
+#[test]
+fn while_with_variant_may_run_past_a_million_iterations() {
+    // a VARIANT bounds the loop; without one, over 10^6 iterations stay
+    // refused (exec::exec_while)
+    let m = |variant: &str| {
+        format!(
+            "MACHINE L VARIABLES c INITIALISATION c := 0
+             OPERATIONS run = PRE c = 0 THEN
+               WHILE c < 1000005 DO c := c + 1 INVARIANT c : NATURAL {variant} END
+             END END"
+        )
+    };
+    // root, c = 0, c = 1000005; init edge + run edge
+    assert_eq!(count(&m("VARIANT 1000005 - c")), (3, 2));
+}
