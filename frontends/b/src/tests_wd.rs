@@ -137,3 +137,25 @@ fn while_with_variant_may_run_past_a_million_iterations() {
     // root, c = 0, c = 1000005; init edge + run edge
     assert_eq!(count(&m("VARIANT 1000005 - c")), (3, 2));
 }
+
+#[test]
+fn standard_library_files_known_without_a_copy() {
+    // no LibraryIO.def beside this machine: ProB's own is meant
+    let m = |op: &str| {
+        format!(
+            "MACHINE P DEFINITIONS \"LibraryIO.def\"; \"LibraryStrings.def\"
+             VARIABLES x INITIALISATION x := 0
+             OPERATIONS step = PRE x < 2 THEN {op} END END"
+        )
+    };
+    assert_eq!(count(&m("x := x + 1; PRINTF(\"x=~w~n\", [x])")), (4, 3));
+    assert_eq!(
+        count(&m("x := x + STRING_LENGTH(STRING_APPEND(\"a\", \"\"))")),
+        (4, 3)
+    );
+    let e = crate::parse_str(&m("x := x + ARGC"), "t.mch")
+        .err()
+        .expect("ARGC unsupported")
+        .to_string();
+    assert!(e.contains("external function ARGC"), "{e}");
+}
