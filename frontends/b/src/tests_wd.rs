@@ -154,8 +154,7 @@ fn standard_library_files_known_without_a_copy() {
         (4, 3)
     );
     let e = crate::parse_str(&m("x := x + ARGC"), "t.mch")
-        .err()
-        .expect("ARGC unsupported")
+        .expect_err("ARGC unsupported")
         .to_string();
     assert!(e.contains("external function ARGC"), "{e}");
 }
