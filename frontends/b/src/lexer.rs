@@ -272,15 +272,6 @@ mod tests {
         let t = lex("a\n  bb", "t", 0).unwrap();
         assert_eq!((t[1].line, t[1].col), (2, 3));
     }
-}
-
-#[cfg(test)]
-mod unicode_tests {
-    use super::*;
-
-    fn toks(s: &str) -> Vec<Tok> {
-        lex(s, "t", 0).unwrap().into_iter().map(|t| t.tok).collect()
-    }
 
     #[test]
     fn unicode_symbols_are_their_ascii_symbols() {
