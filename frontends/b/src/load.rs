@@ -261,11 +261,18 @@ impl Reader {
                 .map(|e| dir.join(format!("{}.{e}", r.name)))
                 .find(|p| p.is_file());
             let Some(path) = path else {
+                // ProB's own library machines (LibraryStrings...) are not
+                // in the model's folder: a construct we lack, not an error
+                let (kind, what) = if r.name.starts_with("Library") {
+                    (ErrorKind::Unsupported, "ProB library machine")
+                } else {
+                    (ErrorKind::Semantic, "machine")
+                };
                 return Err(err_at(
                     &self.files,
-                    ErrorKind::Semantic,
+                    kind,
                     r.pos,
-                    format!("machine {} not found beside it", r.name),
+                    format!("{what} {} not found beside it", r.name),
                 ));
             };
             let label = path.display().to_string();

@@ -515,6 +515,15 @@ impl<'a> Parser<'a> {
             for t in &def.body {
                 if let Tok::Ident(s) = &t.tok {
                     if let Some(k) = def.params.iter().position(|p| p == s) {
+                        // a lone identifier stays bare: it may be bound
+                        // there (`UNION(V).(...)` with V a parameter)
+                        if let [one @ Token {
+                            tok: Tok::Ident(_), ..
+                        }] = args[k].as_slice()
+                        {
+                            body.push(one.clone());
+                            continue;
+                        }
                         body.push(mk("("));
                         body.extend(args[k].iter().cloned());
                         body.push(mk(")"));

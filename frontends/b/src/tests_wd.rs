@@ -1,5 +1,6 @@
 //! Unit tests of the model errors ProB reports (well-definedness, reading
-//! an unassigned VAR local) and of the settings that size deferred sets,
+//! an unassigned VAR local), of the settings that size deferred sets, of
+//! ProB's external functions and definition expansion,
 //! on small machines whose outcome is worked out by hand.
 
 use crate::tests::count;
@@ -157,4 +158,14 @@ fn standard_library_files_known_without_a_copy() {
         .expect_err("ARGC unsupported")
         .to_string();
     assert!(e.contains("external function ARGC"), "{e}");
+}
+
+#[test]
+fn definition_parameter_bound_by_a_quantifier() {
+    // let(v, {1, 2}, {v}) is UNION(v).(v = {1, 2} | {v}) = {{1, 2}}
+    let (s, t) = count(
+        "MACHINE D DEFINITIONS let(V, VE, E) == UNION(V).(V = VE | E)
+         VARIABLES x INITIALISATION x := card(let(v, {1, 2}, {v})) END",
+    );
+    assert_eq!((s, t), (2, 1));
 }
