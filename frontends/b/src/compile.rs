@@ -282,7 +282,14 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             pos,
         }
     });
-    if let Some(p) = properties.as_ref().filter(|_| const_ids.is_empty()) {
+    // (classical B only: Event-B's translated axioms about carrier sets
+    // have no identifiers left and keep their step, C1_ctx)
+    let classical = |p: &&Expr| !crate::is_event_b(&files[usize::from(p.pos.file)]);
+    if let Some(p) = properties
+        .as_ref()
+        .filter(|_| const_ids.is_empty())
+        .filter(classical)
+    {
         let mut closed = true;
         visit(p, &mut |e| {
             closed &= !matches!(e.kind, ExprKind::Ident(_) | ExprKind::Quant { .. })

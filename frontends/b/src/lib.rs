@@ -134,7 +134,7 @@ pub fn parse_str(text: &str, file_label: &str) -> Result<BModel, BError> {
     compile::compile(reader, c, file_label)
 }
 
-fn is_event_b(label: &str) -> bool {
+pub(crate) fn is_event_b(label: &str) -> bool {
     Path::new(label).extension().is_some_and(|e| e == "eventb")
 }
 
