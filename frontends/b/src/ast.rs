@@ -162,6 +162,31 @@ pub enum Builtin {
     /// `IF P THEN E1 ELSE E2 END` as an expression or predicate (ELSIF
     /// nests): arguments `[P, E1, E2]`, only the chosen branch evaluated.
     IfThenElse,
+    /// ProB's external functions with a clear, deterministic meaning
+    /// (see [`External`]), when a machine declares them.
+    External(External),
+}
+
+/// The external functions of ProB's standard library (`CHOOSE.def`,
+/// `LibraryIO.def`, `LibraryStrings.def`, ProB's assertion predicates)
+/// this front-end evaluates; any other external stays unsupported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum External {
+    /// `CHOOSE(S)`: ProB's designated (least) element of a non-empty set.
+    Choose,
+    /// `ASSERT_TRUE(b, msg)`: true, an error when `b` is FALSE.
+    AssertTrue,
+    /// `ASSERT_EXPR(b, msg, v)`: `v`, an error when `b` is FALSE.
+    AssertExpr,
+    /// `printf(fmt, v)`, `fprintf(file, fmt, v)`: print (no effect on
+    /// the state space), true.
+    Printed,
+    /// `vprintf(fmt, v)`, `fvprintf(file, fmt, v)`: print, then `v`.
+    ValuePrinted,
+    /// `STRING_LENGTH(s)`: the number of characters of `s`.
+    StringLength,
+    /// `STRING_APPEND(a, b)`: `a` followed by `b`.
+    StringAppend,
 }
 
 /// Named constant sets and numbers.

@@ -18,6 +18,7 @@ use crate::parse::err_at;
 use crate::solve::plan;
 use crate::symmetry::Symmetry;
 use crate::value::Value;
+use crate::visit::{walk_subst, Role, SubstVisitor};
 
 type R<T> = Result<T, BError>;
 
@@ -64,6 +65,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     let mut minint = -1i64;
     let mut setsize = 2i64;
     let mut scopes: FxHashMap<String, i64> = FxHashMap::default();
+    let mut try_find_abort = false;
     let mut caps = Caps::default();
     let mut any_values = false;
     for m in &machines {
@@ -105,18 +107,23 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                     }
                     any_values = true;
                 }
+                "SET_PREF_TRY_FIND_ABORT" => try_find_abort = v == "TRUE" || v == "true",
                 "SET_PREF_DEFAULT_SETSIZE" => {
                     setsize = parse_int(v).ok_or_else(|| bad("not an integer"))?
                 }
                 _ if k.starts_with("scope_") => {
+                    // `scope_S == lo..hi` gives S the size of the interval
+                    // (ProB: phonebook's `scope_Code == 6..9`, 4 codes).
                     let n = match v.split_once("..") {
-                        Some((lo, hi)) if parse_int(lo) == Some(1) => parse_int(hi),
-                        Some(_) => None,
+                        Some((lo, hi)) => parse_int(lo)
+                            .zip(parse_int(hi))
+                            .and_then(|(lo, hi)| hi.checked_sub(lo)?.checked_add(1))
+                            .filter(|&n| n >= 1),
                         None => parse_int(v),
                     };
                     scopes.insert(
                         k["scope_".len()..].to_owned(),
-                        n.ok_or_else(|| bad("scope not n or 1..n"))?,
+                        n.ok_or_else(|| bad("scope not n or lo..hi"))?,
                     );
                 }
                 _ => {}
@@ -258,6 +265,15 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                     "operation parameters not typed by a top-level PRE, SELECT or ANY",
                 ));
             };
+            if let Some(at) = printed_while_solving(g) {
+                return Err(err_at(
+                    &files,
+                    ErrorKind::Unsupported,
+                    at,
+                    "printf in the predicate typing operation parameters \
+                     (ProB prints while it solves and may fail: LLParsing_simplified)",
+                ));
+            }
             plan(&ids, g, &syms).map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
         }
     }
@@ -276,6 +292,28 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             pos,
         }
     });
+    // (classical B only: Event-B's translated axioms about carrier sets
+    // have no identifiers left and keep their step, C1_ctx)
+    let classical = |p: &&Expr| !crate::is_event_b(&files[usize::from(p.pos.file)]);
+    if let Some(p) = properties
+        .as_ref()
+        .filter(|_| const_ids.is_empty())
+        .filter(classical)
+    {
+        let mut closed = true;
+        visit(p, &mut |e| {
+            closed &= !matches!(e.kind, ExprKind::Ident(_) | ExprKind::Quant { .. })
+        });
+        if closed {
+            return Err(err_at(
+                &files,
+                ErrorKind::Unsupported,
+                p.pos,
+                "PROPERTIES of literals only, without constants \
+                 (ProB may drop them and the SETUP_CONSTANTS step: TopLevelImplication)",
+            ));
+        }
+    }
     if let Some(p) = &properties {
         plan(&const_ids, p, &syms)
             .map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
@@ -289,6 +327,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         caps,
         symmetry,
         any_values,
+        try_find_abort,
     };
     let model = BModel::new(
         name.to_owned(),
@@ -421,70 +460,28 @@ fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {
 }
 
 fn check_subst(s: &Subst, syms: &Syms, files: &[String]) -> R<()> {
-    let ce = |e: &Expr| check_expr(e, syms, files);
-    let cs = |s: &Subst| check_subst(s, syms, files);
-    let pl = |ids: &[Sym], p: &Expr| {
-        plan(ids, p, syms)
+    walk_subst(s, &mut Checker { syms, files })
+}
+
+/// The static checks of a substitution: its expressions (not CASE's
+/// literal labels) and the plans of the identifiers it solves for.
+struct Checker<'a> {
+    syms: &'a Syms,
+    files: &'a [String],
+}
+
+impl SubstVisitor for Checker<'_> {
+    type Err = BError;
+    fn expr(&mut self, e: &Expr, role: Role) -> R<()> {
+        match role {
+            Role::Label => Ok(()),
+            _ => check_expr(e, self.syms, self.files),
+        }
+    }
+    fn binder(&mut self, ids: &[Sym], pred: &Expr) -> R<()> {
+        plan(ids, pred, self.syms)
             .map(|_| ())
-            .map_err(|(m, p)| err_at(files, ErrorKind::Unsupported, p, m))
-    };
-    match &s.kind {
-        SubstKind::Skip => Ok(()),
-        SubstKind::Assign(l, r) => l.iter().chain(r).try_for_each(ce),
-        SubstKind::BecomesIn(_, e) => ce(e),
-        SubstKind::BecomesSuch { ids, pred, .. } => {
-            pl(ids, pred)?;
-            ce(pred)
-        }
-        SubstKind::Pre(p, b) | SubstKind::Assert(p, b) => {
-            ce(p)?;
-            cs(b)
-        }
-        SubstKind::EventCheck(c, b) => {
-            match &**c {
-                EventCheck::Holds { pred: e, .. } | EventCheck::Variant { expr: e, .. } => ce(e)?,
-                EventCheck::Executable { .. } => {}
-                EventCheck::Simulates { action, .. } => cs(action)?,
-            }
-            cs(b)
-        }
-        SubstKind::Select(br, els) | SubstKind::If(br, els) => {
-            for (g, b) in br {
-                ce(g)?;
-                cs(b)?;
-            }
-            els.as_deref().map_or(Ok(()), cs)
-        }
-        SubstKind::Case(e, br, els) => {
-            ce(e)?;
-            for (_, b) in br {
-                cs(b)?;
-            }
-            els.as_deref().map_or(Ok(()), cs)
-        }
-        SubstKind::Any {
-            ids, pred, body, ..
-        }
-        | SubstKind::Let {
-            ids, pred, body, ..
-        } => {
-            pl(ids, pred)?;
-            ce(pred)?;
-            cs(body)
-        }
-        SubstKind::Var(_, b) => cs(b),
-        SubstKind::While {
-            cond,
-            body,
-            inv,
-            variant,
-        } => {
-            ce(cond)?;
-            inv.iter().chain(variant).try_for_each(ce)?;
-            cs(body)
-        }
-        SubstKind::Choice(v) | SubstKind::Par(v) | SubstKind::Seq(v) => v.iter().try_for_each(cs),
-        SubstKind::Call(o, _, a) => o.iter().chain(a).try_for_each(ce),
+            .map_err(|(m, p)| err_at(self.files, ErrorKind::Unsupported, p, m))
     }
 }
 
@@ -518,6 +515,17 @@ fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Po
         found
     }
     bij(p, deferred).map(|pos| (pos, "a bijection over a deferred set".into()))
+}
+
+/// Where `g` prints (ProB's `printf`, `fprintf`), if it does.
+fn printed_while_solving(g: &Expr) -> Option<Pos> {
+    let mut at = None;
+    visit(g, &mut |e| {
+        if let ExprKind::Call(Builtin::External(External::Printed), _) = e.kind {
+            at = at.or(Some(e.pos));
+        }
+    });
+    at
 }
 
 /// Calls `f` on `e` and every sub-expression.

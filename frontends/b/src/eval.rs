@@ -55,6 +55,10 @@ pub struct World {
     /// operation's top-level ANY are part of its transitions, as its
     /// parameters are (see `model`).
     pub any_values: bool,
+    /// `SET_PREF_TRY_FIND_ABORT == TRUE`: ProB then reports a function
+    /// applied outside its domain in a quantified formula even as a side
+    /// of `=` (Frappier1's `f(x) = f(y)`).
+    pub try_find_abort: bool,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:
@@ -91,10 +95,11 @@ pub struct Env<'w> {
 /// an ANY), unlike one at the conjunct's top level (see
 /// [`Env::holds_guard`]), except as a side of `=`, `/=` or `x : {f(y)}`,
 /// which ProB solves as `y |-> x : f` (scheduler0_proof's
-/// `pst(p) = idle`, PROB-362's `cc : {prealable(sig)}`).
-fn quantified(f: Fail, q: &Expr) -> Fail {
+/// `pst(p) = idle`, PROB-362's `cc : {prealable(sig)}`), unless the
+/// machine sets `SET_PREF_TRY_FIND_ABORT` (`strict`).
+fn quantified(f: Fail, q: &Expr, strict: bool) -> Fail {
     match f {
-        Fail::Wd(m, p) if m.starts_with("function appl") && !relational_apply(q, p) => {
+        Fail::Wd(m, p) if m.starts_with("function appl") && (strict || !relational_apply(q, p)) => {
             Fail::Wd(format!("in a quantified formula: {m}"), p)
         }
         other => other,
@@ -134,6 +139,15 @@ impl<'w> Env<'w> {
             )
         };
         if let Some((_, v)) = self.locals.iter().rev().find(|(x, _)| *x == s) {
+            if matches!(v, Value::Str(t) if &**t == crate::exec::UNSET_LOCAL) {
+                return Err(Fail::Wd(
+                    format!(
+                        "VAR local '{}' read before it is assigned",
+                        self.w.syms.name(s)
+                    ),
+                    pos,
+                ));
+            }
             if crate::exec::is_unset(v) {
                 return Err(unset());
             }
@@ -254,7 +268,7 @@ impl<'w> Env<'w> {
                     }
                     Ok(all)
                 })
-                .map_err(|f| quantified(f, e))?;
+                .map_err(|f| quantified(f, e, self.w.try_find_abort))?;
                 Ok(all)
             }
             ExprKind::Quant {
@@ -270,7 +284,7 @@ impl<'w> Env<'w> {
                     found = true;
                     Ok(false)
                 })
-                .map_err(|f| quantified(f, e))?;
+                .map_err(|f| quantified(f, e, self.w.try_find_abort))?;
                 Ok(found)
             }
             _ => wd(self.eval(e)?.as_bool(), e.pos),
@@ -813,7 +827,7 @@ impl<'w> Env<'w> {
                         }
                         Ok(true)
                     })
-                    .map_err(|f| quantified(f, e))?;
+                    .map_err(|f| quantified(f, e, self.w.try_find_abort))?;
                     if out.len() > LARGE_SET {
                         return Err(Fail::Unsupported(
                             format!("a set of {} elements built by comprehension (ProB keeps such sets symbolic)", out.len()),
@@ -954,6 +968,9 @@ impl<'w> Env<'w> {
 
     fn builtin(&mut self, b: Builtin, args: &[Expr], pos: Pos) -> E<Value> {
         use Builtin::*;
+        if let External(x) = b {
+            return self.external(x, args, pos);
+        }
         let arity = match b {
             Iterate | Prj1 | Prj2 => 2,
             _ => 1,
@@ -971,7 +988,7 @@ impl<'w> Env<'w> {
             Card => Value::Int(self.set(a)?.len() as i64),
             Dom => wd(v::dom(&self.set(a)?), pos)?,
             Ran => wd(v::ran(&self.set(a)?), pos)?,
-            Pow | Pow1 | Fin | Fin1 | Iseq | Iseq1 | Perm | IfThenElse => {
+            Pow | Pow1 | Fin | Fin1 | Iseq | Iseq1 | Perm | IfThenElse | External(_) => {
                 unreachable!("handled by eval")
             }
             Seq | Seq1 => {
@@ -1143,5 +1160,60 @@ pub fn bind_tuple(ids: &[Sym], x: Value, locals: &mut Vec<(Sym, Value)>) -> bool
             bind_tuple(&ids[..ids.len() - 1], a, locals)
         }
         _ => false,
+    }
+}
+
+impl Env<'_> {
+    /// A call of one of ProB's external functions (see [`External`]).
+    fn external(&mut self, x: External, args: &[Expr], pos: Pos) -> E<Value> {
+        let vals = args
+            .iter()
+            .map(|a| self.eval(a))
+            .collect::<E<Vec<Value>>>()?;
+        let text = |v: &Value| match v {
+            Value::Str(s) => Ok(s.to_string()),
+            _ => Err(Fail::Wd("expected a string".into(), pos)),
+        };
+        let assert = |b: &Value, msg: &Value| -> E<()> {
+            match wd(b.as_bool(), pos)? {
+                true => Ok(()),
+                false => Err(Fail::Wd(format!("{x:?} failed: {}", text(msg)?), pos)),
+            }
+        };
+        let arity_error =
+            || Fail::Unsupported(format!("external {x:?} with {} arguments", vals.len()), pos);
+        match (x, vals.as_slice()) {
+            (External::Choose, [s]) => choose(wd(s.as_set(), pos)?, pos),
+            (External::AssertTrue, [b, msg]) => assert(b, msg).map(|()| Value::Bool(true)),
+            (External::AssertExpr, [b, msg, v]) => assert(b, msg).map(|()| v.clone()),
+            (External::Printed, [_, ..]) => Ok(Value::Bool(true)),
+            (External::ValuePrinted, [.., v]) => Ok(v.clone()),
+            (External::StringLength, [s]) => Ok(Value::Int(text(s)?.chars().count() as i64)),
+            (External::StringAppend, [a, b]) => Ok(Value::Str((text(a)? + &text(b)?).into())),
+            _ => Err(arity_error()),
+        }
+    }
+}
+
+/// ProB's `CHOOSE`: the least element of a non-empty set, for elements
+/// whose order in ProB (integers by value, enumerated and deferred
+/// elements by their index, booleans FALSE before TRUE, pairs of those
+/// lexicographically) is the order here; others are unsupported.
+fn choose(s: &[Value], pos: Pos) -> E<Value> {
+    fn ordered_as_prob(v: &Value) -> bool {
+        match v {
+            Value::Int(_) | Value::Elem(..) | Value::Bool(_) => true,
+            Value::Pair(p) => ordered_as_prob(&p.0) && ordered_as_prob(&p.1),
+            _ => false,
+        }
+    }
+    match s.first() {
+        None => Err(Fail::Wd("CHOOSE applied to the empty set".into(), pos)),
+        Some(v) if ordered_as_prob(v) => Ok(v.clone()),
+        Some(_) => Err(Fail::Unsupported(
+            "CHOOSE of a set of strings, sets or records (ProB's order of them not modelled)"
+                .into(),
+            pos,
+        )),
     }
 }

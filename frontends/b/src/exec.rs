@@ -38,9 +38,18 @@ pub fn unset() -> Value {
 /// The text of the placeholder string (not a B string anyone writes).
 pub const UNSET: &str = "\u{0}unset";
 
+/// Placeholder of a VAR local not yet assigned: reading it is an error of
+/// the model (ProB reports it), not a construct we lack.
+pub fn unset_local() -> Value {
+    Value::Str(UNSET_LOCAL.into())
+}
+
+/// The text of the VAR placeholder.
+pub const UNSET_LOCAL: &str = "\u{0}unset VAR";
+
 /// Whether `v` is the placeholder of an unassigned variable.
 pub fn is_unset(v: &Value) -> bool {
-    matches!(v, Value::Str(s) if &**s == UNSET)
+    matches!(v, Value::Str(s) if &**s == UNSET || &**s == UNSET_LOCAL)
 }
 
 impl Env<'_> {
@@ -241,7 +250,7 @@ impl Env<'_> {
             SubstKind::Var(ids, body) => {
                 let base = self.locals.len();
                 for &x in ids {
-                    self.locals.push((x, unset()));
+                    self.locals.push((x, unset_local()));
                 }
                 let r = self.exec(body, ops);
                 self.locals.truncate(base);
@@ -313,11 +322,18 @@ impl Env<'_> {
         let mut done = Vec::new();
         let mut todo: Vec<(Writes, Option<i64>)> = vec![(Vec::new(), None)];
         let mut steps = 0usize;
+        // a VARIANT (checked below) bounds the loop: the cap only guards
+        // against a loop without one running forever
+        let cap = if variant.is_some() {
+            100_000_000
+        } else {
+            1_000_000
+        };
         while let Some((w, before)) = todo.pop() {
             steps += 1;
-            if steps > 1_000_000 {
+            if steps > cap {
                 return Err(Fail::Unsupported(
-                    "WHILE loop running over 10^6 iterations".into(),
+                    format!("WHILE loop running over {cap} iterations"),
                     pos,
                 ));
             }

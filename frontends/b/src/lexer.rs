@@ -1,9 +1,12 @@
-//! Tokens of classical B (ASCII syntax) with their 1-based line and column.
+//! Tokens of classical B with their 1-based line and column.
 //!
 //! Owns only the splitting of text into identifiers, integer and string
 //! literals and operator symbols, and the skipping of comments (`/* */`,
 //! `//`). Keywords (`MACHINE`, `or`, `mod`, ...) are identifiers here; the
-//! parser tells them apart. It must not know the grammar.
+//! parser tells them apart. It must not know the grammar. ProB's Unicode
+//! notation (`∧`, `∈`, `↦`, `ℕ`, `λ`...) is read as the ASCII symbols it
+//! stands for, identifiers may hold Unicode letters (`δ`, `Σ`, `q₀`), and
+//! a byte-order mark is white space.
 
 use scan::{Lexeme, Pos, Scanner, C_COMMENTS};
 
@@ -56,18 +59,36 @@ pub fn lexeme(t: &Token) -> Lexeme<'_> {
 pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {
     let err = |p: Pos, kind, msg: String| BError::at(kind, file, p.line, p.col, msg);
     let (mut s, mut out) = (Scanner::new(text), Vec::new());
+    if s.starts_with("#!") {
+        // a `#!` first line (a machine run as a script) is not B
+        s.eat_while(|c| c != '\n');
+    }
     let comment = |p| err(p, ErrorKind::Syntax, "unterminated comment".into());
     while let Some((p, c)) = s
-        .token_start(char::is_whitespace, C_COMMENTS)
+        .token_start(|c| c.is_whitespace() || c == '\u{feff}', C_COMMENTS)
         .map_err(comment)?
     {
-        let tok = if let Some(w) = s.identifier(|_| false) {
+        if let Some(ascii) = unicode_symbol(&mut s) {
+            for t in lex(ascii, file, file_id)? {
+                if t.tok != Tok::Eof {
+                    let (line, col) = (p.line, p.col);
+                    out.push(Token { line, col, ..t });
+                }
+            }
+            continue;
+        }
+        let tok = if let Some(w) = s.identifier(unicode_letter) {
             let mut w = w.to_owned();
             if s.starts_with("$0") {
                 s.bump_n(2);
                 w.push_str("$0");
             }
             Tok::Ident(w)
+        } else if unicode_letter(c) {
+            Tok::Ident(
+                s.eat_while(|c| c == '_' || c.is_ascii_alphanumeric() || unicode_letter(c))
+                    .to_owned(),
+            )
         } else if c.is_ascii_digit() {
             let n = s.eat_while(|c| c.is_ascii_digit());
             let beyond = |_| {
@@ -78,6 +99,15 @@ pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {
                 )
             };
             Tok::Int(n.parse::<i64>().map_err(beyond)?)
+        } else if s.starts_with("'''") {
+            s.bump_n(3);
+            let text = s.eat_while(|c| c != '\'' && c != '\\').to_owned();
+            if !s.starts_with("'''") {
+                let msg = "a '''string''' holding a quote or backslash, or not ending";
+                return Err(err(p, ErrorKind::Unsupported, msg.into()));
+            }
+            s.bump_n(3);
+            Tok::Str(text)
         } else if c == '"' {
             string(&mut s).ok_or_else(|| err(p, ErrorKind::Syntax, "unterminated string".into()))?
         } else {
@@ -102,6 +132,92 @@ pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {
         col: p.col,
     });
     Ok(out)
+}
+
+/// A non-ASCII letter or digit of an identifier (`δ`, `ä`, `₀`), not one
+/// of ProB's Unicode symbols (`λ`, `ℕ`...).
+fn unicode_letter(c: char) -> bool {
+    !c.is_ascii() && (c.is_alphanumeric() || PRIMES.contains(&c)) && unicode_ascii(c).is_none()
+}
+
+/// Prime marks ProB accepts inside identifiers (`Z′`, `z‘`).
+const PRIMES: &[char] = &['′', '‘', '’'];
+
+/// The ASCII B text of one of ProB's Unicode symbols.
+fn unicode_ascii(c: char) -> Option<&'static str> {
+    Some(match c {
+        '∧' => "&",
+        '∨' => "or",
+        '¬' => "not",
+        '⇒' => "=>",
+        '⇔' => "<=>",
+        '∀' => "!",
+        '∃' => "#",
+        '·' => ".",
+        'λ' => "%",
+        '∈' => ":",
+        '∉' => "/:",
+        '⊆' => "<:",
+        '⊈' => "/<:",
+        '⊂' => "<<:",
+        '⊄' => "/<<:",
+        '∪' => "\\/",
+        '∩' => "/\\",
+        '⋃' => "UNION",
+        '⋂' => "INTER",
+        '∑' => "SIGMA",
+        '∏' => "PI",
+        '↦' => "|->",
+        '×' => "*",
+        '÷' => "/",
+        '−' => "-",
+        '≠' => "/=",
+        '≤' => "<=",
+        '≥' => ">=",
+        '∅' => "{}",
+        'ℕ' => "NATURAL",
+        'ℤ' => "INTEGER",
+        'ℙ' => "POW",
+        '↔' => "<->",
+        '→' => "-->",
+        '⇸' => "+->",
+        '↣' => ">->",
+        '⤔' => ">+>",
+        '↠' => "-->>",
+        '⤀' => "+->>",
+        '⤖' => ">->>",
+        '◁' => "<|",
+        '▷' => "|>",
+        '⩤' => "<<|",
+        '⩥' => "|>>",
+        '⊗' => "><",
+        '∥' => "||",
+        '⌒' => "^",
+        '↑' => "/|\\",
+        '↓' => "\\|/",
+        '‥' => "..",
+        '⇾' => "->",
+        '⇽' => "<-",
+        '≔' => ":=",
+        _ => return None,
+    })
+}
+
+/// The ASCII text of the Unicode symbol the scanner stands on (passed),
+/// if it stands on one: `ℕ₁` and `ℙ₁` are NATURAL1 and POW1, `⁻¹` is `~`.
+fn unicode_symbol(s: &mut Scanner) -> Option<&'static str> {
+    let c = s.peek()?;
+    if s.starts_with("⁻¹") {
+        s.bump_n(2);
+        return Some("~");
+    }
+    let ascii = unicode_ascii(c)?;
+    s.bump();
+    if matches!(c, 'ℕ' | 'ℙ') && s.starts_with("₁") {
+        s.bump();
+        return Some(if c == 'ℕ' { "NATURAL1" } else { "POW1" });
+    }
+    Some(ascii)
 }
 
 /// A string literal (the scanner stands on its `"`) with `\n`, `\t` and
@@ -155,5 +271,31 @@ mod tests {
     fn positions_are_one_based() {
         let t = lex("a\n  bb", "t", 0).unwrap();
         assert_eq!((t[1].line, t[1].col), (2, 3));
+    }
+
+    #[test]
+    fn unicode_symbols_are_their_ascii_symbols() {
+        assert_eq!(
+            toks("\u{feff}∀x·(x ∈ ℕ₁ ∧ x ↦ δ ∉ ∅ ⇒ ¬(x ≠ 1)) ∪ r⁻¹"),
+            toks("!x.(x : NATURAL1 & x |-> δ /: {} => not(x /= 1)) \\/ r~")
+        );
+        assert_eq!(toks("1⇾[2]⇽3 Z′"), toks("1->[2]<-3 Z′"));
+        assert_eq!(toks("#!/bin/probcli\nx '''a\"b'''"), toks("x \"a\\\"b\""));
+        assert!(lex("x = '''a'b'''", "t", 0).is_err());
+        assert_eq!(toks("Z′")[0], Tok::Ident("Z′".into()));
+        assert_eq!(
+            toks("Σ q₀ Kurswähler")[..3],
+            [
+                Tok::Ident("Σ".into()),
+                Tok::Ident("q₀".into()),
+                Tok::Ident("Kurswähler".into()),
+            ]
+        );
+        // positions: the symbol's own
+        let t = lex("a ∧ b", "t", 0).unwrap();
+        assert_eq!(
+            (t[1].tok.clone(), t[1].col, t[2].col),
+            (Tok::Sym("&"), 3, 5)
+        );
     }
 }

@@ -103,6 +103,7 @@ mod parse;
 mod solve;
 mod symmetry;
 mod value;
+mod visit;
 
 pub use error::{BError, ErrorKind};
 pub use model::BModel;
@@ -137,7 +138,7 @@ pub fn parse_str(text: &str, file_label: &str) -> Result<BModel, BError> {
     compile::compile(reader, c, file_label)
 }
 
-fn is_event_b(label: &str) -> bool {
+pub(crate) fn is_event_b(label: &str) -> bool {
     Path::new(label).extension().is_some_and(|e| e == "eventb")
 }
 
@@ -158,3 +159,5 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 mod tests;
 #[cfg(test)]
 mod tests_misc;
+#[cfg(test)]
+mod tests_wd;

@@ -261,11 +261,18 @@ impl Reader {
                 .map(|e| dir.join(format!("{}.{e}", r.name)))
                 .find(|p| p.is_file());
             let Some(path) = path else {
+                // ProB's own library machines (LibraryStrings...) are not
+                // in the model's folder: a construct we lack, not an error
+                let (kind, what) = if r.name.starts_with("Library") {
+                    (ErrorKind::Unsupported, "ProB library machine")
+                } else {
+                    (ErrorKind::Semantic, "machine")
+                };
                 return Err(err_at(
                     &self.files,
-                    ErrorKind::Semantic,
+                    kind,
                     r.pos,
-                    format!("machine {} not found beside it", r.name),
+                    format!("{what} {} not found beside it", r.name),
                 ));
             };
             let label = path.display().to_string();
@@ -540,6 +547,13 @@ impl Reader {
                     ));
                 }
                 if !path.is_file() {
+                    if let Some(lib) = standard_library(f) {
+                        declare_library(lib, t0, defs);
+                        last = None;
+                        continue;
+                    }
+                }
+                if !path.is_file() {
                     return Err(err_at(
                         &self.files,
                         ErrorKind::Unsupported,
@@ -644,4 +658,100 @@ fn index_of(name: &str, ms: &[Machine]) -> usize {
 
 fn read(path: &Path, label: &str) -> R<String> {
     pins::read_source(path, label)
+}
+
+/// An external of ProB's standard library: kind (FUNCTION, PREDICATE or
+/// SUBSTITUTION), name and parameters.
+type LibraryExternal = (&'static str, &'static str, &'static [&'static str]);
+
+/// The externals a standard library definition file of ProB declares, for
+/// a machine that names it without a copy beside it (ProB then reads its
+/// own). Those `parse` does not evaluate stay unsupported when used.
+fn standard_library(file: &str) -> Option<&'static [LibraryExternal]> {
+    const F: &str = "FUNCTION";
+    const P: &str = "PREDICATE";
+    const S: &str = "SUBSTITUTION";
+    Some(match file {
+        "CHOOSE.def" => &[(F, "CHOOSE", &["X"])],
+        "LibraryIO.def" => &[
+            (P, "printf", &["f", "v"]),
+            (P, "fprintf", &["file", "f", "v"]),
+            (F, "vprintf", &["f", "v"]),
+            (F, "fvprintf", &["file", "f", "v"]),
+            (S, "PRINT", &["x"]),
+            (S, "PRINTF", &["f", "v"]),
+            (S, "FPRINTF", &["file", "f", "v"]),
+            (P, "dprintf", &[]),
+            (P, "tprintf", &[]),
+            (P, "printf_two", &[]),
+            (P, "printf_nonvar", &[]),
+            (P, "observe", &[]),
+            (P, "tobserve", &[]),
+            (P, "TRACE", &[]),
+            (P, "ENUMERATE", &[]),
+            (P, "EOF", &[]),
+            (P, "EOF_STDIN", &[]),
+            (P, "SET_PREF", &[]),
+            (F, "ARGC", &[]),
+            (F, "ARGV", &[]),
+            (F, "CURRENT_FILE_POSITION", &[]),
+            (F, "DELTA_WALLTIME", &[]),
+            (F, "GET_CODE", &[]),
+            (F, "GET_CODE_STDIN", &[]),
+            (F, "GET_INFO", &[]),
+            (F, "READ_FILE_AS_STRINGS", &[]),
+            (F, "READ_LINE", &[]),
+            (F, "TIME", &[]),
+            (F, "TIMESTAMP", &[]),
+            (F, "TIMESTAMP_INFO", &[]),
+            (S, "ADD_ERROR", &[]),
+            (S, "DEBUG_PRINT_STATE", &[]),
+            (S, "PRINT_BT", &[]),
+            (S, "SEE", &[]),
+            (S, "SEEN", &[]),
+        ],
+        "LibraryStrings.def" => &[
+            (F, "STRING_LENGTH", &["s"]),
+            (F, "STRING_APPEND", &["a", "b"]),
+            (F, "STRING_CHARS", &[]),
+            (F, "STRING_CODES", &[]),
+            (F, "STRING_CONTAINS_STRING", &[]),
+            (F, "STRING_SPLIT", &[]),
+            (F, "STRING_JOIN", &[]),
+            (F, "STRING_TO_INT", &[]),
+            (F, "STRING_TO_ENUM", &[]),
+            (F, "STRING_TO_UPPER", &[]),
+            (F, "STRING_TO_LOWER", &[]),
+            (F, "SUB_STRING", &[]),
+            (F, "TO_STRING", &[]),
+            (F, "FORMAT_TO_STRING", &[]),
+            (F, "INT_TO_STRING", &[]),
+            (F, "DEC_STRING_TO_INT", &[]),
+            (F, "INT_TO_DEC_STRING", &[]),
+            (P, "STRING_IS_INT", &[]),
+        ],
+        _ => return None,
+    })
+}
+
+/// Declares `lib`'s externals in `defs` (names and `EXTERNAL_` entries),
+/// positioned at the `"file.def"` token `at`.
+fn declare_library(lib: &[LibraryExternal], at: &Token, defs: &mut FxHashMap<String, Def>) {
+    for &(kind, name, params) in lib {
+        let params: Vec<String> = params.iter().map(|p| p.to_string()).collect();
+        let body = params
+            .first()
+            .map(|p| Token {
+                tok: Tok::Ident(p.clone()),
+                ..at.clone()
+            })
+            .into_iter()
+            .collect();
+        defs.entry(name.into()).or_insert(Def { params, body });
+        defs.entry(format!("EXTERNAL_{kind}_{name}"))
+            .or_insert(Def {
+                params: Vec::new(),
+                body: Vec::new(),
+            });
+    }
 }

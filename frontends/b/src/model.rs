@@ -33,6 +33,7 @@ use crate::eval::{Cap, Env, Fail, Global, World, E};
 use crate::exec::{Callee, Target, Writes};
 use crate::solve::{idents, solve, PlanResult};
 use crate::value::Value;
+use crate::visit::{walk_subst, Role, SubstVisitor};
 
 #[derive(Default)]
 struct Table {
@@ -228,105 +229,13 @@ impl BModel {
         assigned: &mut Vec<Sym>,
         calls: &mut FxHashSet<Sym>,
     ) {
-        let e = |x: &Expr, ids: &mut Vec<Sym>| idents(x, ids);
-        match &s.kind {
-            SubstKind::Skip => {}
-            SubstKind::Assign(l, r) => {
-                for x in l {
-                    e(x, ids);
-                    let mut base = x;
-                    loop {
-                        match &base.kind {
-                            ExprKind::Apply(f, _) | ExprKind::Field(f, _) => base = f,
-                            ExprKind::Ident(s) => {
-                                assigned.push(*s);
-                                break;
-                            }
-                            _ => break,
-                        }
-                    }
-                }
-                r.iter().for_each(|x| e(x, ids));
-            }
-            SubstKind::BecomesIn(v, x) => {
-                assigned.extend(v);
-                ids.extend(v);
-                e(x, ids);
-            }
-            SubstKind::BecomesSuch { ids: v, pred, .. } => {
-                assigned.extend(v);
-                ids.extend(v);
-                e(pred, ids);
-            }
-            SubstKind::Pre(p, b) | SubstKind::Assert(p, b) => {
-                e(p, ids);
-                self.subst_idents(b, ids, assigned, calls);
-            }
-            SubstKind::EventCheck(c, b) => {
-                match &**c {
-                    EventCheck::Holds { pred: x, .. } | EventCheck::Variant { expr: x, .. } => {
-                        e(x, ids)
-                    }
-                    EventCheck::Executable { .. } => {}
-                    EventCheck::Simulates { action, .. } => {
-                        let mut none = Vec::new();
-                        self.subst_idents(action, ids, &mut none, calls);
-                    }
-                }
-                self.subst_idents(b, ids, assigned, calls);
-            }
-            SubstKind::Select(br, els) | SubstKind::If(br, els) => {
-                for (g, b) in br {
-                    e(g, ids);
-                    self.subst_idents(b, ids, assigned, calls);
-                }
-                if let Some(b) = els {
-                    self.subst_idents(b, ids, assigned, calls);
-                }
-            }
-            SubstKind::Case(x, br, els) => {
-                e(x, ids);
-                for (vs, b) in br {
-                    vs.iter().for_each(|v| e(v, ids));
-                    self.subst_idents(b, ids, assigned, calls);
-                }
-                if let Some(b) = els {
-                    self.subst_idents(b, ids, assigned, calls);
-                }
-            }
-            SubstKind::Any { pred, body, .. } | SubstKind::Let { pred, body, .. } => {
-                e(pred, ids);
-                self.subst_idents(body, ids, assigned, calls);
-            }
-            SubstKind::Var(_, b) => self.subst_idents(b, ids, assigned, calls),
-            SubstKind::While {
-                cond,
-                body,
-                inv,
-                variant,
-            } => {
-                e(cond, ids);
-                inv.iter().chain(variant).for_each(|x| e(x, ids));
-                self.subst_idents(body, ids, assigned, calls);
-            }
-            SubstKind::Choice(v) | SubstKind::Par(v) | SubstKind::Seq(v) => v
-                .iter()
-                .for_each(|b| self.subst_idents(b, ids, assigned, calls)),
-            SubstKind::Call(outs, name, args) => {
-                for x in outs {
-                    e(x, ids);
-                    if let ExprKind::Ident(s) = x.kind {
-                        assigned.push(s);
-                    }
-                }
-                args.iter().for_each(|x| e(x, ids));
-                if calls.insert(*name) {
-                    if let Some(op) = self.operation(*name) {
-                        self.subst_idents(&op.body, ids, assigned, calls);
-                    }
-                }
-            }
-        }
+        let mut c = IdentCollector {
+            model: self,
+            ids,
+            assigned,
+            calls,
+        };
+        let Ok(()) = walk_subst(s, &mut c);
     }
 
     fn decode(&self, state: &[PValue]) -> Vec<Value> {
@@ -693,4 +602,57 @@ fn guard_holds(env: &mut Env, g: &Expr) -> E<bool> {
         }
     }
     Ok(true)
+}
+
+/// The identifiers a substitution mentions (`ids`) and the variables it
+/// assigns (`assigned`), through the operations it calls (each once).
+struct IdentCollector<'a> {
+    model: &'a BModel,
+    ids: &'a mut Vec<Sym>,
+    assigned: &'a mut Vec<Sym>,
+    calls: &'a mut FxHashSet<Sym>,
+}
+
+impl SubstVisitor for IdentCollector<'_> {
+    type Err = std::convert::Infallible;
+    fn expr(&mut self, e: &Expr, role: Role) -> Result<(), Self::Err> {
+        idents(e, self.ids);
+        match role {
+            Role::Target => {
+                let mut base = e;
+                while let ExprKind::Apply(f, _) | ExprKind::Field(f, _) = &base.kind {
+                    base = f;
+                }
+                if let ExprKind::Ident(s) = base.kind {
+                    self.assigned.push(s);
+                }
+            }
+            Role::Output => {
+                if let ExprKind::Ident(s) = e.kind {
+                    self.assigned.push(s);
+                }
+            }
+            Role::Read | Role::Label => {}
+        }
+        Ok(())
+    }
+    fn becomes(&mut self, ids: &[Sym]) {
+        self.assigned.extend(ids);
+        self.ids.extend(ids);
+    }
+    /// The abstract action is only read: what it assigns is not written.
+    fn simulated(&mut self, action: &Subst) -> Result<(), Self::Err> {
+        let kept = std::mem::take(self.assigned);
+        let walked = walk_subst(action, self);
+        *self.assigned = kept;
+        walked
+    }
+    fn call(&mut self, name: Sym) -> Result<(), Self::Err> {
+        if self.calls.insert(name) {
+            if let Some(op) = self.model.operation(name) {
+                walk_subst(&op.body, self)?;
+            }
+        }
+        Ok(())
+    }
 }

@@ -194,8 +194,57 @@ fn builtin(name: &str) -> Option<Builtin> {
         "pred" => Pred,
         "bool" => Bool,
         "not" => Not,
+        _ => return external_builtin(name).map(External),
+    })
+}
+
+/// Prefix of the internal names the expansion of a supported external
+/// call gives its builtin (no B identifier starts with it).
+const EXTERNAL_PREFIX: &str = "\u{1}";
+
+fn external_builtin(name: &str) -> Option<External> {
+    Some(match name.strip_prefix(EXTERNAL_PREFIX)? {
+        "CHOOSE" => External::Choose,
+        "ASSERT_TRUE" => External::AssertTrue,
+        "ASSERT_EXPR" => External::AssertExpr,
+        "printf" | "fprintf" => External::Printed,
+        "vprintf" | "fvprintf" => External::ValuePrinted,
+        "STRING_LENGTH" => External::StringLength,
+        "STRING_APPEND" => External::StringAppend,
         _ => return None,
     })
+}
+
+/// The body standing for a call of the external `name` of `kind`
+/// (FUNCTION, PREDICATE or SUBSTITUTION) with parameters `params`, if this
+/// front-end evaluates it: the internal builtin applied to the
+/// parameters, or `skip` for ProB's printing substitutions (which do not
+/// change the state).
+fn external_body(kind: &str, name: &str, params: &[String], at: &Token) -> Option<Vec<Token>> {
+    let tok = |tok: Tok| Token {
+        tok,
+        file: at.file,
+        line: at.line,
+        col: at.col,
+    };
+    if kind == "SUBSTITUTION" {
+        return matches!(name, "PRINT" | "PRINTF" | "FPRINTF")
+            .then(|| vec![tok(Tok::Ident("skip".into()))]);
+    }
+    let internal = format!("{EXTERNAL_PREFIX}{name}");
+    external_builtin(&internal)?;
+    if params.is_empty() {
+        return None;
+    }
+    let mut body = vec![tok(Tok::Ident(internal)), tok(Tok::Sym("("))];
+    for (k, p) in params.iter().enumerate() {
+        if k > 0 {
+            body.push(tok(Tok::Sym(",")));
+        }
+        body.push(tok(Tok::Ident(p.clone())));
+    }
+    body.push(tok(Tok::Sym(")")));
+    Some(body)
 }
 
 fn named(name: &str) -> Option<NamedSet> {
@@ -372,18 +421,26 @@ impl<'a> Parser<'a> {
                 Tok::Ident(s) if self.defs.contains_key(s) => s.clone(),
                 _ => return Ok(any),
             };
+            let mut external = None;
             for kind in ["FUNCTION", "PREDICATE", "SUBSTITUTION"] {
                 if self.defs.contains_key(&format!("EXTERNAL_{kind}_{name}")) {
-                    return Err(self.err(
-                        ErrorKind::Unsupported,
-                        format!(
-                            "external {} {name} (ProB built-in library)",
-                            kind.to_lowercase()
-                        ),
-                    ));
+                    let params = &self.defs[&name].params;
+                    let Some(body) = external_body(kind, &name, params, self.toks.current()) else {
+                        return Err(self.err(
+                            ErrorKind::Unsupported,
+                            format!(
+                                "external {} {name} (ProB built-in library)",
+                                kind.to_lowercase()
+                            ),
+                        ));
+                    };
+                    external = Some(Def {
+                        params: params.clone(),
+                        body,
+                    });
                 }
             }
-            let def = &self.defs[&name];
+            let def = external.as_ref().unwrap_or(&self.defs[&name]);
             self.expansions += 1;
             if self.expansions > 100_000 {
                 return Err(self.err(
@@ -458,6 +515,15 @@ impl<'a> Parser<'a> {
             for t in &def.body {
                 if let Tok::Ident(s) = &t.tok {
                     if let Some(k) = def.params.iter().position(|p| p == s) {
+                        // a lone identifier stays bare: it may be bound
+                        // there (`UNION(V).(...)` with V a parameter)
+                        if let [one @ Token {
+                            tok: Tok::Ident(_), ..
+                        }] = args[k].as_slice()
+                        {
+                            body.push(one.clone());
+                            continue;
+                        }
                         body.push(mk("("));
                         body.extend(args[k].iter().cloned());
                         body.push(mk(")"));
