@@ -243,7 +243,7 @@ impl Diagram for Bdd {
         self.cube(lits)
     }
 
-    fn project(&self, s: &BDDFunction, g: usize) -> DdResult<BDDFunction> {
+    fn project(&self, s: &BDDFunction, g: usize, _slot: usize) -> DdResult<BDDFunction> {
         let gv = &self.groups[g];
         // A set with no variable above the group's top slot (a suffix set of
         // the node saturation) needs only the slots below it quantified:

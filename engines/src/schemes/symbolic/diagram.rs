@@ -69,9 +69,10 @@ pub trait Diagram: Sized {
     fn is_empty(&self, a: &Self::Set) -> bool;
     /// The set holding one full state vector.
     fn state(&self, v: &[Value]) -> DdResult<Self::Set>;
-    /// `s` projected on group `g`'s read ∪ write slots (the other slots'
+    /// `s`, a set over slots `≥ slot` (`slot` 0 or `g`'s first slot),
+    /// projected on group `g`'s read ∪ write slots (the other slots'
     /// variables quantified).
-    fn project(&self, s: &Self::Set, g: usize) -> DdResult<Self::Set>;
+    fn project(&self, s: &Self::Set, g: usize, slot: usize) -> DdResult<Self::Set>;
     /// Calls `f` with every vector (values of `slots`, in order) of a set
     /// that depends only on `slots`.
     fn for_each_vector(&self, s: &Self::Set, slots: &[usize], f: &mut dyn FnMut(&[Value]));

@@ -307,7 +307,7 @@ impl Diagram for Mdd {
         Ok(f)
     }
 
-    fn project(&self, s: &ZBDDFunction, g: usize) -> DdResult<ZBDDFunction> {
+    fn project(&self, s: &ZBDDFunction, g: usize, _slot: usize) -> DdResult<ZBDDFunction> {
         let mut keep = vec![false; self.layout.width.len()];
         for &i in &self.shapes[g].proj {
             keep[i] = true;

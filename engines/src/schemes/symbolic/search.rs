@@ -180,9 +180,10 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         })
     }
 
-    /// Learns group `g` on the projections of `from` it has not seen.
-    fn learn_on(&mut self, g: usize, from: &D::Set) -> Result<(), Stop> {
-        let short = self.d.project(from, g)?;
+    /// Learns group `g` on the projections of `from` (a set over slots
+    /// `≥ slot`) it has not seen.
+    fn learn_on(&mut self, g: usize, from: &D::Set, slot: usize) -> Result<(), Stop> {
+        let short = self.d.project(from, g, slot)?;
         let unseen = self.d.minus(&short, &self.learned_on[g])?;
         if !self.d.is_empty(&unseen) {
             let batch = self.learner.learn(&self.d, g, &self.shapes[g], &unseen)?;
@@ -194,7 +195,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
 
     /// Successors of `from` by group `g`, learning it first.
     fn successors(&mut self, g: usize, from: &D::Set) -> Result<D::Set, Stop> {
-        self.learn_on(g, from)?;
+        self.learn_on(g, from, 0)?;
         self.figures.images += 1;
         Ok(self.d.image(from, &self.rels[g], g)?)
     }
@@ -467,7 +468,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                     continue;
                 }
                 fired = true;
-                self.learn_on(g, &fresh)?;
+                self.learn_on(g, &fresh, l)?;
                 let rel = self.rels[g].clone();
                 self.figures.images += 1;
                 let img = self.relprod(l, &fresh, &rel, g, memo)?;
