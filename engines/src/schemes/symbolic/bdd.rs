@@ -11,6 +11,7 @@
 //! Must not know models, strategies or learning.
 
 use super::diagram::{
+    set_algebra,
     level_of, shared_inner_nodes, top, DdResult, Diagram, FxHashMap, GroupShape, Support,
 };
 use super::layout::Layout;
@@ -214,26 +215,8 @@ fn walk(f: &BDDFunction, vars: &[u32]) -> Vec<(u64, BDDFunction)> {
 
 impl Diagram for Bdd {
     type Set = BDDFunction;
-
-    fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
-    fn empty(&self) -> BDDFunction {
-        self.falsity.clone()
-    }
-
-    fn union(&self, a: &BDDFunction, b: &BDDFunction) -> DdResult<BDDFunction> {
-        Ok(a.or(b)?)
-    }
-
-    fn minus(&self, a: &BDDFunction, b: &BDDFunction) -> DdResult<BDDFunction> {
-        Ok(b.imp_strict(a)?)
-    }
-
-    fn is_empty(&self, a: &BDDFunction) -> bool {
-        !a.satisfiable()
-    }
+    set_algebra!(BDDFunction, |d, a, b| empty d.falsity.clone(), union Ok(a.or(b)?),
+        minus Ok(b.imp_strict(a)?), is_empty !a.satisfiable());
 
     fn state(&self, v: &[Value]) -> DdResult<BDDFunction> {
         let mut lits = Vec::new();

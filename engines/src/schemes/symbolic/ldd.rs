@@ -28,7 +28,8 @@
 //! Owns the node store of one search and every set in it. Must not know
 //! models, strategies or learning.
 
-use super::diagram::{DdResult, Diagram, FxHashMap, GroupShape, OutOfNodes, Support};
+use super::diagram::{
+    set_algebra,DdResult, Diagram, FxHashMap, GroupShape, OutOfNodes, Support};
 use super::layout::Layout;
 use pins::Value;
 use std::cell::RefCell;
@@ -95,10 +96,15 @@ enum Role {
 enum Op {
     Union,
     Minus,
-    /// Projection on group `g`'s slots from slot `l`.
-    Project(u32, u32),
     /// Image by group `g`'s relation from slot `l`.
     Image(u32, u32),
+    /// Projection on group `g`'s slots from slot `l`, minus a set.
+    Unseen(u32, u32),
+    /// Suffixes below slot `t` from slot `l`.
+    Suffixes(u32, u32),
+    /// Whether group `g`'s relation from slot `l` has a pair from a set
+    /// (result [`EMPTY`] or [`END`]).
+    Enables(u32, u32),
 }
 
 impl Op {
@@ -107,8 +113,10 @@ impl Op {
         let (tag, g, l) = match self {
             Op::Union => (1, 0, 0),
             Op::Minus => (2, 0, 0),
-            Op::Project(g, l) => (3, g, l),
             Op::Image(g, l) => (4, g, l),
+            Op::Unseen(g, l) => (5, g, l),
+            Op::Suffixes(t, l) => (6, t, l),
+            Op::Enables(g, l) => (7, g, l),
         };
         (tag << 56) | (u64::from(g) << 24) | u64::from(l & 0xff_ffff)
     }
@@ -315,12 +323,19 @@ impl Ldd {
         })
     }
 
-    /// `s` (over slots `≥ l`) projected on group `g`'s slots.
-    fn project_rec(&self, st: &mut Store, s: Id, g: usize, l: usize) -> DdResult<Id> {
-        if s == EMPTY || l >= self.ends[g] {
-            return Ok(if s == EMPTY { EMPTY } else { END });
+    /// The projections of `s` (over slots `≥ l`) on group `g`'s slots that
+    /// `seen` lacks, walking both at once: where `seen` ends, nothing is
+    /// built, so a set whose projections are all learned costs a walk of
+    /// its nodes above the group's last slot and no union. With `seen`
+    /// empty, the projection.
+    fn unseen_rec(&self, st: &mut Store, s: Id, seen: Id, g: usize, l: usize) -> DdResult<Id> {
+        if s == EMPTY {
+            return Ok(EMPTY);
         }
-        let key = (Op::Project(g as u32, l as u32), s, EMPTY);
+        if l >= self.ends[g] {
+            return Ok(if seen == EMPTY { END } else { EMPTY });
+        }
+        let key = (Op::Unseen(g as u32, l as u32), s, seen);
         if let Some(x) = st.cached(key) {
             return Ok(x);
         }
@@ -328,19 +343,75 @@ impl Ldd {
         let x = if self.roles[g][l] == Role::Skip {
             let mut acc = EMPTY;
             for (_, d) in entries {
-                let p = self.project_rec(st, d, g, l + 1)?;
+                let p = self.unseen_rec(st, d, seen, g, l + 1)?;
                 acc = st.union(acc, p)?;
             }
             acc
         } else {
+            let known = st.entries(seen);
             let mut out = Vec::with_capacity(entries.len());
             for (v, d) in entries {
-                out.push((v, self.project_rec(st, d, g, l + 1)?));
+                let below = known
+                    .binary_search_by_key(&v, |e| e.0)
+                    .map_or(EMPTY, |k| known[k].1);
+                out.push((v, self.unseen_rec(st, d, below, g, l + 1)?));
             }
             st.level(&out)?
         };
         st.remember(key, x);
         Ok(x)
+    }
+
+    /// The suffixes below slot `t` of `s` (over slots `≥ l`).
+    fn suffixes_rec(&self, st: &mut Store, s: Id, t: usize, l: usize) -> DdResult<Id> {
+        if l >= t || s == EMPTY {
+            return Ok(s);
+        }
+        let key = (Op::Suffixes(t as u32, l as u32), s, EMPTY);
+        if let Some(x) = st.cached(key) {
+            return Ok(x);
+        }
+        let mut acc = EMPTY;
+        for (_, d) in st.entries(s) {
+            let x = self.suffixes_rec(st, d, t, l + 1)?;
+            acc = st.union(acc, x)?;
+        }
+        st.remember(key, acc);
+        Ok(acc)
+    }
+
+    /// Whether some vector of `s` (over slots `≥ l`) has a successor by
+    /// `r` (group `g`'s relation from slot `l`).
+    fn enables_rec(&self, st: &mut Store, s: Id, r: Id, g: usize, l: usize) -> bool {
+        if s == EMPTY || r == EMPTY {
+            return false;
+        }
+        if l >= self.ends[g] {
+            return true;
+        }
+        let key = (Op::Enables(g as u32, l as u32), s, r);
+        if let Some(x) = st.cached(key) {
+            return x == END;
+        }
+        let role = self.roles[g][l];
+        let rel = rel_entries(st, r, role);
+        let mut found = false;
+        for (v, d) in st.entries(s) {
+            found = if role == Role::Skip {
+                self.enables_rec(st, d, r, g, l + 1)
+            } else {
+                let lo = rel.partition_point(|e| e.0 < v);
+                rel[lo..]
+                    .iter()
+                    .take_while(|e| e.0 == v)
+                    .any(|e| self.enables_rec(st, d, e.2, g, l + 1))
+            };
+            if found {
+                break;
+            }
+        }
+        st.remember(key, if found { END } else { EMPTY });
+        found
     }
 
     /// Successors of `s` (over slots `≥ l`) by `r`, group `g`'s relation
@@ -434,26 +505,8 @@ fn rel_entries(st: &Store, r: Id, role: Role) -> Vec<(Value, Value, Id)> {
 
 impl Diagram for Ldd {
     type Set = Id;
-
-    fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
-    fn empty(&self) -> Id {
-        EMPTY
-    }
-
-    fn union(&self, a: &Id, b: &Id) -> DdResult<Id> {
-        self.store.borrow_mut().union(*a, *b)
-    }
-
-    fn minus(&self, a: &Id, b: &Id) -> DdResult<Id> {
-        self.store.borrow_mut().minus(*a, *b)
-    }
-
-    fn is_empty(&self, a: &Id) -> bool {
-        *a == EMPTY
-    }
+    set_algebra!(Id, |d, a, b| empty EMPTY, union d.store.borrow_mut().union(*a, *b),
+        minus d.store.borrow_mut().minus(*a, *b), is_empty *a == EMPTY);
 
     fn state(&self, v: &[Value]) -> DdResult<Id> {
         let mut st = self.store.borrow_mut();
@@ -465,7 +518,19 @@ impl Diagram for Ldd {
     }
 
     fn project(&self, s: &Id, g: usize, slot: usize) -> DdResult<Id> {
-        self.project_rec(&mut self.store.borrow_mut(), *s, g, slot)
+        self.unseen_rec(&mut self.store.borrow_mut(), *s, EMPTY, g, slot)
+    }
+
+    fn suffixes(&self, s: &Id, slot: usize) -> DdResult<Option<Id>> {
+        Ok(Some(self.suffixes_rec(&mut self.store.borrow_mut(), *s, slot, 0)?))
+    }
+
+    fn enables(&self, suffixes: &Id, rel: &Id, g: usize, slot: usize) -> bool {
+        self.enables_rec(&mut self.store.borrow_mut(), *suffixes, *rel, g, slot)
+    }
+
+    fn unseen(&self, s: &Id, seen: &Id, g: usize, slot: usize) -> DdResult<Id> {
+        self.unseen_rec(&mut self.store.borrow_mut(), *s, *seen, g, slot)
     }
 
     fn for_each_vector(&self, s: &Id, slots: &[usize], f: &mut dyn FnMut(&[Value])) {
