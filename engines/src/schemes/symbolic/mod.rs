@@ -63,7 +63,22 @@
 //!   difference with the learned projections in one walk that builds
 //!   nothing once all are learned) and applies a relation only where one
 //!   of them enables it ([`Diagram::enables`]): PermAdmissibility-PT-01
-//!   (52,537 states) over 60 s → 16.7 s. Before,
+//!   (52,537 states) over 60 s → 16.7 s; PhilosophersDyn-PT-03 726 → 150
+//!   images (0.16 s either way). Not enough for issue 36's rows: at
+//!   180 s (`saturation`, 2-core VM shared with other jobs) the LDD still
+//!   times out on SatelliteMemory-PT-X01000Y0032 (3.94 M of 7.5 M states
+//!   reached; one-hot 2.92 M), PhilosophersDyn-PT-10 (36,696 of 199,051;
+//!   both encodings at 22,066 after 30 s side by side),
+//!   DoubleExponent-PT-003 (272,341; one-hot 166,475), SafeBus-PT-06
+//!   (410,395; one-hot 1.18 M), BridgeAndVehicles-PT-V20P10N50 (797,994;
+//!   one-hot 205,162), -V20P20N20 (6.02 M; one-hot 8.18 M), -V20P20N50
+//!   (960,800; one-hot 219,012); the one-hot figures are the states
+//!   reached in `results/paper/dd-mcc`, so only indicative. On SatelliteMemory the visited LDD holds
+//!   about one node per four states (X00100Y0003: 20,716 nodes, 76,358
+//!   states) and the set-level saturation needs one chaining sweep per
+//!   token (about 200 there); on PhilosophersDyn the time goes into the
+//!   per-group walks above each group's slots (2,310 groups, 170 slots).
+//!   Before,
 //!   the one-hot ZBDD was chosen because its nodes are in
 //!   one-to-one correspondence with an LDD's (one node per present value
 //!   of a slot under a given prefix), which is what LTSmin's `ldd` backend
