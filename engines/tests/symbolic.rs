@@ -1,4 +1,4 @@
-//! The symbolic engines (`bdd`, `mdd`) against an explicit exploration on
+//! The symbolic engines (`bdd`, `mdd` in both encodings) against an explicit exploration on
 //! small BEEM and MCC models: the decoded visited set must equal the
 //! explicit state set vector by vector, for every strategy and both BDD
 //! variable orders, and the count must equal the manifest's oracle. Some
@@ -71,6 +71,12 @@ fn decoded_visited_sets_equal_the_explicit_state_sets() {
         ("mdd", &[("strategy", "chaining")]),
         ("mdd", &[("strategy", "saturation")]),
         ("mdd", &[("strategy", "node-saturation")]),
+        ("mdd", &[("strategy", "bfs"), ("encoding", "onehot")]),
+        ("mdd", &[("strategy", "saturation"), ("encoding", "onehot")]),
+        (
+            "mdd",
+            &[("strategy", "node-saturation"), ("encoding", "onehot")],
+        ),
     ];
     for &(suite, instance) in CASES {
         let (path, oracle) = manifest(suite, instance);
@@ -105,14 +111,20 @@ fn decoded_visited_sets_equal_the_explicit_state_sets() {
 fn reports_match_the_oracle_and_account_nodes() {
     // LamportFastMutEx-PT-2 (within the first five) once made the BDD count
     // overflow on a factor for the empty set.
-    let mut reencodings = [0u64; 2];
+    // bdd, mdd one-hot, mdd as a list decision diagram.
+    let configs: [(&str, &[(&str, &str)]); 3] = [
+        ("bdd", &[]),
+        ("mdd", &[("encoding", "onehot")]),
+        ("mdd", &[]),
+    ];
+    let mut reencodings = [0u64; 3];
     for &(suite, instance) in &CASES[..5] {
         let (path, oracle) = manifest(suite, instance);
         let model = load(&path);
-        for (e, engine) in ["bdd", "mdd"].into_iter().enumerate() {
-            let r =
-                engines::create(engine, model.as_ref(), &options(&[]), Default::default()).unwrap();
-            assert_eq!(r.states, oracle, "{instance} {engine}");
+        for (e, (engine, params)) in configs.into_iter().enumerate() {
+            let r = engines::create(engine, model.as_ref(), &options(params), Default::default())
+                .unwrap();
+            assert_eq!(r.states, oracle, "{instance} {engine} {params:?}");
             let counter = |name: &str| {
                 r.counters
                     .iter()
@@ -136,10 +148,11 @@ fn reports_match_the_oracle_and_account_nodes() {
             assert!(learned.is_some_and(|(_, n)| *n > 0), "{instance} {engine}");
         }
     }
-    // The cases must exercise the move to a wider layout in both encodings.
+    // The cases must exercise the move to a wider layout in both encodings
+    // with variables per bit or value; values as edges always fit.
     assert!(
-        reencodings.iter().all(|&n| n > 0),
-        "re-encodings bdd/mdd: {reencodings:?}"
+        reencodings[0] > 0 && reencodings[1] > 0 && reencodings[2] == 0,
+        "re-encodings bdd/onehot/ldd: {reencodings:?}"
     );
 }
 
@@ -186,9 +199,11 @@ system async;
         expected.iter().any(|s| model.is_error_state(s)),
         "the model must reach the error state"
     );
-    for engine in ["bdd", "mdd"] {
+    for (engine, encoding) in [("bdd", None), ("mdd", Some("onehot")), ("mdd", Some("ldd"))] {
         for strategy in ["bfs", "chaining", "saturation", "node-saturation"] {
-            let opts = options(&[("strategy", strategy)]);
+            let mut params = vec![("strategy", strategy)];
+            params.extend(encoding.map(|e| ("encoding", e)));
+            let opts = options(&params);
             let vectors = reachable_vectors(engine, &model, &opts).unwrap();
             let decoded: HashSet<Vec<Value>> = vectors.into_iter().collect();
             assert_eq!(decoded, expected, "{engine} {strategy}");

@@ -11,6 +11,7 @@
 //! Must not know models, strategies or learning.
 
 use super::diagram::{
+    set_algebra,
     level_of, shared_inner_nodes, top, DdResult, Diagram, FxHashMap, GroupShape, Support,
 };
 use super::layout::Layout;
@@ -214,26 +215,8 @@ fn walk(f: &BDDFunction, vars: &[u32]) -> Vec<(u64, BDDFunction)> {
 
 impl Diagram for Bdd {
     type Set = BDDFunction;
-
-    fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
-    fn empty(&self) -> BDDFunction {
-        self.falsity.clone()
-    }
-
-    fn union(&self, a: &BDDFunction, b: &BDDFunction) -> DdResult<BDDFunction> {
-        Ok(a.or(b)?)
-    }
-
-    fn minus(&self, a: &BDDFunction, b: &BDDFunction) -> DdResult<BDDFunction> {
-        Ok(b.imp_strict(a)?)
-    }
-
-    fn is_empty(&self, a: &BDDFunction) -> bool {
-        !a.satisfiable()
-    }
+    set_algebra!(BDDFunction, |d, a, b| empty d.falsity.clone(), union Ok(a.or(b)?),
+        minus Ok(b.imp_strict(a)?), is_empty !a.satisfiable());
 
     fn state(&self, v: &[Value]) -> DdResult<BDDFunction> {
         let mut lits = Vec::new();
@@ -243,7 +226,7 @@ impl Diagram for Bdd {
         self.cube(lits)
     }
 
-    fn project(&self, s: &BDDFunction, g: usize) -> DdResult<BDDFunction> {
+    fn project(&self, s: &BDDFunction, g: usize, _slot: usize) -> DdResult<BDDFunction> {
         let gv = &self.groups[g];
         // A set with no variable above the group's top slot (a suffix set of
         // the node saturation) needs only the slots below it quantified:

@@ -69,9 +69,28 @@ pub trait Diagram: Sized {
     fn is_empty(&self, a: &Self::Set) -> bool;
     /// The set holding one full state vector.
     fn state(&self, v: &[Value]) -> DdResult<Self::Set>;
-    /// `s` projected on group `g`'s read ∪ write slots (the other slots'
+    /// `s`, a set over slots `≥ slot` (`slot` 0 or `g`'s first slot),
+    /// projected on group `g`'s read ∪ write slots (the other slots'
     /// variables quantified).
-    fn project(&self, s: &Self::Set, g: usize) -> DdResult<Self::Set>;
+    fn project(&self, s: &Self::Set, g: usize, slot: usize) -> DdResult<Self::Set>;
+    /// The projections of `s` (as in [`Diagram::project`]) that `seen`, a
+    /// set of group `g`'s projections, lacks. An encoding may do both in
+    /// one walk, without building the whole projection.
+    fn unseen(&self, s: &Self::Set, seen: &Self::Set, g: usize, slot: usize) -> DdResult<Self::Set> {
+        let short = self.project(s, g, slot)?;
+        self.minus(&short, seen)
+    }
+    /// The suffixes over slots `≥ slot` of the vectors of `s` (a set of
+    /// states), the other slots quantified; `None` where the encoding has
+    /// no cheap form of it (the search then works on the whole set).
+    fn suffixes(&self, _s: &Self::Set, _slot: usize) -> DdResult<Option<Self::Set>> {
+        Ok(None)
+    }
+    /// Whether some vector of `suffixes` ([`Diagram::suffixes`] at group
+    /// `g`'s first slot `slot`) has a successor by `rel`, `g`'s relation.
+    fn enables(&self, _suffixes: &Self::Set, _rel: &Self::Set, _g: usize, _slot: usize) -> bool {
+        true
+    }
     /// Calls `f` with every vector (values of `slots`, in order) of a set
     /// that depends only on `slots`.
     fn for_each_vector(&self, s: &Self::Set, slots: &[usize], f: &mut dyn FnMut(&[Value]));
@@ -108,6 +127,40 @@ pub trait Diagram: Sized {
     /// meaning.
     fn transfer(&self, old: &Self, sets: &[(&Self::Set, Support)]) -> DdResult<Vec<Self::Set>>;
 }
+
+/// The plain items of a [`Diagram`] impl, written once for the three
+/// encodings: `layout` (the impl's `layout` field) and the empty set,
+/// union, difference and emptiness from the expressions given, in which
+/// `$d` names the diagram and `$a`, `$b` the operands.
+macro_rules! set_algebra {
+    ($set:ty, |$d:ident, $a:ident, $b:ident| empty $empty:expr, union $union:expr,
+        minus $minus:expr, is_empty $is_empty:expr) => {
+        fn layout(&self) -> &Layout {
+            &self.layout
+        }
+        #[allow(unused_variables)]
+        fn empty(&self) -> $set {
+            let $d = self;
+            $empty
+        }
+        #[allow(unused_variables)]
+        fn union(&self, $a: &$set, $b: &$set) -> DdResult<$set> {
+            let $d = self;
+            $union
+        }
+        #[allow(unused_variables)]
+        fn minus(&self, $a: &$set, $b: &$set) -> DdResult<$set> {
+            let $d = self;
+            $minus
+        }
+        #[allow(unused_variables)]
+        fn is_empty(&self, $a: &$set) -> bool {
+            let $d = self;
+            $is_empty
+        }
+    };
+}
+pub(crate) use set_algebra;
 
 /// Node id and level of `f`'s root (`None` for a terminal).
 pub fn top<F: Function>(f: &F) -> (NodeID, Option<u32>) {

@@ -27,6 +27,9 @@ pub enum Encoding {
     Binary { interleaved: bool },
     /// One variable per value `0..width`.
     OneHot,
+    /// Values as edges (the list decision diagram): no variables, every
+    /// value fits.
+    List,
 }
 
 /// Variables of every slot, current and next.
@@ -63,6 +66,7 @@ impl Layout {
                 let need = u64::from(v) + 1;
                 (need.next_power_of_two() * 2).min(1 << 31) as u32
             }
+            Encoding::List => 0,
         }
     }
 
@@ -78,6 +82,7 @@ impl Layout {
                 Encoding::Binary { interleaved: false } | Encoding::OneHot => {
                     (0..w).map(|j| (var + j, var + w + j)).unzip()
                 }
+                Encoding::List => (Vec::new(), Vec::new()),
             };
             var += 2 * w;
             cur.push(c);
@@ -98,6 +103,7 @@ impl Layout {
         match self.encoding {
             Encoding::Binary { .. } => w >= 32 || value < (1 << w),
             Encoding::OneHot => value < w,
+            Encoding::List => true,
         }
     }
 

@@ -15,6 +15,7 @@
 //! not know models, strategies or learning.
 
 use super::diagram::{
+    set_algebra,
     is_true_terminal, shared_inner_nodes, top, DdResult, Diagram, FxHashMap, GroupShape, Support,
 };
 use super::layout::Layout;
@@ -278,26 +279,8 @@ impl Mdd {
 
 impl Diagram for Mdd {
     type Set = ZBDDFunction;
-
-    fn layout(&self) -> &Layout {
-        &self.layout
-    }
-
-    fn empty(&self) -> ZBDDFunction {
-        self.empty.clone()
-    }
-
-    fn union(&self, a: &ZBDDFunction, b: &ZBDDFunction) -> DdResult<ZBDDFunction> {
-        Ok(a.union(b)?)
-    }
-
-    fn minus(&self, a: &ZBDDFunction, b: &ZBDDFunction) -> DdResult<ZBDDFunction> {
-        Ok(a.diff(b)?)
-    }
-
-    fn is_empty(&self, a: &ZBDDFunction) -> bool {
-        !a.satisfiable()
-    }
+    set_algebra!(ZBDDFunction, |d, a, b| empty d.empty.clone(), union Ok(a.union(b)?),
+        minus Ok(a.diff(b)?), is_empty !a.satisfiable());
 
     fn state(&self, v: &[Value]) -> DdResult<ZBDDFunction> {
         let mut f = self.base.clone();
@@ -307,7 +290,7 @@ impl Diagram for Mdd {
         Ok(f)
     }
 
-    fn project(&self, s: &ZBDDFunction, g: usize) -> DdResult<ZBDDFunction> {
+    fn project(&self, s: &ZBDDFunction, g: usize, _slot: usize) -> DdResult<ZBDDFunction> {
         let mut keep = vec![false; self.layout.width.len()];
         for &i in &self.shapes[g].proj {
             keep[i] = true;

@@ -1,10 +1,11 @@
-//! Symbolic reachability with decision diagrams from the `oxidd` crate:
-//! the `bdd` and `mdd` engines, after LTSmin's semi-symbolic scheme (one
+//! Symbolic reachability with decision diagrams: the `bdd` engine (oxidd
+//! BDDs) and the `mdd` engine (our list decision diagram, or one-hot over
+//! an oxidd ZBDD with `encoding=onehot`), after LTSmin's semi-symbolic scheme (one
 //! relation per transition group, projected on the group's read ∪ write
 //! slots and learned on the fly; the visited set as one diagram).
 //!
 //! Modules: [`layout`] (variable order), [`diagram`] (the set algebra
-//! contract), [`bdd`] and [`mdd`] (the two encodings), [`learn`] (relation
+//! contract), [`bdd`], [`ldd`] and [`mdd`] (the three encodings), [`learn`] (relation
 //! learning), [`search`] (strategies, re-encoding and node sampling). This
 //! module owns the engine parameters, the slot order and the
 //! [`RunReport`]; it must not know formalisms or the harness.
@@ -28,7 +29,9 @@
 //! (see [`search`] for the sampling points). `engine_bytes_used` is
 //! `dd_final_nodes × 16` and `engine_bytes_alloc` `dd_peak_nodes × 16`:
 //! an oxidd index-manager node is 16 bytes (reference count, level, two
-//! 32-bit child indices), unique-table and apply-cache memory excluded.
+//! 32-bit child indices), unique-table and apply-cache memory excluded;
+//! an LDD node (value, down, right) is 12 bytes, counted with the same 16
+//! so that the columns of all three encodings stay one unit.
 //!
 //! Choices and the measurements behind them (saturation, one thread;
 //! final / peak nodes, seconds; measured while other jobs shared the
@@ -46,7 +49,37 @@
 //!   2,303, adding.1 8,398 / 8,188) and interleaved was faster on all three
 //!   (1.51 / 1.83 s, 0.87 / 1.08 s, 0.38 / 0.45 s): renaming next → current
 //!   moves each variable by one level. Hence `order=interleaved` by default.
-//! - MDD encoding: the one-hot ZBDD was chosen because its nodes are in
+//! - MDD encoding (issue 36): the default is now the list decision
+//!   diagram of [`ldd`] (one level per slot, values as edges): the
+//!   one-hot ZBDD needs a variable per value of a slot's domain and
+//!   re-encodes whenever a counter outgrows it (SatelliteMemory: places
+//!   holding up to 1,000 tokens); node counts are the same by construction
+//!   (SatelliteMemory-PT-X00100Y0003: 20,716 final nodes both ways, 1.6 s
+//!   against 2.7 s). The one-hot form stays as `encoding=onehot`.
+//!   Groups that a set does not enable (issue 36, point 4): the LDD gives
+//!   the search the suffixes of a set below a slot ([`Diagram::suffixes`],
+//!   cached per slot, so the groups of one top slot share one walk of the
+//!   nodes above it), learns on them ([`Diagram::unseen`]: projection and
+//!   difference with the learned projections in one walk that builds
+//!   nothing once all are learned) and applies a relation only where one
+//!   of them enables it ([`Diagram::enables`]): PermAdmissibility-PT-01
+//!   (52,537 states) over 60 s → 16.7 s; PhilosophersDyn-PT-03 726 → 150
+//!   images (0.16 s either way). Not enough for issue 36's rows: at
+//!   180 s (`saturation`, 2-core VM shared with other jobs) the LDD still
+//!   times out on SatelliteMemory-PT-X01000Y0032 (3.94 M of 7.5 M states
+//!   reached; one-hot 2.92 M), PhilosophersDyn-PT-10 (36,696 of 199,051;
+//!   both encodings at 22,066 after 30 s side by side),
+//!   DoubleExponent-PT-003 (272,341; one-hot 166,475), SafeBus-PT-06
+//!   (410,395; one-hot 1.18 M), BridgeAndVehicles-PT-V20P10N50 (797,994;
+//!   one-hot 205,162), -V20P20N20 (6.02 M; one-hot 8.18 M), -V20P20N50
+//!   (960,800; one-hot 219,012); the one-hot figures are the states
+//!   reached in `results/paper/dd-mcc`, so only indicative. On SatelliteMemory the visited LDD holds
+//!   about one node per four states (X00100Y0003: 20,716 nodes, 76,358
+//!   states) and the set-level saturation needs one chaining sweep per
+//!   token (about 200 there); on PhilosophersDyn the time goes into the
+//!   per-group walks above each group's slots (2,310 groups, 170 slots).
+//!   Before,
+//!   the one-hot ZBDD was chosen because its nodes are in
 //!   one-to-one correspondence with an LDD's (one node per present value
 //!   of a slot under a given prefix), which is what LTSmin's `ldd` backend
 //!   and the Compact Tree paper's MDD figures count, and because absent
@@ -100,6 +133,7 @@
 mod bdd;
 mod diagram;
 mod layout;
+mod ldd;
 mod learn;
 mod mdd;
 mod order;
@@ -135,13 +169,12 @@ impl SymbolicConfig {
             self.threads,
             if self.force_order { "force" } else { "model" }
         );
-        if let Encoding::Binary { interleaved } = encoding {
-            s += if interleaved {
-                ";order=interleaved"
-            } else {
-                ";order=blocked"
-            };
-        }
+        s += match encoding {
+            Encoding::Binary { interleaved: true } => ";order=interleaved",
+            Encoding::Binary { interleaved: false } => ";order=blocked",
+            Encoding::OneHot => ";encoding=onehot",
+            Encoding::List => ";encoding=ldd",
+        };
         s
     }
 }
@@ -173,6 +206,28 @@ impl Encoded for mdd::Mdd {
     }
 }
 
+impl Encoded for ldd::Ldd {
+    fn encoding(_: &SymbolicConfig) -> Encoding {
+        Encoding::List
+    }
+    fn create(layout: Layout, shapes: &[GroupShape], config: &SymbolicConfig) -> DdResult<Self> {
+        ldd::Ldd::new(layout, shapes, config.node_capacity)
+    }
+}
+
+/// The search of the `mdd` engine, in the encoding its parameters choose.
+pub(crate) fn search_mdd(
+    model: &dyn Model,
+    opts: &EngineOptions,
+    cfg: ExploreConfig<'_>,
+) -> Result<RunReport, String> {
+    if SymbolicConfig::from_options(opts)?.list {
+        search_with::<ldd::Ldd>(model, opts, cfg)
+    } else {
+        search_with::<mdd::Mdd>(model, opts, cfg)
+    }
+}
+
 /// The search of the `bdd` engine (`D` = [`bdd::Bdd`]) or of the `mdd`
 /// engine (`D` = [`mdd::Mdd`]).
 pub(crate) fn search_with<D: Encoded>(
@@ -195,6 +250,7 @@ pub fn reachable_vectors(
     let config = SymbolicConfig::from_options(opts)?;
     match engine {
         "bdd" => decode::<bdd::Bdd>(model, &config),
+        "mdd" if config.list => decode::<ldd::Ldd>(model, &config),
         "mdd" => decode::<mdd::Mdd>(model, &config),
         other => Err(format!("{other} is not a symbolic engine")),
     }

@@ -180,10 +180,10 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         })
     }
 
-    /// Learns group `g` on the projections of `from` it has not seen.
-    fn learn_on(&mut self, g: usize, from: &D::Set) -> Result<(), Stop> {
-        let short = self.d.project(from, g)?;
-        let unseen = self.d.minus(&short, &self.learned_on[g])?;
+    /// Learns group `g` on the projections of `from` (a set over slots
+    /// `≥ slot`) it has not seen.
+    fn learn_on(&mut self, g: usize, from: &D::Set, slot: usize) -> Result<(), Stop> {
+        let unseen = self.d.unseen(from, &self.learned_on[g], g, slot)?;
         if !self.d.is_empty(&unseen) {
             let batch = self.learner.learn(&self.d, g, &self.shapes[g], &unseen)?;
             self.rels[g] = self.d.union(&self.rels[g], &batch)?;
@@ -192,9 +192,22 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         Ok(())
     }
 
-    /// Successors of `from` by group `g`, learning it first.
+    /// Successors of `from` (a set of states) by group `g`, learning it
+    /// first. Where the encoding has the suffixes of `from` below `g`'s
+    /// first slot ([`Diagram::suffixes`], shared by the groups of that
+    /// slot), learning and the enabling test look at them only, and a
+    /// group that no state enables costs no image.
     fn successors(&mut self, g: usize, from: &D::Set) -> Result<D::Set, Stop> {
-        self.learn_on(g, from)?;
+        let top = self.shapes[g].proj.first().copied().unwrap_or(0);
+        match self.d.suffixes(from, top)? {
+            Some(suffixes) => {
+                self.learn_on(g, &suffixes, top)?;
+                if !self.d.enables(&suffixes, &self.rels[g], g, top) {
+                    return Ok(self.d.empty());
+                }
+            }
+            None => self.learn_on(g, from, 0)?,
+        }
         self.figures.images += 1;
         Ok(self.d.image(from, &self.rels[g], g)?)
     }
@@ -467,7 +480,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                     continue;
                 }
                 fired = true;
-                self.learn_on(g, &fresh)?;
+                self.learn_on(g, &fresh, l)?;
                 let rel = self.rels[g].clone();
                 self.figures.images += 1;
                 let img = self.relprod(l, &fresh, &rel, g, memo)?;

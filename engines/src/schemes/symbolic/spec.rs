@@ -1,8 +1,9 @@
 //! The symbolic engines' parameters and their registry entries (`bdd`,
-//! `mdd`: one search, two encodings of the slots).
+//! `mdd`: one search, three encodings of the slots, `mdd` choosing between
+//! the list decision diagram and the one-hot ZBDD by `encoding`).
 //!
 //! Owns the parameter declarations and [`SymbolicConfig`] read from them;
-//! the search is in `search.rs`, the encodings in `bdd.rs` and `mdd.rs`.
+//! the search is in `search.rs`, the encodings in `bdd.rs`, `ldd.rs` and `mdd.rs`.
 
 use super::search::Strategy;
 use crate::registry::{params, words, EngineOptions, EngineSpec, ParamValue, Run, SearchFn};
@@ -13,9 +14,9 @@ pub const BDD: EngineSpec = EngineSpec::new("bdd", own_search(super::search_with
     .params(&[&STRATEGY, &THREADS, &SLOT_ORDER, &ORDER]);
 
 /// The `mdd` engine.
-pub const MDD: EngineSpec = EngineSpec::new("mdd", own_search(super::search_with::<super::mdd::Mdd>))
-    .summary("symbolic reachability, slots one-hot over an oxidd ZBDD (LDD-shaped), relations learned per group")
-    .params(COMMON);
+pub const MDD: EngineSpec = EngineSpec::new("mdd", own_search(super::search_mdd))
+    .summary("symbolic reachability, one level per slot (a list decision diagram, or one-hot over an oxidd ZBDD), relations learned per group")
+    .params(&[&STRATEGY, &THREADS, &SLOT_ORDER, &ENCODING]);
 
 /// How both run: their own search, on the run's thread count (oxidd's
 /// apply workers).
@@ -67,16 +68,29 @@ words! {
 }
 
 params! {
-    /// The `mdd` engine's parameters; the `bdd` engine's, with [`ORDER`].
-    pub const COMMON = [
-        /// bfs, chaining, saturation (the saturation order on whole sets, LTSmin sat-like) or
-        /// node-saturation (node-wise, Ciardo)
-        STRATEGY: Strategy = "strategy", default Strategy::Saturation;
-        /// oxidd worker threads for apply
-        THREADS: Workers = "threads", default Workers(None);
-        /// force (FORCE heuristic on the groups' read/write sets) or model
-        SLOT_ORDER: SlotOrder = "slot_order", default SlotOrder::Force;
-    ];
+    /// bfs, chaining, saturation (the saturation order on whole sets, LTSmin sat-like) or
+    /// node-saturation (node-wise, Ciardo)
+    pub const STRATEGY: Strategy = "strategy", default Strategy::Saturation;
+    /// oxidd worker threads for apply (the list decision diagram runs on one)
+    pub const THREADS: Workers = "threads", default Workers(None);
+    /// force (FORCE heuristic on the groups' read/write sets) or model
+    pub const SLOT_ORDER: SlotOrder = "slot_order", default SlotOrder::Force;
+}
+
+words! {
+    /// How the `mdd` engine encodes a slot.
+    pub enum MddEncoding {
+        /// One level per slot, values as edges (our list decision diagram).
+        Ldd = "ldd",
+        /// A ZBDD variable per slot value (oxidd).
+        OneHot = "onehot",
+    }
+}
+
+params! {
+    /// ldd (one level per slot, values as edges: our list decision diagram, any value fits) or
+    /// onehot (a ZBDD variable per slot value, over oxidd)
+    pub const ENCODING: MddEncoding = "encoding", default MddEncoding::Ldd;
 }
 
 params! {
@@ -96,6 +110,8 @@ pub struct SymbolicConfig {
     pub node_capacity: usize,
     /// Slots reordered by FORCE (true) or in the model's order.
     pub force_order: bool,
+    /// MDD only: the list decision diagram (true) or the one-hot ZBDD.
+    pub list: bool,
 }
 
 impl SymbolicConfig {
@@ -116,6 +132,7 @@ impl SymbolicConfig {
             interleaved: ORDER.value(opts)? == BitOrder::Interleaved,
             node_capacity,
             force_order: SLOT_ORDER.value(opts)? == SlotOrder::Force,
+            list: ENCODING.value(opts)? == MddEncoding::Ldd,
         })
     }
 }

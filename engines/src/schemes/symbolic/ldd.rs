@@ -1,0 +1,663 @@
+//! The `mdd` engine's default encoding: a list decision diagram (Sylvan's
+//! LDD, as LTSmin's `ldd` backend), our own, since oxidd has no
+//! multi-valued diagram. One level per slot, values as edges: a node is
+//! `(value, down, right)`, `down` the set of suffixes after that value,
+//! `right` the node of the next larger value at the same level (or the
+//! empty set). Terminals: [`EMPTY`] (no vector) and [`END`] (the empty
+//! vector). Nodes are hash-consed (one unique table), so equal sets are
+//! equal ids and a node count is the LDD's node count (one per present
+//! value of a slot under a given prefix, as the one-hot ZBDD's).
+//!
+//! A set of states has one level per slot. A relation of group `g` has,
+//! for each slot of its read ∪ write set in order, a level with the
+//! current value, followed by a level with the next value if the group
+//! writes the slot (Sylvan's read/write levels of `relprod`); its learned
+//! projections have the current levels only. The relational product walks
+//! the set and the relation together, copies the slots outside the group
+//! and stops below the group's last slot.
+//!
+//! Values are edges, so any 32-bit value fits: the layout has no widths
+//! and this encoding never re-encodes (counters cost one node per value
+//! present, not a variable per value of a domain).
+//!
+//! One operation cache (union, difference, projection, image) keyed by
+//! node ids, kept across calls, direct-mapped and lossy as Sylvan's. Nodes are never freed during a search (no
+//! garbage collection): the node capacity of the budget bounds the unique
+//! table, and a full table ends the run as `table_full`.
+//!
+//! Owns the node store of one search and every set in it. Must not know
+//! models, strategies or learning.
+
+use super::diagram::{
+    set_algebra,DdResult, Diagram, FxHashMap, GroupShape, OutOfNodes, Support};
+use super::layout::Layout;
+use pins::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A node id: [`EMPTY`], [`END`] or an inner node.
+pub type Id = u32;
+/// The empty set.
+pub const EMPTY: Id = 0;
+/// The set holding the empty vector (below the last level).
+pub const END: Id = 1;
+
+/// Murmur3's 64-bit finaliser: every input bit moves every output bit
+/// (node ids and values are small, dense integers; a weak hash clusters
+/// them).
+fn mix(mut h: u64) -> u64 {
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ (h >> 33)
+}
+
+/// The unique table's hasher: the node's fields, mixed.
+#[derive(Default)]
+struct NodeHasher(u64);
+
+impl Hasher for NodeHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.0 = (self.0 ^ u64::from(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
+    }
+    fn finish(&self) -> u64 {
+        mix(self.0)
+    }
+}
+
+/// One LDD node.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Node {
+    value: Value,
+    down: Id,
+    right: Id,
+}
+
+/// Level kinds of a group's relation, from one slot on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Not in the group: copied.
+    Skip,
+    /// Read only: one level, next = current.
+    Read,
+    /// Written: a current level and a next level.
+    Write,
+}
+
+/// Which operation a cache entry belongs to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Op {
+    Union,
+    Minus,
+    /// Image by group `g`'s relation from slot `l`.
+    Image(u32, u32),
+    /// Projection on group `g`'s slots from slot `l`, minus a set.
+    Unseen(u32, u32),
+    /// Suffixes below slot `t` from slot `l`.
+    Suffixes(u32, u32),
+    /// Whether group `g`'s relation from slot `l` has a pair from a set
+    /// (result [`EMPTY`] or [`END`]).
+    Enables(u32, u32),
+}
+
+impl Op {
+    /// The operation as one word: tag, group, slot (slots below 2²⁴).
+    fn word(self) -> u64 {
+        let (tag, g, l) = match self {
+            Op::Union => (1, 0, 0),
+            Op::Minus => (2, 0, 0),
+            Op::Image(g, l) => (4, g, l),
+            Op::Unseen(g, l) => (5, g, l),
+            Op::Suffixes(t, l) => (6, t, l),
+            Op::Enables(g, l) => (7, g, l),
+        };
+        (tag << 56) | (u64::from(g) << 24) | u64::from(l & 0xff_ffff)
+    }
+}
+
+/// An operation cache entry: (operation word, operands, result).
+type Entry = (u64, u64, Id);
+
+struct Store {
+    nodes: Vec<Node>,
+    unique: HashMap<Node, Id, BuildHasherDefault<NodeHasher>>,
+    /// The operation cache, direct-mapped and lossy (as Sylvan's): a
+    /// colliding entry replaces the older one.
+    cache: Vec<Entry>,
+    capacity: usize,
+}
+
+pub struct Ldd {
+    layout: Layout,
+    store: RefCell<Store>,
+    /// Per group, the role of every slot.
+    roles: Vec<Vec<Role>>,
+    /// Per group, the slot after its last one (0 for none).
+    ends: Vec<usize>,
+}
+
+impl Store {
+    fn node(&self, id: Id) -> Node {
+        self.nodes[id as usize]
+    }
+
+    /// The node `(value, down, right)`, or `right` where `down` is empty.
+    fn make(&mut self, value: Value, down: Id, right: Id) -> DdResult<Id> {
+        if down == EMPTY {
+            return Ok(right);
+        }
+        let n = Node { value, down, right };
+        if let Some(&id) = self.unique.get(&n) {
+            return Ok(id);
+        }
+        if self.nodes.len() >= self.capacity {
+            return Err(OutOfNodes);
+        }
+        let id = self.nodes.len() as Id;
+        self.nodes.push(n);
+        self.unique.insert(n, id);
+        Ok(id)
+    }
+
+    /// The entries `(value, down)` of a level, values increasing.
+    fn entries(&self, mut id: Id) -> Vec<(Value, Id)> {
+        let mut out = Vec::new();
+        while id > END {
+            let n = self.node(id);
+            out.push((n.value, n.down));
+            id = n.right;
+        }
+        out
+    }
+
+    /// The level with `entries` (values increasing and distinct).
+    fn level(&mut self, entries: &[(Value, Id)]) -> DdResult<Id> {
+        let mut acc = EMPTY;
+        for &(v, d) in entries.iter().rev() {
+            acc = self.make(v, d, acc)?;
+        }
+        Ok(acc)
+    }
+
+    /// The cache slot of `key` and the key's two words.
+    fn slot(&self, (op, a, b): (Op, Id, Id)) -> (usize, u64, u64) {
+        let (w, ab) = (op.word(), (u64::from(a) << 32) | u64::from(b));
+        let h = mix(w ^ mix(ab));
+        ((h as usize) & (self.cache.len() - 1), w, ab)
+    }
+
+    fn cached(&self, key: (Op, Id, Id)) -> Option<Id> {
+        let (i, w, ab) = self.slot(key);
+        let e = self.cache[i];
+        (e.0 == w && e.1 == ab).then_some(e.2)
+    }
+
+    fn remember(&mut self, key: (Op, Id, Id), id: Id) {
+        let (i, w, ab) = self.slot(key);
+        self.cache[i] = (w, ab, id);
+    }
+
+    fn union(&mut self, a: Id, b: Id) -> DdResult<Id> {
+        if a == b || b == EMPTY {
+            return Ok(a);
+        }
+        if a == EMPTY {
+            return Ok(b);
+        }
+        let key = (Op::Union, a.min(b), a.max(b));
+        if let Some(x) = self.cached(key) {
+            return Ok(x);
+        }
+        let (ea, eb) = (self.entries(a), self.entries(b));
+        let mut out = Vec::with_capacity(ea.len() + eb.len());
+        let (mut i, mut j) = (0, 0);
+        while i < ea.len() || j < eb.len() {
+            let take_a = j == eb.len() || (i < ea.len() && ea[i].0 < eb[j].0);
+            let take_b = i == ea.len() || (j < eb.len() && eb[j].0 < ea[i].0);
+            if take_a {
+                out.push(ea[i]);
+                i += 1;
+            } else if take_b {
+                out.push(eb[j]);
+                j += 1;
+            } else {
+                let d = self.union(ea[i].1, eb[j].1)?;
+                out.push((ea[i].0, d));
+                i += 1;
+                j += 1;
+            }
+        }
+        let x = self.level(&out)?;
+        self.remember(key, x);
+        Ok(x)
+    }
+
+    fn minus(&mut self, a: Id, b: Id) -> DdResult<Id> {
+        if a == b || a == EMPTY {
+            return Ok(EMPTY);
+        }
+        if b == EMPTY {
+            return Ok(a);
+        }
+        let key = (Op::Minus, a, b);
+        if let Some(x) = self.cached(key) {
+            return Ok(x);
+        }
+        let eb = self.entries(b);
+        let mut out = Vec::new();
+        for (v, d) in self.entries(a) {
+            match eb.binary_search_by_key(&v, |e| e.0) {
+                Ok(k) => out.push((v, self.minus(d, eb[k].1)?)),
+                Err(_) => out.push((v, d)),
+            }
+        }
+        let x = self.level(&out)?;
+        self.remember(key, x);
+        Ok(x)
+    }
+
+    /// Exact number of vectors (`None` past `u128`).
+    fn count(&self, id: Id, memo: &mut FxHashMap<Id, Option<u128>>) -> Option<u128> {
+        if id <= END {
+            return Some(u128::from(id));
+        }
+        if let Some(&c) = memo.get(&id) {
+            return c;
+        }
+        let mut c = Some(0u128);
+        for (_, d) in self.entries(id) {
+            c = c.and_then(|c| c.checked_add(self.count(d, memo)?));
+        }
+        memo.insert(id, c);
+        c
+    }
+}
+
+impl Ldd {
+    pub fn new(layout: Layout, shapes: &[GroupShape], capacity: usize) -> DdResult<Ldd> {
+        let k = layout.width.len();
+        let roles = shapes
+            .iter()
+            .map(|g| {
+                (0..k)
+                    .map(|i| {
+                        if g.write.binary_search(&i).is_ok() {
+                            Role::Write
+                        } else if g.proj.binary_search(&i).is_ok() {
+                            Role::Read
+                        } else {
+                            Role::Skip
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let ends = shapes
+            .iter()
+            .map(|g| g.proj.last().map_or(0, |&l| l + 1))
+            .collect();
+        let mut unique = HashMap::default();
+        unique.reserve(1 << 16);
+        // As many cache entries as an eighth of the node capacity, a power
+        // of two (the oxidd encodings' apply cache has the same bounds).
+        let entries = (capacity / 8).clamp(1 << 12, 1 << 22).next_power_of_two();
+        let store = Store {
+            // Two placeholders for the terminals' ids.
+            nodes: vec![Node { value: 0, down: EMPTY, right: EMPTY }; 2],
+            unique,
+            cache: vec![(0, 0, EMPTY); entries],
+            capacity: capacity.max(16),
+        };
+        Ok(Ldd {
+            layout,
+            store: RefCell::new(store),
+            roles,
+            ends,
+        })
+    }
+
+    /// The projections of `s` (over slots `≥ l`) on group `g`'s slots that
+    /// `seen` lacks, walking both at once: where `seen` ends, nothing is
+    /// built, so a set whose projections are all learned costs a walk of
+    /// its nodes above the group's last slot and no union. With `seen`
+    /// empty, the projection.
+    fn unseen_rec(&self, st: &mut Store, s: Id, seen: Id, g: usize, l: usize) -> DdResult<Id> {
+        if s == EMPTY {
+            return Ok(EMPTY);
+        }
+        if l >= self.ends[g] {
+            return Ok(if seen == EMPTY { END } else { EMPTY });
+        }
+        let key = (Op::Unseen(g as u32, l as u32), s, seen);
+        if let Some(x) = st.cached(key) {
+            return Ok(x);
+        }
+        let entries = st.entries(s);
+        let x = if self.roles[g][l] == Role::Skip {
+            let mut acc = EMPTY;
+            for (_, d) in entries {
+                let p = self.unseen_rec(st, d, seen, g, l + 1)?;
+                acc = st.union(acc, p)?;
+            }
+            acc
+        } else {
+            let known = st.entries(seen);
+            let mut out = Vec::with_capacity(entries.len());
+            for (v, d) in entries {
+                let below = known
+                    .binary_search_by_key(&v, |e| e.0)
+                    .map_or(EMPTY, |k| known[k].1);
+                out.push((v, self.unseen_rec(st, d, below, g, l + 1)?));
+            }
+            st.level(&out)?
+        };
+        st.remember(key, x);
+        Ok(x)
+    }
+
+    /// The suffixes below slot `t` of `s` (over slots `≥ l`).
+    fn suffixes_rec(&self, st: &mut Store, s: Id, t: usize, l: usize) -> DdResult<Id> {
+        if l >= t || s == EMPTY {
+            return Ok(s);
+        }
+        let key = (Op::Suffixes(t as u32, l as u32), s, EMPTY);
+        if let Some(x) = st.cached(key) {
+            return Ok(x);
+        }
+        let mut acc = EMPTY;
+        for (_, d) in st.entries(s) {
+            let x = self.suffixes_rec(st, d, t, l + 1)?;
+            acc = st.union(acc, x)?;
+        }
+        st.remember(key, acc);
+        Ok(acc)
+    }
+
+    /// Whether some vector of `s` (over slots `≥ l`) has a successor by
+    /// `r` (group `g`'s relation from slot `l`).
+    fn enables_rec(&self, st: &mut Store, s: Id, r: Id, g: usize, l: usize) -> bool {
+        if s == EMPTY || r == EMPTY {
+            return false;
+        }
+        if l >= self.ends[g] {
+            return true;
+        }
+        let key = (Op::Enables(g as u32, l as u32), s, r);
+        if let Some(x) = st.cached(key) {
+            return x == END;
+        }
+        let role = self.roles[g][l];
+        let rel = rel_entries(st, r, role);
+        let mut found = false;
+        for (v, d) in st.entries(s) {
+            found = if role == Role::Skip {
+                self.enables_rec(st, d, r, g, l + 1)
+            } else {
+                let lo = rel.partition_point(|e| e.0 < v);
+                rel[lo..]
+                    .iter()
+                    .take_while(|e| e.0 == v)
+                    .any(|e| self.enables_rec(st, d, e.2, g, l + 1))
+            };
+            if found {
+                break;
+            }
+        }
+        st.remember(key, if found { END } else { EMPTY });
+        found
+    }
+
+    /// Successors of `s` (over slots `≥ l`) by `r`, group `g`'s relation
+    /// from slot `l` on.
+    fn image_rec(&self, st: &mut Store, s: Id, r: Id, g: usize, l: usize) -> DdResult<Id> {
+        if s == EMPTY || r == EMPTY {
+            return Ok(EMPTY);
+        }
+        if l >= self.ends[g] {
+            return Ok(s);
+        }
+        let key = (Op::Image(g as u32, l as u32), s, r);
+        if let Some(x) = st.cached(key) {
+            return Ok(x);
+        }
+        let mut out: Vec<(Value, Id)> = Vec::new();
+        let rel = rel_entries(st, r, self.roles[g][l]);
+        for (v, d) in st.entries(s) {
+            if self.roles[g][l] == Role::Skip {
+                out.push((v, self.image_rec(st, d, r, g, l + 1)?));
+                continue;
+            }
+            let lo = rel.partition_point(|e| e.0 < v);
+            for &(_, w, rd) in rel[lo..].iter().take_while(|e| e.0 == v) {
+                let x = self.image_rec(st, d, rd, g, l + 1)?;
+                match out.binary_search_by_key(&w, |e| e.0) {
+                    Ok(i) => out[i].1 = st.union(out[i].1, x)?,
+                    Err(i) => out.insert(i, (w, x)),
+                }
+            }
+        }
+        let x = st.level(&out)?;
+        st.remember(key, x);
+        Ok(x)
+    }
+
+    /// Pairs (vector of `s`, successor by `r`) from slot `l` on.
+    fn pairs_rec(
+        &self,
+        st: &Store,
+        (s, r): (Id, Id),
+        g: usize,
+        l: usize,
+        memo: &mut FxHashMap<(Id, Id, usize), Option<u128>>,
+        states: &mut FxHashMap<Id, Option<u128>>,
+    ) -> Option<u128> {
+        if s == EMPTY || r == EMPTY {
+            return Some(0);
+        }
+        if l >= self.ends[g] {
+            return st.count(s, states);
+        }
+        if let Some(&c) = memo.get(&(s, r, l)) {
+            return c;
+        }
+        let role = self.roles[g][l];
+        let rel = rel_entries(st, r, role);
+        let mut total = Some(0u128);
+        for (v, d) in st.entries(s) {
+            let matching: Vec<Id> = if role == Role::Skip {
+                vec![r]
+            } else {
+                let lo = rel.partition_point(|e| e.0 < v);
+                rel[lo..].iter().take_while(|e| e.0 == v).map(|e| e.2).collect()
+            };
+            for rd in matching {
+                let c = self.pairs_rec(st, (d, rd), g, l + 1, memo, states);
+                total = total.and_then(|t| t.checked_add(c?));
+            }
+        }
+        memo.insert((s, r, l), total);
+        total
+    }
+}
+
+/// The pairs (current, next, rest) of a relation level with role `role`
+/// (empty for [`Role::Skip`]).
+fn rel_entries(st: &Store, r: Id, role: Role) -> Vec<(Value, Value, Id)> {
+    let mut out = Vec::new();
+    match role {
+        Role::Skip => {}
+        Role::Read => out.extend(st.entries(r).into_iter().map(|(v, d)| (v, v, d))),
+        Role::Write => {
+            for (v, rest) in st.entries(r) {
+                out.extend(st.entries(rest).into_iter().map(|(w, d)| (v, w, d)));
+            }
+        }
+    }
+    out
+}
+
+impl Diagram for Ldd {
+    type Set = Id;
+    set_algebra!(Id, |d, a, b| empty EMPTY, union d.store.borrow_mut().union(*a, *b),
+        minus d.store.borrow_mut().minus(*a, *b), is_empty *a == EMPTY);
+
+    fn state(&self, v: &[Value]) -> DdResult<Id> {
+        let mut st = self.store.borrow_mut();
+        let mut acc = END;
+        for &x in v.iter().rev() {
+            acc = st.make(x, acc, EMPTY)?;
+        }
+        Ok(acc)
+    }
+
+    fn project(&self, s: &Id, g: usize, slot: usize) -> DdResult<Id> {
+        self.unseen_rec(&mut self.store.borrow_mut(), *s, EMPTY, g, slot)
+    }
+
+    fn suffixes(&self, s: &Id, slot: usize) -> DdResult<Option<Id>> {
+        Ok(Some(self.suffixes_rec(&mut self.store.borrow_mut(), *s, slot, 0)?))
+    }
+
+    fn enables(&self, suffixes: &Id, rel: &Id, g: usize, slot: usize) -> bool {
+        self.enables_rec(&mut self.store.borrow_mut(), *suffixes, *rel, g, slot)
+    }
+
+    fn unseen(&self, s: &Id, seen: &Id, g: usize, slot: usize) -> DdResult<Id> {
+        self.unseen_rec(&mut self.store.borrow_mut(), *s, *seen, g, slot)
+    }
+
+    fn for_each_vector(&self, s: &Id, slots: &[usize], f: &mut dyn FnMut(&[Value])) {
+        fn rec(st: &Store, s: Id, k: usize, values: &mut Vec<Value>, f: &mut dyn FnMut(&[Value])) {
+            if k == values.len() {
+                if s == END {
+                    f(values);
+                }
+                return;
+            }
+            for (v, d) in st.entries(s) {
+                values[k] = v;
+                rec(st, d, k + 1, values, f);
+            }
+        }
+        let st = self.store.borrow();
+        rec(&st, *s, 0, &mut vec![0; slots.len()], f);
+    }
+
+    fn relation(&self, g: &GroupShape, pairs: &[(Vec<Value>, Vec<Value>)]) -> DdResult<Id> {
+        // Rows: per slot of the group, its current value, then its next
+        // value if written; a trie built bottom-up from the sorted rows.
+        let mut rows: Vec<Vec<Value>> = pairs
+            .iter()
+            .map(|(cur, next)| {
+                let mut row = Vec::with_capacity(cur.len() + next.len());
+                let mut w = 0;
+                for (&i, &x) in g.proj.iter().zip(cur) {
+                    row.push(x);
+                    if g.write.get(w) == Some(&i) {
+                        row.push(next[w]);
+                        w += 1;
+                    }
+                }
+                row
+            })
+            .collect();
+        rows.sort_unstable();
+        rows.dedup();
+        fn build(st: &mut Store, rows: &[Vec<Value>], col: usize) -> DdResult<Id> {
+            let Some(first) = rows.first() else {
+                return Ok(EMPTY);
+            };
+            if col == first.len() {
+                return Ok(END);
+            }
+            let mut entries = Vec::new();
+            let mut start = 0;
+            while start < rows.len() {
+                let v = rows[start][col];
+                let end = start + rows[start..].partition_point(|r| r[col] == v);
+                entries.push((v, build(st, &rows[start..end], col + 1)?));
+                start = end;
+            }
+            st.level(&entries)
+        }
+        build(&mut self.store.borrow_mut(), &rows, 0)
+    }
+
+    fn image(&self, s: &Id, rel: &Id, g: usize) -> DdResult<Id> {
+        self.image_rec(&mut self.store.borrow_mut(), *s, *rel, g, 0)
+    }
+
+    fn count_states(&self, s: &Id) -> Option<u128> {
+        self.store.borrow().count(*s, &mut FxHashMap::default())
+    }
+
+    fn count_pairs(&self, s: &Id, rel: &Id, g: usize) -> DdResult<Option<u128>> {
+        let st = self.store.borrow();
+        let (mut memo, mut states) = (FxHashMap::default(), FxHashMap::default());
+        Ok(self.pairs_rec(&st, (*s, *rel), g, 0, &mut memo, &mut states))
+    }
+
+    fn shared_nodes(&self, roots: &[&Id]) -> u64 {
+        let st = self.store.borrow();
+        // One bit per node of the store: cheaper than hashing each id.
+        let mut seen = vec![0u64; st.nodes.len().div_ceil(64)];
+        let mut stack: Vec<Id> = roots.iter().map(|&&r| r).collect();
+        let mut count = 0;
+        while let Some(id) = stack.pop() {
+            let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
+            if id > END && seen[word] & bit == 0 {
+                seen[word] |= bit;
+                count += 1;
+                let n = st.node(id);
+                stack.push(n.down);
+                stack.push(n.right);
+            }
+        }
+        count
+    }
+
+    fn entries(&self, s: &Id, _slot: usize) -> Vec<(Value, Id)> {
+        self.store.borrow().entries(*s)
+    }
+
+    fn set_of_entries(&self, _slot: usize, entries: &[(Value, Id)]) -> DdResult<Id> {
+        self.store.borrow_mut().level(entries)
+    }
+
+    fn rel_entries(&self, r: &Id, _slot: usize, writes: bool) -> Vec<(Value, Value, Id)> {
+        let role = if writes { Role::Write } else { Role::Read };
+        rel_entries(&self.store.borrow(), *r, role)
+    }
+
+    fn transfer(&self, old: &Ldd, sets: &[(&Id, Support)]) -> DdResult<Vec<Id>> {
+        // Values are edges: the layout never widens, but a copy between
+        // stores is still exact.
+        fn copy(from: &Store, to: &mut Store, id: Id, memo: &mut FxHashMap<Id, Id>) -> DdResult<Id> {
+            if id <= END {
+                return Ok(id);
+            }
+            if let Some(&x) = memo.get(&id) {
+                return Ok(x);
+            }
+            let n = from.node(id);
+            let down = copy(from, to, n.down, memo)?;
+            let right = copy(from, to, n.right, memo)?;
+            let x = to.make(n.value, down, right)?;
+            memo.insert(id, x);
+            Ok(x)
+        }
+        let from = old.store.borrow();
+        let mut to = self.store.borrow_mut();
+        let mut memo = FxHashMap::default();
+        sets.iter()
+            .map(|&(s, _)| copy(&from, &mut to, *s, &mut memo))
+            .collect()
+    }
+}
