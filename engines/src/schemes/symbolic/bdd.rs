@@ -12,9 +12,10 @@
 
 use super::diagram::{
     set_algebra,
-    level_of, shared_inner_nodes, top, DdResult, Diagram, FxHashMap, GroupShape, Support,
+    level_of, rebuild, shared_inner_nodes, top, DdResult, Diagram, FxHashMap, GroupShape, Support,
 };
 use super::layout::Layout;
+use super::SymbolicConfig;
 use oxidd::bdd::{BDDFunction, BDDManagerRef};
 use oxidd::{
     BooleanFunction, BooleanFunctionQuant, BooleanOperator, Function, FunctionSubst, HasLevel,
@@ -52,13 +53,9 @@ pub struct Bdd {
 }
 
 impl Bdd {
-    /// A manager with `capacity` inner nodes and `threads` workers.
-    pub fn new(
-        layout: Layout,
-        shapes: &[GroupShape],
-        capacity: usize,
-        threads: u32,
-    ) -> DdResult<Bdd> {
+    /// A manager of the configuration's node capacity and worker threads.
+    pub fn new(layout: Layout, shapes: &[GroupShape], config: &SymbolicConfig) -> DdResult<Bdd> {
+        let (capacity, threads) = (config.node_capacity, config.threads);
         let manager =
             oxidd::bdd::new_manager(capacity, (capacity / 8).clamp(1 << 12, 1 << 22), threads);
         let (vars, falsity, truth) = manager.with_manager_exclusive(|m| {
@@ -472,34 +469,20 @@ impl Diagram for Bdd {
         let widened: Vec<usize> = (0..self.layout.width.len())
             .filter(|&i| self.layout.width[i] != old.layout.width[i])
             .collect();
-        fn copy(
-            d: &Bdd,
-            f: &BDDFunction,
-            map: &[u32],
-            memo: &mut FxHashMap<usize, BDDFunction>,
-        ) -> DdResult<BDDFunction> {
-            let (id, level) = top(f);
-            let Some(level) = level else {
-                return Ok(if f.satisfiable() {
-                    d.truth.clone()
-                } else {
-                    d.falsity.clone()
-                });
-            };
-            if let Some(x) = memo.get(&id) {
-                return Ok(x.clone());
+        let leaf = |f: &BDDFunction| {
+            if f.satisfiable() {
+                self.truth.clone()
+            } else {
+                self.falsity.clone()
             }
-            let (hi, lo) = f.cofactors().expect("inner node");
-            let h = copy(d, &hi, map, memo)?;
-            let l = copy(d, &lo, map, memo)?;
-            let x = d.vars[map[level as usize] as usize].ite(&h, &l)?;
-            memo.insert(id, x.clone());
-            Ok(x)
-        }
+        };
+        let node = |level: u32, h: &BDDFunction, l: &BDDFunction| {
+            Ok(self.vars[map[level as usize] as usize].ite(h, l)?)
+        };
         let mut memo = FxHashMap::default();
         let mut out = Vec::with_capacity(sets.len());
         for &(f, support) in sets {
-            let mut x = copy(self, f, &map, &mut memo)?;
+            let mut x = rebuild(f, &mut memo, &leaf, &node)?;
             for &i in &widened {
                 let (cur, next) = match support {
                     Support::State => (true, false),

@@ -180,6 +180,31 @@ pub fn top<F: Function>(f: &F) -> (NodeID, Option<u32>) {
     })
 }
 
+/// `f` moved to new variables (a re-encoding): every terminal becomes
+/// `leaf(terminal)` and every inner node at level `l` becomes `node(l, hi,
+/// lo)` of its moved cofactors; a node shared in `f` (or among the
+/// diagrams moved with the same `memo`) is moved once.
+pub fn rebuild<F: BooleanFunction>(
+    f: &F,
+    memo: &mut FxHashMap<NodeID, F>,
+    leaf: &impl Fn(&F) -> F,
+    node: &impl Fn(u32, &F, &F) -> DdResult<F>,
+) -> DdResult<F> {
+    let (id, level) = top(f);
+    let Some(level) = level else {
+        return Ok(leaf(f));
+    };
+    if let Some(x) = memo.get(&id) {
+        return Ok(x.clone());
+    }
+    let (hi, lo) = f.cofactors().expect("inner node");
+    let h = rebuild(&hi, memo, leaf, node)?;
+    let l = rebuild(&lo, memo, leaf, node)?;
+    let x = node(level, &h, &l)?;
+    memo.insert(id, x.clone());
+    Ok(x)
+}
+
 /// Root level of `f`, `u32::MAX` for a terminal.
 pub fn level_of<F: Function>(f: &F) -> u32 {
     top(f).1.unwrap_or(u32::MAX)

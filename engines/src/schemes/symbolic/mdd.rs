@@ -16,9 +16,10 @@
 
 use super::diagram::{
     set_algebra,
-    is_true_terminal, shared_inner_nodes, top, DdResult, Diagram, FxHashMap, GroupShape, Support,
+    is_true_terminal, rebuild, shared_inner_nodes, top, DdResult, Diagram, FxHashMap, GroupShape, Support,
 };
 use super::layout::Layout;
+use super::SymbolicConfig;
 use oxidd::zbdd::{ZBDDFunction, ZBDDManagerRef};
 use oxidd::{
     BooleanFunction, BooleanVecSet, Function, HasLevel, Manager, ManagerRef, Node, NodeID,
@@ -40,14 +41,14 @@ pub struct Mdd {
 type Chain = Vec<(Value, ZBDDFunction)>;
 
 impl Mdd {
-    pub fn new(
-        layout: Layout,
-        shapes: &[GroupShape],
-        capacity: usize,
-        threads: u32,
-    ) -> DdResult<Mdd> {
-        let manager =
-            oxidd::zbdd::new_manager(capacity, (capacity / 8).clamp(1 << 12, 1 << 22), threads);
+    /// A manager of the configuration's node capacity and worker threads.
+    pub fn new(layout: Layout, shapes: &[GroupShape], config: &SymbolicConfig) -> DdResult<Mdd> {
+        let capacity = config.node_capacity;
+        let manager = oxidd::zbdd::new_manager(
+            capacity,
+            (capacity / 8).clamp(1 << 12, 1 << 22),
+            config.threads,
+        );
         let (empty, base) = manager.with_manager_exclusive(|m| {
             oxidd::Manager::add_vars(m, layout.vars);
             (ZBDDFunction::empty(m), ZBDDFunction::base(m))
@@ -457,33 +458,19 @@ impl Diagram for Mdd {
                 vars[slot][j as usize]
             })
             .collect();
-        fn copy(
-            d: &Mdd,
-            f: &ZBDDFunction,
-            map: &[u32],
-            memo: &mut FxHashMap<usize, ZBDDFunction>,
-        ) -> DdResult<ZBDDFunction> {
-            let (id, level) = top(f);
-            let Some(level) = level else {
-                return Ok(if is_true_terminal(f) {
-                    d.base.clone()
-                } else {
-                    d.empty.clone()
-                });
-            };
-            if let Some(x) = memo.get(&id) {
-                return Ok(x.clone());
+        let leaf = |f: &ZBDDFunction| {
+            if is_true_terminal(f) {
+                self.base.clone()
+            } else {
+                self.empty.clone()
             }
-            let (hi, lo) = f.cofactors().expect("inner node");
-            let h = copy(d, &hi, map, memo)?;
-            let l = copy(d, &lo, map, memo)?;
-            let x = h.change(map[level as usize])?.union(&l)?;
-            memo.insert(id, x.clone());
-            Ok(x)
-        }
+        };
+        let node = |level: u32, h: &ZBDDFunction, l: &ZBDDFunction| {
+            Ok(h.change(map[level as usize])?.union(l)?)
+        };
         let mut memo = FxHashMap::default();
         sets.iter()
-            .map(|&(f, _)| copy(self, f, &map, &mut memo))
+            .map(|&(f, _)| rebuild(f, &mut memo, &leaf, &node))
             .collect()
     }
 }

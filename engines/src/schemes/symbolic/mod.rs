@@ -193,7 +193,7 @@ impl Encoded for bdd::Bdd {
         }
     }
     fn create(layout: Layout, shapes: &[GroupShape], config: &SymbolicConfig) -> DdResult<Self> {
-        bdd::Bdd::new(layout, shapes, config.node_capacity, config.threads)
+        bdd::Bdd::new(layout, shapes, config)
     }
 }
 
@@ -202,7 +202,7 @@ impl Encoded for mdd::Mdd {
         Encoding::OneHot
     }
     fn create(layout: Layout, shapes: &[GroupShape], config: &SymbolicConfig) -> DdResult<Self> {
-        mdd::Mdd::new(layout, shapes, config.node_capacity, config.threads)
+        mdd::Mdd::new(layout, shapes, config)
     }
 }
 

@@ -58,13 +58,9 @@ words! {
 }
 
 words! {
-    /// Where a BDD slot's next-state bits go.
-    pub enum BitOrder {
-        /// `x x'` per bit.
-        Interleaved = "interleaved",
-        /// A slot's `x` bits, then its `x'` bits.
-        Blocked = "blocked",
-    }
+    /// Where a BDD slot's next-state bits go: `x x'` per bit (interleaved)
+    /// or a slot's `x` bits, then its `x'` bits (blocked).
+    pub enum BitOrder { Interleaved = "interleaved", Blocked = "blocked" }
 }
 
 params! {
@@ -78,13 +74,10 @@ params! {
 }
 
 words! {
-    /// How the `mdd` engine encodes a slot.
-    pub enum MddEncoding {
-        /// One level per slot, values as edges (our list decision diagram).
-        Ldd = "ldd",
-        /// A ZBDD variable per slot value (oxidd).
-        OneHot = "onehot",
-    }
+    /// How the `mdd` engine encodes a slot: one level per slot, values as
+    /// edges (ldd, our list decision diagram) or a ZBDD variable per slot
+    /// value (onehot, over oxidd).
+    pub enum MddEncoding { Ldd = "ldd", OneHot = "onehot" }
 }
 
 params! {
