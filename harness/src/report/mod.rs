@@ -8,6 +8,7 @@ pub mod agreement;
 mod configurations;
 mod dd;
 mod facts;
+mod formalisms;
 mod html;
 mod markdown;
 mod speedup;
@@ -98,6 +99,7 @@ pub fn write(results: &Path, out: Option<&Path>) -> anyhow::Result<Written> {
             .collect(),
         tables: [
             agreement,
+            formalisms::table(&input.rows),
             dd::table(&input.rows),
             configurations::table(&input.rows),
             speedup::table(&input.rows),
