@@ -186,7 +186,14 @@ impl BModel {
             }
             Kind::Init => {
                 write.insert(0);
-                for i in self.nconst + 1..=self.nslots {
+                // Without a SETUP_CONSTANTS step the INITIALISATION also
+                // writes the constants ProB fixes (`fix_constants`).
+                let first = if self.world.symmetry.all_fixed {
+                    1
+                } else {
+                    self.nconst + 1
+                };
+                for i in first..=self.nslots {
                     write.insert(i);
                 }
                 let mut ids = Vec::new();

@@ -351,3 +351,17 @@ fn booleans_typed_by_comparisons_with_true_or_false() {
     );
     assert_eq!((s, t), (5, 2 + 2));
 }
+
+#[test]
+fn constants_fixed_without_setup_are_in_the_initialisation_s_write_set() {
+    // `iv : ID` over a deferred set of one element: ProB fixes iv, so there
+    // is no SETUP_CONSTANTS step and the INITIALISATION writes iv's slot.
+    // `count` checks every successor against its group's write set.
+    let text = "MACHINE F SETS ID DEFINITIONS scope_ID == 1 CONSTANTS iv PROPERTIES iv : ID
+         VARIABLES xx INITIALISATION xx := iv
+         OPERATIONS set(yy) = PRE yy : ID THEN xx := yy END END";
+    let m = parse_str(text, "t.mch").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.groups()[0].label, "INITIALISATION", "no SETUP_CONSTANTS");
+    assert!(m.groups()[0].write.contains(&1), "iv's slot is written");
+    assert_eq!(count(text), (2, 2));
+}

@@ -67,28 +67,48 @@ pub enum Bfs {
     Error(ModelError),
 }
 
-/// Naive BFS of `m`: gives up beyond `limit` states or after `time`.
+/// Naive BFS of `m`, every successor checked against its group's write set
+/// ([`within_write_set`]): gives up beyond `limit` states or after `time`.
 pub fn bfs(m: &dyn Model, limit: usize, time: Option<Duration>) -> Bfs {
     let t0 = Instant::now();
     let mut f = Frontier::of(m);
     let mut edges = 0u64;
-    let mut succ: Vec<Vec<u32>> = Vec::new();
+    let mut succ: Vec<(usize, Vec<u32>)> = Vec::new();
     while let Some(s) = f.pop() {
         if let Some(time) = time.filter(|t| t0.elapsed() > *t) {
             return Bfs::GaveUp(format!("more than {time:?}"));
         }
         succ.clear();
-        if let Err(e) = m.next_all(&s, &mut |_, t| succ.push(t.to_vec())) {
+        if let Err(e) = m.next_all(&s, &mut |g, t| succ.push((g, t.to_vec()))) {
             return Bfs::Error(e);
         }
         edges += succ.len() as u64;
-        for t in &succ {
+        for (g, t) in &succ {
+            if let Err(e) = within_write_set(m, *g, &s, t) {
+                return Bfs::Error(e);
+            }
             if f.offer(t) && f.states() > limit {
                 return Bfs::GaveUp(format!("more than {limit} states"));
             }
         }
     }
     Bfs::Done(f.states() as u64, edges)
+}
+
+/// Checks that the successor `t` of `s` by group `g` differs from `s`
+/// only in the group's write set (what the dependency matrix promises,
+/// and what the symbolic engines and the tree's incremental insertion
+/// rely on): an error naming the group and the slot otherwise.
+pub fn within_write_set(m: &dyn Model, g: usize, s: &[u32], t: &[u32]) -> Result<(), ModelError> {
+    let group = &m.groups()[g];
+    let slots = m.slots();
+    match (0..s.len()).find(|&i| s[i] != t[i] && group.write.binary_search(&i).is_err()) {
+        None => Ok(()),
+        Some(i) => Err(ModelError::new(format!(
+            "group {g} ({}) changed slot {i} ({}), which is not in its write set",
+            group.label, slots[i].name
+        ))),
+    }
 }
 
 /// Reachable (states, transitions) of `m`, which must be small and free
