@@ -41,6 +41,11 @@ pub struct VarRef {
     pub place: Place,
     pub idx: Option<Box<CExpr>>,
     pub pos: Pos,
+    /// The variable's [`Var::at`], type and length, copied here so that
+    /// execution reads the slot without looking the variable up.
+    pub at: Option<usize>,
+    pub ty: BaseType,
+    pub len: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -108,6 +113,8 @@ pub struct Tr {
     pub in_atomic: bool,
     /// The statement carries a label (never merged).
     pub labeled: bool,
+    /// The compiled form of `act` (filled when the model is built).
+    pub code: crate::code::Code,
 }
 
 /// Locations and transitions of one proctype (or one `d_step` body).
@@ -469,6 +476,9 @@ impl Builder<'_, '_> {
             place,
             idx,
             pos: e.pos,
+            at: v.at,
+            ty: v.ty,
+            len: v.len,
         })
     }
 
@@ -891,6 +901,7 @@ impl Builder<'_, '_> {
                     chain: Vec::new(),
                     in_atomic,
                     labeled,
+                    code: Default::default(),
                 });
                 here.push(auto.trans.len() - 1);
             }
