@@ -14,7 +14,7 @@
 //! reports it exactly as before. Evaluation has no side effect, so doing it
 //! again gives the same error.
 
-use crate::compile::{Act, CExpr, Place, VarRef};
+use crate::compile::{Act, Automaton, CExpr, Place, VarRef};
 use crate::model::{load, truncate, PromelaModel, Res};
 use crate::ops::{BinOp, UnOp};
 use crate::parse::{BaseType, Pos};
@@ -41,6 +41,16 @@ pub(crate) enum Code {
     Cond(ExprFn),
     /// A statement that never blocks (assignment, `++`, `--`).
     Stmt(StmtFn),
+    /// A `d_step` whose body is a sequence of compiled statements (one
+    /// option per location, no loop): its first statement when it is a
+    /// condition (`guard`: blocks the `d_step` when false), then `body`,
+    /// each of which must be executable (else the `d_step` at `pos` blocks
+    /// after its first statement, a model error).
+    DStep {
+        guard: Option<ExprFn>,
+        body: Box<[StmtFn]>,
+        pos: Pos,
+    },
 }
 
 impl std::fmt::Debug for Code {
@@ -49,17 +59,60 @@ impl std::fmt::Debug for Code {
             Code::Interpreted => "Interpreted",
             Code::Cond(_) => "Cond",
             Code::Stmt(_) => "Stmt",
+            Code::DStep { .. } => "DStep",
         })
     }
 }
 
-/// The compiled form of `act`.
-pub(crate) fn code_of(act: &Act) -> Code {
+/// The compiled form of `act` (at `pos`); a `d_step`'s body must be
+/// compiled first.
+pub(crate) fn code_of(act: &Act, pos: Pos) -> Code {
     match act {
+        Act::DStep(body) => dstep(body, pos),
         Act::Cond(e) => Code::Cond(expr(e)),
         Act::Assign(v, e) => store(v, act, Some(expr(e))).map_or(Code::Interpreted, Code::Stmt),
         Act::Incr(v, _) => store(v, act, None).map_or(Code::Interpreted, Code::Stmt),
         _ => Code::Interpreted,
+    }
+}
+
+/// A `d_step` body that is a sequence of compiled statements, as
+/// [`Code::DStep`]; else interpreted.
+fn dstep(auto: &Automaton, pos: Pos) -> Code {
+    let mut seq = Vec::new();
+    let mut loc = auto.start;
+    while Some(loc) != auto.end {
+        let Some(&[k]) = auto.locs.get(loc).map(Vec::as_slice) else {
+            return Code::Interpreted;
+        };
+        let Some(tr) = auto.trans.get(k) else {
+            return Code::Interpreted;
+        };
+        if seq.len() > auto.trans.len() {
+            return Code::Interpreted; // a loop
+        }
+        seq.push(match &tr.code {
+            Code::Cond(f) => {
+                let f = f.clone();
+                Arc::new(move |st: &mut [u32], env: &Env| Ok(f(st, env)? != 0)) as StmtFn
+            }
+            Code::Stmt(f) => f.clone(),
+            Code::Interpreted | Code::DStep { .. } => return Code::Interpreted,
+        });
+        loc = tr.to;
+    }
+    let guard = match auto.locs.get(auto.start).map(Vec::as_slice) {
+        Some(&[k]) if Some(auto.start) != auto.end => match &auto.trans[k].code {
+            Code::Cond(f) => Some(f.clone()),
+            _ => None,
+        },
+        _ => None,
+    };
+    let skip = guard.is_some() as usize;
+    Code::DStep {
+        guard,
+        body: seq.into_iter().skip(skip).collect(),
+        pos,
     }
 }
 
@@ -117,6 +170,20 @@ impl Cell {
         })
     }
 
+    /// The cell of a scalar, or of an array element at a constant index in
+    /// range.
+    fn fixed(v: &VarRef) -> Option<Cell> {
+        let k = match v.idx.as_deref() {
+            None => 0,
+            Some(&CExpr::Const(k)) if k >= 0 && (k as usize) < v.len => k as usize,
+            Some(_) => return None,
+        };
+        Some(match Cell::of(v)? {
+            Cell::Global(s) => Cell::Global(s + k),
+            Cell::Local(at) => Cell::Local(at + k),
+        })
+    }
+
     #[inline(always)]
     fn slot(self, env: &Env) -> usize {
         match self {
@@ -145,6 +212,9 @@ fn read(v: &VarRef, whole: &CExpr) -> ExprFn {
             Some(_) => interpreted(whole),
         };
     };
+    if let Some(fixed) = Cell::fixed(v) {
+        return scalar(fixed, v.ty);
+    }
     let Some(idx) = &v.idx else {
         return scalar(cell, v.ty);
     };
@@ -163,10 +233,7 @@ fn compare_const(op: scan::Cmp, a: &CExpr, b: &CExpr) -> Option<ExprFn> {
     let (CExpr::Var(v), CExpr::Const(k)) = (a, b) else {
         return None;
     };
-    let (cell, k, ty) = (Cell::of(v)?, *k, v.ty);
-    if v.idx.is_some() {
-        return None;
-    }
+    let (cell, k, ty) = (Cell::fixed(v)?, *k, v.ty);
     Some(Arc::new(move |st, env| {
         Ok(op.holds(load(ty, st[cell.slot(env)]), k) as i32)
     }))
@@ -223,7 +290,10 @@ fn store(v: &VarRef, act: &Act, val: Option<ExprFn>) -> Option<StmtFn> {
             })
         });
     };
-    let idx = v.idx.as_deref().map(expr);
+    let (cell, idx) = match Cell::fixed(v) {
+        Some(fixed) => (fixed, None),
+        None => (cell, v.idx.as_deref().map(expr)),
+    };
     let (len, act) = (v.len, act.clone());
     Some(Arc::new(move |st, env| {
         let x = match &val {

@@ -69,6 +69,31 @@ pub enum CExpr {
     NrPr,
 }
 
+/// `e` with its constant arithmetic done where it cannot fail (array
+/// indices such as BEEM's `a[((1)*7+2)]` become constants, which guards and
+/// compiled code read directly). `&&` and `||` are left alone.
+fn folded(e: CExpr) -> CExpr {
+    match e {
+        CExpr::Unary(op, a) => match folded(*a) {
+            CExpr::Const(x) => CExpr::Const(match op {
+                UnOp::Neg => x.wrapping_neg(),
+                UnOp::BitNot => !x,
+                UnOp::Not => (x == 0) as i32,
+            }),
+            a => CExpr::Unary(op, Box::new(a)),
+        },
+        CExpr::Binary(op, a, b, pos) if !matches!(op, BinOp::And | BinOp::Or) => {
+            match (folded(*a), folded(*b)) {
+                (CExpr::Const(x), CExpr::Const(y)) if op.apply(x, y).is_ok() => {
+                    CExpr::Const(op.apply(x, y).unwrap_or_default())
+                }
+                (a, b) => CExpr::Binary(op, Box::new(a), Box::new(b), pos),
+            }
+        }
+        e => e,
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum CRecv {
     Var(VarRef),
@@ -469,7 +494,7 @@ impl Builder<'_, '_> {
                 .err(ErrorKind::Semantic, e.pos, format!("{msg}: '{n}'"));
         }
         let idx = match idx {
-            Some(i) => Some(Box::new(self.expr(i)?)),
+            Some(i) => Some(Box::new(folded(self.expr(i)?))),
             None => None,
         };
         Ok(VarRef {

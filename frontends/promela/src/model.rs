@@ -244,7 +244,7 @@ fn compile_codes(auto: &mut Automaton) {
         if let Act::DStep(body) = &mut tr.act {
             compile_codes(body);
         }
-        tr.code = code_of(&tr.act);
+        tr.code = code_of(&tr.act, tr.pos);
     }
 }
 
@@ -447,20 +447,52 @@ impl PromelaModel {
     /// compiled form when it has one.
     #[inline]
     fn run_tr(&self, st: &mut [u32], pid: usize, tr: &Tr) -> Res<bool> {
+        self.fire(st, pid, tr, false)
+    }
+
+    /// [`PromelaModel::run_tr`], the guard of a compiled `d_step` already
+    /// known to hold when `guarded`.
+    fn fire(&self, st: &mut [u32], pid: usize, tr: &Tr, guarded: bool) -> Res<bool> {
         match &tr.code {
             Code::Interpreted => self.exec(st, pid, &tr.act, tr.pos),
             Code::Cond(f) => Ok(f(st, &self.env(pid))? != 0),
             Code::Stmt(f) => f(st, &self.env(pid)),
+            Code::DStep { guard, body, pos } => {
+                let env = self.env(pid);
+                if let Some(g) = guard.as_ref().filter(|_| !guarded) {
+                    if g(st, &env)? == 0 {
+                        return Ok(false);
+                    }
+                }
+                for f in body.iter() {
+                    if !f(st, &env)? {
+                        return Err(self.dstep_blocked(*pos));
+                    }
+                }
+                Ok(true)
+            }
         }
     }
 
-    /// Whether condition `tr` holds in `st` (compiled when it can be).
+    #[cold]
+    fn dstep_blocked(&self, pos: Pos) -> Box<ModelError> {
+        Box::new(ModelError::at(
+            self.loc(pos),
+            "d_step blocks after its first statement",
+        ))
+    }
+
+    /// Whether condition `tr` (or the guard of a compiled `d_step`) holds
+    /// in `st`; true for any other transition.
     #[inline]
-    fn holds(&self, st: &[u32], pid: usize, tr: &Tr, e: &CExpr) -> Res<bool> {
-        Ok(match &tr.code {
-            Code::Cond(f) => f(st, &self.env(pid))?,
-            _ => self.eval(st, pid, e)?,
-        } != 0)
+    fn holds(&self, st: &[u32], pid: usize, tr: &Tr) -> Res<bool> {
+        Ok(match (&tr.code, &tr.act) {
+            (Code::Cond(f), _) | (Code::DStep { guard: Some(f), .. }, _) => {
+                f(st, &self.env(pid))? != 0
+            }
+            (_, Act::Cond(e)) => self.eval(st, pid, e)? != 0,
+            _ => true,
+        })
     }
 
     fn env(&self, pid: usize) -> Env<'_> {
@@ -649,12 +681,7 @@ impl PromelaModel {
             match moved {
                 Some(to) => loc = to,
                 None if steps == 0 => return Ok(false),
-                None => {
-                    return Err(Box::new(ModelError::at(
-                        self.loc(pos),
-                        "d_step blocks after its first statement",
-                    )))
-                }
+                None => return Err(self.dstep_blocked(pos)),
             }
             steps += 1;
             if steps > MAX_CHAIN {
@@ -676,7 +703,7 @@ impl PromelaModel {
             }),
             Act::Recv(c, _) if self.is_rv(c) => self.receive_matched(st, pid, t),
             Act::Else => Ok(true),
-            Act::Cond(e) => self.holds(st, pid, tr, e),
+            Act::Cond(_) => self.holds(st, pid, tr),
             _ => with_steps(st.len(), |out| {
                 let n = out.candidate(st);
                 self.run_tr(n, pid, tr)
@@ -834,13 +861,11 @@ impl PromelaModel {
                 continue;
             }
             // a false guard needs no copy of the state
-            if let Act::Cond(e) = &tr.act {
-                if !self.holds(st, pid, tr, e)? {
-                    continue;
-                }
+            if !self.holds(st, pid, tr)? {
+                continue;
             }
             let n = out.candidate(st);
-            if matches!(tr.act, Act::Cond(_)) || self.run_tr(n, pid, tr)? {
+            if matches!(tr.act, Act::Cond(_)) || self.fire(n, pid, tr, true)? {
                 if !matches!(tr.act, Act::End) {
                     n[self.proc_base[pid] + 1] = tr.to as u32;
                     self.reset_dead(n, pid, tr);
