@@ -13,6 +13,7 @@
 
 use pins::{ModelError, Slot, TransitionGroup, Value};
 
+use crate::code::Code;
 use crate::dispatch::{with_scratch, Dispatch};
 use crate::lexer::Pos;
 use crate::parse::{BinOp, Ty, UnOp};
@@ -106,7 +107,7 @@ pub(crate) fn wrap(v: i32, ty: Ty) -> Value {
     }
 }
 
-fn in_range(v: i32, ty: Ty) -> bool {
+pub(crate) fn in_range(v: i32, ty: Ty) -> bool {
     match ty {
         Ty::Byte => (0..=255).contains(&v),
         Ty::Int => (-32768..=32767).contains(&v),
@@ -377,6 +378,8 @@ pub(crate) struct CTrans {
     pub effects: Vec<(LVal, Ex)>,
     pub label: String,
     pub pos: Pos,
+    /// `guards` and `effects` compiled (filled when the model is built).
+    pub code: Code,
 }
 
 /// What a transition group fires.
@@ -528,15 +531,14 @@ impl DveModel {
 
     /// Control state and guards; errors are flagged in `ctx`.
     fn enabled_local(&self, t: &CTrans, s: &[Value], ctx: &mut Ctx) -> bool {
-        s[t.pc_slot as usize] == t.from && t.guards.iter().all(|g| g.eval(s, ctx) != 0)
+        s[t.pc_slot as usize] == t.from && t.code.guards.iter().all(|g| g(s, ctx) != 0)
     }
 
     /// Control state, then the effects in order, each seeing the previous.
     fn apply_effects(&self, t: &CTrans, out: &mut [Value], ctx: &mut Ctx) {
         out[t.pc_slot as usize] = t.to;
-        for (lv, e) in &t.effects {
-            let v = e.eval(out, ctx);
-            lv.store(out, v, ctx);
+        for effect in t.code.effects.iter() {
+            effect(out, ctx);
         }
     }
 
