@@ -3,19 +3,19 @@
 //! operand kinds (a variable compared with a constant, an element read, an
 //! arithmetic operation...), so that a transition runs no `match` over the
 //! expression tree. Only what a transition does most often is compiled:
-//! guards, and effects assigning a scalar variable.
+//! guards and effects.
 //!
 //! The tree interpreter ([`Ex::eval`], [`LVal::store`]) stays the
-//! semantics: every node this module does not specialise (array elements
-//! with a computed index, constant arrays, division, shifts) is the
-//! interpreter itself, and errors are flagged in the same [`Ctx`] with the
-//! same messages.
+//! semantics: every node this module does not specialise (constant arrays,
+//! division, shifts) is the interpreter itself, a store it cannot do
+//! directly (index or value out of range) is [`LVal::store`], and errors
+//! are flagged in the same [`Ctx`] with the same messages.
 
 use std::sync::Arc;
 
 use pins::Value;
 
-use crate::model::{in_range, read_slot, wrap, Ctx, Ex, LVal};
+use crate::model::{array_name, in_range, index, read_slot, wrap, Ctx, Ex, LVal};
 use crate::parse::{BinOp, Ty, UnOp};
 
 type ExFn = Arc<dyn Fn(&[Value], &mut Ctx) -> i32 + Send + Sync>;
@@ -63,10 +63,24 @@ fn effect(lv: &LVal, e: &Ex) -> StoreFn {
                 lv.store(out, v, ctx);
             }
         }),
-        LVal::Elem { .. } => Arc::new(move |out, ctx| {
-            let v = value(out, ctx);
-            lv.store(out, v, ctx);
-        }),
+        LVal::Elem {
+            base,
+            len,
+            ty,
+            ref idx,
+            ..
+        } => {
+            let idx = expr(idx);
+            Arc::new(move |out, ctx| {
+                let v = value(out, ctx);
+                let i = idx(out, ctx);
+                if i >= 0 && (i as u32) < len && in_range(v, ty) {
+                    out[(base + i as u32) as usize] = wrap(v, ty);
+                } else {
+                    lv.store(out, v, ctx);
+                }
+            })
+        }
     }
 }
 
@@ -102,7 +116,23 @@ fn expr(e: &Ex) -> ExFn {
             }
         }
         Ex::Bin(op, a, b, _) => binary(*op, a, b).unwrap_or_else(|| interpreted(e)),
-        Ex::Elem { .. } | Ex::ConstElem { .. } => interpreted(e),
+        Ex::Elem {
+            base,
+            len,
+            ty,
+            idx,
+            pos,
+        } => {
+            let (base, len, ty, pos, idx) = (*base, *len, *ty, *pos, expr(idx));
+            Arc::new(move |s, ctx| {
+                let i = idx(s, ctx);
+                match index(ctx, i, len, pos, |n| array_name(n, base)) {
+                    Some(i) => read_slot(s[(base + i) as usize], ty),
+                    None => 0,
+                }
+            })
+        }
+        Ex::ConstElem { .. } => interpreted(e),
     }
 }
 

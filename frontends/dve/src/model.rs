@@ -122,7 +122,8 @@ fn ty_name(ty: Ty) -> &'static str {
 }
 
 /// Checks an array index; `None` (and a flagged error) when out of range.
-fn index(
+#[inline]
+pub(crate) fn index(
     ctx: &mut Ctx,
     idx: i32,
     len: u32,
@@ -279,7 +280,7 @@ impl Ex {
     }
 }
 
-fn array_name(names: &[Slot], base: u32) -> String {
+pub(crate) fn array_name(names: &[Slot], base: u32) -> String {
     let n = names.get(base as usize).map_or("?", |s| s.name.as_str());
     format!("array '{}'", n.strip_suffix("[0]").unwrap_or(n))
 }
