@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use pins::Value;
 
-use crate::model::{array_name, in_range, index, read_slot, wrap, Ctx, Ex, LVal};
+use crate::model::{in_range, read_slot, wrap, Ctx, Ex, LVal};
 use crate::parse::{BinOp, Ty, UnOp};
 
 type ExFn = Arc<dyn Fn(&[Value], &mut Ctx) -> i32 + Send + Sync>;
@@ -116,20 +116,11 @@ fn expr(e: &Ex) -> ExFn {
             }
         }
         Ex::Bin(op, a, b, _) => binary(*op, a, b).unwrap_or_else(|| interpreted(e)),
-        Ex::Elem {
-            base,
-            len,
-            ty,
-            idx,
-            pos,
-        } => {
-            let (base, len, ty, pos, idx) = (*base, *len, *ty, *pos, expr(idx));
+        Ex::Elem { idx, .. } => {
+            let (at, idx) = (e.clone(), expr(idx));
             Arc::new(move |s, ctx| {
                 let i = idx(s, ctx);
-                match index(ctx, i, len, pos, |n| array_name(n, base)) {
-                    Some(i) => read_slot(s[(base + i) as usize], ty),
-                    None => 0,
-                }
+                at.element(s, i, ctx)
             })
         }
         Ex::ConstElem { .. } => interpreted(e),

@@ -122,8 +122,7 @@ fn ty_name(ty: Ty) -> &'static str {
 }
 
 /// Checks an array index; `None` (and a flagged error) when out of range.
-#[inline]
-pub(crate) fn index(
+fn index(
     ctx: &mut Ctx,
     idx: i32,
     len: u32,
@@ -148,18 +147,9 @@ impl Ex {
         match self {
             Ex::Const(c) => *c,
             Ex::Var(slot, ty) => read_slot(s[*slot as usize], *ty),
-            Ex::Elem {
-                base,
-                len,
-                ty,
-                idx,
-                pos,
-            } => {
+            Ex::Elem { idx, .. } => {
                 let i = idx.eval(s, ctx);
-                match index(ctx, i, *len, *pos, |n| array_name(n, *base)) {
-                    Some(i) => read_slot(s[(*base + i) as usize], *ty),
-                    None => 0,
-                }
+                self.element(s, i, ctx)
             }
             Ex::ConstElem {
                 values,
@@ -244,6 +234,22 @@ impl Ex {
         }
     }
 
+    /// Element `i` of array element expression `self` (`Ex::Elem`, its index
+    /// already evaluated to `i`): 0 and an error flagged when out of range.
+    #[inline]
+    pub(crate) fn element(&self, s: &[Value], i: i32, ctx: &mut Ctx) -> i32 {
+        let Ex::Elem {
+            base, len, ty, pos, ..
+        } = self
+        else {
+            return 0;
+        };
+        match index(ctx, i, *len, *pos, |n| array_name(n, *base)) {
+            Some(i) => read_slot(s[(*base + i) as usize], *ty),
+            None => 0,
+        }
+    }
+
     /// Adds the slots this expression may read to `out`.
     pub(crate) fn reads(&self, out: &mut Vec<usize>) {
         match self {
@@ -280,7 +286,7 @@ impl Ex {
     }
 }
 
-pub(crate) fn array_name(names: &[Slot], base: u32) -> String {
+fn array_name(names: &[Slot], base: u32) -> String {
     let n = names.get(base as usize).map_or("?", |s| s.name.as_str());
     format!("array '{}'", n.strip_suffix("[0]").unwrap_or(n))
 }
