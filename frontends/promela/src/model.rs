@@ -252,6 +252,10 @@ fn compile_codes(auto: &mut Automaton) {
 #[path = "guard_tests.rs"]
 mod guard_tests;
 
+#[cfg(test)]
+#[path = "code_tests.rs"]
+mod code_tests;
+
 impl PromelaModel {
     fn loc(&self, pos: Pos) -> String {
         format!("{}:{}:{}", self.file, pos.line, pos.col)
