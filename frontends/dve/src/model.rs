@@ -483,6 +483,10 @@ pub struct DveModel {
 #[path = "dispatch_tests.rs"]
 mod dispatch_tests;
 
+#[cfg(test)]
+#[path = "code_tests.rs"]
+mod code_tests;
+
 impl DveModel {
     /// Number of process transitions (before pairing rendezvous).
     pub fn transition_count(&self) -> usize {
