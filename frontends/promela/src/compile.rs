@@ -140,6 +140,11 @@ pub struct Tr {
     pub labeled: bool,
     /// The compiled form of `act` (filled when the model is built).
     pub code: crate::code::Code,
+    /// The guard checked before `act` (filled when the model is built).
+    pub guard: crate::guard::Guard,
+    /// A send or receive on a rendezvous channel (filled when the model is
+    /// built).
+    pub rv: bool,
 }
 
 /// Locations and transitions of one proctype (or one `d_step` body).
@@ -927,6 +932,8 @@ impl Builder<'_, '_> {
                     in_atomic,
                     labeled,
                     code: Default::default(),
+                    guard: Default::default(),
+                    rv: false,
                 });
                 here.push(auto.trans.len() - 1);
             }

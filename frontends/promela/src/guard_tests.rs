@@ -40,7 +40,10 @@ fn blocked_pairs(m: &PromelaModel) -> u64 {
     let mut blocked = 0;
     for_each_offered(m, |s, pid, k| {
         let t = m.ptype_of(s, pid).unwrap_or(0);
-        if !m.guards[t][k].blocks(s, m.proc_base[pid] + 2) {
+        if !m.ptypes[t].auto.trans[k]
+            .guard
+            .blocks(s, m.proc_base[pid] + 2)
+        {
             return;
         }
         blocked += 1;

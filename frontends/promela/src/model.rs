@@ -88,8 +88,6 @@ pub struct PromelaModel {
     groups: Vec<TransitionGroup>,
     /// The group of each non-rendezvous transition, per proctype.
     step_group: Vec<Vec<usize>>,
-    /// The compiled guard of each transition, per proctype.
-    guards: Vec<Vec<Guard>>,
     rv_group: FxHashMap<(usize, usize, usize, usize), usize>,
 }
 
@@ -189,25 +187,20 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
         kinds: Vec::new(),
         groups: Vec::new(),
         step_group: Vec::new(),
-        guards: Vec::new(),
         rv_group: FxHashMap::default(),
     };
     for t in &mut m.ptypes {
+        let scope = Scope {
+            globals: &m.globals,
+            locals: &t.locals,
+        };
+        for tr in &mut t.auto.trans {
+            tr.guard = Guard::of(&tr.act, &scope);
+            tr.rv =
+                matches!(&tr.act, Act::Send(c, _) | Act::Recv(c, _) if m.chans[c.base].cap == 0);
+        }
         compile_codes(&mut t.auto);
     }
-    m.guards = (m.ptypes.iter())
-        .map(|t| {
-            let scope = Scope {
-                globals: &m.globals,
-                locals: &t.locals,
-            };
-            t.auto
-                .trans
-                .iter()
-                .map(|tr| Guard::of(&tr.act, &scope))
-                .collect()
-        })
-        .collect();
     m.step_group = (m.ptypes.iter())
         .map(|t| vec![usize::MAX; t.auto.trans.len()])
         .collect();
@@ -842,7 +835,6 @@ impl PromelaModel {
         let here = &auto.locs[st[self.proc_base[pid] + 1] as usize];
         for &k in here {
             let tr = &auto.trans[k];
-            let rv = matches!(&tr.act, Act::Send(c, _) | Act::Recv(c, _) if self.is_rv(c));
             if let Some(g) = only {
                 match self.kinds[g] {
                     GroupKind::Step { tr, .. } if tr != k => continue,
@@ -850,7 +842,7 @@ impl PromelaModel {
                     _ => {}
                 }
             }
-            if rv {
+            if tr.rv {
                 if matches!(tr.act, Act::Send(..)) {
                     let keep =
                         only.filter(|&g| matches!(self.kinds[g], GroupKind::Rendezvous { .. }));
@@ -858,7 +850,7 @@ impl PromelaModel {
                 }
                 continue;
             }
-            if self.guards[t][k].blocks(st, self.proc_base[pid] + 2) {
+            if tr.guard.blocks(st, self.proc_base[pid] + 2) {
                 continue;
             }
             if matches!(tr.act, Act::Else) && self.other_executable(st, pid, here, k)? {
@@ -897,7 +889,7 @@ impl PromelaModel {
         let auto = &self.ptypes[t].auto;
         for &o in here {
             if o != k
-                && !self.guards[t][o].blocks(st, self.proc_base[pid] + 2)
+                && !auto.trans[o].guard.blocks(st, self.proc_base[pid] + 2)
                 && self.executable(st, pid, o, &auto.trans[o])?
             {
                 return Ok(true);
