@@ -11,6 +11,7 @@ use std::collections::HashMap;
 
 use pins::{Slot, TransitionGroup, Value};
 
+use crate::code::Code;
 use crate::dispatch::Dispatch;
 use crate::error::{DveError, ErrorKind};
 use crate::lexer::Pos;
@@ -676,6 +677,7 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
                 from,
                 to,
                 from_committed: is_committed[from as usize],
+                code: Code::of(&guards, &effects),
                 guards,
                 sync,
                 effects,

@@ -201,10 +201,12 @@
 //! Modules: `lexer` (tokens with positions), `parse` (syntax tree),
 //! `compile` (name resolution, layout, groups, dependencies), `dispatch`
 //! (the groups each control state may fire), `model` ([`DveModel`],
-//! evaluation, successors), `error` ([`DveError`]).
+//! evaluation, successors), `code` (guards and effects compiled to
+//! closures), `error` ([`DveError`]).
 
 use std::path::Path;
 
+mod code;
 mod compile;
 mod dispatch;
 mod error;

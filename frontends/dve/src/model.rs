@@ -13,6 +13,7 @@
 
 use pins::{ModelError, Slot, TransitionGroup, Value};
 
+use crate::code::Code;
 use crate::dispatch::{with_scratch, Dispatch};
 use crate::lexer::Pos;
 use crate::parse::{BinOp, Ty, UnOp};
@@ -106,7 +107,7 @@ pub(crate) fn wrap(v: i32, ty: Ty) -> Value {
     }
 }
 
-fn in_range(v: i32, ty: Ty) -> bool {
+pub(crate) fn in_range(v: i32, ty: Ty) -> bool {
     match ty {
         Ty::Byte => (0..=255).contains(&v),
         Ty::Int => (-32768..=32767).contains(&v),
@@ -146,18 +147,9 @@ impl Ex {
         match self {
             Ex::Const(c) => *c,
             Ex::Var(slot, ty) => read_slot(s[*slot as usize], *ty),
-            Ex::Elem {
-                base,
-                len,
-                ty,
-                idx,
-                pos,
-            } => {
+            Ex::Elem { idx, .. } => {
                 let i = idx.eval(s, ctx);
-                match index(ctx, i, *len, *pos, |n| array_name(n, *base)) {
-                    Some(i) => read_slot(s[(*base + i) as usize], *ty),
-                    None => 0,
-                }
+                self.element(s, i, ctx)
             }
             Ex::ConstElem {
                 values,
@@ -239,6 +231,22 @@ impl Ex {
                     BinOp::And | BinOp::Or | BinOp::Imply => unreachable!("handled above"),
                 }
             }
+        }
+    }
+
+    /// Element `i` of array element expression `self` (`Ex::Elem`, its index
+    /// already evaluated to `i`): 0 and an error flagged when out of range.
+    #[inline]
+    pub(crate) fn element(&self, s: &[Value], i: i32, ctx: &mut Ctx) -> i32 {
+        let Ex::Elem {
+            base, len, ty, pos, ..
+        } = self
+        else {
+            return 0;
+        };
+        match index(ctx, i, *len, *pos, |n| array_name(n, *base)) {
+            Some(i) => read_slot(s[(*base + i) as usize], *ty),
+            None => 0,
         }
     }
 
@@ -377,6 +385,8 @@ pub(crate) struct CTrans {
     pub effects: Vec<(LVal, Ex)>,
     pub label: String,
     pub pos: Pos,
+    /// `guards` and `effects` compiled (filled when the model is built).
+    pub code: Code,
 }
 
 /// What a transition group fires.
@@ -473,6 +483,10 @@ pub struct DveModel {
 #[path = "dispatch_tests.rs"]
 mod dispatch_tests;
 
+#[cfg(test)]
+#[path = "code_tests.rs"]
+mod code_tests;
+
 impl DveModel {
     /// Number of process transitions (before pairing rendezvous).
     pub fn transition_count(&self) -> usize {
@@ -528,15 +542,14 @@ impl DveModel {
 
     /// Control state and guards; errors are flagged in `ctx`.
     fn enabled_local(&self, t: &CTrans, s: &[Value], ctx: &mut Ctx) -> bool {
-        s[t.pc_slot as usize] == t.from && t.guards.iter().all(|g| g.eval(s, ctx) != 0)
+        s[t.pc_slot as usize] == t.from && t.code.guards.iter().all(|g| g(s, ctx) != 0)
     }
 
     /// Control state, then the effects in order, each seeing the previous.
     fn apply_effects(&self, t: &CTrans, out: &mut [Value], ctx: &mut Ctx) {
         out[t.pc_slot as usize] = t.to;
-        for (lv, e) in &t.effects {
-            let v = e.eval(out, ctx);
-            lv.store(out, v, ctx);
+        for effect in t.code.effects.iter() {
+            effect(out, ctx);
         }
     }
 

@@ -41,6 +41,11 @@ pub struct VarRef {
     pub place: Place,
     pub idx: Option<Box<CExpr>>,
     pub pos: Pos,
+    /// The variable's [`Var::at`], type and length, copied here so that
+    /// execution reads the slot without looking the variable up.
+    pub at: Option<usize>,
+    pub ty: BaseType,
+    pub len: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -62,6 +67,31 @@ pub enum CExpr {
     ChanFn(ChanFn, ChanRef),
     Pid,
     NrPr,
+}
+
+/// `e` with its constant arithmetic done where it cannot fail (array
+/// indices such as BEEM's `a[((1)*7+2)]` become constants, which guards and
+/// compiled code read directly). `&&` and `||` are left alone.
+fn folded(e: CExpr) -> CExpr {
+    match e {
+        CExpr::Unary(op, a) => match folded(*a) {
+            CExpr::Const(x) => CExpr::Const(match op {
+                UnOp::Neg => x.wrapping_neg(),
+                UnOp::BitNot => !x,
+                UnOp::Not => (x == 0) as i32,
+            }),
+            a => CExpr::Unary(op, Box::new(a)),
+        },
+        CExpr::Binary(op, a, b, pos) if !matches!(op, BinOp::And | BinOp::Or) => {
+            match (folded(*a), folded(*b)) {
+                (CExpr::Const(x), CExpr::Const(y)) if op.apply(x, y).is_ok() => {
+                    CExpr::Const(op.apply(x, y).unwrap_or_default())
+                }
+                (a, b) => CExpr::Binary(op, Box::new(a), Box::new(b), pos),
+            }
+        }
+        e => e,
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -108,6 +138,13 @@ pub struct Tr {
     pub in_atomic: bool,
     /// The statement carries a label (never merged).
     pub labeled: bool,
+    /// The compiled form of `act` (filled when the model is built).
+    pub code: crate::code::Code,
+    /// The guard checked before `act` (filled when the model is built).
+    pub guard: crate::guard::Guard,
+    /// A send or receive on a rendezvous channel (filled when the model is
+    /// built).
+    pub rv: bool,
 }
 
 /// Locations and transitions of one proctype (or one `d_step` body).
@@ -462,13 +499,16 @@ impl Builder<'_, '_> {
                 .err(ErrorKind::Semantic, e.pos, format!("{msg}: '{n}'"));
         }
         let idx = match idx {
-            Some(i) => Some(Box::new(self.expr(i)?)),
+            Some(i) => Some(Box::new(folded(self.expr(i)?))),
             None => None,
         };
         Ok(VarRef {
             place,
             idx,
             pos: e.pos,
+            at: v.at,
+            ty: v.ty,
+            len: v.len,
         })
     }
 
@@ -891,6 +931,9 @@ impl Builder<'_, '_> {
                     chain: Vec::new(),
                     in_atomic,
                     labeled,
+                    code: Default::default(),
+                    guard: Default::default(),
+                    rv: false,
                 });
                 here.push(auto.trans.len() - 1);
             }

@@ -91,10 +91,12 @@
 //! `compile` (names, layout, automata, merging, dead variables, process
 //! bound, groups), `ops` (operators), `guard` (guards checked before
 //! the interpreter), `model` ([`PromelaModel`], execution), `steps`
-//! (successor buffers), `error` ([`PromelaError`]).
+//! (successor buffers), `code` (statements compiled to closures), `error`
+//! ([`PromelaError`]).
 
 use std::path::Path;
 
+mod code;
 mod compile;
 mod error;
 mod guard;

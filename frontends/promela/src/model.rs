@@ -20,6 +20,7 @@
 //!   `byte` is `unsigned char`, `short` is `short`, `bit`/`bool` and
 //!   `unsigned : w` are bit-fields), silently, as pan does.
 
+use crate::code::{code_of, Code, Env};
 use crate::compile::{
     group_sets, groups_of, type_bits, Act, Automaton, CExpr, CRecv, Chan, ChanRef, GroupKind,
     Place, ProcType, Tr, Var, VarRef,
@@ -87,14 +88,12 @@ pub struct PromelaModel {
     groups: Vec<TransitionGroup>,
     /// The group of each non-rendezvous transition, per proctype.
     step_group: Vec<Vec<usize>>,
-    /// The compiled guard of each transition, per proctype.
-    guards: Vec<Vec<Guard>>,
     rv_group: FxHashMap<(usize, usize, usize, usize), usize>,
 }
 
 /// Results inside the model: the error boxed, so that a result fits in
 /// registers (evaluation returns one per expression node).
-type Res<T> = Result<T, Box<ModelError>>;
+pub(crate) type Res<T> = Result<T, Box<ModelError>>;
 
 /// Bound on the steps of one atomic continuation or d_step.
 const MAX_CHAIN: usize = 1_000_000;
@@ -188,22 +187,20 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
         kinds: Vec::new(),
         groups: Vec::new(),
         step_group: Vec::new(),
-        guards: Vec::new(),
         rv_group: FxHashMap::default(),
     };
-    m.guards = (m.ptypes.iter())
-        .map(|t| {
-            let scope = Scope {
-                globals: &m.globals,
-                locals: &t.locals,
-            };
-            t.auto
-                .trans
-                .iter()
-                .map(|tr| Guard::of(&tr.act, &scope))
-                .collect()
-        })
-        .collect();
+    for t in &mut m.ptypes {
+        let scope = Scope {
+            globals: &m.globals,
+            locals: &t.locals,
+        };
+        for tr in &mut t.auto.trans {
+            tr.guard = Guard::of(&tr.act, &scope);
+            tr.rv =
+                matches!(&tr.act, Act::Send(c, _) | Act::Recv(c, _) if m.chans[c.base].cap == 0);
+        }
+        compile_codes(&mut t.auto);
+    }
     m.step_group = (m.ptypes.iter())
         .map(|t| vec![usize::MAX; t.auto.trans.len()])
         .collect();
@@ -234,9 +231,23 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
     Ok(m)
 }
 
+/// Compiles every transition of `auto` and of its `d_step` bodies.
+fn compile_codes(auto: &mut Automaton) {
+    for tr in &mut auto.trans {
+        if let Act::DStep(body) = &mut tr.act {
+            compile_codes(body);
+        }
+        tr.code = code_of(&tr.act, tr.pos);
+    }
+}
+
 #[cfg(test)]
 #[path = "guard_tests.rs"]
 mod guard_tests;
+
+#[cfg(test)]
+#[path = "code_tests.rs"]
+mod code_tests;
 
 impl PromelaModel {
     fn loc(&self, pos: Pos) -> String {
@@ -256,34 +267,39 @@ impl PromelaModel {
             .count()
     }
 
-    fn var<'a>(&'a self, st: &[u32], pid: usize, v: &VarRef) -> Res<(&'a Var, Option<usize>)> {
-        let var = match v.place {
-            Place::Global(i) => &self.globals[i],
-            Place::Local(i) => {
-                let t = self
-                    .ptype_of(st, pid)
-                    .ok_or_else(|| ModelError::new("no process"))?;
-                &self.ptypes[t].locals[i].0
-            }
-        };
+    /// The type of `v` and its slot for process `pid` in `st` (`None` when
+    /// hidden); the index, if any, is evaluated and checked.
+    #[inline]
+    fn var(&self, st: &[u32], pid: usize, v: &VarRef) -> Res<(BaseType, Option<usize>)> {
         let k = match &v.idx {
             Some(e) => {
                 let i = self.eval(st, pid, e)?;
-                if i < 0 || i as usize >= var.len {
-                    return Err(Box::new(ModelError::at(
-                        self.loc(v.pos),
-                        format!("index {i} out of range for '{}[{}]'", var.name, var.len),
-                    )));
+                if i < 0 || i as usize >= v.len {
+                    return Err(self.index_error(st, pid, v, i));
                 }
                 i as usize
             }
             None => 0,
         };
-        let slot = var.at.map(|at| match v.place {
+        let slot = v.at.map(|at| match v.place {
             Place::Global(_) => at + k,
             Place::Local(_) => self.proc_base[pid] + 2 + at + k,
         });
-        Ok((var, slot))
+        Ok((v.ty, slot))
+    }
+
+    #[cold]
+    fn index_error(&self, st: &[u32], pid: usize, v: &VarRef, i: i32) -> Box<ModelError> {
+        let name = match v.place {
+            Place::Global(g) => self.globals[g].name.as_str(),
+            Place::Local(l) => self
+                .ptype_of(st, pid)
+                .map_or("?", |t| self.ptypes[t].locals[l].0.name.as_str()),
+        };
+        Box::new(ModelError::at(
+            self.loc(v.pos),
+            format!("index {i} out of range for '{name}[{}]'", v.len),
+        ))
     }
 
     /// The buffered channel `c` names, its first slot and its length; a
@@ -315,7 +331,7 @@ impl PromelaModel {
     /// The value of `e` for process `pid` in `st`. Constants and scalar
     /// variables, half of the nodes met, are read here without a call.
     #[inline]
-    fn eval(&self, st: &[u32], pid: usize, e: &CExpr) -> Res<i32> {
+    pub(crate) fn eval(&self, st: &[u32], pid: usize, e: &CExpr) -> Res<i32> {
         match e {
             CExpr::Const(c) => Ok(*c),
             CExpr::Var(v) if v.idx.is_none() => self.scalar(st, pid, v),
@@ -326,23 +342,20 @@ impl PromelaModel {
     /// The value of a variable without index (`var` with index 0).
     #[inline]
     fn scalar(&self, st: &[u32], pid: usize, v: &VarRef) -> Res<i32> {
-        let (var, base) = match v.place {
-            Place::Global(i) => (&self.globals[i], 0),
-            Place::Local(i) => match self.ptype_of(st, pid) {
-                Some(t) => (&self.ptypes[t].locals[i].0, self.proc_base[pid] + 2),
-                None => return Err(Box::new(ModelError::new("no process"))),
-            },
-        };
-        Ok(var.at.map_or(0, |at| load(var.ty, st[base + at])))
+        Ok(match (v.at, &v.place) {
+            (None, _) => 0,
+            (Some(at), Place::Global(_)) => load(v.ty, st[at]),
+            (Some(at), Place::Local(_)) => load(v.ty, st[self.proc_base[pid] + 2 + at]),
+        })
     }
 
     fn eval_node(&self, st: &[u32], pid: usize, e: &CExpr) -> Res<i32> {
         Ok(match e {
             CExpr::Const(c) => *c,
             CExpr::Var(v) => {
-                let (var, slot) = self.var(st, pid, v)?;
+                let (ty, slot) = self.var(st, pid, v)?;
                 match slot {
-                    Some(s) => load(var.ty, st[s]),
+                    Some(s) => load(ty, st[s]),
                     None => 0,
                 }
             }
@@ -389,9 +402,9 @@ impl PromelaModel {
     }
 
     fn store(&self, st: &mut [u32], pid: usize, v: &VarRef, val: i32) -> Res<()> {
-        let (var, slot) = self.var(st, pid, v)?;
+        let (ty, slot) = self.var(st, pid, v)?;
         if let Some(s) = slot {
-            st[s] = truncate(var.ty, val);
+            st[s] = truncate(ty, val);
         }
         Ok(())
     }
@@ -427,6 +440,66 @@ impl PromelaModel {
         Ok(pid)
     }
 
+    /// Executes transition `tr` as [`PromelaModel::exec`] does, through its
+    /// compiled form when it has one.
+    #[inline]
+    fn run_tr(&self, st: &mut [u32], pid: usize, tr: &Tr) -> Res<bool> {
+        self.fire(st, pid, tr, false)
+    }
+
+    /// [`PromelaModel::run_tr`], the guard of a compiled `d_step` already
+    /// known to hold when `guarded`.
+    fn fire(&self, st: &mut [u32], pid: usize, tr: &Tr, guarded: bool) -> Res<bool> {
+        match &tr.code {
+            Code::Interpreted => self.exec(st, pid, &tr.act, tr.pos),
+            Code::Cond(f) => Ok(f(st, &self.env(pid))? != 0),
+            Code::Stmt(f) => f(st, &self.env(pid)),
+            Code::DStep { guard, body, pos } => {
+                let env = self.env(pid);
+                if let Some(g) = guard.as_ref().filter(|_| !guarded) {
+                    if g(st, &env)? == 0 {
+                        return Ok(false);
+                    }
+                }
+                for f in body.iter() {
+                    if !f(st, &env)? {
+                        return Err(self.dstep_blocked(*pos));
+                    }
+                }
+                Ok(true)
+            }
+        }
+    }
+
+    #[cold]
+    fn dstep_blocked(&self, pos: Pos) -> Box<ModelError> {
+        Box::new(ModelError::at(
+            self.loc(pos),
+            "d_step blocks after its first statement",
+        ))
+    }
+
+    /// Whether condition `tr` (or the guard of a compiled `d_step`) holds
+    /// in `st`; true for any other transition.
+    #[inline]
+    fn holds(&self, st: &[u32], pid: usize, tr: &Tr) -> Res<bool> {
+        Ok(match (&tr.code, &tr.act) {
+            (Code::Cond(f), _) | (Code::DStep { guard: Some(f), .. }, _) => {
+                f(st, &self.env(pid))? != 0
+            }
+            (_, Act::Cond(e)) => self.eval(st, pid, e)? != 0,
+            _ => true,
+        })
+    }
+
+    fn env(&self, pid: usize) -> Env<'_> {
+        Env {
+            model: self,
+            pid,
+            locals: self.proc_base[pid] + 2,
+        }
+    }
+
     /// Resets the dead locals of a step (SPIN's dataflow optimisation).
     fn reset_dead(&self, st: &mut [u32], pid: usize, tr: &Tr) {
         if tr.dead.is_empty() {
@@ -447,7 +520,7 @@ impl PromelaModel {
     fn run_chain(&self, st: &mut [u32], pid: usize, auto: &Automaton, tr: &Tr) -> Res<()> {
         for &c in &tr.chain {
             let m = &auto.trans[c];
-            if !self.exec(st, pid, &m.act, m.pos)? {
+            if !self.run_tr(st, pid, m)? {
                 return Err(Box::new(ModelError::at(
                     self.loc(m.pos),
                     "merged statement blocked",
@@ -466,7 +539,7 @@ impl PromelaModel {
     /// is executable; returns whether it was. An action that is not
     /// executable leaves `st` unchanged (each checks before it writes), so
     /// callers try actions on the state itself, never on a copy.
-    fn exec(&self, st: &mut [u32], pid: usize, act: &Act, pos: Pos) -> Res<bool> {
+    pub(crate) fn exec(&self, st: &mut [u32], pid: usize, act: &Act, pos: Pos) -> Res<bool> {
         match act {
             Act::Cond(e) => Ok(self.eval(st, pid, e)? != 0),
             Act::Assign(v, e) => {
@@ -475,9 +548,9 @@ impl PromelaModel {
                 Ok(true)
             }
             Act::Incr(v, d) => {
-                let (var, slot) = self.var(st, pid, v)?;
+                let (ty, slot) = self.var(st, pid, v)?;
                 if let Some(s) = slot {
-                    st[s] = truncate(var.ty, load(var.ty, st[s]).wrapping_add(*d));
+                    st[s] = truncate(ty, load(ty, st[s]).wrapping_add(*d));
                 }
                 Ok(true)
             }
@@ -597,7 +670,7 @@ impl PromelaModel {
                         "rendezvous inside d_step",
                     )));
                 }
-                if matches!(tr.act, Act::Else) || self.exec(st, pid, &tr.act, tr.pos)? {
+                if matches!(tr.act, Act::Else) || self.run_tr(st, pid, tr)? {
                     moved = Some(tr.to);
                     break;
                 }
@@ -605,12 +678,7 @@ impl PromelaModel {
             match moved {
                 Some(to) => loc = to,
                 None if steps == 0 => return Ok(false),
-                None => {
-                    return Err(Box::new(ModelError::at(
-                        self.loc(pos),
-                        "d_step blocks after its first statement",
-                    )))
-                }
+                None => return Err(self.dstep_blocked(pos)),
             }
             steps += 1;
             if steps > MAX_CHAIN {
@@ -632,10 +700,10 @@ impl PromelaModel {
             }),
             Act::Recv(c, _) if self.is_rv(c) => self.receive_matched(st, pid, t),
             Act::Else => Ok(true),
-            Act::Cond(e) => Ok(self.eval(st, pid, e)? != 0),
-            act => with_steps(st.len(), |out| {
+            Act::Cond(_) => self.holds(st, pid, tr),
+            _ => with_steps(st.len(), |out| {
                 let n = out.candidate(st);
-                self.exec(n, pid, act, tr.pos)
+                self.run_tr(n, pid, tr)
             }),
         }
     }
@@ -767,7 +835,6 @@ impl PromelaModel {
         let here = &auto.locs[st[self.proc_base[pid] + 1] as usize];
         for &k in here {
             let tr = &auto.trans[k];
-            let rv = matches!(&tr.act, Act::Send(c, _) | Act::Recv(c, _) if self.is_rv(c));
             if let Some(g) = only {
                 match self.kinds[g] {
                     GroupKind::Step { tr, .. } if tr != k => continue,
@@ -775,7 +842,7 @@ impl PromelaModel {
                     _ => {}
                 }
             }
-            if rv {
+            if tr.rv {
                 if matches!(tr.act, Act::Send(..)) {
                     let keep =
                         only.filter(|&g| matches!(self.kinds[g], GroupKind::Rendezvous { .. }));
@@ -783,20 +850,18 @@ impl PromelaModel {
                 }
                 continue;
             }
-            if self.guards[t][k].blocks(st, self.proc_base[pid] + 2) {
+            if tr.guard.blocks(st, self.proc_base[pid] + 2) {
                 continue;
             }
             if matches!(tr.act, Act::Else) && self.other_executable(st, pid, here, k)? {
                 continue;
             }
             // a false guard needs no copy of the state
-            if let Act::Cond(e) = &tr.act {
-                if self.eval(st, pid, e)? == 0 {
-                    continue;
-                }
+            if !self.holds(st, pid, tr)? {
+                continue;
             }
             let n = out.candidate(st);
-            if matches!(tr.act, Act::Cond(_)) || self.exec(n, pid, &tr.act, tr.pos)? {
+            if matches!(tr.act, Act::Cond(_)) || self.fire(n, pid, tr, true)? {
                 if !matches!(tr.act, Act::End) {
                     n[self.proc_base[pid] + 1] = tr.to as u32;
                     self.reset_dead(n, pid, tr);
@@ -824,7 +889,7 @@ impl PromelaModel {
         let auto = &self.ptypes[t].auto;
         for &o in here {
             if o != k
-                && !self.guards[t][o].blocks(st, self.proc_base[pid] + 2)
+                && !auto.trans[o].guard.blocks(st, self.proc_base[pid] + 2)
                 && self.executable(st, pid, o, &auto.trans[o])?
             {
                 return Ok(true);
