@@ -11,6 +11,7 @@ use super::{CompactTree, CompactTreeConfig};
 use super::concurrent::SharedCompactTree;
 use crate::registry::{explicit, params, Configure, EngineOptions, EngineSpec};
 use crate::registry::{words, ParamValue};
+use crate::schemes::tree::order::{slot_order, SlotOrder};
 use pins::Model;
 
 /// The `compact-tree` engine. Its defaults met both targets of the
@@ -94,12 +95,16 @@ params! {
         ROOT_KEY: RootKeyMode = "root_key", default RootKeyMode::Adaptive;
         /// reuse the predecessor's node indices
         INCREMENTAL: bool = "incremental", default true;
+        /// which slot each leaf of the tree holds: model (the model's order), groups (chained by
+        /// the similarity of the transition groups touching them), sample (of those two, the one
+        /// whose tree is smallest on the first states of a breadth-first search)
+        SLOT_ORDER: SlotOrder = "slot_order", default SlotOrder::Model;
     ];
 }
 
 /// The run's parameters, their ranges checked together.
 impl Configure for CompactTreeConfig {
-    fn configure(_: &dyn Model, opts: &EngineOptions) -> Result<Self, String> {
+    fn configure(model: &dyn Model, opts: &EngineOptions) -> Result<Self, String> {
         let (m, grow) = M.value(opts)?.m_and_grow();
         let config = CompactTreeConfig {
             w: W.value(opts)?,
@@ -111,6 +116,8 @@ impl Configure for CompactTreeConfig {
             grow_load: GROW_LOAD.value(opts)?,
             adaptive_key: ROOT_KEY.value(opts)? == RootKeyMode::Adaptive,
             incremental: INCREMENTAL.value(opts)?,
+            slot_order: SLOT_ORDER.value(opts)?,
+            order: slot_order(SLOT_ORDER.value(opts)?, model),
             ..CompactTreeConfig::default()
         };
         config
