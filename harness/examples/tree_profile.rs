@@ -1,5 +1,5 @@
 //! The tree's node tables on one DVE model, for the study of slot orders
-//! (DESIGN.md, "Slot order"): explores the model with `tree` in the
+//! (docs/slot-order.md): explores the model with `tree` in the
 //! given `slot_order` and prints, per level and per node, the slots under
 //! the node and the distinct tuples its table holds, and the written and
 //! unwritten (constant) slots.

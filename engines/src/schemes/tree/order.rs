@@ -9,7 +9,7 @@
 //! - `groups`: static, from the dependency matrix: a chain in which each
 //!   next slot is the unplaced one touched (read or written) by the most
 //!   similar set of transition groups (Jaccard), so slots that change
-//!   together share the low subtrees (see DESIGN.md, "Slot order").
+//!   together share the low subtrees (see docs/slot-order.md).
 //! - `sample`: dynamic: stores the first states of a breadth-first search
 //!   (at most [`SAMPLE_STATES`], and [`SAMPLE_VALUES`] slot values) in a tree of each of the
 //!   orders above and takes the one whose node tables hold the fewest
