@@ -4,10 +4,13 @@
 //! the node and the distinct tuples its table holds, and the written and
 //! unwritten (constant) slots.
 //!
-//! `cargo run --release -p statebench --example tree_profile -- FILE.dve [ORDER]`
+//! `cargo run --release -p statebench --example tree_profile -- FILE.dve [ORDER]`;
+//! with `scores` for ORDER: the node tuples of each candidate of
+//! `slot_order=sample` on the model's first states.
 
+use engines::registry::word as word_of;
 use engines::registry::ParamValue;
-use engines::schemes::tree::order::{slot_order, SlotOrder};
+use engines::schemes::tree::order::{sample_scores, slot_order, SlotOrder};
 use engines::schemes::tree::{Tree, TreeConfig};
 use engines::{explore, Budget, ExploreConfig};
 use pins::Model;
@@ -15,8 +18,19 @@ use pins::Model;
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let file = args.next().ok_or("usage: tree_profile FILE.dve [ORDER]")?;
-    let order = SlotOrder::parse(&args.next().unwrap_or_else(|| "model".into()))?;
+    let word = args.next().unwrap_or_else(|| "model".into());
     let model = dve::parse_file(file.as_ref()).map_err(|e| e.to_string())?;
+    if word == "scores" {
+        for (order, _, tuples) in sample_scores(&model) {
+            println!(
+                "{} {} sample node tuples (quarter, all) {tuples:?}",
+                model.name(),
+                word_of(order)
+            );
+        }
+        return Ok(());
+    }
+    let order = SlotOrder::parse(&word)?;
     let k = model.slot_count();
     let perm = slot_order(order, &model);
     let config = TreeConfig::default();
