@@ -129,7 +129,10 @@ impl Default for CompactTreeConfig {
             incremental: spec::INCREMENTAL.default,
             initial_m: 16,
             node_buckets: 1024,
-            slot_order: spec::SLOT_ORDER.default,
+            // Built without a model, a configuration has the model's
+            // order; the registry's default (`sample`) is computed on the
+            // model when the engine is configured.
+            slot_order: SlotOrder::Model,
             order: Vec::new(),
         }
     }
