@@ -70,8 +70,8 @@ mod spec;
 pub use spec::{RootKeyMode, RootSize, SPEC};
 
 use crate::blocks::budget::Budget;
-use crate::registry::{Build, Setup};
-use crate::schemes::tree::{root_children_are_slots, RootTable, TreeDb, TreeSpec};
+use crate::registry::{word, Build, Setup};
+use crate::schemes::tree::{root_children_are_slots, RootTable, SlotOrder, TreeDb, TreeSpec};
 use crate::visited::TableFull;
 use cleary::{ClearyConfig, ClearyTable};
 use root_key::RootKey;
@@ -107,6 +107,11 @@ pub struct CompactTreeConfig {
     pub initial_m: u32,
     /// Initial buckets of every node table.
     pub node_buckets: usize,
+    /// How the leaves order the slots (`slot_order`).
+    pub slot_order: SlotOrder,
+    /// The slot each leaf position holds, as `slot_order` asks on the
+    /// model (empty: the model's order; see [`crate::schemes::tree::order`]).
+    pub order: Vec<usize>,
 }
 
 impl Default for CompactTreeConfig {
@@ -124,6 +129,11 @@ impl Default for CompactTreeConfig {
             incremental: spec::INCREMENTAL.default,
             initial_m: 16,
             node_buckets: 1024,
+            // Built without a model, a configuration has the model's
+            // order; the registry's default (`sample`) is computed on the
+            // model when the engine is configured.
+            slot_order: SlotOrder::Model,
+            order: Vec::new(),
         }
     }
 }
@@ -164,7 +174,7 @@ impl CompactTreeConfig {
     /// The parameter string the engine reports.
     pub fn params(&self) -> String {
         format!(
-            "w={};o={};u={};m={};root_key={};max_load={};grow_load={};incremental={}",
+            "w={};o={};u={};m={};root_key={};max_load={};grow_load={};incremental={};slot_order={}",
             self.w,
             self.o,
             self.u,
@@ -180,7 +190,8 @@ impl CompactTreeConfig {
             },
             self.max_load,
             self.grow_load,
-            self.incremental
+            self.incremental,
+            word(self.slot_order)
         )
     }
 
@@ -295,6 +306,7 @@ pub(crate) fn tree_spec(k: usize, config: &CompactTreeConfig) -> TreeSpec {
         value_bits: config.checked_value_bits(k),
         incremental: config.incremental,
         node_buckets: config.node_buckets,
+        order: config.order.clone(),
         params: config.params(),
     }
 }
@@ -471,7 +483,7 @@ mod tests {
         assert_eq!(t.memory().used, node_used + (4000u64 * 13).div_ceil(8));
         assert_eq!(
             t.params(),
-            "w=12;o=2;u=12;m=14;root_key=fixed;max_load=0.9;grow_load=0.75;incremental=true"
+            "w=12;o=2;u=12;m=14;root_key=fixed;max_load=0.9;grow_load=0.75;incremental=true;slot_order=model"
         );
     }
 

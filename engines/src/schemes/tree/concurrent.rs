@@ -114,7 +114,13 @@ pub type SharedTree = SharedTreeDb<SharedTable>;
 impl SharedTreeDb<SharedTable> {
     /// A tree for vectors of length `k` (0 included: the one empty vector) within `budget`.
     pub fn new(k: usize, config: &TreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        let (spec, initial) = tree_spec(k, config);
+        Self::ordered(k, config, Vec::new(), budget)
+    }
+
+    /// The same, its leaves holding the slots in `order` (see
+    /// [`crate::schemes::tree::order`]).
+    pub fn ordered(k: usize, config: &TreeConfig, order: Vec<usize>, budget: Budget) -> Result<Self, TableFull> {
+        let (spec, initial) = tree_spec(k, config, order);
         let root = SharedTable::new(Tuples::new("tree root table", 2).buckets(initial), 0.75, budget.clone())?;
         Self::build(spec, root, budget)
     }

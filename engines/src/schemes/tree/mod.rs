@@ -43,13 +43,16 @@
 //! order.
 
 pub mod concurrent;
+pub mod order;
 mod shape;
 mod spec;
 
+pub use order::SlotOrder;
 pub use spec::{TreeConfig, SPEC};
 
 use crate::blocks::budget::Budget;
 use crate::blocks::index_table::{IndexTable, Tuples};
+use crate::registry::word;
 use crate::schemes::compact_tree::cleary;
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
@@ -112,6 +115,14 @@ impl<R: RootTable> TreeDb<R> {
     /// The root table.
     pub fn root(&self) -> &R {
         &self.root
+    }
+
+    /// Each non-root node's slots and the tuples its table holds (the
+    /// distinct projections of the stored states onto those slots), in
+    /// node order (post-order: a node's children before it).
+    pub fn node_profile(&self) -> Vec<(Vec<usize>, u64)> {
+        let slots = self.shape.node_slots();
+        slots.into_iter().zip(self.tables.iter().map(|t| t.len())).collect()
     }
 
     /// Inserts `state`, filling `self.scratch` with its node indices.
@@ -351,7 +362,7 @@ impl RootTable for HashRoot {
 
 /// The tree that `tree` (either form) asks for with `config` for vectors
 /// of length `k`, and its root table's initial buckets.
-pub(crate) fn tree_spec(k: usize, config: &TreeConfig) -> (TreeSpec, usize) {
+pub(crate) fn tree_spec(k: usize, config: &TreeConfig, order: Vec<usize>) -> (TreeSpec, usize) {
     let initial = config
         .initial_buckets
         .clamp(16, 1 << 40)
@@ -363,9 +374,12 @@ pub(crate) fn tree_spec(k: usize, config: &TreeConfig) -> (TreeSpec, usize) {
         value_bits: 32,
         incremental: config.incremental,
         node_buckets: (initial / 64).max(16),
+        order,
         params: format!(
-            "w={};incremental={};initial_buckets={initial}",
-            config.w, config.incremental
+            "w={};incremental={};initial_buckets={initial};slot_order={}",
+            config.w,
+            config.incremental,
+            word(config.slot_order)
         ),
     };
     (spec, initial)
@@ -377,7 +391,13 @@ pub type Tree = TreeDb<HashRoot>;
 impl TreeDb<HashRoot> {
     /// A tree database for vectors of length `k` (0 included: the one empty vector).
     pub fn new(k: usize, config: &TreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        let (spec, initial) = tree_spec(k, config);
+        Self::ordered(k, config, Vec::new(), budget)
+    }
+
+    /// The same, its leaves holding the slots in `order` (a permutation of
+    /// `0..k`; empty: the model's order).
+    pub fn ordered(k: usize, config: &TreeConfig, order: Vec<usize>, budget: Budget) -> Result<Self, TableFull> {
+        let (spec, initial) = tree_spec(k, config, order);
         let root = HashRoot::new(initial, budget.clone())?;
         TreeDb::build(spec, root, budget)
     }

@@ -66,6 +66,9 @@ pub(crate) struct TreeSpec {
     pub(crate) incremental: bool,
     /// Initial buckets of every node table.
     pub(crate) node_buckets: usize,
+    /// The slot each leaf position holds, left to right (a permutation of
+    /// `0..k`; empty: the model's order), see [`super::order`].
+    pub(crate) order: Vec<usize>,
     /// What the engine reports as its parameters.
     pub(crate) params: String,
 }
@@ -92,6 +95,7 @@ impl Shape {
             index_bits,
             value_bits,
             incremental,
+            order,
             params,
             ..
         } = spec;
@@ -99,6 +103,18 @@ impl Shape {
         let mut nodes = Vec::with_capacity(k.saturating_sub(1));
         if k >= 2 {
             build(0, k, &mut nodes);
+        }
+        if !order.is_empty() {
+            assert_eq!(order.len(), k, "a slot order is a permutation of the slots");
+            // Leaf position p holds slot order[p]: the walk reads the
+            // state through the permutation, so no vector is copied.
+            let place = |c: Child| match c {
+                Child::Slot(p) => Child::Slot(order[p]),
+                node => node,
+            };
+            for n in &mut nodes {
+                (n.left, n.right) = (place(n.left), place(n.right));
+            }
         }
         Shape {
             engine,
@@ -113,6 +129,23 @@ impl Shape {
     /// Nodes with a node table: every node but the root (`k − 2`).
     pub(crate) fn inner(&self) -> usize {
         self.k.saturating_sub(2)
+    }
+
+    /// The slots under each non-root node, in node order.
+    pub(crate) fn node_slots(&self) -> Vec<Vec<usize>> {
+        let mut under: Vec<Vec<usize>> = Vec::with_capacity(self.nodes.len());
+        for n in &self.nodes {
+            let mut slots = Vec::new();
+            for c in [n.left, n.right] {
+                match c {
+                    Child::Slot(s) => slots.push(s),
+                    Child::Node(j) => slots.extend_from_slice(&under[j]),
+                }
+            }
+            under.push(slots);
+        }
+        under.truncate(self.inner());
+        under
     }
 
     /// The name of node table `j`.

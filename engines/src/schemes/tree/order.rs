@@ -1,0 +1,213 @@
+//! Slot orders of the tree engines (`tree`, `compact-tree`, parameter
+//! `slot_order`): which slot each leaf position of the fixed binary tree
+//! holds. The tree pairs positions `2i, 2i + 1` in its lowest tuples and
+//! halves `[lo, lo + ⌈n/2⌉)`, `[lo + ⌈n/2⌉, hi)` above them; a node's table
+//! holds the distinct projections of the stored states onto the slots
+//! under it, so which slots share a subtree decides the tree's size.
+//!
+//! - `model`: the model's order (the paper's tree).
+//! - `groups`: static, from the dependency matrix: a chain in which each
+//!   next slot is the unplaced one touched (read or written) by the most
+//!   similar set of transition groups (Jaccard), so slots that change
+//!   together share the low subtrees (see docs/slot-order.md).
+//! - `sample`: dynamic: stores the first states of a breadth-first search
+//!   (at most [`SAMPLE_STATES`], and [`SAMPLE_VALUES`] slot values) in a tree of each of the
+//!   orders above and takes the one whose node tables hold the fewest
+//!   tuples, `groups` only if its share of `model`'s tuples does not rise
+//!   from the sample's first quarter to the whole sample (an order that
+//!   wins only on the first states loses on the whole state space: on
+//!   needham.3 `groups` takes 0.76 of `model`'s tuples on the sample and
+//!   1.11 of its bits on all states).
+//!
+//! The order is computed once, from the model, when the engine is
+//! configured; the walk then reads each state through the permutation
+//! (lossless, every answer unchanged). It owns only the orders; the tree
+//! shape is `shape`'s. It must not know front-ends.
+
+use super::{Tree, TreeConfig};
+use crate::blocks::budget::Budget;
+use crate::registry::words;
+use crate::visited::VisitedSet;
+use pins::{Model, Value};
+use std::collections::HashSet;
+
+words! {
+    /// How the tree's leaves order the slots (`slot_order`).
+    pub enum SlotOrder {
+        /// The model's order.
+        Model = "model",
+        /// Chained by similarity of the groups touching each slot.
+        Groups = "groups",
+        /// The order above whose tree is smallest on the first states.
+        Sample = "sample",
+    }
+}
+
+/// The slot each leaf position holds (empty: the model's order).
+pub fn slot_order(order: SlotOrder, model: &dyn Model) -> Vec<usize> {
+    match order {
+        SlotOrder::Model => Vec::new(),
+        SlotOrder::Groups => group_chain(&touching_groups(model)),
+        SlotOrder::Sample => {
+            let scores = sample_scores(model);
+            let [quarter, all] = scores[0].2;
+            // Fewer tuples on the sample, and a share of model's that does
+            // not rise from the sample's first quarter to all of it.
+            let wins = |[q, a]: [u64; 2]| a < all && a as f64 / all as f64 <= q as f64 / quarter.max(1) as f64;
+            let best = scores.into_iter().filter(|c| wins(c.2)).min_by_key(|c| c.2[1]);
+            best.map(|c| c.1).unwrap_or_default()
+        }
+    }
+}
+
+/// The candidates of `sample` (`model` first), each with its order and the
+/// node tuples its tree takes on the first quarter of the first states of
+/// `model` and on all of them.
+pub fn sample_scores(model: &dyn Model) -> Vec<(SlotOrder, Vec<usize>, [u64; 2])> {
+    let max = (SAMPLE_VALUES / model.slot_count().max(1)).clamp(1, SAMPLE_STATES);
+    let states = first_states(model, max);
+    [SlotOrder::Model, SlotOrder::Groups]
+        .into_iter()
+        .map(|o| {
+            let order = slot_order(o, model);
+            let tuples = node_tuples(model.slot_count(), &order, &states);
+            (o, order, tuples)
+        })
+        .collect()
+}
+
+/// States the `sample` order explores and stores at most.
+pub const SAMPLE_STATES: usize = 1 << 15;
+/// Slot values (states × slots) the `sample` order stores at most.
+pub const SAMPLE_VALUES: usize = 1 << 21;
+
+/// The first (at most `max`) states of a breadth-first search of `model`.
+/// A model error ends the sample early (the search reports it).
+fn first_states(model: &dyn Model, max: usize) -> Vec<Vec<Value>> {
+    let initial = model.initial_state();
+    let mut seen = HashSet::from([initial.clone()]);
+    let mut states = vec![initial];
+    let mut next = 0;
+    while next < states.len() && states.len() < max {
+        let source = states[next].clone();
+        next += 1;
+        let emitted = model.next_all(&source, &mut |_, t| {
+            if states.len() < max && seen.insert(t.to_vec()) {
+                states.push(t.to_vec());
+            }
+        });
+        if emitted.is_err() {
+            break;
+        }
+    }
+    states
+}
+
+/// Tuples in the node tables of a tree over `k` slots in `order` after
+/// storing the first quarter of `states` and after storing all (a value
+/// wider than a tree stores counts as none stored).
+fn node_tuples(k: usize, order: &[usize], states: &[Vec<Value>]) -> [u64; 2] {
+    let config = TreeConfig {
+        initial_buckets: 16,
+        ..TreeConfig::default()
+    };
+    let Ok(mut tree) = Tree::ordered(k, &config, order.to_vec(), Budget::unlimited()) else {
+        return [u64::MAX; 2];
+    };
+    let mut tuples = [0; 2];
+    let (first, rest) = states.split_at(states.len() / 4);
+    for (part, t) in [first, rest].into_iter().zip(&mut tuples) {
+        if part.iter().any(|s| tree.find_or_insert(s).is_err()) {
+            return [u64::MAX; 2];
+        }
+        *t = tree.node_profile().iter().map(|p| p.1).sum();
+    }
+    tuples
+}
+
+/// For each slot, the groups that read or write it (increasing).
+fn touching_groups(model: &dyn Model) -> Vec<Vec<usize>> {
+    let mut touched = vec![Vec::new(); model.slot_count()];
+    for (g, group) in model.groups().iter().enumerate() {
+        for &s in group.read.iter().chain(&group.write) {
+            if touched[s].last() != Some(&g) {
+                touched[s].push(g);
+            }
+        }
+    }
+    for t in &mut touched {
+        t.sort_unstable();
+        t.dedup();
+    }
+    touched
+}
+
+/// Jaccard similarity of two increasing lists, as (shared, union).
+fn similarity(a: &[usize], b: &[usize]) -> (usize, usize) {
+    let (mut i, mut j, mut shared) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    (shared, a.len() + b.len() - shared)
+}
+
+/// The `groups` order: start at the slot touched by the most groups, then
+/// repeatedly append the unplaced slot most similar to the last one
+/// (ties: the lowest slot).
+fn group_chain(touched: &[Vec<usize>]) -> Vec<usize> {
+    let k = touched.len();
+    let mut placed = vec![false; k];
+    let first = (0..k).max_by_key(|&s| (touched[s].len(), std::cmp::Reverse(s)));
+    let mut order: Vec<usize> = first.into_iter().collect();
+    if let Some(&f) = order.first() {
+        placed[f] = true;
+    }
+    while order.len() < k {
+        let last = &touched[*order.last().unwrap_or(&0)];
+        let mut best = (0usize, 1usize, usize::MAX);
+        for s in (0..k).filter(|&s| !placed[s]) {
+            let (shared, union) = similarity(last, &touched[s]);
+            // shared / union > best.0 / best.1, compared without division.
+            if best.2 == usize::MAX || shared * best.1 > best.0 * union.max(1) {
+                best = (shared, union.max(1), s);
+            }
+        }
+        placed[best.2] = true;
+        order.push(best.2);
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn group_chain_places_slots_of_the_same_groups_side_by_side() {
+        let touched = vec![vec![0], vec![1], vec![0], vec![1, 2], vec![]];
+        // Slot 3 has the most groups; slot 1 shares group 1 with it, then
+        // nothing is similar to slot 1: the lowest unplaced slot follows.
+        assert_eq!(group_chain(&touched), vec![3, 1, 0, 2, 4]);
+        assert!(group_chain(&[]).is_empty());
+    }
+
+    #[test]
+    fn the_leaves_hold_the_slots_in_the_order() {
+        let mut t = Tree::ordered(4, &TreeConfig::default(), vec![0, 2, 1, 3], Budget::unlimited()).unwrap();
+        for i in 0..100u32 {
+            assert!(t.find_or_insert(&[i, 7, i, 7 + i % 2]).unwrap().is_new());
+            assert!(!t.find_or_insert(&[i, 7, i, 7 + i % 2]).unwrap().is_new());
+        }
+        // Slots 0 and 2 pair (100 tuples), 1 and 3 pair (2 tuples).
+        let profile = t.node_profile();
+        assert_eq!(profile, vec![(vec![0, 2], 100), (vec![1, 3], 2)]);
+    }
+}
