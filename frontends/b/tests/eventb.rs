@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{b_dir, mismatches};
+use common::assert_models_match;
 
 /// Instances of `oracle.csv` (formalism `eventb`, a few hundred states at
 /// most).
@@ -32,15 +32,7 @@ const MODELS: &[&str] = &[
 
 #[test]
 fn small_event_b_models_match_prob() {
-    let Some(dir) = b_dir() else {
-        return;
-    };
-    let failures = mismatches(&dir, MODELS, "eventb");
-    assert!(
-        failures.is_empty(),
-        "Event-B failures:\n{}",
-        failures.join("\n")
-    );
+    assert_models_match(MODELS, "eventb");
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{b_dir, mismatches};
+use common::assert_models_match;
 
 /// Classical B instances of `oracle.csv`, each explored in under half a
 /// second in release.
@@ -25,13 +25,5 @@ const MODELS: &[&str] = &[
 
 #[test]
 fn large_function_spaces_solved_point_by_point_match_prob() {
-    let Some(dir) = b_dir() else {
-        return;
-    };
-    let failures = mismatches(&dir, MODELS, "b");
-    assert!(
-        failures.is_empty(),
-        "function space failures:\n{}",
-        failures.join("\n")
-    );
+    assert_models_match(MODELS, "b");
 }

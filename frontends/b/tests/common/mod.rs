@@ -91,3 +91,18 @@ pub fn mismatches(dir: &Path, models: &[&str], formalism: &str) -> Vec<String> {
     }
     failures
 }
+
+/// Asserts that each of `models` matches ProB's counts (see
+/// [`mismatches`]); does nothing when the dataset is missing (see
+/// [`b_dir`]).
+pub fn assert_models_match(models: &[&str], formalism: &str) {
+    let Some(dir) = b_dir() else {
+        return;
+    };
+    let failures = mismatches(&dir, models, formalism);
+    assert!(
+        failures.is_empty(),
+        "{formalism} models differing from ProB:\n{}",
+        failures.join("\n")
+    );
+}
