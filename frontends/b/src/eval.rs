@@ -108,7 +108,7 @@ fn quantified(f: Fail, q: &Expr, strict: bool) -> Fail {
 
 /// Whether the application at `at` in `q` is a side of `=`, `/=` or the
 /// element of a singleton set a value is said to belong to.
-fn relational_apply(q: &Expr, at: Pos) -> bool {
+pub(crate) fn relational_apply(q: &Expr, at: Pos) -> bool {
     let apply_at = |e: &Expr| matches!(e.kind, ExprKind::Apply(..)) && e.pos == at;
     let mut found = false;
     crate::compile::visit(q, &mut |e| match &e.kind {
@@ -428,7 +428,14 @@ impl<'w> Env<'w> {
     }
 
     /// Injectivity, totality, surjectivity of relation `r` for space `k` from `a` to `b`.
-    fn space_props(&mut self, k: SpaceKind, r: &[Value], a: &Expr, b: &Expr, pos: Pos) -> E<bool> {
+    pub(crate) fn space_props(
+        &mut self,
+        k: SpaceKind,
+        r: &[Value],
+        a: &Expr,
+        b: &Expr,
+        pos: Pos,
+    ) -> E<bool> {
         use SpaceKind::*;
         let func = matches!(
             k,

@@ -32,10 +32,11 @@
 //!
 //! Owns the enumeration loop; the planning is the `plan` module, integer
 //! ranges derived from bounds the `bounds` module, pointwise functions
-//! `points`, types `typing`; values and evaluation
+//! `points`, large function spaces point by point `fspace`, types `typing`; values and evaluation
 //! are `value` and `eval`.
 
 mod bounds;
+mod fspace;
 mod plan;
 mod points;
 mod typing;
@@ -161,6 +162,11 @@ fn candidates(
             let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
                 unreachable!()
             };
+            if let ExprKind::Ident(f) = a.kind {
+                if let Some(fs) = fspace::search(f, b, cs, &st.checks, env)? {
+                    return Ok(fs.into_iter().map(|v| vec![v]).collect());
+                }
+            }
             let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
             members(a, b, &vars, env)?
         }

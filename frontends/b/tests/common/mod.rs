@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use frontend_testkit::bfs::{bfs, Bfs};
 use frontend_testkit::corpus;
 
 /// `<workspace>/../shared/datasets/b` with its `validation.csv` and
@@ -54,4 +55,54 @@ pub struct Row {
     pub path: String,
     pub states: Option<u64>,
     pub transitions: Option<u64>,
+}
+
+/// Loads and explores each of `models` (instances of `oracle.csv`, of
+/// `formalism`, at most 100,000 states) with a naive BFS: one message per
+/// model whose counts are not ProB's plus the root state.
+pub fn mismatches(dir: &Path, models: &[&str], formalism: &str) -> Vec<String> {
+    let rows = oracle(dir);
+    let mut failures = Vec::new();
+    for inst in models {
+        let row = rows
+            .get(*inst)
+            .unwrap_or_else(|| panic!("{inst} not in oracle.csv"));
+        assert_eq!(row.formalism, formalism, "{inst}");
+        let (s, t) = (
+            row.states.expect("oracle states"),
+            row.transitions.expect("oracle transitions"),
+        );
+        let path = dir.parent().expect("datasets root").join(&row.path);
+        let m = match bmethod::parse_file(&path) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{inst}: {e}"));
+                continue;
+            }
+        };
+        match bfs(&m, 100_000, None) {
+            Bfs::Done(gs, gt) if gs == s + 1 && gt == t => {}
+            Bfs::Done(gs, gt) => failures.push(format!(
+                "{inst}: {gs} states / {gt} transitions, oracle {s}+1 / {t}"
+            )),
+            Bfs::Error(e) => failures.push(format!("{inst}: {e}")),
+            Bfs::GaveUp(why) => failures.push(format!("{inst}: gave up: {why}")),
+        }
+    }
+    failures
+}
+
+/// Asserts that each of `models` matches ProB's counts (see
+/// [`mismatches`]); does nothing when the dataset is missing (see
+/// [`b_dir`]).
+pub fn assert_models_match(models: &[&str], formalism: &str) {
+    let Some(dir) = b_dir() else {
+        return;
+    };
+    let failures = mismatches(&dir, models, formalism);
+    assert!(
+        failures.is_empty(),
+        "{formalism} models differing from ProB:\n{}",
+        failures.join("\n")
+    );
 }

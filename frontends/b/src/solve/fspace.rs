@@ -1,0 +1,299 @@
+//! Enumerating a large finite function space `f : D --> R` (any of the
+//! function arrows) point by point instead of whole: the value at each
+//! element of `D` in turn (absent too, for a partial arrow), pruned by
+//!
+//! * the arrow itself: an injection uses a value of `R` once, a surjection
+//!   keeps enough points for the values of `R` it has not yet reached;
+//! * the conjuncts checked once `f` is bound in which `f` occurs only
+//!   applied, `f(a)`: evaluated on the function built so far, such a
+//!   conjunct either applies `f` only at points already chosen, and then
+//!   has its final value, or fails on a point not chosen yet (any error
+//!   counts as "not decided yet"). Only a conjunct found false prunes.
+//!   A universal quantifier `!xs.(P => Q)` with `f` out of `P` is refuted
+//!   by one instance of `Q` found false, skipping the instances that apply
+//!   a function outside its domain as a side of `=` or `/=` (a point not
+//!   chosen yet, or one that makes the whole conjunct false, see
+//!   `Env::holds_guard`); an instance failing otherwise leaves it
+//!   undecided, as the whole quantifier could be an error there.
+//!
+//! Every candidate that survives is a member of the space (checked as
+//! `Env::elements` checks it) and is then checked against every conjunct
+//! by the enumeration loop as before: the solutions are those of the
+//! whole enumeration, in another order. Spaces of at most `WHOLE`
+//! candidates are still enumerated whole.
+//!
+//! Owns the point-by-point search.
+
+use crate::ast::*;
+use crate::eval::{Env, Fail, E, ENUM_LIMIT};
+use crate::value::Value;
+
+/// Spaces with at most this many candidate relations are enumerated whole.
+const WHOLE: f64 = 65536.0;
+
+/// The most partial functions one search may visit.
+const NODES: usize = 1 << 22;
+
+/// The candidates for `f` in `f : space` (`space` a function arrow with
+/// ready sides), pruned by the conjuncts `checks` of `cs`; `None` when
+/// the space is not a function arrow or small enough to enumerate whole.
+pub fn search(
+    f: Sym,
+    space: &Expr,
+    cs: &[&Expr],
+    checks: &[usize],
+    env: &mut Env,
+) -> E<Option<Vec<Value>>> {
+    let ExprKind::Bin(BinOp::Space(k), d, r) = &space.kind else {
+        return Ok(None);
+    };
+    let Some(arrow) = Arrow::of(*k) else {
+        return Ok(None);
+    };
+    let (dom, ran) = (env.elements(d)?, env.elements(r)?);
+    if ((ran.len() + 1) as f64).powi(dom.len() as i32) <= WHOLE {
+        return Ok(None);
+    }
+    let prune = checks
+        .iter()
+        .map(|&c| cs[c])
+        .filter(|e| applied_only(e, f))
+        .collect();
+    let mut s = Search {
+        f,
+        k: *k,
+        arrow,
+        space,
+        uses: vec![0; ran.len()],
+        dom,
+        ran,
+        prune,
+        pairs: Vec::new(),
+        nodes: 0,
+        out: Vec::new(),
+    };
+    s.point(0, env)?;
+    Ok(Some(s.out))
+}
+
+/// What an arrow says of the points.
+#[derive(Clone, Copy)]
+struct Arrow {
+    total: bool,
+    injective: bool,
+    surjective: bool,
+}
+
+impl Arrow {
+    fn of(k: SpaceKind) -> Option<Arrow> {
+        use SpaceKind::*;
+        let (total, injective, surjective) = match k {
+            Partial => (false, false, false),
+            Total => (true, false, false),
+            PartialInj => (false, true, false),
+            TotalInj => (true, true, false),
+            PartialSurj => (false, false, true),
+            TotalSurj => (true, false, true),
+            PartialBij => (false, true, true),
+            TotalBij => (true, true, true),
+            Rel | TotalRel | SurjRel | TotalSurjRel => return None,
+        };
+        Some(Arrow {
+            total,
+            injective,
+            surjective,
+        })
+    }
+}
+
+/// Whether every occurrence of `f` in `e` is applied (`f(a)`), none of
+/// them under a binder of another `f`.
+fn applied_only(e: &Expr, f: Sym) -> bool {
+    let mut all = Vec::new();
+    super::plan::idents(e, &mut all);
+    let occurrences = all.iter().filter(|&&s| s == f).count();
+    let (mut applied, mut rebound) = (0, false);
+    crate::compile::visit(e, &mut |x| match &x.kind {
+        ExprKind::Apply(g, _) if matches!(g.kind, ExprKind::Ident(s) if s == f) => applied += 1,
+        ExprKind::Quant { ids, .. } => rebound |= ids.contains(&f),
+        _ => {}
+    });
+    occurrences > 0 && applied == occurrences && !rebound
+}
+
+/// The state of one point-by-point search.
+struct Search<'a> {
+    f: Sym,
+    k: SpaceKind,
+    arrow: Arrow,
+    space: &'a Expr,
+    dom: Vec<Value>,
+    ran: Vec<Value>,
+    prune: Vec<&'a Expr>,
+    /// How many chosen points map to each element of `ran`.
+    uses: Vec<usize>,
+    /// The points chosen so far.
+    pairs: Vec<Value>,
+    nodes: usize,
+    out: Vec<Value>,
+}
+
+impl Search<'_> {
+    /// Chooses the value at `dom[i]` and the points after it.
+    fn point(&mut self, i: usize, env: &mut Env) -> E<()> {
+        if i == self.dom.len() {
+            return self.leaf(env);
+        }
+        let absent = (!self.arrow.total).then_some(None);
+        for choice in absent.into_iter().chain((0..self.ran.len()).map(Some)) {
+            if !self.allowed(i, choice) {
+                continue;
+            }
+            self.nodes += 1;
+            if self.nodes > NODES {
+                return Err(Fail::Unsupported(
+                    format!("searching a function space point by point beyond {NODES} partial functions"),
+                    self.space.pos,
+                ));
+            }
+            if let Some(j) = choice {
+                self.uses[j] += 1;
+                let pair = Value::pair(self.dom[i].clone(), self.ran[j].clone());
+                self.pairs.push(pair);
+            }
+            let r = match self.consistent(env) {
+                true => self.point(i + 1, env),
+                false => Ok(()),
+            };
+            if let Some(j) = choice {
+                self.uses[j] -= 1;
+                self.pairs.pop();
+            }
+            r?;
+        }
+        Ok(())
+    }
+
+    /// Whether `choice` at `dom[i]` keeps the arrow satisfiable.
+    fn allowed(&self, i: usize, choice: Option<usize>) -> bool {
+        if self.arrow.injective && choice.is_some_and(|j| self.uses[j] > 0) {
+            return false;
+        }
+        if self.arrow.surjective {
+            let unreached = (0..self.ran.len())
+                .filter(|&j| self.uses[j] == 0 && choice != Some(j))
+                .count();
+            return unreached < self.dom.len() - i;
+        }
+        true
+    }
+
+    /// Whether no pruning conjunct is false on the points chosen so far.
+    fn consistent(&self, env: &mut Env) -> bool {
+        if self.prune.is_empty() {
+            return true;
+        }
+        let base = env.locals.len();
+        env.locals.push((self.f, Value::set(self.pairs.clone())));
+        let ok = self.prune.iter().all(|e| !refuted(e, self.f, env));
+        env.locals.truncate(base);
+        ok
+    }
+
+    /// A complete choice: a candidate if a member of the space.
+    fn leaf(&mut self, env: &mut Env) -> E<()> {
+        let f = Value::set(self.pairs.clone());
+        let ExprKind::Bin(_, d, r) = &self.space.kind else {
+            unreachable!("a function arrow")
+        };
+        let set = f.as_set().map_err(|m| Fail::Wd(m, self.space.pos))?;
+        if env.space_props(self.k, set, d, r, self.space.pos)? {
+            self.out.push(f);
+            if self.out.len() > ENUM_LIMIT {
+                return Err(Fail::Unsupported(
+                    format!(
+                        "more than {ENUM_LIMIT} functions left after pruning the function space"
+                    ),
+                    self.space.pos,
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether conjunct `e` is false on the points of `f` chosen so far (see
+/// the module's doc).
+fn refuted(e: &Expr, f: Sym, env: &mut Env) -> bool {
+    let ExprKind::Quant {
+        kind: QuantKind::Forall,
+        ids,
+        pred,
+        plan,
+        ..
+    } = &e.kind
+    else {
+        return matches!(env.holds(e), Ok(false));
+    };
+    let ExprKind::Bin(BinOp::Implies, dom, body) = &pred.kind else {
+        return matches!(env.holds(e), Ok(false));
+    };
+    let mut free = Vec::new();
+    super::plan::idents(dom, &mut free);
+    if free.contains(&f) {
+        return matches!(env.holds(e), Ok(false));
+    }
+    let Ok(p) = env.plan_of(plan, ids, dom) else {
+        return false;
+    };
+    let mut found = false;
+    let _ = super::solve(ids, dom, p, env, false, &mut |env| match env.holds(body) {
+        Ok(false) => {
+            found = true;
+            Ok(false)
+        }
+        Err(Fail::Wd(m, at)) if m.starts_with("function appl") && skippable(e, at, env) => Ok(true),
+        Ok(true) => Ok(true),
+        Err(other) => Err(other),
+    });
+    found
+}
+
+/// Whether an application outside its domain at `at` in the quantifier
+/// `q` makes the whole guard conjunct false rather than an error.
+fn skippable(q: &Expr, at: Pos, env: &Env) -> bool {
+    !env.w.try_find_abort && crate::eval::relational_apply(q, at)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tests::count;
+
+    #[test]
+    fn a_large_function_space_is_searched_point_by_point() {
+        // 7^6 candidate relations for `f`, above `WHOLE`: the solutions are
+        // the 5! = 120 injections with f(1) = 1, one constants state and
+        // one initialised state each (plus the root), 120 + 120 edges
+        let m = "MACHINE F CONSTANTS f
+             PROPERTIES f : 1..6 --> 1..6 & f(1) = 1 &
+               !(i, j).(i : 1..6 & j : 1..6 & i < j => f(i) /= f(j))
+             VARIABLES v INVARIANT v : 1..6 INITIALISATION v := f(2) END";
+        assert_eq!(count(m), (241, 240));
+    }
+
+    #[test]
+    fn arrows_prune_as_the_whole_enumeration_checks() {
+        // bijections 1..6 >->> 1..6 with f(1) = 1: 5! = 120; partial
+        // injections 1..6 >+> 1..6 (7^6 candidates) with 3 /: dom(f)
+        // and f(1) = 1: injections of a subset of {2, 4, 5, 6} into
+        // 2..6: 1 + 4*5 + 6*5*4 + 4*5*4*3 + 5*4*3*2 = 501
+        let bij = "MACHINE F CONSTANTS f
+             PROPERTIES f : 1..6 >->> 1..6 & f(1) = 1
+             VARIABLES v INVARIANT v : 1..6 INITIALISATION v := f(2) END";
+        assert_eq!(count(bij), (241, 240));
+        let pinj = "MACHINE F CONSTANTS f
+             PROPERTIES f : 1..6 >+> 1..6 & f(1) = 1 & 3 /: dom(f)
+             VARIABLES v INVARIANT v : 0..6 INITIALISATION v := card(f) END";
+        assert_eq!(count(pinj), (1 + 2 * 501, 2 * 501));
+    }
+}
