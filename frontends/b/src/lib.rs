@@ -160,4 +160,6 @@ mod tests;
 #[cfg(test)]
 mod tests_misc;
 #[cfg(test)]
+mod tests_values;
+#[cfg(test)]
 mod tests_wd;

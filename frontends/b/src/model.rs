@@ -29,7 +29,7 @@ use pins::{ModelError, Slot, TransitionGroup, Value as PValue};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ast::*;
-use crate::eval::{Cap, Env, Fail, Global, World, E};
+use crate::eval::{Cap, Env, Fail, Global, World, E, LARGE_SET};
 use crate::exec::{Callee, Target, Writes};
 use crate::solve::{idents, solve, PlanResult};
 use crate::value::Value;
@@ -261,6 +261,23 @@ impl BModel {
         k + 1
     }
 
+    /// [`Self::intern`] for a written slot: a variable holding a set of
+    /// over [`LARGE_SET`] elements is unsupported (ProB may hold it
+    /// symbolically, and then distinguishes states we identify).
+    fn store(&self, i: usize, v: &Value, pos: Pos) -> E<PValue> {
+        match v {
+            Value::Set(s) if i >= self.nconst && s.len() > LARGE_SET => Err(Fail::Unsupported(
+                format!(
+                    "variable {} holding a set of {} elements (ProB keeps such sets symbolic)",
+                    self.slots[i + 1].name,
+                    s.len()
+                ),
+                pos,
+            )),
+            _ => Ok(self.intern(i, v)),
+        }
+    }
+
     pub(crate) fn fail(&self, f: Fail) -> ModelError {
         let (msg, pos, unsup) = match f {
             Fail::Wd(m, p) => (m, p, false),
@@ -373,7 +390,7 @@ impl BModel {
                         let mut results = Vec::with_capacity(op.outs.len());
                         for (tg, v) in &w {
                             if let Target::Slot(i) = tg {
-                                t[i + 1] = self.intern(*i, v);
+                                t[i + 1] = self.store(*i, v, op.pos)?;
                             }
                         }
                         for &o in &op.outs {
@@ -479,7 +496,7 @@ impl BModel {
             let mut written = vec![false; self.nslots];
             for (tg, v) in &w {
                 if let Target::Slot(i) = tg {
-                    t[i + 1] = self.intern(*i, v);
+                    t[i + 1] = self.store(*i, v, pos)?;
                     written[*i] = true;
                 }
             }

@@ -1,0 +1,54 @@
+//! Unit tests of values ProB keeps symbolic: large intervals and
+//! comprehensions (kept in constants, refused in variables), `x ::
+//! INTEGER` (clipped to `MININT..MAXINT`) and `S <: {}` for an infinite
+//! `S`, on small machines whose counts are computed by hand.
+
+use crate::tests::{count, first_error};
+
+#[test]
+fn becomes_in_an_infinite_integer_set_is_clipped() {
+    // MININT..MAXINT = -1..3: 5 initial states; NATURAL: 0..3, NATURAL1: 1..3
+    for (set, n) in [("INTEGER", 5), ("NATURAL", 4), ("NATURAL1", 3)] {
+        let (s, t) = count(&format!(
+            "MACHINE B VARIABLES x INITIALISATION x :: {set} END"
+        ));
+        assert_eq!((s, t), (n + 1, n), "{set}");
+    }
+}
+
+#[test]
+fn subset_of_empty_of_an_infinite_set_is_false() {
+    // b is FALSE in every case: one state
+    for set in [
+        "INTEGER <-> INTEGER",
+        "NATURAL >->> INTEGER",
+        "seq(BOOL)",
+        "POW(NATURAL)",
+    ] {
+        let (s, t) = count(&format!(
+            "MACHINE E VARIABLES b INITIALISATION b := bool({set} <: {{}})
+             OPERATIONS op = SELECT b = FALSE THEN skip END END"
+        ));
+        assert_eq!((s, t), (2, 2), "{set}");
+    }
+}
+
+#[test]
+fn large_sets_in_constants_not_in_variables() {
+    // a constant interval of 10,000 elements: root, constants, initialised
+    let (s, t) = count(
+        "MACHINE L CONSTANTS big PROPERTIES big = 1..10000
+         VARIABLES x INITIALISATION x := 1
+         OPERATIONS inc = PRE x + 1 : big & x < 3 THEN x := x + 1 END END",
+    );
+    assert_eq!((s, t), (5, 4));
+    let e = first_error(
+        "MACHINE V VARIABLES x INITIALISATION x := {}
+         OPERATIONS fill = BEGIN x := 1..10000 END END",
+    )
+    .expect("a large set in a variable is refused");
+    assert!(
+        e.contains("variable x holding a set of 10000 elements"),
+        "{e}"
+    );
+}
