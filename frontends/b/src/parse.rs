@@ -67,7 +67,7 @@ pub const CLAUSES: &[&str] = &[
     "FREETYPES",
 ];
 
-fn is_clause(t: &Tok) -> bool {
+pub(crate) fn is_clause(t: &Tok) -> bool {
     matches!(t, Tok::Ident(s) if CLAUSES.contains(&s.as_str()))
 }
 

@@ -1,6 +1,7 @@
 //! Models of ProB's examples that use values ProB keeps symbolic (large
 //! intervals and comprehensions in constants, `x :: INTEGER`, `S <: {}`
-//! for an infinite `S`): each must give ProB's counts (`oracle.csv`) plus
+//! for an infinite `S`) or renamed machine instances (`INCLUDES r.M`):
+//! each must give ProB's counts (`oracle.csv`) plus
 //! the root state. Missing dataset: fails under `CI=true`, otherwise
 //! prints a notice.
 
@@ -17,6 +18,10 @@ const MODELS: &[&str] = &[
     "B/Daniel/Kodkod/LargerSet",
     "B/PerformanceTests/DataValidationTest",
     "B/Tickets/PROB-356/data",
+    "B/FeatureChecks/RenameParameterTests/Customer",
+    "B/FeatureChecks/RenameParameterTests/MyTwoDatas",
+    "B/Tickets/Vu_Inclusion/BError_2",
+    "B/Other/LustreTranslations/Lift",
 ];
 
 #[test]
