@@ -59,6 +59,11 @@ pub struct World {
     /// applied outside its domain in a quantified formula even as a side
     /// of `=` (Frappier1's `f(x) = f(y)`).
     pub try_find_abort: bool,
+    /// Set when a guard conjunct was taken as false because it applied a
+    /// function outside its domain: ProB's solver may find a value there
+    /// (wd_if_then_else), so PROPERTIES found unsatisfiable after it are
+    /// not ProB's 0 states (see `model`).
+    pub wd_swallowed: std::sync::atomic::AtomicBool,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:
@@ -181,9 +186,20 @@ impl<'w> Env<'w> {
     /// false rather than an error.
     pub fn holds_guard(&mut self, e: &Expr) -> E<bool> {
         match self.holds(e) {
-            Err(Fail::Wd(m, _)) if m.starts_with("function appl") => Ok(false),
+            Err(Fail::Wd(m, _)) if m.starts_with("function appl") => {
+                self.swallowed_wd();
+                Ok(false)
+            }
             r => r,
         }
+    }
+
+    /// Records that a well-definedness error made a guard false (see
+    /// [`World::wd_swallowed`]).
+    pub fn swallowed_wd(&self) {
+        self.w
+            .wd_swallowed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Whether the predicate `e` holds.

@@ -72,6 +72,10 @@
 //! * A constants state from which the INITIALISATION has no solution is a
 //!   model error (ProB reports it); without constants, such a machine has
 //!   no state (ProB's count 0).
+//! * PROPERTIES without solution: no state either (ProB's count 0),
+//!   unless ProB's solver may find one where ours does not (a deferred
+//!   set, whose size ProB may infer; a function applied outside its
+//!   domain while solving; strict inclusions): then unsupported.
 //!
 //! Refused with [`ErrorKind::Unsupported`] (naming the construct and
 //! where): REFINES, parameters of a machine another one uses without

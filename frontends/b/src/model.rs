@@ -23,6 +23,7 @@
 //! Owns the state layout and successor generation; B semantics live in
 //! `eval`, `exec` and `solve`.
 
+use std::sync::atomic::Ordering;
 use std::sync::{OnceLock, RwLock};
 
 use pins::{ModelError, Slot, TransitionGroup, Value as PValue};
@@ -261,6 +262,45 @@ impl BModel {
         k + 1
     }
 
+    /// PROPERTIES without solution: ProB counts no state (no transition),
+    /// unless its solver may have found one where ours found none:
+    /// a conjunct taken as false for a function applied outside its
+    /// domain (wd_if_then_else: 2 states), deferred sets (whose size
+    /// ProB may infer from the PROPERTIES: DeferredSetMinCard, 15 states;
+    /// OpenRecordSimple, 48),
+    /// or strict inclusions (UnsatTest3_union's `V <<: W`: 2 states).
+    fn unsatisfiable(&self, pos: Pos) -> E<()> {
+        let why = if self.world.wd_swallowed.load(Ordering::Relaxed) {
+            Some("a function applied outside its domain while solving them")
+        } else if self
+            .machines
+            .iter()
+            .any(|m| m.sets.iter().any(|d| d.elements.is_none()))
+        {
+            Some("deferred sets, whose size ProB may infer")
+        } else if self.properties.as_ref().is_some_and(|p| {
+            let mut strict = false;
+            crate::compile::visit(p, &mut |e| {
+                strict |= matches!(
+                    e.kind,
+                    ExprKind::Bin(BinOp::StrictSubset | BinOp::NotStrictSubset, ..)
+                )
+            });
+            strict
+        }) {
+            Some("strict inclusions")
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(Fail::Unsupported(
+                format!("PROPERTIES without solution, with {why} (ProB may find one)"),
+                pos,
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// [`Self::intern`] for a written slot: a variable holding a set of
     /// over [`LARGE_SET`] elements is unsupported (ProB may hold it
     /// symbolically, and then distinguishes states we identify).
@@ -300,6 +340,7 @@ impl BModel {
     pub(crate) fn setup(&self) -> Result<&Vec<Vec<Value>>, Fail> {
         self.setup_cache
             .get_or_init(|| {
+                self.world.wd_swallowed.store(false, Ordering::Relaxed);
                 let mut env = Env {
                     w: &self.world,
                     slots: vec![crate::exec::unset(); self.nslots],
@@ -340,11 +381,8 @@ impl BModel {
                 let sols = self.setup()?;
                 let pos = self.properties.as_ref().map_or(Pos::default(), |p| p.pos);
                 if sols.is_empty() {
-                    return Err(Fail::Unsupported(
-                        "PROPERTIES without solution (ProB's behaviour then is not modelled)"
-                            .into(),
-                        pos,
-                    ));
+                    // ProB then counts no state (InconsistentPROPERTIES: 0)
+                    return self.unsatisfiable(pos);
                 }
                 self.within_cap(
                     self.world.caps.initialisations,

@@ -74,3 +74,23 @@ fn renamed_instances_have_their_own_variables_and_operations() {
     assert_eq!(frontend_testkit::bfs::count(&m), (4, 3));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn properties_without_solution_give_no_state() {
+    // ProB counts no state: our root only
+    let m = |props: &str, sets: &str| {
+        format!(
+            "MACHINE U {sets} CONSTANTS c, f PROPERTIES f = {{1 |-> 2}} & c : 1..3 & {props}
+             VARIABLES x INITIALISATION x := c END"
+        )
+    };
+    assert_eq!(count(&m("c > 5", "")), (1, 0));
+    for (props, sets, why) in [
+        ("c > 5", "SETS ID", "deferred sets"),
+        ("f(c) = 7", "", "a function applied outside its domain"),
+        ("{c} <<: {}", "", "strict inclusions"),
+    ] {
+        let e = first_error(&m(props, sets)).expect("refused");
+        assert!(e.contains(why), "{props}: {e}");
+    }
+}

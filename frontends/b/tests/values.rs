@@ -1,6 +1,7 @@
 //! Models of ProB's examples that use values ProB keeps symbolic (large
 //! intervals and comprehensions in constants, `x :: INTEGER`, `S <: {}`
-//! for an infinite `S`) or renamed machine instances (`INCLUDES r.M`):
+//! for an infinite `S`) or renamed machine instances (`INCLUDES r.M`), or PROPERTIES without
+//! solution:
 //! each must give ProB's counts (`oracle.csv`) plus
 //! the root state. Missing dataset: fails under `CI=true`, otherwise
 //! prints a notice.
@@ -22,6 +23,8 @@ const MODELS: &[&str] = &[
     "B/FeatureChecks/RenameParameterTests/MyTwoDatas",
     "B/Tickets/Vu_Inclusion/BError_2",
     "B/Other/LustreTranslations/Lift",
+    "B/ErrorMachines/InconsistentPROPERTIES",
+    "B/PerformanceTests/SMTLIB/IDL_SimpleUnsat",
 ];
 
 #[test]
