@@ -1087,6 +1087,15 @@ impl<'w> Env<'w> {
                     }
                 }
             }
+            Single => match &self.set(a)?[..] {
+                [x] => x.clone(),
+                xs => {
+                    return Err(Fail::Wd(
+                        format!("LET expression with {} values", xs.len()),
+                        pos,
+                    ))
+                }
+            },
             Size => Value::Int(wd(v::as_seq(&self.eval(a)?), pos)?.len() as i64),
             First | Last | Front | Tail => {
                 let s = wd(v::as_seq(&self.eval(a)?), pos)?;

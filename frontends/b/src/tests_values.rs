@@ -94,3 +94,14 @@ fn properties_without_solution_give_no_state() {
         assert!(e.contains(why), "{props}: {e}");
     }
 }
+
+#[test]
+fn let_expressions() {
+    // x steps 0 -> 2 -> 4 (guarded by a LET of two definitions)
+    let (s, t) = count(
+        "MACHINE Lt VARIABLES x INITIALISATION x := 0
+         OPERATIONS step = PRE LET a, b BE a = x + 1 & b = a + 1 IN b END <= 4 THEN
+         x := LET y BE y = x + 2 IN y END END END",
+    );
+    assert_eq!((s, t), (4, 3));
+}
