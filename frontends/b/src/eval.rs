@@ -92,6 +92,11 @@ pub struct Env<'w> {
     pub w: &'w World,
     pub slots: Vec<Value>,
     pub locals: Vec<(Sym, Value)>,
+    /// Whether a set of over [`LARGE_SET`] elements that ProB may keep
+    /// symbolic (an interval, a comprehension, a constant) took part in
+    /// this evaluation: a variable may then not hold such a set (see
+    /// `model`).
+    pub symbolic: bool,
 }
 
 /// A function applied outside its domain inside the quantified formula `q`
@@ -882,6 +887,7 @@ impl<'w> Env<'w> {
                         Ok(true)
                     })
                     .map_err(|f| quantified(f, e, self.w.try_find_abort))?;
+                    self.symbolic |= out.len() > LARGE_SET;
                     if out.len() > LARGE_VALUE {
                         return Err(Fail::Unsupported(
                             format!("a set of {} elements built by comprehension", out.len()),
@@ -966,7 +972,9 @@ impl<'w> Env<'w> {
                 Interval => {
                     let x = self.int(a)?;
                     let y = self.int(b)?;
-                    range(x, y, pos)?
+                    let r = range(x, y, pos)?;
+                    self.symbolic |= r.as_set().is_ok_and(|s| s.len() > LARGE_SET);
+                    r
                 }
                 Maplet => Value::pair(self.eval(a)?, self.eval(b)?),
                 Union | Inter | Override | DirectProduct | DomRes | DomSub | RanRes | RanSub
@@ -1178,8 +1186,9 @@ impl<'w> Env<'w> {
 }
 
 /// Largest set of sets, functions or records built as a value (`POW`,
-/// `-->`, `struct`...), and largest set a machine *variable* may hold
-/// (see `model`): ProB keeps larger intervals, comprehensions and such
+/// `-->`, `struct`...), and largest set a machine *variable* may get from
+/// an evaluation where a larger interval, comprehension or constant took
+/// part (see [`Env::symbolic`]): ProB keeps larger intervals, comprehensions and such
 /// sets symbolic, and one set reached once symbolic, once explicit is two
 /// ProB states (TestBZTT_Data's `xx \/ yy`, EnumerateFunctionTests2's
 /// `ID <-> ID` over `1..4`), so counts of states holding them in

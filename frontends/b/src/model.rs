@@ -301,19 +301,30 @@ impl BModel {
         }
     }
 
-    /// [`Self::intern`] for a written slot: a variable holding a set of
-    /// over [`LARGE_SET`] elements is unsupported (ProB may hold it
-    /// symbolically, and then distinguishes states we identify).
-    fn store(&self, i: usize, v: &Value, pos: Pos) -> E<PValue> {
+    /// Whether a constant of `slots` holds a set of over [`LARGE_SET`]
+    /// elements (ProB may keep it symbolic).
+    fn large_constant(&self, slots: &[Value]) -> bool {
+        slots[..self.nconst]
+            .iter()
+            .any(|v| matches!(v, Value::Set(s) if s.len() > LARGE_SET))
+    }
+
+    /// [`Self::intern`] for a written slot: a variable getting a set of
+    /// over [`LARGE_SET`] elements from a `symbolic` evaluation (see
+    /// [`Env::symbolic`]) is unsupported (ProB may hold it symbolically,
+    /// and then distinguishes states we identify).
+    fn store(&self, i: usize, v: &Value, pos: Pos, symbolic: bool) -> E<PValue> {
         match v {
-            Value::Set(s) if i >= self.nconst && s.len() > LARGE_SET => Err(Fail::Unsupported(
-                format!(
-                    "variable {} holding a set of {} elements (ProB keeps such sets symbolic)",
-                    self.slots[i + 1].name,
-                    s.len()
-                ),
-                pos,
-            )),
+            Value::Set(s) if symbolic && i >= self.nconst && s.len() > LARGE_SET => {
+                Err(Fail::Unsupported(
+                    format!(
+                        "variable {} holding a set of {} elements (ProB keeps such sets symbolic)",
+                        self.slots[i + 1].name,
+                        s.len()
+                    ),
+                    pos,
+                ))
+            }
             _ => Ok(self.intern(i, v)),
         }
     }
@@ -345,6 +356,7 @@ impl BModel {
                     w: &self.world,
                     slots: vec![crate::exec::unset(); self.nslots],
                     locals: Vec::new(),
+                    symbolic: false,
                 };
                 let mut sols = Vec::new();
                 let truth = Expr {
@@ -409,6 +421,7 @@ impl BModel {
                 let slots = self.decode(state);
                 let mut env = Env {
                     w: &self.world,
+                    symbolic: self.large_constant(&slots),
                     slots,
                     locals: Vec::new(),
                 };
@@ -428,7 +441,7 @@ impl BModel {
                         let mut results = Vec::with_capacity(op.outs.len());
                         for (tg, v) in &w {
                             if let Target::Slot(i) = tg {
-                                t[i + 1] = self.store(*i, v, op.pos)?;
+                                t[i + 1] = self.store(*i, v, op.pos, env.symbolic)?;
                             }
                         }
                         for &o in &op.outs {
@@ -502,6 +515,7 @@ impl BModel {
         let slots = self.decode(state);
         let mut env = Env {
             w: &self.world,
+            symbolic: self.large_constant(&slots),
             slots,
             locals: Vec::new(),
         };
@@ -534,7 +548,7 @@ impl BModel {
             let mut written = vec![false; self.nslots];
             for (tg, v) in &w {
                 if let Target::Slot(i) = tg {
-                    t[i + 1] = self.store(*i, v, pos)?;
+                    t[i + 1] = self.store(*i, v, pos, env.symbolic)?;
                     written[*i] = true;
                 }
             }
