@@ -56,19 +56,15 @@ fn large_sets_in_constants_not_in_variables() {
 
 #[test]
 fn renamed_instances_have_their_own_variables_and_operations() {
+    let bit = "MACHINE Bit SETS MODE = {on, off} VARIABLES b, m INITIALISATION b := 0 || m := off
+         OPERATIONS flip = PRE b = 0 THEN b := 1 || m := on END END";
+    let two = "MACHINE Two INCLUDES p.Bit, q.Bit PROMOTES p.flip
+         OPERATIONS both = PRE p.b = 1 & q.m = off THEN q.flip END END";
     let dir = std::env::temp_dir().join(format!("bvalues-ren-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("write");
-    write(
-        "Bit.mch",
-        "MACHINE Bit SETS MODE = {on, off} VARIABLES b, m INITIALISATION b := 0 || m := off
-         OPERATIONS flip = PRE b = 0 THEN b := 1 || m := on END END",
-    );
-    write(
-        "Two.mch",
-        "MACHINE Two INCLUDES p.Bit, q.Bit PROMOTES p.flip
-         OPERATIONS both = PRE p.b = 1 & q.m = off THEN q.flip END END",
-    );
+    for (name, text) in [("Bit.mch", bit), ("Two.mch", two)] {
+        std::fs::write(dir.join(name), text).expect("write");
+    }
     let m = crate::parse_file(&dir.join("Two.mch")).unwrap_or_else(|e| panic!("{e}"));
     // (p.b, q.b): root, 00, 10 (p.flip), 11 (both); 1 + 1 + 1 transitions
     assert_eq!(frontend_testkit::bfs::count(&m), (4, 3));

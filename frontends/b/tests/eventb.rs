@@ -10,8 +10,7 @@
 
 mod common;
 
-use common::{b_dir, oracle};
-use frontend_testkit::bfs::{bfs, Bfs};
+use common::assert_oracle_matches;
 
 /// Instances of `oracle.csv` (formalism `eventb`, a few hundred states at
 /// most).
@@ -33,42 +32,7 @@ const MODELS: &[&str] = &[
 
 #[test]
 fn small_event_b_models_match_prob() {
-    let Some(dir) = b_dir() else {
-        return;
-    };
-    let rows = oracle(&dir);
-    let mut failures = Vec::new();
-    for inst in MODELS {
-        let row = rows
-            .get(*inst)
-            .unwrap_or_else(|| panic!("{inst} not in oracle.csv"));
-        assert_eq!(row.formalism, "eventb", "{inst}");
-        let (s, t) = (
-            row.states.expect("oracle states"),
-            row.transitions.expect("oracle transitions"),
-        );
-        let path = dir.parent().expect("datasets root").join(&row.path);
-        let m = match bmethod::parse_file(&path) {
-            Ok(m) => m,
-            Err(e) => {
-                failures.push(format!("{inst}: {e}"));
-                continue;
-            }
-        };
-        match bfs(&m, 100_000, None) {
-            Bfs::Done(gs, gt) if gs == s + 1 && gt == t => {}
-            Bfs::Done(gs, gt) => failures.push(format!(
-                "{inst}: {gs} states / {gt} transitions, oracle {s}+1 / {t}"
-            )),
-            Bfs::Error(e) => failures.push(format!("{inst}: {e}")),
-            Bfs::GaveUp(why) => failures.push(format!("{inst}: gave up: {why}")),
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "Event-B failures:\n{}",
-        failures.join("\n")
-    );
+    assert_oracle_matches(MODELS, Some("eventb"), 100_000, "Event-B");
 }
 
 #[test]

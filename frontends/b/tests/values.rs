@@ -8,8 +8,7 @@
 
 mod common;
 
-use common::{b_dir, oracle};
-use frontend_testkit::bfs::{bfs, Bfs};
+use common::assert_oracle_matches;
 
 const MODELS: &[&str] = &[
     "B/Tickets/Vu_Inclusion/BError_4",
@@ -30,31 +29,5 @@ const MODELS: &[&str] = &[
 
 #[test]
 fn symbolic_value_models_match_prob() {
-    let Some(dir) = b_dir() else {
-        return;
-    };
-    let rows = oracle(&dir);
-    let mut failures = Vec::new();
-    for inst in MODELS {
-        let row = rows
-            .get(*inst)
-            .unwrap_or_else(|| panic!("{inst} not in oracle.csv"));
-        let (s, t) = (
-            row.states.expect("states"),
-            row.transitions.expect("transitions"),
-        );
-        let path = dir.parent().expect("datasets root").join(&row.path);
-        let got = match bmethod::parse_file(&path) {
-            Ok(m) => match bfs(&m, usize::MAX, None) {
-                Bfs::Done(gs, gt) => format!("{gs} / {gt}"),
-                Bfs::Error(e) => e.to_string(),
-                Bfs::GaveUp(why) => why.to_string(),
-            },
-            Err(e) => e.to_string(),
-        };
-        if got != format!("{} / {t}", s + 1) {
-            failures.push(format!("{inst}: {got}, oracle {s}+1 / {t}"));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert_oracle_matches(MODELS, None, usize::MAX, "symbolic values");
 }

@@ -55,3 +55,60 @@ pub struct Row {
     pub states: Option<u64>,
     pub transitions: Option<u64>,
 }
+
+/// The models of `models` (instances of `oracle.csv`, of `formalism`
+/// when given) whose counts, explored with a naive BFS of at most
+/// `limit` states, are not ProB's plus the root state: one line each.
+pub fn oracle_mismatches(
+    dir: &Path,
+    models: &[&str],
+    formalism: Option<&str>,
+    limit: usize,
+) -> Vec<String> {
+    use frontend_testkit::bfs::{bfs, Bfs};
+    let rows = oracle(dir);
+    let mut failures = Vec::new();
+    for inst in models {
+        let row = rows
+            .get(*inst)
+            .unwrap_or_else(|| panic!("{inst} not in oracle.csv"));
+        if let Some(f) = formalism {
+            assert_eq!(row.formalism, f, "{inst}");
+        }
+        let (s, t) = (
+            row.states.expect("oracle states"),
+            row.transitions.expect("oracle transitions"),
+        );
+        let path = dir.parent().expect("datasets root").join(&row.path);
+        let m = match bmethod::parse_file(&path) {
+            Ok(m) => m,
+            Err(e) => {
+                failures.push(format!("{inst}: {e}"));
+                continue;
+            }
+        };
+        match bfs(&m, limit, None) {
+            Bfs::Done(gs, gt) if gs == s + 1 && gt == t => {}
+            Bfs::Done(gs, gt) => failures.push(format!(
+                "{inst}: {gs} states / {gt} transitions, oracle {s}+1 / {t}"
+            )),
+            Bfs::Error(e) => failures.push(format!("{inst}: {e}")),
+            Bfs::GaveUp(why) => failures.push(format!("{inst}: gave up: {why}")),
+        }
+    }
+    failures
+}
+
+/// Fails listing the [`oracle_mismatches`] of `models`, `what` naming them
+/// (nothing checked when the dataset is missing, see [`b_dir`]).
+pub fn assert_oracle_matches(models: &[&str], formalism: Option<&str>, limit: usize, what: &str) {
+    let Some(dir) = b_dir() else {
+        return;
+    };
+    let failures = oracle_mismatches(&dir, models, formalism, limit);
+    assert!(
+        failures.is_empty(),
+        "{what} failures:\n{}",
+        failures.join("\n")
+    );
+}
