@@ -162,6 +162,9 @@ pub enum Builtin {
     /// `IF P THEN E1 ELSE E2 END` as an expression or predicate (ELSIF
     /// nests): arguments `[P, E1, E2]`, only the chosen branch evaluated.
     IfThenElse,
+    /// The element of a singleton set (a LET expression's value, the
+    /// range of a lambda over its definitions): an error otherwise.
+    Single,
     /// ProB's external functions with a clear, deterministic meaning
     /// (see [`External`]), when a machine declares them.
     External(External),

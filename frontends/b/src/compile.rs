@@ -328,6 +328,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         symmetry,
         any_values,
         try_find_abort,
+        wd_swallowed: Default::default(),
     };
     let model = BModel::new(
         name.to_owned(),

@@ -59,6 +59,11 @@ pub struct World {
     /// applied outside its domain in a quantified formula even as a side
     /// of `=` (Frappier1's `f(x) = f(y)`).
     pub try_find_abort: bool,
+    /// Set when a guard conjunct was taken as false because it applied a
+    /// function outside its domain: ProB's solver may find a value there
+    /// (wd_if_then_else), so PROPERTIES found unsatisfiable after it are
+    /// not ProB's 0 states (see `model`).
+    pub wd_swallowed: std::sync::atomic::AtomicBool,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:
@@ -87,6 +92,11 @@ pub struct Env<'w> {
     pub w: &'w World,
     pub slots: Vec<Value>,
     pub locals: Vec<(Sym, Value)>,
+    /// Whether a set of over [`LARGE_SET`] elements that ProB may keep
+    /// symbolic (an interval, a comprehension, a constant) took part in
+    /// this evaluation: a variable may then not hold such a set (see
+    /// `model`).
+    pub symbolic: bool,
 }
 
 /// A function applied outside its domain inside the quantified formula `q`
@@ -181,9 +191,20 @@ impl<'w> Env<'w> {
     /// false rather than an error.
     pub fn holds_guard(&mut self, e: &Expr) -> E<bool> {
         match self.holds(e) {
-            Err(Fail::Wd(m, _)) if m.starts_with("function appl") => Ok(false),
+            Err(Fail::Wd(m, _)) if m.starts_with("function appl") => {
+                self.swallowed_wd();
+                Ok(false)
+            }
             r => r,
         }
+    }
+
+    /// Records that a well-definedness error made a guard false (see
+    /// [`World::wd_swallowed`]).
+    pub fn swallowed_wd(&self) {
+        self.w
+            .wd_swallowed
+            .store(true, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Whether the predicate `e` holds.
@@ -206,6 +227,11 @@ impl<'w> Env<'w> {
                 NotIn => {
                     let x = self.eval(a)?;
                     Ok(!self.member(&x, b)?)
+                }
+                Subset | StrictSubset | NotSubset | NotStrictSubset
+                    if matches!(b.kind, ExprKind::EmptySet) && Self::infinite_nonempty(a) =>
+                {
+                    Ok(matches!(op, NotSubset | NotStrictSubset))
                 }
                 Subset | StrictSubset | NotSubset | NotStrictSubset => {
                     let x = self.eval(a)?;
@@ -641,6 +667,39 @@ impl<'w> Env<'w> {
         }
     }
 
+    /// The values `x :: s` chooses from: the elements of `s`, except that
+    /// `INTEGER`, `NATURAL` and `NATURAL1` range over their part of
+    /// `MININT..MAXINT`, as ProB's model checker enumerates them (BError_4's
+    /// `n :: INTEGER`: 5 states).
+    pub fn becomes_in_choices(&mut self, s: &Expr) -> E<Vec<Value>> {
+        let lo = match &s.kind {
+            ExprKind::Named(NamedSet::Integer) => self.w.minint,
+            ExprKind::Named(NamedSet::Natural) => 0,
+            ExprKind::Named(NamedSet::Natural1) => 1,
+            _ => return self.elements(s),
+        };
+        Ok((lo..=self.w.maxint).map(Value::Int).collect())
+    }
+
+    /// Whether `s` denotes a set known to be non-empty and infinite from
+    /// its syntax alone (`INTEGER`, `POW(NATURAL)`, `INTEGER <-> BOOL`...),
+    /// so that `s <: {}` is false without enumerating it.
+    fn infinite_nonempty(s: &Expr) -> bool {
+        match &s.kind {
+            ExprKind::Named(
+                NamedSet::Natural | NamedSet::Natural1 | NamedSet::Integer | NamedSet::String,
+            ) => true,
+            ExprKind::Call(Builtin::Seq, _) => true,
+            ExprKind::Call(Builtin::Pow | Builtin::Fin, a) => Self::infinite_nonempty(&a[0]),
+            // Every space between two infinite (countable) sets has a
+            // member: the identity's image under a bijection of them.
+            ExprKind::Bin(BinOp::Space(_), a, b) => {
+                Self::infinite_nonempty(a) && Self::infinite_nonempty(b)
+            }
+            _ => false,
+        }
+    }
+
     /// `POW(S)`, `S --> T`, `struct(..)`... as a value (a set of sets,
     /// functions or records), refused beyond [`LARGE_SET`] elements.
     fn set_value(&mut self, e: &Expr) -> E<Value> {
@@ -835,9 +894,10 @@ impl<'w> Env<'w> {
                         Ok(true)
                     })
                     .map_err(|f| quantified(f, e, self.w.try_find_abort))?;
-                    if out.len() > LARGE_SET {
+                    self.symbolic |= out.len() > LARGE_SET;
+                    if out.len() > LARGE_VALUE {
                         return Err(Fail::Unsupported(
-                            format!("a set of {} elements built by comprehension (ProB keeps such sets symbolic)", out.len()),
+                            format!("a set of {} elements built by comprehension", out.len()),
                             pos,
                         ));
                     }
@@ -919,7 +979,9 @@ impl<'w> Env<'w> {
                 Interval => {
                     let x = self.int(a)?;
                     let y = self.int(b)?;
-                    range(x, y, pos)?
+                    let r = range(x, y, pos)?;
+                    self.symbolic |= r.as_set().is_ok_and(|s| s.len() > LARGE_SET);
+                    r
                 }
                 Maplet => Value::pair(self.eval(a)?, self.eval(b)?),
                 Union | Inter | Override | DirectProduct | DomRes | DomSub | RanRes | RanSub
@@ -1040,6 +1102,15 @@ impl<'w> Env<'w> {
                     }
                 }
             }
+            Single => match &self.set(a)?[..] {
+                [x] => x.clone(),
+                xs => {
+                    return Err(Fail::Wd(
+                        format!("LET expression with {} values", xs.len()),
+                        pos,
+                    ))
+                }
+            },
             Size => Value::Int(wd(v::as_seq(&self.eval(a)?), pos)?.len() as i64),
             First | Last | Front | Tail => {
                 let s = wd(v::as_seq(&self.eval(a)?), pos)?;
@@ -1121,16 +1192,26 @@ impl<'w> Env<'w> {
     }
 }
 
-/// Largest set value built from an interval or a comprehension: ProB
-/// keeps larger ones symbolic (its states then differ from the canonical
-/// ones, and its operations on them may time out), so its counts are not
-/// reproducible beyond it.
-const LARGE_SET: usize = 5_000;
+/// Largest set of sets, functions or records built as a value (`POW`,
+/// `-->`, `struct`...), and largest set a machine *variable* may get from
+/// an evaluation where a larger interval, comprehension or constant took
+/// part (see [`Env::symbolic`]): ProB keeps larger intervals, comprehensions and such
+/// sets symbolic, and one set reached once symbolic, once explicit is two
+/// ProB states (TestBZTT_Data's `xx \/ yy`, EnumerateFunctionTests2's
+/// `ID <-> ID` over `1..4`), so counts of states holding them in
+/// variables are not reproducible.
+pub(crate) const LARGE_SET: usize = 5_000;
+
+/// Largest set built from an interval or a comprehension. Beyond
+/// [`LARGE_SET`] elements such a set is only kept in constants and local
+/// computations (a constant's representation in ProB never changes, so
+/// its states are ProB's).
+const LARGE_VALUE: usize = 1 << 21;
 
 fn range(lo: i64, hi: i64, pos: Pos) -> E<Value> {
-    if hi >= lo && (hi - lo) as u64 >= LARGE_SET as u64 {
+    if hi >= lo && (hi - lo) as u64 >= LARGE_VALUE as u64 {
         return Err(Fail::Unsupported(
-            format!("the interval {lo}..{hi} as a value (over {LARGE_SET} elements: ProB keeps it symbolic)"),
+            format!("the interval {lo}..{hi} as a value (over {LARGE_VALUE} elements)"),
             pos,
         ));
     }

@@ -128,7 +128,7 @@ impl Env<'_> {
                     return Err(Fail::Unsupported("x, y :: S".into(), pos));
                 }
                 let t = self.target(ids[0], pos)?;
-                self.elements(set)?
+                self.becomes_in_choices(set)?
                     .into_iter()
                     .map(|x| vec![(t, x)])
                     .collect()

@@ -42,6 +42,14 @@
 //!   deferred sets, the others constants typed by the CONSTRAINTS (which
 //!   join the PROPERTIES), as ProB sets them up. A machine included with
 //!   names as arguments (`INCLUDES M(S, n)`) gets constants bound to them.
+//! * A renamed instance `r.M` (INCLUDES, EXTENDS, SEES... `r.M`) has
+//!   its variables and operations renamed `r.x`; its sets and constants
+//!   are shared by all instances of `M` (see `rename`).
+//! * Intervals and comprehensions of up to 2^21 elements are values;
+//!   a variable holding a set of over 5,000 elements is unsupported
+//!   (ProB keeps such sets symbolic and may count one set as two
+//!   states), a constant may. `x :: INTEGER` (`NATURAL`, `NATURAL1`)
+//!   ranges over `MININT..MAXINT`, as ProB's model checker enumerates it.
 //! * Constants that are elements of a deferred set (`c : S`) are
 //!   enumerated as ProB's static symmetry reduction does (see `symmetry`).
 //! * `SET_PREF_MAX_OPERATIONS` / `SET_PREF_MAX_INITIALISATIONS` = n: ProB
@@ -64,11 +72,16 @@
 //! * A constants state from which the INITIALISATION has no solution is a
 //!   model error (ProB reports it); without constants, such a machine has
 //!   no state (ProB's count 0).
+//! * PROPERTIES without solution: no state either (ProB's count 0),
+//!   unless ProB's solver may find one where ours does not (a deferred
+//!   set, whose size ProB may infer; a function applied outside its
+//!   domain while solving; strict inclusions): then unsupported.
 //!
 //! Refused with [`ErrorKind::Unsupported`] (naming the construct and
 //! where): REFINES, parameters of a machine another one uses without
 //! names as arguments, renamed
-//! machines, `SET_PREF_SYMMETRY_MODE`, `SET_PREF_USE_IGNORE_PRAGMAS` (ProB's
+//! instances of machines that use others (`INCLUDES r.M` where `M`
+//! includes, extends or imports), `SET_PREF_SYMMETRY_MODE`, `SET_PREF_USE_IGNORE_PRAGMAS` (ProB's
 //! counts may be reduced by them), `SET_PREF_KODKOD` (another solver for
 //! the PROPERTIES), constraints that
 //! let ProB choose a deferred set's size, binders with no finite range
@@ -100,6 +113,7 @@ mod lexer;
 mod load;
 mod model;
 mod parse;
+mod rename;
 mod solve;
 mod symmetry;
 mod value;
@@ -159,5 +173,7 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 mod tests;
 #[cfg(test)]
 mod tests_misc;
+#[cfg(test)]
+mod tests_values;
 #[cfg(test)]
 mod tests_wd;

@@ -12,7 +12,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ast::*;
 use crate::error::{BError, ErrorKind};
@@ -256,9 +256,10 @@ impl Reader {
                     format!("cyclic reference to {}", r.name),
                 ));
             }
+            let base = r.name.split_once('.').map_or(r.name.as_str(), |(_, m)| m);
             let path = ["mch", "ref", "imp", "sys"]
                 .iter()
-                .map(|e| dir.join(format!("{}.{e}", r.name)))
+                .map(|e| dir.join(format!("{base}.{e}")))
                 .find(|p| p.is_file());
             let Some(path) = path else {
                 // ProB's own library machines (LibraryStrings...) are not
@@ -277,7 +278,10 @@ impl Reader {
             };
             let label = path.display().to_string();
             let text = read(&path, &label)?;
-            let dm = self.machine(&text, label, dir)?;
+            let mut dm = self.machine(&text, label.clone(), dir)?;
+            if let Some((prefix, _)) = r.name.split_once('.') {
+                dm = self.renamed_instance(dm, prefix, &text, label, dir, out)?;
+            }
             loading.push(r.name.clone());
             self.load_deps(&dm, dir, out, loading)?;
             loading.pop();
@@ -288,11 +292,66 @@ impl Reader {
         Ok(())
     }
 
+    /// Machine `m` read again as the instance `prefix.M`: its variables
+    /// and operations renamed. Its sets, constants and properties are
+    /// shared: only the first instance of `M` loaded declares them.
+    fn renamed_instance(
+        &mut self,
+        m: Machine,
+        prefix: &str,
+        text: &str,
+        label: String,
+        dir: &Path,
+        loaded: &[Machine],
+    ) -> R<Machine> {
+        if let Some(r) = m.includes.iter().chain(&m.extends).chain(&m.imports).next() {
+            return Err(err_at(
+                &self.files,
+                ErrorKind::Unsupported,
+                r.pos,
+                format!("a renamed instance of {} using {}", m.name, r.name),
+            ));
+        }
+        let names: FxHashSet<String> = m
+            .variables
+            .iter()
+            .chain(m.operations.iter().map(|o| &o.name))
+            .map(|&s| self.syms.name(s).to_owned())
+            .collect();
+        let mut r = self.machine_as(text, label, dir, Some((prefix, &names)))?;
+        let shared = loaded
+            .iter()
+            .any(|x| x.name.rsplit('.').next() == Some(m.name.as_str()));
+        if shared {
+            r.sets.clear();
+            r.constants.clear();
+            r.properties.clear();
+        }
+        r.name = format!("{prefix}.{}", m.name);
+        Ok(r)
+    }
+
     /// Parses one machine.
     pub fn machine(&mut self, text: &str, label: String, dir: &Path) -> R<Machine> {
+        self.machine_as(text, label, dir, None)
+    }
+
+    /// Parses one machine, as the renamed instance `prefix.M` when
+    /// `renamed` gives the prefix and the names it renames (see `rename`).
+    fn machine_as(
+        &mut self,
+        text: &str,
+        label: String,
+        dir: &Path,
+        renamed: Option<(&str, &FxHashSet<String>)>,
+    ) -> R<Machine> {
         let fid = self.add_file(label.clone());
         let mut toks = lex(text, &label, fid)?;
         toks.pop(); // Eof
+        crate::rename::join_renamed(&mut toks);
+        if let Some((prefix, names)) = renamed {
+            crate::rename::rename(&mut toks, prefix, names);
+        }
         match toks.last() {
             Some(Token {
                 tok: Tok::Ident(s), ..

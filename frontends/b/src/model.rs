@@ -23,13 +23,14 @@
 //! Owns the state layout and successor generation; B semantics live in
 //! `eval`, `exec` and `solve`.
 
+use std::sync::atomic::Ordering;
 use std::sync::{OnceLock, RwLock};
 
 use pins::{ModelError, Slot, TransitionGroup, Value as PValue};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ast::*;
-use crate::eval::{Cap, Env, Fail, Global, World, E};
+use crate::eval::{Cap, Env, Fail, Global, World, E, LARGE_SET};
 use crate::exec::{Callee, Target, Writes};
 use crate::solve::{idents, solve, PlanResult};
 use crate::value::Value;
@@ -268,6 +269,73 @@ impl BModel {
         k + 1
     }
 
+    /// PROPERTIES without solution: ProB counts no state (no transition),
+    /// unless its solver may have found one where ours found none:
+    /// a conjunct taken as false for a function applied outside its
+    /// domain (wd_if_then_else: 2 states), deferred sets (whose size
+    /// ProB may infer from the PROPERTIES: DeferredSetMinCard, 15 states;
+    /// OpenRecordSimple, 48),
+    /// or strict inclusions (UnsatTest3_union's `V <<: W`: 2 states).
+    fn unsatisfiable(&self, pos: Pos) -> E<()> {
+        let why = if self.world.wd_swallowed.load(Ordering::Relaxed) {
+            Some("a function applied outside its domain while solving them")
+        } else if self
+            .machines
+            .iter()
+            .any(|m| m.sets.iter().any(|d| d.elements.is_none()))
+        {
+            Some("deferred sets, whose size ProB may infer")
+        } else if self.properties.as_ref().is_some_and(|p| {
+            let mut strict = false;
+            crate::compile::visit(p, &mut |e| {
+                strict |= matches!(
+                    e.kind,
+                    ExprKind::Bin(BinOp::StrictSubset | BinOp::NotStrictSubset, ..)
+                )
+            });
+            strict
+        }) {
+            Some("strict inclusions")
+        } else {
+            None
+        };
+        match why {
+            Some(why) => Err(Fail::Unsupported(
+                format!("PROPERTIES without solution, with {why} (ProB may find one)"),
+                pos,
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether a constant of `slots` holds a set of over [`LARGE_SET`]
+    /// elements (ProB may keep it symbolic).
+    fn large_constant(&self, slots: &[Value]) -> bool {
+        slots[..self.nconst]
+            .iter()
+            .any(|v| matches!(v, Value::Set(s) if s.len() > LARGE_SET))
+    }
+
+    /// [`Self::intern`] for a written slot: a variable getting a set of
+    /// over [`LARGE_SET`] elements from a `symbolic` evaluation (see
+    /// [`Env::symbolic`]) is unsupported (ProB may hold it symbolically,
+    /// and then distinguishes states we identify).
+    fn store(&self, i: usize, v: &Value, pos: Pos, symbolic: bool) -> E<PValue> {
+        match v {
+            Value::Set(s) if symbolic && i >= self.nconst && s.len() > LARGE_SET => {
+                Err(Fail::Unsupported(
+                    format!(
+                        "variable {} holding a set of {} elements (ProB keeps such sets symbolic)",
+                        self.slots[i + 1].name,
+                        s.len()
+                    ),
+                    pos,
+                ))
+            }
+            _ => Ok(self.intern(i, v)),
+        }
+    }
+
     pub(crate) fn fail(&self, f: Fail) -> ModelError {
         let (msg, pos, unsup) = match f {
             Fail::Wd(m, p) => (m, p, false),
@@ -290,10 +358,12 @@ impl BModel {
     pub(crate) fn setup(&self) -> Result<&Vec<Vec<Value>>, Fail> {
         self.setup_cache
             .get_or_init(|| {
+                self.world.wd_swallowed.store(false, Ordering::Relaxed);
                 let mut env = Env {
                     w: &self.world,
                     slots: vec![crate::exec::unset(); self.nslots],
                     locals: Vec::new(),
+                    symbolic: false,
                 };
                 let mut sols = Vec::new();
                 let truth = Expr {
@@ -330,11 +400,8 @@ impl BModel {
                 let sols = self.setup()?;
                 let pos = self.properties.as_ref().map_or(Pos::default(), |p| p.pos);
                 if sols.is_empty() {
-                    return Err(Fail::Unsupported(
-                        "PROPERTIES without solution (ProB's behaviour then is not modelled)"
-                            .into(),
-                        pos,
-                    ));
+                    // ProB then counts no state (InconsistentPROPERTIES: 0)
+                    return self.unsatisfiable(pos);
                 }
                 self.within_cap(
                     self.world.caps.initialisations,
@@ -361,6 +428,7 @@ impl BModel {
                 let slots = self.decode(state);
                 let mut env = Env {
                     w: &self.world,
+                    symbolic: self.large_constant(&slots),
                     slots,
                     locals: Vec::new(),
                 };
@@ -380,7 +448,7 @@ impl BModel {
                         let mut results = Vec::with_capacity(op.outs.len());
                         for (tg, v) in &w {
                             if let Target::Slot(i) = tg {
-                                t[i + 1] = self.intern(*i, v);
+                                t[i + 1] = self.store(*i, v, op.pos, env.symbolic)?;
                             }
                         }
                         for &o in &op.outs {
@@ -454,6 +522,7 @@ impl BModel {
         let slots = self.decode(state);
         let mut env = Env {
             w: &self.world,
+            symbolic: self.large_constant(&slots),
             slots,
             locals: Vec::new(),
         };
@@ -486,7 +555,7 @@ impl BModel {
             let mut written = vec![false; self.nslots];
             for (tg, v) in &w {
                 if let Target::Slot(i) = tg {
-                    t[i + 1] = self.intern(*i, v);
+                    t[i + 1] = self.store(*i, v, pos, env.symbolic)?;
                     written[*i] = true;
                 }
             }

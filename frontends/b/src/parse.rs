@@ -67,7 +67,7 @@ pub const CLAUSES: &[&str] = &[
     "FREETYPES",
 ];
 
-fn is_clause(t: &Tok) -> bool {
+pub(crate) fn is_clause(t: &Tok) -> bool {
     matches!(t, Tok::Ident(s) if CLAUSES.contains(&s.as_str()))
 }
 
@@ -848,6 +848,8 @@ impl<'a> Parser<'a> {
                     let e = self.if_expr_tail(pos)?;
                     self.expect_kw("END")?;
                     return Ok(e);
+                } else if s == "LET" {
+                    return self.let_expr_tail(pos);
                 } else if RESERVED.contains(&s.as_str())
                     || CLAUSES.contains(&s.as_str())
                     || OPENERS.contains(&s.as_str())
@@ -929,6 +931,36 @@ impl<'a> Parser<'a> {
         };
         Ok(Expr {
             kind: ExprKind::Call(Builtin::IfThenElse, vec![cond, then, els]),
+            pos,
+        })
+    }
+
+    /// `ids BE P IN E END` after `LET` in an expression: the single
+    /// element of `ran(%ids.(P | E))` (P gives the identifiers their
+    /// values, see [`Builtin::Single`]).
+    fn let_expr_tail(&mut self, pos: Pos) -> R<Expr> {
+        let ids = self.ident_list()?;
+        self.expect_kw("BE")?;
+        let pred = self.expr()?;
+        self.expect_kw("IN")?;
+        let body = self.expr_bp(0, true)?;
+        self.expect_kw("END")?;
+        let lambda = Expr {
+            kind: ExprKind::Quant {
+                kind: QuantKind::Lambda,
+                ids,
+                pred: Box::new(pred),
+                body: Some(Box::new(body)),
+                plan: Default::default(),
+            },
+            pos,
+        };
+        let ran = Expr {
+            kind: ExprKind::Call(Builtin::Ran, vec![lambda]),
+            pos,
+        };
+        Ok(Expr {
+            kind: ExprKind::Call(Builtin::Single, vec![ran]),
             pos,
         })
     }

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::assert_models_match;
+use common::assert_oracle_matches;
 
 /// Instances of `oracle.csv` (formalism `eventb`, a few hundred states at
 /// most).
@@ -32,7 +32,7 @@ const MODELS: &[&str] = &[
 
 #[test]
 fn small_event_b_models_match_prob() {
-    assert_models_match(MODELS, "eventb");
+    assert_oracle_matches(MODELS, Some("eventb"), 100_000, "Event-B");
 }
 
 #[test]

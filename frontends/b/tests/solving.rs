@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::assert_models_match;
+use common::assert_oracle_matches;
 
 /// Classical B instances of `oracle.csv`, each explored in under half a
 /// second in release.
@@ -25,5 +25,5 @@ const MODELS: &[&str] = &[
 
 #[test]
 fn large_function_spaces_solved_point_by_point_match_prob() {
-    assert_models_match(MODELS, "b");
+    assert_oracle_matches(MODELS, Some("b"), 100_000, "function-space");
 }

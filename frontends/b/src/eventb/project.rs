@@ -282,15 +282,22 @@ impl Tr<'_> {
             self.what = format!("event {} of machine {name}", ev.name);
             self.regions.push((self.pos_of(e), self.what.clone()));
             let mut actions: Vec<&Term> = ev.actions.iter().collect();
+            let mut witnessed = Vec::new();
             if !dropped.is_empty() {
                 let more = refinement::abstract_actions(m, &ev, &chain, &dropped)
                     .map_err(|msg| self.err(ErrorKind::Unsupported, e, msg))?;
-                actions.extend(more);
+                for (act, witnesses) in more {
+                    if witnesses.is_empty() {
+                        actions.push(act);
+                    } else {
+                        witnessed.push(self.witnessed_action(act, &witnesses)?);
+                    }
+                }
             }
             let pos = self.pos_of(e);
             let params = self.ident_list(ev.params)?;
             let checks = self.event_checks(&ev, variant, chain.first().copied(), &kept)?;
-            let body = self.event_body(ev.guards, &actions, checks, pos)?;
+            let body = self.event_body(ev.guards, &actions, witnessed, checks, pos)?;
             if ev.name == "INITIALISATION" {
                 if !params.is_empty() {
                     return Err(self.err(ErrorKind::Unsupported, e, "initialisation parameters"));
@@ -381,10 +388,32 @@ impl Tr<'_> {
 
     /// `SELECT guards THEN checks(actions) END` (no SELECT when no guard):
     /// a nondeterministic action must have an outcome.
+    /// Abstract action `act` with the abstract parameters it uses given
+    /// by their witnesses: `ANY p WHERE witness THEN act END`.
+    fn witnessed_action(&mut self, act: &Term, witnesses: &[(&str, &Term)]) -> R<Subst> {
+        let body = self.action(act)?;
+        let pos = body.pos;
+        let ids = witnesses.iter().map(|(p, _)| self.syms.intern(p)).collect();
+        let preds = witnesses
+            .iter()
+            .map(|(_, w)| self.expr(w))
+            .collect::<R<Vec<Expr>>>()?;
+        Ok(Subst {
+            kind: SubstKind::Any {
+                ids,
+                pred: conj(preds, pos),
+                body: Box::new(body),
+                plan: Default::default(),
+            },
+            pos,
+        })
+    }
+
     fn event_body(
         &mut self,
         guards: &[Term],
         actions: &[&Term],
+        witnessed: Vec<Subst>,
         checks: Vec<EventCheck>,
         pos: Pos,
     ) -> R<Subst> {
@@ -405,6 +434,7 @@ impl Tr<'_> {
             };
             acts.push(act);
         }
+        acts.extend(witnessed);
         let then = match acts.len() {
             0 => Subst {
                 kind: SubstKind::Skip,

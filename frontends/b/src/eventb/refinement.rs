@@ -5,10 +5,11 @@
 //! those variables and, for one concrete event, the abstract actions on
 //! them, following the `refines` links machine by machine.
 //!
-//! Supported: abstract actions `x := E` whose abstract parameters are also
-//! parameters of the concrete event. Refused (the message says why):
-//! nondeterministic abstract actions on a dropped variable, abstract
-//! parameters given by witnesses, merged events, a missing abstract event.
+//! Supported: abstract actions `x := E` whose abstract parameters are
+//! parameters of the concrete event or given by its witnesses (on
+//! before-values). Refused (the message says why): nondeterministic
+//! abstract actions on a dropped variable, witnesses on after-values,
+//! merged events, a missing abstract event.
 //!
 //! Owns only the walk over the terms; translation is `project`'s.
 
@@ -26,16 +27,23 @@ pub struct EventParts<'t> {
     /// The guards marked as theorems.
     pub theorems: &'t [Term],
     pub actions: &'t [Term],
+    /// `witness(_, identifier(_, p), Pred)`: the abstract parameters the
+    /// event gives by a predicate.
+    pub witnesses: &'t [Term],
 }
+
+/// An abstract action on a dropped variable, with the witnesses of the
+/// abstract parameters it uses (name, predicate).
+pub type AbstractAction<'t> = (&'t Term, Vec<(&'t str, &'t Term)>);
 
 /// `event(Pos, Name, Status, Refines, Params, Guards, Theorems, Actions,
 /// Witnesses)`, or without Theorems, or without Status and Theorems
 /// (older exports).
 pub fn event_parts(e: &Term) -> Option<EventParts<'_>> {
-    let (n, st, r, p, g, t, a) = match e.app()? {
-        ("event", [_, n, s, r, p, g, t, a, _]) => (n, Some(s), r, p, g, t.list()?, a),
-        ("event", [_, n, s, r, p, g, a, _]) => (n, Some(s), r, p, g, &[][..], a),
-        ("event", [_, n, r, p, g, a, _]) => (n, None, r, p, g, &[][..], a),
+    let (n, st, r, p, g, t, a, w) = match e.app()? {
+        ("event", [_, n, s, r, p, g, t, a, w]) => (n, Some(s), r, p, g, t.list()?, a, w),
+        ("event", [_, n, s, r, p, g, a, w]) => (n, Some(s), r, p, g, &[][..], a, w),
+        ("event", [_, n, r, p, g, a, w]) => (n, None, r, p, g, &[][..], a, w),
         _ => return None,
     };
     Some(EventParts {
@@ -51,6 +59,7 @@ pub fn event_parts(e: &Term) -> Option<EventParts<'_>> {
         params: p.list()?,
         guards: g.list()?,
         actions: a.list()?,
+        witnesses: w.list().unwrap_or(&[]),
     })
 }
 
@@ -121,10 +130,10 @@ pub fn dropped_variables(concrete: &Term, chain: &[&Term]) -> Vec<String> {
 /// event `ev` (of `concrete`), or why they are not supported.
 pub fn abstract_actions<'t>(
     concrete: &Term,
-    ev: &EventParts<'_>,
+    ev: &EventParts<'t>,
     chain: &[&'t Term],
     dropped: &[String],
-) -> Result<Vec<&'t Term>, String> {
+) -> Result<Vec<AbstractAction<'t>>, String> {
     let init = ev.name == "INITIALISATION";
     let params: Vec<&str> = ev.params.iter().filter_map(ident_name_of).collect();
     let mut handled: Vec<&str> = var_names(concrete);
@@ -153,7 +162,7 @@ pub fn abstract_actions<'t>(
             .find(|e| e.name == *r)
             .ok_or_else(|| format!("abstract event {r} not found"))?;
         for act in ae.actions {
-            if let Some(x) = action_on(act, &open, &ae, &params)? {
+            if let Some(x) = action_on(act, &open, &ae, &params, ev)? {
                 out.push(x);
             }
         }
@@ -168,13 +177,16 @@ pub fn abstract_actions<'t>(
 }
 
 /// `act` when it assigns one of the `open` variables (it must be a plain
-/// assignment of those only, using no witnessed abstract parameter).
+/// assignment of those only), with the witnesses of the abstract
+/// parameters it uses that the concrete event `ev` drops (a witness must
+/// not mention after-values).
 fn action_on<'t>(
     act: &'t Term,
     open: &[&str],
     ae: &EventParts<'_>,
     params: &[&str],
-) -> Result<Option<&'t Term>, String> {
+    ev: &EventParts<'t>,
+) -> Result<Option<AbstractAction<'t>>, String> {
     let (f, lhs) = match act.app() {
         Some((f, [_, Term::List(l), _])) => (f, l),
         _ => return Err("an abstract action of an unknown form".into()),
@@ -194,16 +206,34 @@ fn action_on<'t>(
     let mut ids = Vec::new();
     identifiers(act, &mut ids);
     let abstract_params: Vec<&str> = ae.params.iter().filter_map(ident_name_of).collect();
-    if let Some(p) = ids
+    let mut witnessed = Vec::new();
+    for p in ids
         .iter()
-        .find(|i| abstract_params.contains(i) && !params.contains(i))
+        .filter(|i| abstract_params.contains(i) && !params.contains(i))
     {
-        return Err(format!(
-            "the abstract parameter {p} of {} given by a witness",
-            ae.name
-        ));
+        let pred = ev.witnesses.iter().find_map(|w| match w.app() {
+            Some(("witness", [_, x, pred])) if ident_name_of(x) == Some(*p) => Some(pred),
+            _ => None,
+        });
+        let mut used = Vec::new();
+        if let Some(pred) = pred {
+            identifiers(pred, &mut used);
+        }
+        match pred {
+            Some(pred) if !used.iter().any(|u| u.ends_with('\'')) => {
+                if !witnessed.iter().any(|(q, _)| q == p) {
+                    witnessed.push((*p, pred));
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "the abstract parameter {p} of {} given by a witness on after-values or none",
+                    ae.name
+                ))
+            }
+        }
     }
-    Ok(Some(act))
+    Ok(Some((act, witnessed)))
 }
 
 /// The variables an action's left-hand sides `lhs` assign (`x`, `f(a)`).

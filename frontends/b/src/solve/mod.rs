@@ -94,7 +94,10 @@ fn step(
         return f(env);
     };
     let cands = match candidates(ids, cs, st, env, guard) {
-        Err(Fail::Wd(m, _)) if guard && m.starts_with("function appl") => Vec::new(),
+        Err(Fail::Wd(m, _)) if guard && m.starts_with("function appl") => {
+            env.swallowed_wd();
+            Vec::new()
+        }
         r => r?,
     };
     for vals in cands {
