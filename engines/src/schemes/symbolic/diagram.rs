@@ -105,6 +105,13 @@ pub trait Diagram: Sized {
     fn count_pairs(&self, s: &Self::Set, rel: &Self::Set, g: usize) -> DdResult<Option<u128>>;
     /// Inner nodes reachable from any of `roots`, each counted once.
     fn shared_nodes(&self, roots: &[&Self::Set]) -> u64;
+    /// A point where `roots` are every set the caller keeps: an encoding
+    /// that collects its own garbage there (the list decision diagram)
+    /// may free every node they do not reach, and returns its collections
+    /// so far when it did. oxidd's managers count references instead.
+    fn collect(&self, _roots: &[&Self::Set]) -> Option<u64> {
+        None
+    }
 
     /// The slot-`slot` values of `s` (a set over slots `≥ slot`), increasing,
     /// each with its suffix set over slots `> slot` (never empty).

@@ -21,15 +21,26 @@
 //! present, not a variable per value of a domain).
 //!
 //! One operation cache (union, difference, projection, image) keyed by
-//! node ids, kept across calls, direct-mapped and lossy as Sylvan's. Nodes are never freed during a search (no
-//! garbage collection): the node capacity of the budget bounds the unique
-//! table, and a full table ends the run as `table_full`.
+//! node ids, kept across calls, direct-mapped and lossy as Sylvan's.
+//!
+//! Garbage collection ([`Diagram::collect`]): the search offers its live
+//! roots (visited set, frontier, relations, learned projections and the
+//! sets its current step holds) at points between operations; once the
+//! nodes in use reach the trigger, the nodes reachable from the roots are
+//! marked, the others go on a free list that [`Store::make`] reuses (ids
+//! of live nodes never move), the unique table keeps the live nodes only,
+//! and the operation cache keeps the entries whose operands and result
+//! are all live (an entry naming a freed id could otherwise answer for a
+//! new node that reuses it). The trigger is half the node capacity, then
+//! twice the live nodes after a collection (at least half the capacity,
+//! at most all of it): collections stay rare while most of the table is
+//! garbage. A step that fills the table between two such points still
+//! ends the run as `table_full`.
 //!
 //! Owns the node store of one search and every set in it. Must not know
 //! models, strategies or learning.
 
-use super::diagram::{
-    set_algebra,DdResult, Diagram, FxHashMap, GroupShape, OutOfNodes, Support};
+use super::diagram::{set_algebra, DdResult, Diagram, FxHashMap, GroupShape, OutOfNodes, Support};
 use super::layout::Layout;
 use pins::Value;
 use std::cell::RefCell;
@@ -132,6 +143,12 @@ struct Store {
     /// colliding entry replaces the older one.
     cache: Vec<Entry>,
     capacity: usize,
+    /// Freed ids, reused before the node vector grows.
+    free: Vec<Id>,
+    /// Nodes in use at which the next collection runs.
+    collect_at: usize,
+    /// Collections so far.
+    collections: u64,
 }
 
 pub struct Ldd {
@@ -157,13 +174,67 @@ impl Store {
         if let Some(&id) = self.unique.get(&n) {
             return Ok(id);
         }
-        if self.nodes.len() >= self.capacity {
+        if self.in_use() >= self.capacity {
             return Err(OutOfNodes);
         }
-        let id = self.nodes.len() as Id;
-        self.nodes.push(n);
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.nodes[id as usize] = n;
+                id
+            }
+            None => {
+                self.nodes.push(n);
+                (self.nodes.len() - 1) as Id
+            }
+        };
         self.unique.insert(n, id);
         Ok(id)
+    }
+
+    /// Inner nodes in use (terminals' placeholders excluded).
+    fn in_use(&self) -> usize {
+        self.nodes.len() - 2 - self.free.len()
+    }
+
+    /// One bit per id, set for the inner nodes reachable from `roots`, and
+    /// their number.
+    fn mark(&self, roots: impl IntoIterator<Item = Id>) -> (Vec<u64>, u64) {
+        let mut seen = vec![0u64; self.nodes.len().div_ceil(64)];
+        let mut stack: Vec<Id> = roots.into_iter().collect();
+        let mut count = 0;
+        while let Some(id) = stack.pop() {
+            let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
+            if id > END && seen[word] & bit == 0 {
+                seen[word] |= bit;
+                count += 1;
+                let n = self.node(id);
+                stack.push(n.down);
+                stack.push(n.right);
+            }
+        }
+        (seen, count)
+    }
+
+    /// Frees every inner node no root reaches (see the module doc).
+    fn collect(&mut self, roots: impl IntoIterator<Item = Id>) {
+        let (seen, live) = self.mark(roots);
+        let alive = |id: Id| id <= END || seen[id as usize / 64] & (1 << (id % 64)) != 0;
+        self.free.clear();
+        for id in (2..self.nodes.len() as Id).rev() {
+            if !alive(id) {
+                self.nodes[id as usize] = Node { value: 0, down: EMPTY, right: EMPTY };
+                self.free.push(id);
+            }
+        }
+        self.unique.retain(|_, id| alive(*id));
+        for e in &mut self.cache {
+            if e.0 != 0 && !(alive((e.1 >> 32) as Id) && alive(e.1 as Id) && alive(e.2)) {
+                *e = (0, 0, EMPTY);
+            }
+        }
+        let live = live as usize;
+        self.collect_at = (2 * live).clamp(self.capacity / 2, self.capacity);
+        self.collections += 1;
     }
 
     /// The entries `(value, down)` of a level, values increasing.
@@ -314,6 +385,9 @@ impl Ldd {
             unique,
             cache: vec![(0, 0, EMPTY); entries],
             capacity: capacity.max(16),
+            free: Vec::new(),
+            collect_at: capacity.max(16) / 2,
+            collections: 0,
         };
         Ok(Ldd {
             layout,
@@ -605,22 +679,17 @@ impl Diagram for Ldd {
     }
 
     fn shared_nodes(&self, roots: &[&Id]) -> u64 {
-        let st = self.store.borrow();
         // One bit per node of the store: cheaper than hashing each id.
-        let mut seen = vec![0u64; st.nodes.len().div_ceil(64)];
-        let mut stack: Vec<Id> = roots.iter().map(|&&r| r).collect();
-        let mut count = 0;
-        while let Some(id) = stack.pop() {
-            let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
-            if id > END && seen[word] & bit == 0 {
-                seen[word] |= bit;
-                count += 1;
-                let n = st.node(id);
-                stack.push(n.down);
-                stack.push(n.right);
-            }
+        self.store.borrow().mark(roots.iter().map(|&&r| r)).1
+    }
+
+    fn collect(&self, roots: &[&Id]) -> Option<u64> {
+        let mut st = self.store.borrow_mut();
+        if st.in_use() < st.collect_at {
+            return None;
         }
-        count
+        st.collect(roots.iter().map(|&&r| r));
+        Some(st.collections)
     }
 
     fn entries(&self, s: &Id, _slot: usize) -> Vec<(Value, Id)> {
@@ -659,5 +728,63 @@ impl Diagram for Ldd {
         sets.iter()
             .map(|&(s, _)| copy(&from, &mut to, *s, &mut memo))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::layout::Encoding;
+    use super::*;
+
+    /// The set of `vectors`, one state and one union at a time.
+    fn set_of(d: &Ldd, vectors: &[Vec<Value>]) -> Id {
+        vectors.iter().fold(EMPTY, |acc, v| {
+            let one = d.state(v).unwrap();
+            d.union(&acc, &one).unwrap()
+        })
+    }
+
+    fn vectors(d: &Ldd, s: Id) -> Vec<Vec<Value>> {
+        let mut out = Vec::new();
+        d.for_each_vector(&s, &[0, 1, 2], &mut |v| out.push(v.to_vec()));
+        out
+    }
+
+    #[test]
+    fn collection_frees_the_unreached_nodes_and_keeps_the_roots_exact() {
+        let layout = Layout::for_initial(Encoding::List, &[0, 0, 0]);
+        let d = Ldd::new(layout, &[], 1 << 16).unwrap();
+        let grid = |m: Value| -> Vec<Vec<Value>> {
+            (0..m * m * m)
+                .map(|i| vec![i % m, (i / m) % m, i / (m * m)])
+                .filter(|v| (v[0] + 2 * v[1] + v[2]) % 3 != 0)
+                .collect()
+        };
+        let (kept_vectors, dropped_vectors) = (grid(9), grid(12));
+        let kept = set_of(&d, &kept_vectors);
+        let dropped = set_of(&d, &dropped_vectors);
+        let before = d.store.borrow().in_use();
+        let live = d.shared_nodes(&[&kept]);
+        assert!(before > live as usize, "garbage: {before} in use, {live} live");
+        d.store.borrow_mut().collect([kept]);
+        assert_eq!(d.store.borrow().in_use(), live as usize);
+        // The root is unchanged, and hash-consing still finds its nodes:
+        // building it again gives the same id without a new node.
+        assert_eq!(vectors(&d, kept), kept_vectors.iter().cloned().collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>());
+        assert_eq!(set_of(&d, &kept_vectors), kept);
+        // Freed ids are reused, and no cached operation answers with one of
+        // them: the dropped set built again is exact.
+        let again = set_of(&d, &dropped_vectors);
+        assert!(d.store.borrow().nodes.len() <= before + 2);
+        assert_eq!(d.count_states(&again), Some(dropped_vectors.len() as u128));
+        let both = d.union(&kept, &again).unwrap();
+        let minus = d.minus(&both, &kept).unwrap();
+        let expect: std::collections::BTreeSet<_> = dropped_vectors
+            .iter()
+            .filter(|v| !kept_vectors.contains(v))
+            .cloned()
+            .collect();
+        assert_eq!(vectors(&d, minus), expect.into_iter().collect::<Vec<_>>());
+        let _ = dropped;
     }
 }

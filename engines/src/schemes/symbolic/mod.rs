@@ -441,6 +441,7 @@ fn summarize<D: Diagram>(
             ("rounds".into(), f.rounds),
             ("fires".into(), f.fires),
             ("reencodings".into(), f.reencodings),
+            ("dd_collections".into(), f.collections),
             (
                 "relation_nodes".into(),
                 d.shared_nodes(&search.rels.iter().collect::<Vec<_>>()),
