@@ -44,6 +44,7 @@ use super::diagram::{set_algebra, DdResult, Diagram, FxHashMap, GroupShape, OutO
 use super::layout::Layout;
 use pins::Value;
 use std::cell::RefCell;
+use std::collections::hash_map::Entry as Slot;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -171,10 +172,12 @@ impl Store {
             return Ok(right);
         }
         let n = Node { value, down, right };
-        if let Some(&id) = self.unique.get(&n) {
-            return Ok(id);
-        }
-        if self.in_use() >= self.capacity {
+        // One hash per call: the entry is looked up and filled at once.
+        let slot = match self.unique.entry(n) {
+            Slot::Occupied(e) => return Ok(*e.get()),
+            Slot::Vacant(e) => e,
+        };
+        if self.nodes.len() - 2 - self.free.len() >= self.capacity {
             return Err(OutOfNodes);
         }
         let id = match self.free.pop() {
@@ -187,7 +190,7 @@ impl Store {
                 (self.nodes.len() - 1) as Id
             }
         };
-        self.unique.insert(n, id);
+        slot.insert(id);
         Ok(id)
     }
 
@@ -275,6 +278,9 @@ impl Store {
         self.cache[i] = (w, ab, id);
     }
 
+    /// The union, along both levels' value lists at once (as Sylvan's:
+    /// each rest of a list is an operation of its own, cached, and no
+    /// list is copied).
     fn union(&mut self, a: Id, b: Id) -> DdResult<Id> {
         if a == b || b == EMPTY {
             return Ok(a);
@@ -286,30 +292,23 @@ impl Store {
         if let Some(x) = self.cached(key) {
             return Ok(x);
         }
-        let (ea, eb) = (self.entries(a), self.entries(b));
-        let mut out = Vec::with_capacity(ea.len() + eb.len());
-        let (mut i, mut j) = (0, 0);
-        while i < ea.len() || j < eb.len() {
-            let take_a = j == eb.len() || (i < ea.len() && ea[i].0 < eb[j].0);
-            let take_b = i == ea.len() || (j < eb.len() && eb[j].0 < ea[i].0);
-            if take_a {
-                out.push(ea[i]);
-                i += 1;
-            } else if take_b {
-                out.push(eb[j]);
-                j += 1;
-            } else {
-                let d = self.union(ea[i].1, eb[j].1)?;
-                out.push((ea[i].0, d));
-                i += 1;
-                j += 1;
-            }
-        }
-        let x = self.level(&out)?;
+        let (na, nb) = (self.node(a), self.node(b));
+        let x = if na.value < nb.value {
+            let right = self.union(na.right, b)?;
+            self.make(na.value, na.down, right)?
+        } else if nb.value < na.value {
+            let right = self.union(a, nb.right)?;
+            self.make(nb.value, nb.down, right)?
+        } else {
+            let down = self.union(na.down, nb.down)?;
+            let right = self.union(na.right, nb.right)?;
+            self.make(na.value, down, right)?
+        };
         self.remember(key, x);
         Ok(x)
     }
 
+    /// The difference, along both value lists as [`Store::union`].
     fn minus(&mut self, a: Id, b: Id) -> DdResult<Id> {
         if a == b || a == EMPTY {
             return Ok(EMPTY);
@@ -321,15 +320,17 @@ impl Store {
         if let Some(x) = self.cached(key) {
             return Ok(x);
         }
-        let eb = self.entries(b);
-        let mut out = Vec::new();
-        for (v, d) in self.entries(a) {
-            match eb.binary_search_by_key(&v, |e| e.0) {
-                Ok(k) => out.push((v, self.minus(d, eb[k].1)?)),
-                Err(_) => out.push((v, d)),
-            }
-        }
-        let x = self.level(&out)?;
+        let (na, nb) = (self.node(a), self.node(b));
+        let x = if na.value < nb.value {
+            let right = self.minus(na.right, b)?;
+            self.make(na.value, na.down, right)?
+        } else if nb.value < na.value {
+            self.minus(a, nb.right)?
+        } else {
+            let down = self.minus(na.down, nb.down)?;
+            let right = self.minus(na.right, nb.right)?;
+            self.make(na.value, down, right)?
+        };
         self.remember(key, x);
         Ok(x)
     }
@@ -377,8 +378,8 @@ impl Ldd {
         let mut unique = HashMap::default();
         unique.reserve(1 << 16);
         // As many cache entries as an eighth of the node capacity, a power
-        // of two (the oxidd encodings' apply cache has the same bounds).
-        let entries = (capacity / 8).clamp(1 << 12, 1 << 22).next_power_of_two();
+        // of two, at most 2²⁴ (16M entries of 24 bytes).
+        let entries = (capacity / 8).clamp(1 << 12, 1 << 24).next_power_of_two();
         let store = Store {
             // Two placeholders for the terminals' ids.
             nodes: vec![Node { value: 0, down: EMPTY, right: EMPTY }; 2],
@@ -683,13 +684,15 @@ impl Diagram for Ldd {
         self.store.borrow().mark(roots.iter().map(|&&r| r)).1
     }
 
-    fn collect(&self, roots: &[&Id]) -> Option<u64> {
+    fn collection_due(&self) -> bool {
+        let st = self.store.borrow();
+        st.in_use() >= st.collect_at
+    }
+
+    fn collect(&self, roots: &[&Id]) -> u64 {
         let mut st = self.store.borrow_mut();
-        if st.in_use() < st.collect_at {
-            return None;
-        }
         st.collect(roots.iter().map(|&&r| r));
-        Some(st.collections)
+        st.collections
     }
 
     fn entries(&self, s: &Id, _slot: usize) -> Vec<(Value, Id)> {

@@ -228,8 +228,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
     /// A garbage-collection point: `extra` holds every set of the current
     /// step that is not a field of the search (see [`Diagram::collect`]).
     fn collect(&mut self, extra: &[&D::Set]) {
-        if let Some(n) = self.d.collect(&self.roots(extra)) {
-            self.figures.collections = n;
+        if self.d.collection_due() {
+            self.figures.collections = self.d.collect(&self.roots(extra));
         }
     }
 
