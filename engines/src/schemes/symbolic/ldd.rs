@@ -150,6 +150,9 @@ struct Store {
     collect_at: usize,
     /// Collections so far.
     collections: u64,
+    /// Mark bits and the ids marked ([`Store::mark`]).
+    marks: Vec<u64>,
+    marked: Vec<Id>,
 }
 
 pub struct Ldd {
@@ -199,29 +202,43 @@ impl Store {
         self.nodes.len() - 2 - self.free.len()
     }
 
-    /// One bit per id, set for the inner nodes reachable from `roots`, and
-    /// their number.
-    fn mark(&self, roots: impl IntoIterator<Item = Id>) -> (Vec<u64>, u64) {
-        let mut seen = vec![0u64; self.nodes.len().div_ceil(64)];
+    /// Sets the bits of `marks` for the inner nodes reachable from `roots`
+    /// and lists them in `marked`; returns how many. Both buffers stay
+    /// between calls and [`Store::unmark`] clears the marked words only,
+    /// so counting a small set costs its own nodes, not a bit vector as
+    /// long as the store (zeroed at every sampling point before: a
+    /// chaining sweep per value of a counter paid it every sweep).
+    fn mark(&mut self, roots: impl IntoIterator<Item = Id>) -> u64 {
+        let words = self.nodes.len().div_ceil(64);
+        if self.marks.len() < words {
+            self.marks.resize(words, 0);
+        }
         let mut stack: Vec<Id> = roots.into_iter().collect();
-        let mut count = 0;
         while let Some(id) = stack.pop() {
             let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
-            if id > END && seen[word] & bit == 0 {
-                seen[word] |= bit;
-                count += 1;
+            if id > END && self.marks[word] & bit == 0 {
+                self.marks[word] |= bit;
+                self.marked.push(id);
                 let n = self.node(id);
                 stack.push(n.down);
                 stack.push(n.right);
             }
         }
-        (seen, count)
+        self.marked.len() as u64
+    }
+
+    /// Clears what [`Store::mark`] set.
+    fn unmark(&mut self) {
+        for id in self.marked.drain(..) {
+            self.marks[id as usize / 64] = 0;
+        }
     }
 
     /// Frees every inner node no root reaches (see the module doc).
     fn collect(&mut self, roots: impl IntoIterator<Item = Id>) {
-        let (seen, live) = self.mark(roots);
-        let alive = |id: Id| id <= END || seen[id as usize / 64] & (1 << (id % 64)) != 0;
+        let live = self.mark(roots) as usize;
+        let marks = std::mem::take(&mut self.marks);
+        let alive = |id: Id| id <= END || marks[id as usize / 64] & (1 << (id % 64)) != 0;
         self.free.clear();
         for id in (2..self.nodes.len() as Id).rev() {
             if !alive(id) {
@@ -235,7 +252,8 @@ impl Store {
                 *e = (0, 0, EMPTY);
             }
         }
-        let live = live as usize;
+        self.marks = marks;
+        self.unmark();
         self.collect_at = (2 * live).clamp(self.capacity / 2, self.capacity);
         self.collections += 1;
     }
@@ -389,6 +407,8 @@ impl Ldd {
             free: Vec::new(),
             collect_at: capacity.max(16) / 2,
             collections: 0,
+            marks: Vec::new(),
+            marked: Vec::new(),
         };
         Ok(Ldd {
             layout,
@@ -681,7 +701,10 @@ impl Diagram for Ldd {
 
     fn shared_nodes(&self, roots: &[&Id]) -> u64 {
         // One bit per node of the store: cheaper than hashing each id.
-        self.store.borrow().mark(roots.iter().map(|&&r| r)).1
+        let mut st = self.store.borrow_mut();
+        let count = st.mark(roots.iter().map(|&&r| r));
+        st.unmark();
+        count
     }
 
     fn collection_due(&self) -> bool {
