@@ -105,6 +105,17 @@ pub trait Diagram: Sized {
     fn count_pairs(&self, s: &Self::Set, rel: &Self::Set, g: usize) -> DdResult<Option<u128>>;
     /// Inner nodes reachable from any of `roots`, each counted once.
     fn shared_nodes(&self, roots: &[&Self::Set]) -> u64;
+    /// Whether an encoding that collects its own garbage (the list
+    /// decision diagram) wants a collection now; oxidd's managers count
+    /// references instead and never do.
+    fn collection_due(&self) -> bool {
+        false
+    }
+    /// Frees every node that `roots`, every set the caller keeps, do not
+    /// reach; returns the collections so far.
+    fn collect(&self, _roots: &[&Self::Set]) -> u64 {
+        0
+    }
 
     /// The slot-`slot` values of `s` (a set over slots `≥ slot`), increasing,
     /// each with its suffix set over slots `> slot` (never empty).

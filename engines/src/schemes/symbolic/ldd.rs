@@ -21,18 +21,30 @@
 //! present, not a variable per value of a domain).
 //!
 //! One operation cache (union, difference, projection, image) keyed by
-//! node ids, kept across calls, direct-mapped and lossy as Sylvan's. Nodes are never freed during a search (no
-//! garbage collection): the node capacity of the budget bounds the unique
-//! table, and a full table ends the run as `table_full`.
+//! node ids, kept across calls, direct-mapped and lossy as Sylvan's.
+//!
+//! Garbage collection ([`Diagram::collect`]): the search offers its live
+//! roots (visited set, frontier, relations, learned projections and the
+//! sets its current step holds) at points between operations; once the
+//! nodes in use reach the trigger, the nodes reachable from the roots are
+//! marked, the others go on a free list that [`Store::make`] reuses (ids
+//! of live nodes never move), the unique table keeps the live nodes only,
+//! and the operation cache keeps the entries whose operands and result
+//! are all live (an entry naming a freed id could otherwise answer for a
+//! new node that reuses it). The trigger is half the node capacity, then
+//! twice the live nodes after a collection (at least half the capacity,
+//! at most all of it): collections stay rare while most of the table is
+//! garbage. A step that fills the table between two such points still
+//! ends the run as `table_full`.
 //!
 //! Owns the node store of one search and every set in it. Must not know
 //! models, strategies or learning.
 
-use super::diagram::{
-    set_algebra,DdResult, Diagram, FxHashMap, GroupShape, OutOfNodes, Support};
+use super::diagram::{set_algebra, DdResult, Diagram, FxHashMap, GroupShape, OutOfNodes, Support};
 use super::layout::Layout;
 use pins::Value;
 use std::cell::RefCell;
+use std::collections::hash_map::Entry as Slot;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -132,6 +144,15 @@ struct Store {
     /// colliding entry replaces the older one.
     cache: Vec<Entry>,
     capacity: usize,
+    /// Freed ids, reused before the node vector grows.
+    free: Vec<Id>,
+    /// Nodes in use at which the next collection runs.
+    collect_at: usize,
+    /// Collections so far.
+    collections: u64,
+    /// Mark bits and the ids marked ([`Store::mark`]).
+    marks: Vec<u64>,
+    marked: Vec<Id>,
 }
 
 pub struct Ldd {
@@ -154,16 +175,87 @@ impl Store {
             return Ok(right);
         }
         let n = Node { value, down, right };
-        if let Some(&id) = self.unique.get(&n) {
-            return Ok(id);
-        }
-        if self.nodes.len() >= self.capacity {
+        // One hash per call: the entry is looked up and filled at once.
+        let slot = match self.unique.entry(n) {
+            Slot::Occupied(e) => return Ok(*e.get()),
+            Slot::Vacant(e) => e,
+        };
+        if self.nodes.len() - 2 - self.free.len() >= self.capacity {
             return Err(OutOfNodes);
         }
-        let id = self.nodes.len() as Id;
-        self.nodes.push(n);
-        self.unique.insert(n, id);
+        let id = match self.free.pop() {
+            Some(id) => {
+                self.nodes[id as usize] = n;
+                id
+            }
+            None => {
+                self.nodes.push(n);
+                (self.nodes.len() - 1) as Id
+            }
+        };
+        slot.insert(id);
         Ok(id)
+    }
+
+    /// Inner nodes in use (terminals' placeholders excluded).
+    fn in_use(&self) -> usize {
+        self.nodes.len() - 2 - self.free.len()
+    }
+
+    /// Sets the bits of `marks` for the inner nodes reachable from `roots`
+    /// and lists them in `marked`; returns how many. Both buffers stay
+    /// between calls and [`Store::unmark`] clears the marked words only,
+    /// so counting a small set costs its own nodes, not a bit vector as
+    /// long as the store (zeroed at every sampling point before: a
+    /// chaining sweep per value of a counter paid it every sweep).
+    fn mark(&mut self, roots: impl IntoIterator<Item = Id>) -> u64 {
+        let words = self.nodes.len().div_ceil(64);
+        if self.marks.len() < words {
+            self.marks.resize(words, 0);
+        }
+        let mut stack: Vec<Id> = roots.into_iter().collect();
+        while let Some(id) = stack.pop() {
+            let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
+            if id > END && self.marks[word] & bit == 0 {
+                self.marks[word] |= bit;
+                self.marked.push(id);
+                let n = self.node(id);
+                stack.push(n.down);
+                stack.push(n.right);
+            }
+        }
+        self.marked.len() as u64
+    }
+
+    /// Clears what [`Store::mark`] set.
+    fn unmark(&mut self) {
+        for id in self.marked.drain(..) {
+            self.marks[id as usize / 64] = 0;
+        }
+    }
+
+    /// Frees every inner node no root reaches (see the module doc).
+    fn collect(&mut self, roots: impl IntoIterator<Item = Id>) {
+        let live = self.mark(roots) as usize;
+        let marks = std::mem::take(&mut self.marks);
+        let alive = |id: Id| id <= END || marks[id as usize / 64] & (1 << (id % 64)) != 0;
+        self.free.clear();
+        for id in (2..self.nodes.len() as Id).rev() {
+            if !alive(id) {
+                self.nodes[id as usize] = Node { value: 0, down: EMPTY, right: EMPTY };
+                self.free.push(id);
+            }
+        }
+        self.unique.retain(|_, id| alive(*id));
+        for e in &mut self.cache {
+            if e.0 != 0 && !(alive((e.1 >> 32) as Id) && alive(e.1 as Id) && alive(e.2)) {
+                *e = (0, 0, EMPTY);
+            }
+        }
+        self.marks = marks;
+        self.unmark();
+        self.collect_at = (2 * live).clamp(self.capacity / 2, self.capacity);
+        self.collections += 1;
     }
 
     /// The entries `(value, down)` of a level, values increasing.
@@ -204,6 +296,9 @@ impl Store {
         self.cache[i] = (w, ab, id);
     }
 
+    /// The union, along both levels' value lists at once (as Sylvan's:
+    /// each rest of a list is an operation of its own, cached, and no
+    /// list is copied).
     fn union(&mut self, a: Id, b: Id) -> DdResult<Id> {
         if a == b || b == EMPTY {
             return Ok(a);
@@ -215,30 +310,23 @@ impl Store {
         if let Some(x) = self.cached(key) {
             return Ok(x);
         }
-        let (ea, eb) = (self.entries(a), self.entries(b));
-        let mut out = Vec::with_capacity(ea.len() + eb.len());
-        let (mut i, mut j) = (0, 0);
-        while i < ea.len() || j < eb.len() {
-            let take_a = j == eb.len() || (i < ea.len() && ea[i].0 < eb[j].0);
-            let take_b = i == ea.len() || (j < eb.len() && eb[j].0 < ea[i].0);
-            if take_a {
-                out.push(ea[i]);
-                i += 1;
-            } else if take_b {
-                out.push(eb[j]);
-                j += 1;
-            } else {
-                let d = self.union(ea[i].1, eb[j].1)?;
-                out.push((ea[i].0, d));
-                i += 1;
-                j += 1;
-            }
-        }
-        let x = self.level(&out)?;
+        let (na, nb) = (self.node(a), self.node(b));
+        let x = if na.value < nb.value {
+            let right = self.union(na.right, b)?;
+            self.make(na.value, na.down, right)?
+        } else if nb.value < na.value {
+            let right = self.union(a, nb.right)?;
+            self.make(nb.value, nb.down, right)?
+        } else {
+            let down = self.union(na.down, nb.down)?;
+            let right = self.union(na.right, nb.right)?;
+            self.make(na.value, down, right)?
+        };
         self.remember(key, x);
         Ok(x)
     }
 
+    /// The difference, along both value lists as [`Store::union`].
     fn minus(&mut self, a: Id, b: Id) -> DdResult<Id> {
         if a == b || a == EMPTY {
             return Ok(EMPTY);
@@ -250,15 +338,17 @@ impl Store {
         if let Some(x) = self.cached(key) {
             return Ok(x);
         }
-        let eb = self.entries(b);
-        let mut out = Vec::new();
-        for (v, d) in self.entries(a) {
-            match eb.binary_search_by_key(&v, |e| e.0) {
-                Ok(k) => out.push((v, self.minus(d, eb[k].1)?)),
-                Err(_) => out.push((v, d)),
-            }
-        }
-        let x = self.level(&out)?;
+        let (na, nb) = (self.node(a), self.node(b));
+        let x = if na.value < nb.value {
+            let right = self.minus(na.right, b)?;
+            self.make(na.value, na.down, right)?
+        } else if nb.value < na.value {
+            self.minus(a, nb.right)?
+        } else {
+            let down = self.minus(na.down, nb.down)?;
+            let right = self.minus(na.right, nb.right)?;
+            self.make(na.value, down, right)?
+        };
         self.remember(key, x);
         Ok(x)
     }
@@ -306,14 +396,19 @@ impl Ldd {
         let mut unique = HashMap::default();
         unique.reserve(1 << 16);
         // As many cache entries as an eighth of the node capacity, a power
-        // of two (the oxidd encodings' apply cache has the same bounds).
-        let entries = (capacity / 8).clamp(1 << 12, 1 << 22).next_power_of_two();
+        // of two, at most 2²⁴ (16M entries of 24 bytes).
+        let entries = (capacity / 8).clamp(1 << 12, 1 << 24).next_power_of_two();
         let store = Store {
             // Two placeholders for the terminals' ids.
             nodes: vec![Node { value: 0, down: EMPTY, right: EMPTY }; 2],
             unique,
             cache: vec![(0, 0, EMPTY); entries],
             capacity: capacity.max(16),
+            free: Vec::new(),
+            collect_at: capacity.max(16) / 2,
+            collections: 0,
+            marks: Vec::new(),
+            marked: Vec::new(),
         };
         Ok(Ldd {
             layout,
@@ -605,22 +700,22 @@ impl Diagram for Ldd {
     }
 
     fn shared_nodes(&self, roots: &[&Id]) -> u64 {
-        let st = self.store.borrow();
         // One bit per node of the store: cheaper than hashing each id.
-        let mut seen = vec![0u64; st.nodes.len().div_ceil(64)];
-        let mut stack: Vec<Id> = roots.iter().map(|&&r| r).collect();
-        let mut count = 0;
-        while let Some(id) = stack.pop() {
-            let (word, bit) = (id as usize / 64, 1u64 << (id % 64));
-            if id > END && seen[word] & bit == 0 {
-                seen[word] |= bit;
-                count += 1;
-                let n = st.node(id);
-                stack.push(n.down);
-                stack.push(n.right);
-            }
-        }
+        let mut st = self.store.borrow_mut();
+        let count = st.mark(roots.iter().map(|&&r| r));
+        st.unmark();
         count
+    }
+
+    fn collection_due(&self) -> bool {
+        let st = self.store.borrow();
+        st.in_use() >= st.collect_at
+    }
+
+    fn collect(&self, roots: &[&Id]) -> u64 {
+        let mut st = self.store.borrow_mut();
+        st.collect(roots.iter().map(|&&r| r));
+        st.collections
     }
 
     fn entries(&self, s: &Id, _slot: usize) -> Vec<(Value, Id)> {
@@ -659,5 +754,63 @@ impl Diagram for Ldd {
         sets.iter()
             .map(|&(s, _)| copy(&from, &mut to, *s, &mut memo))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::layout::Encoding;
+    use super::*;
+
+    /// The set of `vectors`, one state and one union at a time.
+    fn set_of(d: &Ldd, vectors: &[Vec<Value>]) -> Id {
+        vectors.iter().fold(EMPTY, |acc, v| {
+            let one = d.state(v).unwrap();
+            d.union(&acc, &one).unwrap()
+        })
+    }
+
+    fn vectors(d: &Ldd, s: Id) -> Vec<Vec<Value>> {
+        let mut out = Vec::new();
+        d.for_each_vector(&s, &[0, 1, 2], &mut |v| out.push(v.to_vec()));
+        out
+    }
+
+    #[test]
+    fn collection_frees_the_unreached_nodes_and_keeps_the_roots_exact() {
+        let layout = Layout::for_initial(Encoding::List, &[0, 0, 0]);
+        let d = Ldd::new(layout, &[], 1 << 16).unwrap();
+        let grid = |m: Value| -> Vec<Vec<Value>> {
+            (0..m * m * m)
+                .map(|i| vec![i % m, (i / m) % m, i / (m * m)])
+                .filter(|v| (v[0] + 2 * v[1] + v[2]) % 3 != 0)
+                .collect()
+        };
+        let (kept_vectors, dropped_vectors) = (grid(9), grid(12));
+        let kept = set_of(&d, &kept_vectors);
+        let dropped = set_of(&d, &dropped_vectors);
+        let before = d.store.borrow().in_use();
+        let live = d.shared_nodes(&[&kept]);
+        assert!(before > live as usize, "garbage: {before} in use, {live} live");
+        d.store.borrow_mut().collect([kept]);
+        assert_eq!(d.store.borrow().in_use(), live as usize);
+        // The root is unchanged, and hash-consing still finds its nodes:
+        // building it again gives the same id without a new node.
+        assert_eq!(vectors(&d, kept), kept_vectors.iter().cloned().collect::<std::collections::BTreeSet<_>>().into_iter().collect::<Vec<_>>());
+        assert_eq!(set_of(&d, &kept_vectors), kept);
+        // Freed ids are reused, and no cached operation answers with one of
+        // them: the dropped set built again is exact.
+        let again = set_of(&d, &dropped_vectors);
+        assert!(d.store.borrow().nodes.len() <= before + 2);
+        assert_eq!(d.count_states(&again), Some(dropped_vectors.len() as u128));
+        let both = d.union(&kept, &again).unwrap();
+        let minus = d.minus(&both, &kept).unwrap();
+        let expect: std::collections::BTreeSet<_> = dropped_vectors
+            .iter()
+            .filter(|v| !kept_vectors.contains(v))
+            .cloned()
+            .collect();
+        assert_eq!(vectors(&d, minus), expect.into_iter().collect::<Vec<_>>());
+        let _ = dropped;
     }
 }

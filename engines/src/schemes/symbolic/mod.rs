@@ -78,6 +78,29 @@
 //!   states) and the set-level saturation needs one chaining sweep per
 //!   token (about 200 there); on PhilosophersDyn the time goes into the
 //!   per-group walks above each group's slots (2,310 groups, 170 slots).
+//!   Garbage collection of the LDD's node table (issue 36; [`ldd`]):
+//!   three B models had ended `table_full` at 75 M nodes in
+//!   `results/paper/b-engines-1e3-1e5` (Counter5000, TestIncLTL_mch,
+//!   CSE_Test2: one slot counting to 10⁴, each chaining sweep rebuilding
+//!   the visited list of values); with it they run on in a bounded table
+//!   but still time out at 120 s (Counter5000: 6,737 of 10,002 states, the
+//!   time in the O(values) rebuild per sweep). With the same build,
+//!   `strategy=node-saturation` finishes DoubleExponent-PT-003 (2,385,072
+//!   states = oracle) in 25.0 s, where `saturation` times out at 180 s;
+//!   at 180 s it still times out on PhilosophersDyn-PT-10, SafeBus-PT-06,
+//!   SatelliteMemory-PT-X01000Y0032, -X01500Y0046 and
+//!   BridgeAndVehicles-PT-V20P10N50, -V20P20N20, -V20P20N50
+//!   (2-core VM, 5 other jobs; node saturation reports no progress before
+//!   it ends, so no states reached). Set-level saturation before and after
+//!   these LDD changes, DoubleExponent-PT-003 at 60 s, two alternating
+//!   runs each: 163,531 and 94,420 states reached before, 135,402 and
+//!   121,010 after: within the load's noise. Node saturation against set-level
+//!   saturation, same load: BridgeAndVehicles-PT-V10P10N10 (259,556
+//!   states) 24.1 s against 43.2 s, SatelliteMemory-PT-X00100Y0003 6.6 s
+//!   against 2.1 s, PhilosophersDyn-PT-03 1.07 s against 0.60 s: not
+//!   the default. Where node saturation goes (perf, V10P10N10): 53% in
+//!   the learning walk ([`Diagram::unseen`]) of each fired node, 12% in
+//!   `relprod`.
 //!   Before,
 //!   the one-hot ZBDD was chosen because its nodes are in
 //!   one-to-one correspondence with an LDD's (one node per present value
@@ -441,6 +464,7 @@ fn summarize<D: Diagram>(
             ("rounds".into(), f.rounds),
             ("fires".into(), f.fires),
             ("reencodings".into(), f.reencodings),
+            ("dd_collections".into(), f.collections),
             (
                 "relation_nodes".into(),
                 d.shared_nodes(&search.rels.iter().collect::<Vec<_>>()),

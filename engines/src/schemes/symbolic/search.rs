@@ -110,6 +110,9 @@ pub struct Figures {
     pub peak_visited_nodes: u64,
     /// Moves to a wider layout.
     pub reencodings: u64,
+    /// Garbage collections of the encoding's node table
+    /// ([`Diagram::collect`]).
+    pub collections: u64,
 }
 
 /// Makes an empty diagram for a layout.
@@ -212,13 +215,27 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         Ok(self.d.image(from, &self.rels[g], g)?)
     }
 
-    /// Records the node figures with everything live plus `extra`.
-    fn sample(&mut self, extra: &[&D::Set]) {
+    /// Everything live between two steps (visited set, frontier,
+    /// relations, learned projections) plus `extra`.
+    fn roots<'s>(&'s self, extra: &[&'s D::Set]) -> Vec<&'s D::Set> {
         let mut roots: Vec<&D::Set> = vec![&self.visited, &self.frontier];
         roots.extend(extra);
         roots.extend(self.rels.iter());
         roots.extend(self.learned_on.iter());
-        let all = self.d.shared_nodes(&roots);
+        roots
+    }
+
+    /// A garbage-collection point: `extra` holds every set of the current
+    /// step that is not a field of the search (see [`Diagram::collect`]).
+    fn collect(&mut self, extra: &[&D::Set]) {
+        if self.d.collection_due() {
+            self.figures.collections = self.d.collect(&self.roots(extra));
+        }
+    }
+
+    /// Records the node figures with everything live plus `extra`.
+    fn sample(&mut self, extra: &[&D::Set]) {
+        let all = self.d.shared_nodes(&self.roots(extra));
         let visited = self.d.shared_nodes(&[&self.visited]);
         let f = &mut self.figures;
         f.peak_nodes = f.peak_nodes.max(all);
@@ -343,6 +360,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             for g in 0..self.shapes.len() {
                 let img = self.successors(g, &frontier)?;
                 next = self.d.union(&next, &img)?;
+                self.collect(&[&next]);
             }
             self.frontier = self.d.minus(&next, &self.visited)?;
             self.visited = self.d.union(&self.visited, &self.frontier)?;
@@ -365,6 +383,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                     self.frontier = self.d.union(&self.frontier, &new)?;
                     sweep = self.d.union(&sweep, &new)?;
                 }
+                self.collect(&[&sweep]);
             }
             self.frontier = sweep;
             self.figures.rounds += 1;
@@ -400,6 +419,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             for &g in &here {
                 let img = self.successors(g, &all)?;
                 new = self.d.union(&new, &img)?;
+                self.collect(&[&new, &all]);
             }
             self.frontier = self.d.minus(&new, &self.visited)?;
             self.visited = self.d.union(&self.visited, &self.frontier)?;
