@@ -26,7 +26,7 @@ enum Cell {
 
 /// `variable op k` with `op` a comparison.
 #[derive(Clone, Copy, Debug)]
-struct Atom {
+pub(crate) struct Atom {
     cell: Cell,
     ty: BaseType,
     op: Cmp,
@@ -34,8 +34,10 @@ struct Atom {
 }
 
 impl Atom {
+    /// Whether the comparison holds in `st`, for the process whose locals
+    /// start at slot `locals`.
     #[inline]
-    fn holds(&self, st: &[u32], locals: usize) -> bool {
+    pub fn holds(&self, st: &[u32], locals: usize) -> bool {
         let raw = match self.cell {
             Cell::Global(s) => st[s],
             Cell::Local(at) => st[locals + at],
@@ -49,6 +51,10 @@ impl Atom {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Guard {
     any_of: Vec<Vec<Atom>>,
+    /// The transition is executable exactly when the one conjunction holds
+    /// (a condition, or a `d_step` whose one first option is a condition,
+    /// made of comparisons only).
+    exact: bool,
 }
 
 /// The variables a transition's expressions name: the globals and the
@@ -68,6 +74,20 @@ impl Guard {
                 .any_of
                 .iter()
                 .all(|conj| conj.iter().any(|a| !a.holds(st, locals)))
+    }
+
+    /// The one conjunction of the guard, if it has exactly one.
+    pub fn conjunction(&self) -> Option<&[Atom]> {
+        match self.any_of.as_slice() {
+            [conj] => Some(conj),
+            _ => None,
+        }
+    }
+
+    /// Whether the transition is executable exactly when the guard does not
+    /// block it (its condition needs no evaluation then).
+    pub fn exact(&self) -> bool {
+        self.exact
     }
 
     /// The guard of a transition doing `act`. A condition `a && b && ..`
@@ -97,15 +117,19 @@ impl Guard {
             _ => return Guard::default(),
         };
         let mut any_of = Vec::new();
-        for e in conds {
+        let mut complete = true;
+        for e in &conds {
             let mut conj = Vec::new();
-            conjunction(e, scope, &mut conj);
+            complete &= conjunction(e, scope, &mut conj);
             if conj.is_empty() {
                 return Guard::default();
             }
             any_of.push(conj);
         }
-        Guard { any_of }
+        Guard {
+            any_of,
+            exact: complete && conds.len() == 1,
+        }
     }
 }
 

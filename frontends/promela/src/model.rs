@@ -25,6 +25,7 @@ use crate::compile::{
     group_sets, groups_of, type_bits, Act, Automaton, CExpr, CRecv, Chan, ChanRef, GroupKind,
     Place, ProcType, Tr, Var, VarRef,
 };
+use crate::dispatch::Dispatch;
 use crate::guard::{Guard, Scope};
 use crate::ops::{BinOp, ChanFn, UnOp};
 use crate::parse::{BaseType, Pos};
@@ -89,6 +90,8 @@ pub struct PromelaModel {
     /// The group of each non-rendezvous transition, per proctype.
     step_group: Vec<Vec<usize>>,
     rv_group: FxHashMap<(usize, usize, usize, usize), usize>,
+    /// The transitions leaving each location, per proctype.
+    dispatch: Vec<Dispatch>,
 }
 
 /// Results inside the model: the error boxed, so that a result fits in
@@ -188,6 +191,7 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
         groups: Vec::new(),
         step_group: Vec::new(),
         rv_group: FxHashMap::default(),
+        dispatch: Vec::new(),
     };
     for t in &mut m.ptypes {
         let scope = Scope {
@@ -201,6 +205,7 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
         }
         compile_codes(&mut t.auto);
     }
+    m.dispatch = m.ptypes.iter().map(|t| Dispatch::of(&t.auto)).collect();
     m.step_group = (m.ptypes.iter())
         .map(|t| vec![usize::MAX; t.auto.trans.len()])
         .collect();
@@ -832,8 +837,14 @@ impl PromelaModel {
             return Ok(());
         };
         let auto = &self.ptypes[t].auto;
-        let here = &auto.locs[st[self.proc_base[pid] + 1] as usize];
-        for &k in here {
+        let loc = st[self.proc_base[pid] + 1] as usize;
+        let locals = self.proc_base[pid] + 2;
+        let dispatch = &self.dispatch[t];
+        for e in dispatch.at(loc) {
+            if dispatch.blocks(e, st, locals) {
+                continue;
+            }
+            let k = e.tr;
             let tr = &auto.trans[k];
             if let Some(g) = only {
                 match self.kinds[g] {
@@ -850,14 +861,14 @@ impl PromelaModel {
                 }
                 continue;
             }
-            if tr.guard.blocks(st, self.proc_base[pid] + 2) {
+            if e.multi && tr.guard.blocks(st, locals) {
                 continue;
             }
-            if matches!(tr.act, Act::Else) && self.other_executable(st, pid, here, k)? {
+            if matches!(tr.act, Act::Else) && self.other_executable(st, pid, &auto.locs[loc], k)? {
                 continue;
             }
             // a false guard needs no copy of the state
-            if !self.holds(st, pid, tr)? {
+            if !e.exact && !self.holds(st, pid, tr)? {
                 continue;
             }
             let n = out.candidate(st);
