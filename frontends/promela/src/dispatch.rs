@@ -13,6 +13,8 @@ use crate::guard::Atom;
 pub(crate) struct Entry {
     /// The transition (index into the automaton's `trans`).
     pub tr: usize,
+    /// Its group when it is not a rendezvous operation (`usize::MAX` else).
+    pub group: usize,
     /// Its guard's one conjunction: `atoms[lo..hi]`.
     lo: u32,
     hi: u32,
@@ -32,8 +34,9 @@ pub(crate) struct Dispatch {
 }
 
 impl Dispatch {
-    /// The table of `auto`, whose transitions carry their guards.
-    pub fn of(auto: &Automaton) -> Dispatch {
+    /// The table of `auto`, whose transitions carry their guards; `groups`
+    /// gives each transition's group.
+    pub fn of(auto: &Automaton, groups: &[usize]) -> Dispatch {
         let mut d = Dispatch::default();
         for out in &auto.locs {
             let first = d.entries.len() as u32;
@@ -44,6 +47,7 @@ impl Dispatch {
                     .extend_from_slice(guard.conjunction().unwrap_or(&[]));
                 d.entries.push(Entry {
                     tr: k,
+                    group: groups.get(k).copied().unwrap_or(usize::MAX),
                     lo,
                     hi: d.atoms.len() as u32,
                     multi: guard.conjunction().is_none(),

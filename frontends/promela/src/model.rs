@@ -87,8 +87,6 @@ pub struct PromelaModel {
     process_names: Vec<String>,
     kinds: Vec<GroupKind>,
     groups: Vec<TransitionGroup>,
-    /// The group of each non-rendezvous transition, per proctype.
-    step_group: Vec<Vec<usize>>,
     rv_group: FxHashMap<(usize, usize, usize, usize), usize>,
     /// The transitions leaving each location, per proctype.
     dispatch: Vec<Dispatch>,
@@ -189,7 +187,6 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
         process_names,
         kinds: Vec::new(),
         groups: Vec::new(),
-        step_group: Vec::new(),
         rv_group: FxHashMap::default(),
         dispatch: Vec::new(),
     };
@@ -205,14 +202,14 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
         }
         compile_codes(&mut t.auto);
     }
-    m.dispatch = m.ptypes.iter().map(|t| Dispatch::of(&t.auto)).collect();
-    m.step_group = (m.ptypes.iter())
+    // the group of each non-rendezvous transition, per proctype
+    let mut step_group: Vec<Vec<usize>> = (m.ptypes.iter())
         .map(|t| vec![usize::MAX; t.auto.trans.len()])
         .collect();
     for (g, k) in kinds.iter().enumerate() {
         match *k {
             GroupKind::Step { ptype, tr } => {
-                m.step_group[ptype][tr] = g;
+                step_group[ptype][tr] = g;
                 None
             }
             GroupKind::Rendezvous {
@@ -223,6 +220,9 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
             } => m.rv_group.insert((sptype, str, rptype, rtr), g),
         };
     }
+    m.dispatch = (m.ptypes.iter().zip(&step_group))
+        .map(|(t, g)| Dispatch::of(&t.auto, g))
+        .collect();
     m.groups = kinds.iter().map(|k| group_sets(&m, k)).collect();
     m.kinds = kinds;
     // the initial processes, created in declaration order
@@ -875,16 +875,14 @@ impl PromelaModel {
             if matches!(tr.act, Act::Cond(_)) || self.fire(n, pid, tr, true)? {
                 if !matches!(tr.act, Act::End) {
                     n[self.proc_base[pid] + 1] = tr.to as u32;
-                    self.reset_dead(n, pid, tr);
-                    self.run_chain(n, pid, auto, tr)?;
+                    if !tr.dead.is_empty() {
+                        self.reset_dead(n, pid, tr);
+                    }
+                    if !tr.chain.is_empty() {
+                        self.run_chain(n, pid, auto, tr)?;
+                    }
                 }
-                let g = self
-                    .step_group
-                    .get(t)
-                    .and_then(|v| v.get(k))
-                    .copied()
-                    .unwrap_or(usize::MAX);
-                out.keep(g, pid, tr.atom);
+                out.keep(e.group, pid, tr.atom);
             } else {
                 out.drop_candidate();
             }
