@@ -7,7 +7,9 @@
 //! `next_all` on every state of the sample, consuming the successors;
 //! throughput is in expanded states per second. Models:
 //! - `builtin/kanban-3` (PNML), embedded in this file: always present;
-//! - a PNML, a DVE and a Promela model, two mCRL2 linear processes (onebit,
+//! - a PNML and a DVE model, three Promela models (anderson.1; sorter.1
+//!   and peterson.2, whose steps are mostly statements: d_steps, guarded
+//!   assignments), two mCRL2 linear processes (onebit,
 //!   81,920 states of small data; Knuth, 43,447 states of heavy rewriting)
 //!   and two B machines (CAN_BUS_tlc, Simpson_Four_Slot) from
 //!   `../shared/datasets`, each skipped with a message on stderr when its
@@ -79,6 +81,8 @@ fn samples() -> Vec<Sample> {
         ("pnml", "Kanban-PT-00005", "mcc/pnml/Kanban-PT-00005.pnml"),
         ("dve", "anderson.1", "beem/dve/anderson.1.dve"),
         ("promela", "anderson.1", "beem/promela/anderson.1.pm"),
+        ("promela", "sorter.1", "beem/promela/sorter.1.pm"),
+        ("promela", "peterson.2", "beem/promela/peterson.2.pm"),
         ("mcrl2", "onebit", "mcrl2/lps/onebit.mcrl2"),
         ("mcrl2", "Knuth", "mcrl2/lps/Knuth.mcrl2"),
         (

@@ -70,8 +70,12 @@ pub(crate) fn code_of(act: &Act, pos: Pos) -> Code {
     match act {
         Act::DStep(body) => dstep(body, pos),
         Act::Cond(e) => Code::Cond(expr(e)),
-        Act::Assign(v, e) => store(v, act, Some(expr(e))).map_or(Code::Interpreted, Code::Stmt),
-        Act::Incr(v, _) => store(v, act, None).map_or(Code::Interpreted, Code::Stmt),
+        Act::Assign(v, e) => (fixed_store(v, Some(e), 0))
+            .or_else(|| store(v, act, Some(expr(e))))
+            .map_or(Code::Interpreted, Code::Stmt),
+        Act::Incr(v, d) => (fixed_store(v, None, *d))
+            .or_else(|| store(v, act, None))
+            .map_or(Code::Interpreted, Code::Stmt),
         _ => Code::Interpreted,
     }
 }
@@ -245,6 +249,17 @@ fn binary(op: BinOp, a: &CExpr, b: &CExpr, whole: &CExpr) -> ExprFn {
             return f;
         }
     }
+    if let (BinOp::Add | BinOp::Sub, CExpr::Const(k)) = (op, b) {
+        let (x, k) = (
+            expr(a),
+            if op == BinOp::Add {
+                *k
+            } else {
+                k.wrapping_neg()
+            },
+        );
+        return Arc::new(move |st, env| Ok(x(st, env)?.wrapping_add(k)));
+    }
     let (x, y) = (expr(a), expr(b));
     match op {
         BinOp::And => Arc::new(move |st, env| Ok((x(st, env)? != 0 && y(st, env)? != 0) as i32)),
@@ -264,6 +279,36 @@ fn binary(op: BinOp, a: &CExpr, b: &CExpr, whole: &CExpr) -> ExprFn {
             })
         }
     }
+}
+
+/// An assignment of `val` to a stored scalar or an array element at a
+/// constant index in range (`None`: adds `delta`, a `++`/`--`), which no
+/// index error can stop: a constant is stored as its slot value computed
+/// here; `None` for any other variable.
+fn fixed_store(v: &VarRef, val: Option<&CExpr>, delta: i32) -> Option<StmtFn> {
+    let (cell, ty) = (Cell::fixed(v)?, v.ty);
+    Some(match val {
+        Some(&CExpr::Const(c)) => {
+            let raw = truncate(ty, c);
+            Arc::new(move |st, env| {
+                st[cell.slot(env)] = raw;
+                Ok(true)
+            })
+        }
+        Some(e) => {
+            let f = expr(e);
+            Arc::new(move |st, env| {
+                let x = f(st, env)?;
+                st[cell.slot(env)] = truncate(ty, x);
+                Ok(true)
+            })
+        }
+        None => Arc::new(move |st, env| {
+            let s = cell.slot(env);
+            st[s] = truncate(ty, load(ty, st[s]).wrapping_add(delta));
+            Ok(true)
+        }),
+    })
 }
 
 /// An assignment of `val` to `v` (`None`: the `++`/`--` of `act`);

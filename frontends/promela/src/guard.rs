@@ -11,7 +11,6 @@
 //! every reachable state of real models.
 
 use crate::compile::{Act, CExpr, Place, Var, VarRef};
-use crate::model::load;
 use crate::ops::{BinOp, UnOp};
 use crate::parse::BaseType;
 use scan::Cmp;
@@ -24,23 +23,56 @@ enum Cell {
     Local(usize),
 }
 
-/// `variable op k` with `op` a comparison.
+/// `variable op k` with `op` a comparison, kept as a test without
+/// branches: the variable's value `v` (a `short` sign-extended from its
+/// 16-bit pattern) satisfies it when `v - lo` (wrapping) is at most `span`,
+/// unless `negate` (every comparison of a 32-bit value with a constant is
+/// such an interval, or its complement).
 #[derive(Clone, Copy, Debug)]
-struct Atom {
-    cell: Cell,
-    ty: BaseType,
-    op: Cmp,
-    k: i32,
+pub(crate) struct Atom {
+    /// The slot (a global) or the offset among the locals (a local).
+    at: usize,
+    /// All ones for a local (the locals' first slot is added), else 0.
+    local: usize,
+    /// 16 for a `short`, else 0.
+    shift: u32,
+    lo: i32,
+    span: u32,
+    negate: bool,
 }
 
 impl Atom {
-    #[inline]
-    fn holds(&self, st: &[u32], locals: usize) -> bool {
-        let raw = match self.cell {
-            Cell::Global(s) => st[s],
-            Cell::Local(at) => st[locals + at],
+    fn new(cell: Cell, ty: BaseType, op: Cmp, k: i32) -> Atom {
+        let (at, local) = match cell {
+            Cell::Global(s) => (s, 0),
+            Cell::Local(at) => (at, usize::MAX),
         };
-        self.op.holds(load(self.ty, raw), self.k)
+        // [k, k], [k, MAX] or [MIN, k], or the complement
+        let (lo, hi, negate) = match op {
+            Cmp::Eq => (k, k, false),
+            Cmp::Ne => (k, k, true),
+            Cmp::Ge => (k, i32::MAX, false),
+            Cmp::Lt => (k, i32::MAX, true),
+            Cmp::Le => (i32::MIN, k, false),
+            Cmp::Gt => (i32::MIN, k, true),
+        };
+        Atom {
+            at,
+            local,
+            shift: if ty == BaseType::Short { 16 } else { 0 },
+            lo,
+            span: hi.wrapping_sub(lo) as u32,
+            negate,
+        }
+    }
+
+    /// Whether the comparison holds in `st`, for the process whose locals
+    /// start at slot `locals`.
+    #[inline]
+    pub fn holds(&self, st: &[u32], locals: usize) -> bool {
+        let raw = st[self.at + (locals & self.local)];
+        let v = ((raw << self.shift) as i32) >> self.shift;
+        (v.wrapping_sub(self.lo) as u32 <= self.span) != self.negate
     }
 }
 
@@ -49,6 +81,10 @@ impl Atom {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Guard {
     any_of: Vec<Vec<Atom>>,
+    /// The transition is executable exactly when the one conjunction holds
+    /// (a condition, or a `d_step` whose one first option is a condition,
+    /// made of comparisons only).
+    exact: bool,
 }
 
 /// The variables a transition's expressions name: the globals and the
@@ -68,6 +104,20 @@ impl Guard {
                 .any_of
                 .iter()
                 .all(|conj| conj.iter().any(|a| !a.holds(st, locals)))
+    }
+
+    /// The one conjunction of the guard, if it has exactly one.
+    pub fn conjunction(&self) -> Option<&[Atom]> {
+        match self.any_of.as_slice() {
+            [conj] => Some(conj),
+            _ => None,
+        }
+    }
+
+    /// Whether the transition is executable exactly when the guard does not
+    /// block it (its condition needs no evaluation then).
+    pub fn exact(&self) -> bool {
+        self.exact
     }
 
     /// The guard of a transition doing `act`. A condition `a && b && ..`
@@ -97,15 +147,19 @@ impl Guard {
             _ => return Guard::default(),
         };
         let mut any_of = Vec::new();
-        for e in conds {
+        let mut complete = true;
+        for e in &conds {
             let mut conj = Vec::new();
-            conjunction(e, scope, &mut conj);
+            complete &= conjunction(e, scope, &mut conj);
             if conj.is_empty() {
                 return Guard::default();
             }
             any_of.push(conj);
         }
-        Guard { any_of }
+        Guard {
+            any_of,
+            exact: complete && conds.len() == 1,
+        }
     }
 }
 
@@ -129,7 +183,7 @@ fn conjunction(e: &CExpr, scope: &Scope, out: &mut Vec<Atom>) -> bool {
 fn atom(e: &CExpr, scope: &Scope) -> Option<Atom> {
     let compare = |v: &VarRef, op, k| {
         let (cell, ty) = cell(v, scope)?;
-        Some(Atom { cell, ty, op, k })
+        Some(Atom::new(cell, ty, op, k))
     };
     match e {
         CExpr::Var(v) => compare(v, Cmp::Ne, 0),
@@ -170,4 +224,44 @@ fn cell(v: &VarRef, scope: &Scope) -> Option<(Cell, BaseType)> {
         },
         var.ty,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Atom, BaseType, Cell, Cmp};
+    use crate::model::{load, truncate};
+
+    #[test]
+    fn atoms_compare_as_c_does() {
+        let ops = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
+        let edges = [
+            i32::MIN,
+            i32::MIN + 1,
+            -32769,
+            -32768,
+            -1,
+            0,
+            1,
+            32767,
+            65535,
+            i32::MAX,
+        ];
+        for ty in [BaseType::Int, BaseType::Short, BaseType::Byte] {
+            for op in ops {
+                for k in edges {
+                    for v in edges {
+                        let raw = truncate(ty, v);
+                        let st = [7, raw];
+                        let (g, l) = (
+                            Atom::new(Cell::Global(1), ty, op, k),
+                            Atom::new(Cell::Local(0), ty, op, k),
+                        );
+                        let want = op.holds(load(ty, raw), k);
+                        assert_eq!(g.holds(&st, 0), want, "{ty:?} {v} {op:?} {k}");
+                        assert_eq!(l.holds(&st, 1), want, "{ty:?} {v} {op:?} {k} (local)");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -90,7 +90,8 @@
 //! Modules: `lexer` (tokens with positions), `parse` (syntax tree),
 //! `compile` (names, layout, automata, merging, dead variables, process
 //! bound, groups), `ops` (operators), `guard` (guards checked before
-//! the interpreter), `model` ([`PromelaModel`], execution), `steps`
+//! the interpreter), `dispatch` (the transitions of each location with
+//! their guards), `model` ([`PromelaModel`], execution), `steps`
 //! (successor buffers), `code` (statements compiled to closures), `error`
 //! ([`PromelaError`]).
 
@@ -98,6 +99,7 @@ use std::path::Path;
 
 mod code;
 mod compile;
+mod dispatch;
 mod error;
 mod guard;
 mod lexer;

@@ -25,6 +25,7 @@ use crate::compile::{
     group_sets, groups_of, type_bits, Act, Automaton, CExpr, CRecv, Chan, ChanRef, GroupKind,
     Place, ProcType, Tr, Var, VarRef,
 };
+use crate::dispatch::Dispatch;
 use crate::guard::{Guard, Scope};
 use crate::ops::{BinOp, ChanFn, UnOp};
 use crate::parse::{BaseType, Pos};
@@ -86,9 +87,9 @@ pub struct PromelaModel {
     process_names: Vec<String>,
     kinds: Vec<GroupKind>,
     groups: Vec<TransitionGroup>,
-    /// The group of each non-rendezvous transition, per proctype.
-    step_group: Vec<Vec<usize>>,
     rv_group: FxHashMap<(usize, usize, usize, usize), usize>,
+    /// The transitions leaving each location, per proctype.
+    dispatch: Vec<Dispatch>,
 }
 
 /// Results inside the model: the error boxed, so that a result fits in
@@ -186,8 +187,8 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
         process_names,
         kinds: Vec::new(),
         groups: Vec::new(),
-        step_group: Vec::new(),
         rv_group: FxHashMap::default(),
+        dispatch: Vec::new(),
     };
     for t in &mut m.ptypes {
         let scope = Scope {
@@ -201,13 +202,14 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
         }
         compile_codes(&mut t.auto);
     }
-    m.step_group = (m.ptypes.iter())
+    // the group of each non-rendezvous transition, per proctype
+    let mut step_group: Vec<Vec<usize>> = (m.ptypes.iter())
         .map(|t| vec![usize::MAX; t.auto.trans.len()])
         .collect();
     for (g, k) in kinds.iter().enumerate() {
         match *k {
             GroupKind::Step { ptype, tr } => {
-                m.step_group[ptype][tr] = g;
+                step_group[ptype][tr] = g;
                 None
             }
             GroupKind::Rendezvous {
@@ -218,6 +220,9 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
             } => m.rv_group.insert((sptype, str, rptype, rtr), g),
         };
     }
+    m.dispatch = (m.ptypes.iter().zip(&step_group))
+        .map(|(t, g)| Dispatch::of(&t.auto, g))
+        .collect();
     m.groups = kinds.iter().map(|k| group_sets(&m, k)).collect();
     m.kinds = kinds;
     // the initial processes, created in declaration order
@@ -832,8 +837,14 @@ impl PromelaModel {
             return Ok(());
         };
         let auto = &self.ptypes[t].auto;
-        let here = &auto.locs[st[self.proc_base[pid] + 1] as usize];
-        for &k in here {
+        let loc = st[self.proc_base[pid] + 1] as usize;
+        let locals = self.proc_base[pid] + 2;
+        let dispatch = &self.dispatch[t];
+        for e in dispatch.at(loc) {
+            if dispatch.blocks(e, st, locals) {
+                continue;
+            }
+            let k = e.tr;
             let tr = &auto.trans[k];
             if let Some(g) = only {
                 match self.kinds[g] {
@@ -850,30 +861,28 @@ impl PromelaModel {
                 }
                 continue;
             }
-            if tr.guard.blocks(st, self.proc_base[pid] + 2) {
+            if e.multi && tr.guard.blocks(st, locals) {
                 continue;
             }
-            if matches!(tr.act, Act::Else) && self.other_executable(st, pid, here, k)? {
+            if matches!(tr.act, Act::Else) && self.other_executable(st, pid, &auto.locs[loc], k)? {
                 continue;
             }
             // a false guard needs no copy of the state
-            if !self.holds(st, pid, tr)? {
+            if !e.exact && !self.holds(st, pid, tr)? {
                 continue;
             }
             let n = out.candidate(st);
             if matches!(tr.act, Act::Cond(_)) || self.fire(n, pid, tr, true)? {
                 if !matches!(tr.act, Act::End) {
                     n[self.proc_base[pid] + 1] = tr.to as u32;
-                    self.reset_dead(n, pid, tr);
-                    self.run_chain(n, pid, auto, tr)?;
+                    if !tr.dead.is_empty() {
+                        self.reset_dead(n, pid, tr);
+                    }
+                    if !tr.chain.is_empty() {
+                        self.run_chain(n, pid, auto, tr)?;
+                    }
                 }
-                let g = self
-                    .step_group
-                    .get(t)
-                    .and_then(|v| v.get(k))
-                    .copied()
-                    .unwrap_or(usize::MAX);
-                out.keep(g, pid, tr.atom);
+                out.keep(e.group, pid, tr.atom);
             } else {
                 out.drop_candidate();
             }
