@@ -51,6 +51,14 @@ pub enum Bound {
     Expr { c: usize, side: Side, shift: i64 },
     /// A constant (`x : NATURAL` is the lower bound 0).
     Const(i64),
+    /// Through another identifier `y` not yet bound (`x < y + 2` is the
+    /// upper bound `b + 1` for `y`'s tightest upper bound `b`, see
+    /// `chained`): the tightest of `inner`, plus `shift`.
+    Via {
+        inner: Vec<Bound>,
+        upper: bool,
+        shift: i64,
+    },
 }
 
 /// The lower and upper bounds found for one identifier.
@@ -111,7 +119,7 @@ pub fn range_of(
 }
 
 /// `x op E` read as `E op' x`.
-fn mirror(op: BinOp) -> BinOp {
+pub(super) fn mirror(op: BinOp) -> BinOp {
     match op {
         BinOp::Lt => BinOp::Gt,
         BinOp::Gt => BinOp::Lt,
@@ -152,7 +160,7 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         .chain(&r.upper)
         .find_map(|b| match b {
             Bound::Expr { c, .. } => Some(cs[*c].pos),
-            Bound::Const(_) => None,
+            Bound::Const(_) | Bound::Via { .. } => None,
         })
         .or_else(|| cs.first().map(|c| c.pos))
         .unwrap_or_default();
@@ -210,6 +218,17 @@ fn value(b: &Bound, cs: &[&Expr], env: &mut Env) -> E<i64> {
     let (c, side, shift) = match b {
         Bound::Const(n) => return Ok(*n),
         Bound::Expr { c, side, shift } => (*c, *side, *shift),
+        Bound::Via {
+            inner,
+            upper,
+            shift,
+        } => {
+            let pick = if *upper { i64::min } else { i64::max };
+            let pos = cs.first().map(|c| c.pos).unwrap_or_default();
+            let v = extreme(inner, cs, env, pick)?
+                .ok_or_else(|| Fail::Unsupported("a bound through no bound".into(), pos))?;
+            return v.checked_add(*shift).ok_or_else(|| overflow(pos));
+        }
     };
     let ExprKind::Bin(_, a, b) = &cs[c].kind else {
         unreachable!("a bound is a binary conjunct")
