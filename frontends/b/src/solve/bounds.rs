@@ -51,6 +51,15 @@ pub enum Bound {
     Expr { c: usize, side: Side, shift: i64 },
     /// A constant (`x : NATURAL` is the lower bound 0).
     Const(i64),
+    /// `x` solved from `A op E` with `x` once in the `+`/`-` chain `A`:
+    /// the value of `x` for which `A` equals `side` of conjunct `c` (`E`)
+    /// plus `shift` (see `chain`).
+    Lin {
+        c: usize,
+        side: Side,
+        shift: i64,
+        x: Sym,
+    },
     /// Through another identifier `y` not yet bound (`x < y + 2` is the
     /// upper bound `b + 1` for `y`'s tightest upper bound `b`, see
     /// `chained`): the tightest of `inner`, plus `shift`.
@@ -160,6 +169,7 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         .chain(&r.upper)
         .find_map(|b| match b {
             Bound::Expr { c, .. } => Some(cs[*c].pos),
+            Bound::Lin { c, .. } => Some(cs[*c].pos),
             Bound::Const(_) | Bound::Via { .. } => None,
         })
         .or_else(|| cs.first().map(|c| c.pos))
@@ -218,6 +228,7 @@ fn value(b: &Bound, cs: &[&Expr], env: &mut Env) -> E<i64> {
     let (c, side, shift) = match b {
         Bound::Const(n) => return Ok(*n),
         Bound::Expr { c, side, shift } => (*c, *side, *shift),
+        Bound::Lin { c, side, shift, x } => return solved(*c, *side, *shift, *x, cs, env),
         Bound::Via {
             inner,
             upper,
@@ -230,16 +241,40 @@ fn value(b: &Bound, cs: &[&Expr], env: &mut Env) -> E<i64> {
             return v.checked_add(*shift).ok_or_else(|| overflow(pos));
         }
     };
-    let ExprKind::Bin(_, a, b) = &cs[c].kind else {
+    let e = side_of(cs[c], side);
+    let n = env.eval(e)?.as_int().map_err(|m| Fail::Wd(m, e.pos))?;
+    n.checked_add(shift).ok_or_else(|| overflow(e.pos))
+}
+
+/// `side` of the binary conjunct `c`.
+fn side_of(c: &Expr, side: Side) -> &Expr {
+    let ExprKind::Bin(_, a, b) = &c.kind else {
         unreachable!("a bound is a binary conjunct")
     };
-    let e = match (side, &b.kind) {
+    match (side, &b.kind) {
         (Side::Left, _) => a,
         (Side::Right, _) => b,
         (Side::IntervalLow, ExprKind::Bin(_, lo, _)) => lo,
         (Side::IntervalHigh, ExprKind::Bin(_, _, hi)) => hi,
         _ => unreachable!("an interval bound is `x : lo..hi`"),
-    };
-    let n = env.eval(e)?.as_int().map_err(|m| Fail::Wd(m, e.pos))?;
-    n.checked_add(shift).ok_or_else(|| overflow(e.pos))
+    }
+}
+
+/// For `Bound::Lin`: `x` such that the chain (the side of conjunct `c`
+/// other than `side`, the left one for `A : lo..hi`) equals `side`'s
+/// value plus `shift`.
+fn solved(c: usize, side: Side, shift: i64, x: Sym, cs: &[&Expr], env: &mut Env) -> E<i64> {
+    let chain = side_of(
+        cs[c],
+        if matches!(side, Side::Left) {
+            Side::Right
+        } else {
+            Side::Left
+        },
+    );
+    let e = side_of(cs[c], side);
+    let t = env.eval(e)?.as_int().map_err(|m| Fail::Wd(m, e.pos))?;
+    let t = t.checked_add(shift).ok_or_else(|| overflow(e.pos))?;
+    env.invert_lin(chain, x, t)?
+        .ok_or_else(|| Fail::Unsupported("solving a bound for an identifier".into(), chain.pos))
 }

@@ -7,7 +7,11 @@
 //!   `x : E1..E2`, `x : NATURAL`, `x : NATURAL1`, with `E` ready;
 //! * the same with `E` an identifier `y` not yet bound, plus or minus an
 //!   integer literal: then `y`'s own bound in that direction, found the
-//!   same way (never through `x` again), shifted.
+//!   same way (never through `x` again), shifted;
+//! * `A op E` and `A : E1..E2` with `x` once in the `+`/`-` chain `A`, the
+//!   rest of `A` and `E` ready (`balance + s <= maxb`): `x` solved from
+//!   `A = E`, a bound in the direction of `op`, reversed when `x` is
+//!   subtracted.
 //!
 //! Used only when both sides are found: the range is finite without any
 //! clipping to `MININT..MAXINT`, and every solution lies in it (each bound
@@ -54,7 +58,10 @@ fn bounds_of(x: Sym, upper: bool, ctx: &Ctx, seen: &mut Vec<Sym>) -> Vec<Bound> 
             _ if ctx.checked[c] => continue,
             _ if is_x(a) && !is_x(b) => (*op, b, Side::Right),
             _ if is_x(b) && !is_x(a) => (mirror(*op), a, Side::Left),
-            _ => continue,
+            _ => {
+                out.extend(solved(c, x, upper, ctx));
+                continue;
+            }
         };
         let (is_upper, shift) = match op {
             BinOp::Lt => (true, -1),
@@ -117,6 +124,47 @@ fn through(
         upper,
         shift,
     })
+}
+
+/// The bound of `x` in the direction asked from conjunct `c`, `A op E`
+/// (either way round) or `A : E1..E2`, with `x` once in the `+`/`-` chain
+/// `A` and everything else ready.
+fn solved(c: usize, x: Sym, upper: bool, ctx: &Ctx) -> Option<Bound> {
+    let ExprKind::Bin(op, a, b) = &ctx.cs[c].kind else {
+        return None;
+    };
+    let (op, plus, side) = match (sign(a, x, ctx.ready), sign(b, x, ctx.ready)) {
+        (Some(plus), None) if (ctx.ready)(b) => (*op, plus, Side::Right),
+        (None, Some(plus)) if (ctx.ready)(a) && *op != BinOp::In => (mirror(*op), plus, Side::Left),
+        _ => return None,
+    };
+    // the bound on `A` (upper?, shift, where its value is)
+    let (on_upper, shift, side) = match (op, &b.kind) {
+        (BinOp::Lt, _) => (true, -1, side),
+        (BinOp::Le, _) => (true, 0, side),
+        (BinOp::Gt, _) => (false, 1, side),
+        (BinOp::Ge, _) => (false, 0, side),
+        (BinOp::In, ExprKind::Bin(BinOp::Interval, ..)) if upper == plus => {
+            (true, 0, Side::IntervalHigh)
+        }
+        (BinOp::In, ExprKind::Bin(BinOp::Interval, ..)) => (false, 0, Side::IntervalLow),
+        _ => return None,
+    };
+    // `x` added: a bound on `A` bounds `x` the same way; subtracted: the other
+    (on_upper == (upper == plus)).then_some(Bound::Lin { c, side, shift, x })
+}
+
+/// Whether `x` occurs once in the `+`/`-` chain `e` with everything else
+/// ready: `Some(true)` when added, `Some(false)` when subtracted.
+fn sign(e: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> Option<bool> {
+    match &e.kind {
+        ExprKind::Ident(s) if *s == x => Some(true),
+        ExprKind::Bin(BinOp::Plus, a, b) if ready(b) => sign(a, x, ready),
+        ExprKind::Bin(BinOp::Plus, a, b) if ready(a) => sign(b, x, ready),
+        ExprKind::Bin(BinOp::Minus, a, b) if ready(b) => sign(a, x, ready),
+        ExprKind::Bin(BinOp::Minus, a, b) if ready(a) => sign(b, x, ready).map(|p| !p),
+        _ => None,
+    }
 }
 
 /// `y`, `y + k`, `k + y` or `y - k` with `k` an integer literal: `(y, ±k)`.
