@@ -383,11 +383,16 @@ fn integers_ranged_by_propagated_bounds() {
         "a - 3 : 0..5 & 1 + b - 1 <= 9 & a < b",
         "a > 2 & 10 - b >= 1 & b - 1 >= a",
         "{a, b} <: 3..9 & a < b",
+        "a * 2 > 5 & 3 * b <= 27 & a < b",
+        "2 * a - 1 >= 5 & (b + 1) * 2 < 21 & a < b",
     ] {
         assert_eq!(count(&m(guard)), direct, "{guard}");
     }
     let direct = count(&m("a : {3, 4} & b : {3, 4} & a /= b"));
     assert_eq!(count(&m("{a, b} = {3, 4}")), direct);
+    // a factor that is not positive: refused when met
+    let e = first_error(&m("a : 3..8 & b * (2 - 3) <= 0 - 4 & a < b")).expect("unsupported");
+    assert!(e.contains("not positive"), "{e}");
     // b has no upper bound: still refused
     let e = parse_str(&m("a > 2 & a < b"), "m.mch").expect_err("unsupported");
     assert!(e.to_string().contains("cannot enumerate"), "{e}");

@@ -30,7 +30,7 @@ fn large_function_spaces_solved_point_by_point_match_prob() {
 
 /// Instances whose identifiers get a finite range only by propagation:
 /// bounds through identifiers not yet bound (`x < y & y <= 9`), bounds
-/// solved from `+`/`-` chains (`x+100 : 100..20000`), and members of a set
+/// solved from `+`/`-` chains (`x+100 : 100..20000`, `c * sqrt3 <= rhoi`), and members of a set
 /// extension compared with a finite set (`{x1,center,x2,y1,y2} =
 /// {1,2,3,4,5}`, `{x,y} <: {z,v,w}`).
 const PROPAGATED: &[&str] = &[
@@ -40,6 +40,7 @@ const PROPAGATED: &[&str] = &[
     "B/Tickets/Kodkod1/MultiplicationConstraint",
     "B/SymmetryReduction/StaticSymmetryReduction/DefSetTest1",
     "B/Laws/CBC/SetLaws_als",
+    "B/PragmasUnits/CaseStudies/Abrial_Hybrid/hybrid_flight/f_m0",
 ];
 
 #[test]

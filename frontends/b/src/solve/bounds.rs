@@ -59,6 +59,8 @@ pub enum Bound {
         side: Side,
         shift: i64,
         x: Sym,
+        /// Whether `E` bounds `A` from above.
+        above: bool,
     },
     /// Through another identifier `y` not yet bound (`x < y + 2` is the
     /// upper bound `b + 1` for `y`'s tightest upper bound `b`, see
@@ -228,7 +230,13 @@ fn value(b: &Bound, cs: &[&Expr], env: &mut Env) -> E<i64> {
     let (c, side, shift) = match b {
         Bound::Const(n) => return Ok(*n),
         Bound::Expr { c, side, shift } => (*c, *side, *shift),
-        Bound::Lin { c, side, shift, x } => return solved(*c, *side, *shift, *x, cs, env),
+        Bound::Lin {
+            c,
+            side,
+            shift,
+            x,
+            above,
+        } => return solved(*c, (*side, *shift, *above), *x, cs, env),
         Bound::Via {
             inner,
             upper,
@@ -260,21 +268,62 @@ fn side_of(c: &Expr, side: Side) -> &Expr {
     }
 }
 
-/// For `Bound::Lin`: `x` such that the chain (the side of conjunct `c`
-/// other than `side`, the left one for `A : lo..hi`) equals `side`'s
-/// value plus `shift`.
-fn solved(c: usize, side: Side, shift: i64, x: Sym, cs: &[&Expr], env: &mut Env) -> E<i64> {
-    let chain = side_of(
-        cs[c],
-        if matches!(side, Side::Left) {
-            Side::Right
-        } else {
-            Side::Left
-        },
-    );
+/// For `Bound::Lin`: the bound of `x` given by the chain `A` (the side of
+/// conjunct `c` other than `side`, the left one for `A : lo..hi`) being at
+/// most (`above`) or at least `side`'s value plus `shift`.
+fn solved(
+    c: usize,
+    (side, shift, above): (Side, i64, bool),
+    x: Sym,
+    cs: &[&Expr],
+    env: &mut Env,
+) -> E<i64> {
+    let other = match side {
+        Side::Left => Side::Right,
+        _ => Side::Left,
+    };
+    let chain = side_of(cs[c], other);
     let e = side_of(cs[c], side);
-    let t = env.eval(e)?.as_int().map_err(|m| Fail::Wd(m, e.pos))?;
+    let t = env.int(e)?;
     let t = t.checked_add(shift).ok_or_else(|| overflow(e.pos))?;
-    env.invert_lin(chain, x, t)?
-        .ok_or_else(|| Fail::Unsupported("solving a bound for an identifier".into(), chain.pos))
+    peel(chain, x, t, above, env)
+}
+
+/// The bound of `x` given by `e <= t` (`above`) or `e >= t`, `e` a chain of
+/// `+`, `-` and products by a positive factor with one `x`, the rest
+/// ready.
+fn peel(e: &Expr, x: Sym, t: i64, above: bool, env: &mut Env) -> E<i64> {
+    let has_x = |e: &Expr| {
+        let mut v = Vec::new();
+        crate::solve::idents(e, &mut v);
+        v.contains(&x)
+    };
+    let ExprKind::Bin(op, a, b) = &e.kind else {
+        return Ok(t);
+    };
+    let (inner, other, left) = if has_x(a) {
+        (a, b, true)
+    } else {
+        (b, a, false)
+    };
+    let o = env.int(other)?;
+    let ovf = || overflow(e.pos);
+    match (op, left) {
+        (BinOp::Plus, _) => peel(inner, x, t.checked_sub(o).ok_or_else(ovf)?, above, env),
+        (BinOp::Minus, true) => peel(inner, x, t.checked_add(o).ok_or_else(ovf)?, above, env),
+        // `o - inner <= t` is `inner >= o - t`
+        (BinOp::Minus, false) => peel(inner, x, o.checked_sub(t).ok_or_else(ovf)?, !above, env),
+        (BinOp::Mul, _) if o > 0 => {
+            // `inner * o <= t` is `inner <= floor(t / o)`; `>=`: the ceiling
+            let q = match above {
+                true => t.div_euclid(o),
+                false => -(t.checked_neg().ok_or_else(ovf)?.div_euclid(o)),
+            };
+            peel(inner, x, q, above, env)
+        }
+        _ => Err(Fail::Unsupported(
+            "a bound through a product by a factor that is not positive".into(),
+            e.pos,
+        )),
+    }
 }

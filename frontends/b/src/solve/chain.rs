@@ -8,10 +8,12 @@
 //! * the same with `E` an identifier `y` not yet bound, plus or minus an
 //!   integer literal: then `y`'s own bound in that direction, found the
 //!   same way (never through `x` again), shifted;
-//! * `A op E` and `A : E1..E2` with `x` once in the `+`/`-` chain `A`, the
-//!   rest of `A` and `E` ready (`balance + s <= maxb`): `x` solved from
-//!   `A = E`, a bound in the direction of `op`, reversed when `x` is
-//!   subtracted.
+//! * `A op E` and `A : E1..E2` with `x` once in the chain `A` of `+`, `-`
+//!   and products by a factor, the rest of `A` and `E` ready
+//!   (`balance + s <= maxb`, `c * k <= r`): `x` solved from `A = E`
+//!   (rounded inwards), a bound in the direction of `op`, reversed when
+//!   `x` is subtracted; a factor that is not positive is unsupported when
+//!   met.
 //!
 //! Used only when both sides are found: the range is finite without any
 //! clipping to `MININT..MAXINT`, and every solution lies in it (each bound
@@ -151,7 +153,13 @@ fn solved(c: usize, x: Sym, upper: bool, ctx: &Ctx) -> Option<Bound> {
         _ => return None,
     };
     // `x` added: a bound on `A` bounds `x` the same way; subtracted: the other
-    (on_upper == (upper == plus)).then_some(Bound::Lin { c, side, shift, x })
+    (on_upper == (upper == plus)).then_some(Bound::Lin {
+        c,
+        side,
+        shift,
+        x,
+        above: on_upper,
+    })
 }
 
 /// Whether `x` occurs once in the `+`/`-` chain `e` with everything else
@@ -163,6 +171,9 @@ fn sign(e: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> Option<bool> {
         ExprKind::Bin(BinOp::Plus, a, b) if ready(a) => sign(b, x, ready),
         ExprKind::Bin(BinOp::Minus, a, b) if ready(b) => sign(a, x, ready),
         ExprKind::Bin(BinOp::Minus, a, b) if ready(a) => sign(b, x, ready).map(|p| !p),
+        // a factor that is not positive is unsupported when met
+        ExprKind::Bin(BinOp::Mul, a, b) if ready(b) => sign(a, x, ready),
+        ExprKind::Bin(BinOp::Mul, a, b) if ready(a) => sign(b, x, ready),
         _ => None,
     }
 }
