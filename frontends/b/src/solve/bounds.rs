@@ -7,7 +7,9 @@
 //! * `x : E1..E2` (a side that is ready),
 //! * `x : NATURAL` (lower bound 0), `x : NATURAL1` (lower bound 1),
 //!
-//! with `E` mentioning only identifiers already bound. The bounding
+//! with `E` mentioning only identifiers already bound (`chain` adds bounds
+//! through identifiers not yet bound and solved from `+`/`-` chains, the
+//! `Bound::Via` and `Bound::Lin` evaluated here). The bounding
 //! conjuncts stay checks, so the range is only what is enumerated: the
 //! solutions are exactly those of the predicate.
 //!

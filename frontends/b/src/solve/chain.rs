@@ -129,8 +129,8 @@ fn through(
 }
 
 /// The bound of `x` in the direction asked from conjunct `c`, `A op E`
-/// (either way round) or `A : E1..E2`, with `x` once in the `+`/`-` chain
-/// `A` and everything else ready.
+/// (either way round) or `A : E1..E2`, with `x` once in the chain
+/// `A` (`+`, `-`, products) and everything else ready.
 fn solved(c: usize, x: Sym, upper: bool, ctx: &Ctx) -> Option<Bound> {
     let ExprKind::Bin(op, a, b) = &ctx.cs[c].kind else {
         return None;
@@ -162,8 +162,9 @@ fn solved(c: usize, x: Sym, upper: bool, ctx: &Ctx) -> Option<Bound> {
     })
 }
 
-/// Whether `x` occurs once in the `+`/`-` chain `e` with everything else
-/// ready: `Some(true)` when added, `Some(false)` when subtracted.
+/// Whether `x` occurs once in the chain `e` (`+`, `-`, products, a factor
+/// taken as positive) with everything else ready: `Some(true)` when added,
+/// `Some(false)` when subtracted.
 fn sign(e: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> Option<bool> {
     match &e.kind {
         ExprKind::Ident(s) if *s == x => Some(true),
