@@ -713,7 +713,7 @@ impl<'w> Env<'w> {
         Ok(Value::set_sorted(els))
     }
 
-    fn int(&mut self, e: &Expr) -> E<i64> {
+    pub(crate) fn int(&mut self, e: &Expr) -> E<i64> {
         let x = self.eval(e)?;
         wd(x.as_int(), e.pos)
     }

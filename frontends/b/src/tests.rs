@@ -365,3 +365,35 @@ fn constants_fixed_without_setup_are_in_the_initialisation_s_write_set() {
     assert!(m.groups()[0].write.contains(&1), "iv's slot is written");
     assert_eq!(count(text), (2, 2));
 }
+
+#[test]
+fn integers_ranged_by_propagated_bounds() {
+    // the same pairs and states whether each of a, b is bounded directly or
+    // only through the other, through a `+`/`-` chain or a set extension
+    let m = |guard: &str| {
+        format!(
+            "MACHINE P VARIABLES x INITIALISATION x := 0
+             OPERATIONS pick(a, b) = PRE {guard} THEN x := a + b END END"
+        )
+    };
+    let direct = count(&m("a : 3..8 & b : 4..9 & a < b"));
+    for guard in [
+        "a > 2 & a < b & b <= 9",
+        "b <= 9 & 2 < a & b > a + 0",
+        "a - 3 : 0..5 & 1 + b - 1 <= 9 & a < b",
+        "a > 2 & 10 - b >= 1 & b - 1 >= a",
+        "{a, b} <: 3..9 & a < b",
+        "a * 2 > 5 & 3 * b <= 27 & a < b",
+        "2 * a - 1 >= 5 & (b + 1) * 2 < 21 & a < b",
+    ] {
+        assert_eq!(count(&m(guard)), direct, "{guard}");
+    }
+    let direct = count(&m("a : {3, 4} & b : {3, 4} & a /= b"));
+    assert_eq!(count(&m("{a, b} = {3, 4}")), direct);
+    // a factor that is not positive: refused when met
+    let e = first_error(&m("a : 3..8 & b * (2 - 3) <= 0 - 4 & a < b")).expect("unsupported");
+    assert!(e.contains("not positive"), "{e}");
+    // b has no upper bound: still refused
+    let e = parse_str(&m("a > 2 & a < b"), "m.mch").expect_err("unsupported");
+    assert!(e.to_string().contains("cannot enumerate"), "{e}");
+}

@@ -27,3 +27,23 @@ const MODELS: &[&str] = &[
 fn large_function_spaces_solved_point_by_point_match_prob() {
     assert_oracle_matches(MODELS, Some("b"), 100_000, "function-space");
 }
+
+/// Instances whose identifiers get a finite range only by propagation:
+/// bounds through identifiers not yet bound (`x < y & y <= 9`), bounds
+/// solved from `+`/`-` chains (`x+100 : 100..20000`, `c * sqrt3 <= rhoi`), and members of a set
+/// extension compared with a finite set (`{x1,center,x2,y1,y2} =
+/// {1,2,3,4,5}`, `{x,y} <: {z,v,w}`).
+const PROPAGATED: &[&str] = &[
+    "B/UnsatCore/UnsatTest1",
+    "B/UnsatCore/UnsatTest2",
+    "B/Puzzles/Sum9",
+    "B/Tickets/Kodkod1/MultiplicationConstraint",
+    "B/SymmetryReduction/StaticSymmetryReduction/DefSetTest1",
+    "B/Laws/CBC/SetLaws_als",
+    "B/PragmasUnits/CaseStudies/Abrial_Hybrid/hybrid_flight/f_m0",
+];
+
+#[test]
+fn ranges_by_propagation_match_prob() {
+    assert_oracle_matches(PROPAGATED, Some("b"), 100_000, "propagation");
+}

@@ -7,7 +7,9 @@
 //! * `x : E1..E2` (a side that is ready),
 //! * `x : NATURAL` (lower bound 0), `x : NATURAL1` (lower bound 1),
 //!
-//! with `E` mentioning only identifiers already bound. The bounding
+//! with `E` mentioning only identifiers already bound (`chain` adds bounds
+//! through identifiers not yet bound and solved from `+`/`-` chains, the
+//! `Bound::Via` and `Bound::Lin` evaluated here). The bounding
 //! conjuncts stay checks, so the range is only what is enumerated: the
 //! solutions are exactly those of the predicate.
 //!
@@ -51,6 +53,25 @@ pub enum Bound {
     Expr { c: usize, side: Side, shift: i64 },
     /// A constant (`x : NATURAL` is the lower bound 0).
     Const(i64),
+    /// `x` solved from `A op E` with `x` once in the `+`/`-` chain `A`:
+    /// the value of `x` for which `A` equals `side` of conjunct `c` (`E`)
+    /// plus `shift` (see `chain`).
+    Lin {
+        c: usize,
+        side: Side,
+        shift: i64,
+        x: Sym,
+        /// Whether `E` bounds `A` from above.
+        above: bool,
+    },
+    /// Through another identifier `y` not yet bound (`x < y + 2` is the
+    /// upper bound `b + 1` for `y`'s tightest upper bound `b`, see
+    /// `chained`): the tightest of `inner`, plus `shift`.
+    Via {
+        inner: Vec<Bound>,
+        upper: bool,
+        shift: i64,
+    },
 }
 
 /// The lower and upper bounds found for one identifier.
@@ -111,7 +132,7 @@ pub fn range_of(
 }
 
 /// `x op E` read as `E op' x`.
-fn mirror(op: BinOp) -> BinOp {
+pub(super) fn mirror(op: BinOp) -> BinOp {
     match op {
         BinOp::Lt => BinOp::Gt,
         BinOp::Gt => BinOp::Lt,
@@ -152,7 +173,8 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         .chain(&r.upper)
         .find_map(|b| match b {
             Bound::Expr { c, .. } => Some(cs[*c].pos),
-            Bound::Const(_) => None,
+            Bound::Lin { c, .. } => Some(cs[*c].pos),
+            Bound::Const(_) | Bound::Via { .. } => None,
         })
         .or_else(|| cs.first().map(|c| c.pos))
         .unwrap_or_default();
@@ -210,17 +232,100 @@ fn value(b: &Bound, cs: &[&Expr], env: &mut Env) -> E<i64> {
     let (c, side, shift) = match b {
         Bound::Const(n) => return Ok(*n),
         Bound::Expr { c, side, shift } => (*c, *side, *shift),
+        Bound::Lin {
+            c,
+            side,
+            shift,
+            x,
+            above,
+        } => return solved(*c, (*side, *shift, *above), *x, cs, env),
+        Bound::Via {
+            inner,
+            upper,
+            shift,
+        } => {
+            let pick = if *upper { i64::min } else { i64::max };
+            let pos = cs.first().map(|c| c.pos).unwrap_or_default();
+            let v = extreme(inner, cs, env, pick)?
+                .ok_or_else(|| Fail::Unsupported("a bound through no bound".into(), pos))?;
+            return v.checked_add(*shift).ok_or_else(|| overflow(pos));
+        }
     };
-    let ExprKind::Bin(_, a, b) = &cs[c].kind else {
+    let e = side_of(cs[c], side);
+    let n = env.eval(e)?.as_int().map_err(|m| Fail::Wd(m, e.pos))?;
+    n.checked_add(shift).ok_or_else(|| overflow(e.pos))
+}
+
+/// `side` of the binary conjunct `c`.
+fn side_of(c: &Expr, side: Side) -> &Expr {
+    let ExprKind::Bin(_, a, b) = &c.kind else {
         unreachable!("a bound is a binary conjunct")
     };
-    let e = match (side, &b.kind) {
+    match (side, &b.kind) {
         (Side::Left, _) => a,
         (Side::Right, _) => b,
         (Side::IntervalLow, ExprKind::Bin(_, lo, _)) => lo,
         (Side::IntervalHigh, ExprKind::Bin(_, _, hi)) => hi,
         _ => unreachable!("an interval bound is `x : lo..hi`"),
+    }
+}
+
+/// For `Bound::Lin`: the bound of `x` given by the chain `A` (the side of
+/// conjunct `c` other than `side`, the left one for `A : lo..hi`) being at
+/// most (`above`) or at least `side`'s value plus `shift`.
+fn solved(
+    c: usize,
+    (side, shift, above): (Side, i64, bool),
+    x: Sym,
+    cs: &[&Expr],
+    env: &mut Env,
+) -> E<i64> {
+    let other = match side {
+        Side::Left => Side::Right,
+        _ => Side::Left,
     };
-    let n = env.eval(e)?.as_int().map_err(|m| Fail::Wd(m, e.pos))?;
-    n.checked_add(shift).ok_or_else(|| overflow(e.pos))
+    let chain = side_of(cs[c], other);
+    let e = side_of(cs[c], side);
+    let t = env.int(e)?;
+    let t = t.checked_add(shift).ok_or_else(|| overflow(e.pos))?;
+    peel(chain, x, t, above, env)
+}
+
+/// The bound of `x` given by `e <= t` (`above`) or `e >= t`, `e` a chain of
+/// `+`, `-` and products by a positive factor with one `x`, the rest
+/// ready.
+fn peel(e: &Expr, x: Sym, t: i64, above: bool, env: &mut Env) -> E<i64> {
+    let has_x = |e: &Expr| {
+        let mut v = Vec::new();
+        crate::solve::idents(e, &mut v);
+        v.contains(&x)
+    };
+    let ExprKind::Bin(op, a, b) = &e.kind else {
+        return Ok(t);
+    };
+    let (inner, other, left) = if has_x(a) {
+        (a, b, true)
+    } else {
+        (b, a, false)
+    };
+    let o = env.int(other)?;
+    let ovf = || overflow(e.pos);
+    match (op, left) {
+        (BinOp::Plus, _) => peel(inner, x, t.checked_sub(o).ok_or_else(ovf)?, above, env),
+        (BinOp::Minus, true) => peel(inner, x, t.checked_add(o).ok_or_else(ovf)?, above, env),
+        // `o - inner <= t` is `inner >= o - t`
+        (BinOp::Minus, false) => peel(inner, x, o.checked_sub(t).ok_or_else(ovf)?, !above, env),
+        (BinOp::Mul, _) if o > 0 => {
+            // `inner * o <= t` is `inner <= floor(t / o)`; `>=`: the ceiling
+            let q = match above {
+                true => t.div_euclid(o),
+                false => -(t.checked_neg().ok_or_else(ovf)?.div_euclid(o)),
+            };
+            peel(inner, x, q, above, env)
+        }
+        _ => Err(Fail::Unsupported(
+            "a bound through a product by a factor that is not positive".into(),
+            e.pos,
+        )),
+    }
 }

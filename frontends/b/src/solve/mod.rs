@@ -8,7 +8,8 @@
 //! 2. `A = B` where `x` occurs once in a `+`/`-` chain: the solved value;
 //! 3. `x : E`, `x |-> y : E`: the elements of `E` (finite sets, `POW`,
 //!    function spaces... enumerated by `eval`);
-//! 4. `x <: E`, `x <<: E`: the subsets of `E`;
+//! 4. `x <: E`, `x <<: E`: the subsets of `E`; `{.., x, ..} <: E` (or
+//!    `<<:`, `=` either way round): the elements of `E`;
 //! 5. `P : E` with `P` a maplet mixing unbound identifiers and expressions
 //!    of bound ones (`cur |-> to : succs`): the distinct projections of
 //!    `E`'s elements on those identifiers, `P : E` being checked after;
@@ -16,7 +17,9 @@
 //!    mentions in the solutions of `Q` (planned for them and `ys`);
 //! 7. failing all of these, integer bounds (`x > a & x <= b`,
 //!    `x : NATURAL`, ...): the integers between them (see `bounds`, also
-//!    for ProB's clipping of an infinite domain to `MININT..MAXINT`);
+//!    for ProB's clipping of an infinite domain to `MININT..MAXINT`), also
+//!    bounds through identifiers not yet bound (`x < y & y <= 9`, see
+//!    `chain`);
 //! 8. failing that, `x = TRUE` (or `FALSE`, `/=`) anywhere in a conjunct,
 //!    under `or`, `not`...: `x` is a boolean and ranges over `BOOL`;
 //! 9. failing that, `f : D --> R` with `R` infinite and equations
@@ -36,6 +39,7 @@
 //! are `value` and `eval`.
 
 mod bounds;
+mod chain;
 mod fspace;
 mod plan;
 mod points;
@@ -172,6 +176,13 @@ fn candidates(
             }
             let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
             members(a, b, &vars, env)?
+        }
+        Gen::Elem { c, left } => {
+            let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
+                unreachable!()
+            };
+            let set = if *left { b } else { a };
+            env.elements(set)?.into_iter().map(|v| vec![v]).collect()
         }
         Gen::Proj { c } => {
             let ExprKind::Bin(_, a, b) = &cs[*c].kind else {

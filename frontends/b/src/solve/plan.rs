@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{bounds, points, typing};
+use super::{bounds, chain, points, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -14,6 +14,11 @@ pub enum Gen {
     Lin { c: usize, left: bool },
     /// Conjunct `c` is `pattern : E`; the pattern binds `vars`.
     In { c: usize },
+    /// Conjunct `c` is `{.., x, ..} = E` (`left`: the extension is the
+    /// left side; either way round), `{.., x, ..} <: E` or `<<:`, with `E`
+    /// finite: `x` ranges over `E`'s elements, the conjunct being checked
+    /// once the extension's identifiers are bound.
+    Elem { c: usize, left: bool },
     /// Conjunct `c` is `x <: E` (`strict` for `<<:`).
     Subset { c: usize, strict: bool },
     /// Conjunct `c` is `P : E` with `P` a maplet of expressions, some of
@@ -195,7 +200,8 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
     let pre = (0..p.cs.len()).filter(|&c| p.checked[c]).collect();
     let mut steps = Vec::new();
     while let Some(k) = p.bound.iter().position(|b| !b) {
-        let found = p.best().or_else(|| p.range()).or_else(|| p.boolean());
+        let found = p.best().or_else(|| p.range());
+        let found = found.or_else(|| p.chained()).or_else(|| p.boolean());
         let found = match found {
             None if last_resorts => p.pointwise().or_else(|| p.typed()),
             found => found,
@@ -272,7 +278,7 @@ impl Planner<'_> {
                 } else if let (Some(k), true) = (self.unbound(b), ready(a)) {
                     Some((0, vec![k], Gen::Eq { c, left: false }))
                 } else {
-                    self.lin(c, a, b)
+                    self.lin(c, a, b).or_else(|| self.elem(c, a, b, true))
                 }
             }
             ExprKind::Bin(BinOp::In, a, b) if ready(b) && !infinite(b) => {
@@ -281,10 +287,11 @@ impl Planner<'_> {
                 })
             }
             ExprKind::Bin(op @ (BinOp::Subset | BinOp::StrictSubset), a, b) if ready(b) => {
-                self.unbound(a).map(|k| {
-                    let strict = *op == BinOp::StrictSubset;
-                    (3, vec![k], Gen::Subset { c, strict })
-                })
+                let strict = *op == BinOp::StrictSubset;
+                let sub = self
+                    .unbound(a)
+                    .map(|k| (3, vec![k], Gen::Subset { c, strict }));
+                sub.or_else(|| self.elem(c, a, b, false))
             }
             ExprKind::Quant {
                 kind: QuantKind::Exists,
@@ -322,6 +329,21 @@ impl Planner<'_> {
         Some((5, free, gen))
     }
 
+    /// `Gen::Elem` for conjunct `c`, `a = b` (`both`: either way round) or
+    /// `a <: b`: the first unbound identifier among the elements of the
+    /// extension `a` (or `b`), the other side being ready and finite.
+    fn elem(&self, c: usize, a: &Expr, b: &Expr, both: bool) -> Option<Cand> {
+        let pick = |ext: &Expr, set: &Expr| match &ext.kind {
+            ExprKind::SetExt(v) if self.ready(set) && !infinite(set) => {
+                v.iter().find_map(|e| self.unbound(e))
+            }
+            _ => None,
+        };
+        let found = pick(a, b).map(|k| (k, true));
+        let found = found.or_else(|| pick(b, a).filter(|_| both).map(|k| (k, false)));
+        found.map(|(k, left)| (3, vec![k], Gen::Elem { c, left }))
+    }
+
     /// `Gen::Lin` for conjunct `c`, `a = b`, when it has one unbound
     /// identifier, an integer, on a `+`/`-` chain of one side.
     fn lin(&self, c: usize, a: &Expr, b: &Expr) -> Option<Cand> {
@@ -354,6 +376,22 @@ impl Planner<'_> {
                     bounds::range_of(self.ids[k], &self.cs, &self.checked, &ready, &mentions_x)?;
                 Some((4, vec![k], Gen::Range(r)))
             })
+    }
+
+    /// `Gen::Range` for the first unbound identifier with a finite range by
+    /// propagation through identifiers not yet bound (see `chain`).
+    fn chained(&self) -> Option<Cand> {
+        let ready = |e: &Expr| self.ready(e);
+        let unbound = |s: Sym| (0..self.ids.len()).any(|k| self.ids[k] == s && !self.bound[k]);
+        let ctx = chain::Ctx {
+            cs: &self.cs,
+            checked: &self.checked,
+            ready: &ready,
+            unbound: &unbound,
+        };
+        (0..self.ids.len())
+            .filter(|&k| !self.bound[k])
+            .find_map(|k| Some((4, vec![k], Gen::Range(chain::chained(self.ids[k], &ctx)?))))
     }
 
     /// `Gen::Bool` for the first unbound identifier compared with `TRUE` or
@@ -423,6 +461,7 @@ impl Planner<'_> {
                 Some(c)
             }
             Gen::Lin { .. }
+            | Gen::Elem { .. }
             | Gen::Proj { .. }
             | Gen::Range(_)
             | Gen::Bool
