@@ -118,7 +118,7 @@ fn finish(csv_path: &Path, plan: &[Planned], no_report: bool) -> anyhow::Result<
     if !no_report {
         // The rows are the campaign's product: a report that cannot be
         // written is a warning, not a failed campaign.
-        match crate::report::write(csv_path, None) {
+        match crate::report::write(csv_path, None, None) {
             Ok(written) => {
                 println!("report: {}", written.html.display());
                 if let Some(e) = written.figures_error {

@@ -21,7 +21,7 @@ mod versus;
 use crate::schema::{read_rows_tolerant, Row, Status};
 use anyhow::Context as _;
 use plotters::style::RGBColor;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Rows of a campaign with what is known about the CSV they came from.
@@ -71,6 +71,36 @@ impl Input {
             notes,
             csv,
         })
+    }
+
+    /// Keeps the rows of the instances of at least `min` states (the
+    /// oracle's count, or else the largest count a run finished with) and
+    /// says in a note how many instances were left out: bits per state of
+    /// a model of a handful of states measure the tables' fixed sizes.
+    pub fn keep_min_states(&mut self, min: f64) {
+        let mut size: BTreeMap<(String, String), u64> = BTreeMap::new();
+        for r in &self.rows {
+            let known = r
+                .oracle_states
+                .or(r.states.filter(|_| r.status == Status::Ok));
+            if let Some(n) = known {
+                let e = size
+                    .entry((r.suite.clone(), r.instance.clone()))
+                    .or_default();
+                *e = (*e).max(n);
+            }
+        }
+        let before: BTreeSet<_> = self.rows.iter().map(|r| (&r.suite, &r.instance)).collect();
+        let before = before.len();
+        self.rows.retain(|r| {
+            size.get(&(r.suite.clone(), r.instance.clone()))
+                .is_some_and(|&n| n as f64 >= min)
+        });
+        let after: BTreeSet<_> = self.rows.iter().map(|r| (&r.suite, &r.instance)).collect();
+        self.notes.push(format!(
+            "--min-states {min}: {} of {before} instances kept (oracle count, or else the largest finished count, at least {min}; instances of unknown size left out)",
+            after.len()
+        ));
     }
 
     /// Why a column's figure is empty when the column is absent, if it is.
@@ -291,6 +321,10 @@ pub struct PlotArgs {
     /// Where to write the figures (default: the campaign directory's `figures/`).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Only the instances of at least this many states (e.g. 1e5, as the
+    /// paper's figures).
+    #[arg(long)]
+    pub min_states: Option<f64>,
 }
 
 /// The default output directory of a campaign's figures.
@@ -300,7 +334,10 @@ pub fn default_dir(input: &Input) -> PathBuf {
 
 /// `statebench plot`.
 pub fn command(args: PlotArgs) -> anyhow::Result<i32> {
-    let input = Input::load(&args.results)?;
+    let mut input = Input::load(&args.results)?;
+    if let Some(min) = args.min_states {
+        input.keep_min_states(min);
+    }
     for note in &input.notes {
         eprintln!("note: {note}");
     }
@@ -460,5 +497,30 @@ pub(crate) mod fixture {
             .iter()
             .filter(|r| r.status == Status::Ok && r.threads == 1 && keep(r))
             .count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixture;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn keep_min_states_keeps_exactly_the_large_instances() {
+        let mut input = fixture::input("small/runs.csv");
+        let size = |r: &crate::schema::Row| r.oracle_states.or(r.states).unwrap_or(0);
+        let all: BTreeSet<u64> = input.rows.iter().map(size).collect();
+        let threshold = *all.iter().nth(all.len() / 2).unwrap();
+        let expected: BTreeSet<String> = input
+            .rows
+            .iter()
+            .filter(|r| size(r) >= threshold)
+            .map(|r| r.instance.clone())
+            .collect();
+        input.keep_min_states(threshold as f64);
+        let kept: BTreeSet<String> = input.rows.iter().map(|r| r.instance.clone()).collect();
+        assert!(!kept.is_empty());
+        assert_eq!(kept, expected);
+        assert!(input.notes.last().unwrap().contains("instances kept"));
     }
 }

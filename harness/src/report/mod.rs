@@ -49,6 +49,10 @@ pub struct ReportArgs {
     /// campaign directory).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Only the instances of at least this many states (e.g. 1e5, as the
+    /// paper's figures): figures and tables alike.
+    #[arg(long)]
+    pub min_states: Option<f64>,
 }
 
 /// The files written.
@@ -61,8 +65,15 @@ pub struct Written {
 
 /// Writes `OUT/report.html`, `OUT/report.md` and `OUT/figures/` for the
 /// campaign at `results` (OUT defaults to the campaign's directory).
-pub fn write(results: &Path, out: Option<&Path>) -> anyhow::Result<Written> {
-    let input = Input::load(results)?;
+pub fn write(
+    results: &Path,
+    out: Option<&Path>,
+    min_states: Option<f64>,
+) -> anyhow::Result<Written> {
+    let mut input = Input::load(results)?;
+    if let Some(min) = min_states {
+        input.keep_min_states(min);
+    }
     let campaign_dir = input
         .csv
         .parent()
@@ -129,7 +140,7 @@ pub fn write(results: &Path, out: Option<&Path>) -> anyhow::Result<Written> {
 /// `statebench report`. Exit code 1 when the page was written without its
 /// figures.
 pub fn command(args: ReportArgs) -> anyhow::Result<i32> {
-    let written = write(&args.results, args.out.as_deref())?;
+    let written = write(&args.results, args.out.as_deref(), args.min_states)?;
     println!("report: {}", written.html.display());
     println!("markdown: {}", written.markdown.display());
     if let Some(e) = &written.figures_error {
