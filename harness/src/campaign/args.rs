@@ -89,6 +89,10 @@ pub struct RunArgs {
     /// figures/ beside runs.csv) at the end.
     #[arg(long)]
     pub no_report: bool,
+    /// Print what the campaign would run (runs, models, configurations,
+    /// the runs already done) and exit, running and writing nothing.
+    #[arg(long)]
+    pub plan: bool,
     /// Worker threads, comma-separated: one run (row) per count, e.g.
     /// `1,2,4`. An engine without a concurrent form reports `unsupported`
     /// for counts above 1.

@@ -64,7 +64,6 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
     let csv_path = resume::campaign_csv(&args.results, &campaign);
     let previous = resume::previous_rows(&csv_path, &campaign, args.resume)?;
     let done: HashSet<RunKey> = previous.iter().map(Row::key).collect();
-    resume::store_settings(&args, &campaign)?;
 
     let entries = plan::shard_entries(&entries, args.shard);
     let plan = plan::plan(&args, &entries, &configs);
@@ -85,6 +84,10 @@ pub fn run(mut args: RunArgs) -> anyhow::Result<i32> {
         mem_limit as f64 / (1u64 << 30) as f64,
         csv_path.display()
     );
+    if args.plan {
+        return Ok(0);
+    }
+    resume::store_settings(&args, &campaign)?;
     let ctx = RunContext {
         campaign: campaign.clone(),
         machine,
