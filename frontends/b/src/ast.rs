@@ -50,7 +50,7 @@ pub struct Pos {
 }
 
 /// A predicate or an expression, with where it starts.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Expr {
     pub kind: ExprKind,
     pub pos: Pos,
@@ -221,7 +221,7 @@ pub enum QuantKind {
     Inter,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum ExprKind {
     Ident(Sym),
     Int(i64),
@@ -374,6 +374,9 @@ pub struct Machine {
     pub sets: Vec<SetDecl>,
     pub constants: Vec<Sym>,
     pub properties: Vec<Expr>,
+    /// The INVARIANT, when it parses (read only for the variables' types,
+    /// see `solve::declared`; never checked).
+    pub invariant: Vec<Expr>,
     pub variables: Vec<Sym>,
     pub init: Option<Subst>,
     pub operations: Vec<Operation>,

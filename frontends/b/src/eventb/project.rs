@@ -231,7 +231,7 @@ impl Tr<'_> {
                 pos: self.pos_of(s),
             });
         }
-        axioms.retain(|a| !is_trivial(a, enumerated));
+        axioms.retain(|a| !is_trivial(a, enumerated, &self.carriers));
         let mut properties = Vec::new();
         for a in axioms {
             self.what = format!("axiom {} of context {name}", label(a));
@@ -313,10 +313,18 @@ impl Tr<'_> {
                 });
             }
         }
+        // read for the variables' types only (see `solve::Declared`): an
+        // invariant this reader does not translate is left out
+        let invariant = std::iter::once(m)
+            .chain(chain.iter().copied())
+            .flat_map(|x| section(x, "invariant"))
+            .filter_map(|i| self.expr(i).ok())
+            .collect();
         Ok(Machine {
             name,
             kind: "MACHINE".into(),
             variables,
+            invariant,
             init,
             operations,
             pos: self.pos_of(m),
@@ -618,8 +626,10 @@ fn flat_conjuncts<'t>(t: &'t Term, out: &mut Vec<&'t Term>) {
 /// Whether axiom `a` only types elements of enumerated sets (`e : S`,
 /// `e /= f`, `finite(S)`, conjunctions of these): ProB drops such axioms with the
 /// constants that became elements (left without constants or axioms, it
-/// has no SETUP_CONSTANTS step).
-fn is_trivial(a: &Term, enumerated: &[(String, Vec<String>)]) -> bool {
+/// has no SETUP_CONSTANTS step). `finite(S)` of a deferred carrier set
+/// (among `carriers`) is dropped too: ProB's carrier sets are finite
+/// (TopologyDiscovery's rm_0, whose only axiom it is: no such step).
+fn is_trivial(a: &Term, enumerated: &[(String, Vec<String>)], carriers: &[String]) -> bool {
     let set_of = |t: &Term| {
         let n = ident_name_of(t)?;
         enumerated.iter().find(|(s, _)| s == n)
@@ -627,7 +637,9 @@ fn is_trivial(a: &Term, enumerated: &[(String, Vec<String>)]) -> bool {
     match a.app() {
         Some(("member", [_, x, s])) => set_of(s)
             .is_some_and(|(_, es)| ident_name_of(x).is_some_and(|x| es.iter().any(|e| e == x))),
-        Some(("finite", [_, s])) => set_of(s).is_some(),
+        Some(("finite", [_, s])) => {
+            set_of(s).is_some() || ident_name_of(s).is_some_and(|n| carriers.iter().any(|c| c == n))
+        }
         Some(("not_equal", [_, x, y])) => {
             let (x, y) = (ident_name_of(x), ident_name_of(y));
             x != y
@@ -636,7 +648,9 @@ fn is_trivial(a: &Term, enumerated: &[(String, Vec<String>)]) -> bool {
                     has(x) && has(y)
                 })
         }
-        Some(("conjunct", [_, p, q])) => is_trivial(p, enumerated) && is_trivial(q, enumerated),
+        Some(("conjunct", [_, p, q])) => {
+            is_trivial(p, enumerated, carriers) && is_trivial(q, enumerated, carriers)
+        }
         _ => false,
     }
 }
