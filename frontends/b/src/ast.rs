@@ -329,6 +329,12 @@ pub enum EventCheck {
     /// abstract event refined, on variables the refinement keeps) run in
     /// the state before.
     Simulates { what: String, action: Box<Subst> },
+    /// A new event (one refining none) of a refinement must leave the
+    /// abstract machine's variables `vars` that its actions assign
+    /// unchanged: a change is ProB's `invalid_modification`; an outcome
+    /// giving them their own values is unsupported (ProB may report the
+    /// assignment itself).
+    Keeps { what: String, vars: Vec<Expr> },
 }
 
 /// One operation: `outs <-- name(params) = body`.

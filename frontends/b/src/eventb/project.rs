@@ -377,6 +377,9 @@ impl Tr<'_> {
                 out.push(EventCheck::Simulates { what, action });
             }
         }
+        if let Some(keeps) = self.new_event_keeps(ev, abs, kept) {
+            out.push(keeps);
+        }
         let convergent = match ev.status {
             "convergent" => true,
             "anticipated" => false,
@@ -394,10 +397,48 @@ impl Tr<'_> {
         Ok(out)
     }
 
-    /// `SELECT guards THEN checks(actions) END` (no SELECT when no guard):
-    /// a nondeterministic action must have an outcome.
+    /// For a new event `ev` (refining none) of a refinement of `abs`:
+    /// the variables of `abs` its actions assign, which it must keep.
+    fn new_event_keeps(
+        &mut self,
+        ev: &EventParts<'_>,
+        abs: Option<&Term>,
+        kept: &[&str],
+    ) -> Option<EventCheck> {
+        let abs = abs.filter(|_| ev.refines.is_empty() && ev.name != "INITIALISATION")?;
+        let abstract_vars = refinement::var_names(abs);
+        let mut assigned: Vec<&str> = Vec::new();
+        for a in ev.actions {
+            let lhs = a.app().and_then(|(_, xs)| xs.get(1)).and_then(Term::list);
+            for t in refinement::action_targets(lhs.unwrap_or(&[])) {
+                if abstract_vars.contains(&t) && kept.contains(&t) && !assigned.contains(&t) {
+                    assigned.push(t);
+                }
+            }
+        }
+        let first = ev.actions.first()?;
+        if assigned.is_empty() {
+            return None;
+        }
+        let pos = self.pos_of(first);
+        let what = format!(
+            "invalid_modification: new event {} changes the abstract variables {}",
+            ev.name,
+            assigned.join(", ")
+        );
+        let vars = assigned
+            .iter()
+            .map(|n| Expr {
+                kind: ExprKind::Ident(self.syms.intern(n)),
+                pos,
+            })
+            .collect();
+        Some(EventCheck::Keeps { what, vars })
+    }
+
     /// Abstract action `act` with the abstract parameters it uses given
-    /// by their witnesses: `ANY p WHERE witness THEN act END`.
+    /// by their witnesses: `ANY p WHERE witness THEN act END`, which must
+    /// have a solution.
     fn witnessed_action(&mut self, act: &Term, witnesses: &[(&str, &Term)]) -> R<Subst> {
         let body = self.action(act)?;
         let pos = body.pos;
@@ -406,7 +447,7 @@ impl Tr<'_> {
             .iter()
             .map(|(_, w)| self.expr(w))
             .collect::<R<Vec<Expr>>>()?;
-        Ok(Subst {
+        let any = Subst {
             kind: SubstKind::Any {
                 ids,
                 pred: conj(preds, pos),
@@ -414,9 +455,20 @@ impl Tr<'_> {
                 plan: Default::default(),
             },
             pos,
-        })
+        };
+        // no value satisfying the witnesses: ProB's no_witness_found
+        // (CCounterErr's `p : T \ s` once s = T)
+        let names: Vec<&str> = witnesses.iter().map(|(p, _)| *p).collect();
+        let what = format!(
+            "no_witness_found: abstract parameter {} of {}",
+            names.join(", "),
+            self.what
+        );
+        Ok(wrap(EventCheck::Executable { what }, any))
     }
 
+    /// `SELECT guards THEN checks(actions) END` (no SELECT when no guard):
+    /// a nondeterministic action must have an outcome.
     fn event_body(
         &mut self,
         guards: &[Term],
