@@ -331,9 +331,9 @@ pub enum EventCheck {
     Simulates { what: String, action: Box<Subst> },
     /// A new event (one refining none) of a refinement must leave the
     /// abstract machine's variables `vars` that its actions assign
-    /// unchanged: a change is ProB's `invalid_modification`; an outcome
-    /// giving them their own values is unsupported (ProB may report the
-    /// assignment itself).
+    /// unchanged: a change is ProB's `invalid_modification` (Ackermann2);
+    /// giving them their own values is not (LandingSystem_1_2's
+    /// restore_up, counted by ProB).
     Keeps { what: String, vars: Vec<Expr> },
 }
 

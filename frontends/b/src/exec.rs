@@ -430,13 +430,7 @@ impl Env<'_> {
                         return Err(Fail::Wd(what.clone(), pos));
                     }
                 }
-                if outs.is_empty() {
-                    return Ok(outs);
-                }
-                Err(Fail::Unsupported(
-                    format!("{what}, with their own values (ProB may report the assignment)"),
-                    pos,
-                ))
+                Ok(outs)
             }
             EventCheck::Variant {
                 what,
