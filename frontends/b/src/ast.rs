@@ -50,7 +50,7 @@ pub struct Pos {
 }
 
 /// A predicate or an expression, with where it starts.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Expr {
     pub kind: ExprKind,
     pub pos: Pos,
@@ -221,7 +221,7 @@ pub enum QuantKind {
     Inter,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum ExprKind {
     Ident(Sym),
     Int(i64),
@@ -329,6 +329,12 @@ pub enum EventCheck {
     /// abstract event refined, on variables the refinement keeps) run in
     /// the state before.
     Simulates { what: String, action: Box<Subst> },
+    /// A new event (one refining none) of a refinement must leave the
+    /// abstract machine's variables `vars` that its actions assign
+    /// unchanged: a change is ProB's `invalid_modification` (Ackermann2);
+    /// giving them their own values is not (LandingSystem_1_2's
+    /// restore_up, counted by ProB).
+    Keeps { what: String, vars: Vec<Expr> },
 }
 
 /// One operation: `outs <-- name(params) = body`.
@@ -374,6 +380,9 @@ pub struct Machine {
     pub sets: Vec<SetDecl>,
     pub constants: Vec<Sym>,
     pub properties: Vec<Expr>,
+    /// The INVARIANT, when it parses (read only for the variables' types,
+    /// see `solve::declared`; never checked).
+    pub invariant: Vec<Expr>,
     pub variables: Vec<Sym>,
     pub init: Option<Subst>,
     pub operations: Vec<Operation>,

@@ -280,6 +280,8 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     for &(mi, k) in callable.values() {
         check_subst(&machines[mi].operations[k].body, &syms, &files)?;
     }
+    let slot_ids: Vec<Sym> = const_ids.iter().chain(&var_ids).copied().collect();
+    let declared = crate::solve::Declared::of(&machines, &slot_ids);
     let mut machines = machines;
     let mut props: Vec<Expr> = machines
         .iter_mut()
@@ -319,6 +321,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             .map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
     }
     let world = World {
+        declared,
         syms,
         files,
         maxint,

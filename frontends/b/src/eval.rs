@@ -64,6 +64,8 @@ pub struct World {
     /// (wd_if_then_else), so PROPERTIES found unsatisfiable after it are
     /// not ProB's 0 states (see `model`).
     pub wd_swallowed: std::sync::atomic::AtomicBool,
+    /// The slots' declared types (see `solve::Declared`).
+    pub declared: crate::solve::Declared,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:

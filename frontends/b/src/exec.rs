@@ -418,6 +418,20 @@ impl Env<'_> {
                 }
                 Ok(outs)
             }
+            EventCheck::Keeps { what, vars } => {
+                let before = vars.iter().map(|e| self.eval(e)).collect::<E<Vec<_>>>()?;
+                let outs = self.exec(body, ops)?;
+                let pos = vars.first().map_or(body.pos, |e| e.pos);
+                for w in &outs {
+                    let after = self.with_writes(w, |env| {
+                        vars.iter().map(|e| env.eval(e)).collect::<E<Vec<_>>>()
+                    })?;
+                    if after != before {
+                        return Err(Fail::Wd(what.clone(), pos));
+                    }
+                }
+                Ok(outs)
+            }
             EventCheck::Variant {
                 what,
                 expr,

@@ -437,7 +437,14 @@ impl Reader {
         for (kw, body, pos) in &clauses[1..] {
             let mut p = Parser::new(body.clone(), &files, &mut self.syms, &defs);
             match kw.as_str() {
-                "DEFINITIONS" | "INVARIANT" | "ASSERTIONS" => {}
+                "DEFINITIONS" | "ASSERTIONS" => {}
+                // read for the variables' types only: an INVARIANT this
+                // parser does not read is left out, not an error
+                "INVARIANT" => {
+                    if let Ok(e) = p.expr().and_then(|e| p.expect_eof().map(|_| e)) {
+                        m.invariant.push(e);
+                    }
+                }
                 "SETS" => {
                     for item in split_semis(body) {
                         let mut p = Parser::new(item, &files, &mut *p.syms, &defs);

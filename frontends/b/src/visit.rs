@@ -74,6 +74,11 @@ pub(crate) fn walk_subst<V: SubstVisitor>(s: &Subst, v: &mut V) -> Result<(), V:
                 | crate::ast::EventCheck::Variant { expr: e, .. } => v.expr(e, Role::Read)?,
                 crate::ast::EventCheck::Executable { .. } => {}
                 crate::ast::EventCheck::Simulates { action, .. } => v.simulated(action)?,
+                crate::ast::EventCheck::Keeps { vars, .. } => {
+                    for e in vars {
+                        v.expr(e, Role::Read)?;
+                    }
+                }
             }
             walk_subst(b, v)
         }

@@ -17,6 +17,8 @@ mod refinement;
 mod term;
 #[cfg(test)]
 mod tests_checks;
+#[cfg(test)]
+mod tests_typing;
 
 use crate::error::BError;
 use crate::load::{Composed, Reader};

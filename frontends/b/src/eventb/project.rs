@@ -231,7 +231,7 @@ impl Tr<'_> {
                 pos: self.pos_of(s),
             });
         }
-        axioms.retain(|a| !is_trivial(a, enumerated));
+        axioms.retain(|a| !is_trivial(a, enumerated, &self.carriers));
         let mut properties = Vec::new();
         for a in axioms {
             self.what = format!("axiom {} of context {name}", label(a));
@@ -313,10 +313,18 @@ impl Tr<'_> {
                 });
             }
         }
+        // read for the variables' types only (see `solve::Declared`): an
+        // invariant this reader does not translate is left out
+        let invariant = std::iter::once(m)
+            .chain(chain.iter().copied())
+            .flat_map(|x| section(x, "invariant"))
+            .filter_map(|i| self.expr(i).ok())
+            .collect();
         Ok(Machine {
             name,
             kind: "MACHINE".into(),
             variables,
+            invariant,
             init,
             operations,
             pos: self.pos_of(m),
@@ -369,6 +377,9 @@ impl Tr<'_> {
                 out.push(EventCheck::Simulates { what, action });
             }
         }
+        if let Some(keeps) = self.new_event_keeps(ev, abs, kept) {
+            out.push(keeps);
+        }
         let convergent = match ev.status {
             "convergent" => true,
             "anticipated" => false,
@@ -386,10 +397,48 @@ impl Tr<'_> {
         Ok(out)
     }
 
-    /// `SELECT guards THEN checks(actions) END` (no SELECT when no guard):
-    /// a nondeterministic action must have an outcome.
+    /// For a new event `ev` (refining none) of a refinement of `abs`:
+    /// the variables of `abs` its actions assign, which it must keep.
+    fn new_event_keeps(
+        &mut self,
+        ev: &EventParts<'_>,
+        abs: Option<&Term>,
+        kept: &[&str],
+    ) -> Option<EventCheck> {
+        let abs = abs.filter(|_| ev.refines.is_empty() && ev.name != "INITIALISATION")?;
+        let abstract_vars = refinement::var_names(abs);
+        let mut assigned: Vec<&str> = Vec::new();
+        for a in ev.actions {
+            let lhs = a.app().and_then(|(_, xs)| xs.get(1)).and_then(Term::list);
+            for t in refinement::action_targets(lhs.unwrap_or(&[])) {
+                if abstract_vars.contains(&t) && kept.contains(&t) && !assigned.contains(&t) {
+                    assigned.push(t);
+                }
+            }
+        }
+        let first = ev.actions.first()?;
+        if assigned.is_empty() {
+            return None;
+        }
+        let pos = self.pos_of(first);
+        let what = format!(
+            "invalid_modification: new event {} changes the abstract variables {}",
+            ev.name,
+            assigned.join(", ")
+        );
+        let vars = assigned
+            .iter()
+            .map(|n| Expr {
+                kind: ExprKind::Ident(self.syms.intern(n)),
+                pos,
+            })
+            .collect();
+        Some(EventCheck::Keeps { what, vars })
+    }
+
     /// Abstract action `act` with the abstract parameters it uses given
-    /// by their witnesses: `ANY p WHERE witness THEN act END`.
+    /// by their witnesses: `ANY p WHERE witness THEN act END`, which must
+    /// have a solution.
     fn witnessed_action(&mut self, act: &Term, witnesses: &[(&str, &Term)]) -> R<Subst> {
         let body = self.action(act)?;
         let pos = body.pos;
@@ -398,7 +447,7 @@ impl Tr<'_> {
             .iter()
             .map(|(_, w)| self.expr(w))
             .collect::<R<Vec<Expr>>>()?;
-        Ok(Subst {
+        let any = Subst {
             kind: SubstKind::Any {
                 ids,
                 pred: conj(preds, pos),
@@ -406,9 +455,20 @@ impl Tr<'_> {
                 plan: Default::default(),
             },
             pos,
-        })
+        };
+        // no value satisfying the witnesses: ProB's no_witness_found
+        // (CCounterErr's `p : T \ s` once s = T)
+        let names: Vec<&str> = witnesses.iter().map(|(p, _)| *p).collect();
+        let what = format!(
+            "no_witness_found: abstract parameter {} of {}",
+            names.join(", "),
+            self.what
+        );
+        Ok(wrap(EventCheck::Executable { what }, any))
     }
 
+    /// `SELECT guards THEN checks(actions) END` (no SELECT when no guard):
+    /// a nondeterministic action must have an outcome.
     fn event_body(
         &mut self,
         guards: &[Term],
@@ -618,8 +678,10 @@ fn flat_conjuncts<'t>(t: &'t Term, out: &mut Vec<&'t Term>) {
 /// Whether axiom `a` only types elements of enumerated sets (`e : S`,
 /// `e /= f`, `finite(S)`, conjunctions of these): ProB drops such axioms with the
 /// constants that became elements (left without constants or axioms, it
-/// has no SETUP_CONSTANTS step).
-fn is_trivial(a: &Term, enumerated: &[(String, Vec<String>)]) -> bool {
+/// has no SETUP_CONSTANTS step). `finite(S)` of a deferred carrier set
+/// (among `carriers`) is dropped too: ProB's carrier sets are finite
+/// (TopologyDiscovery's rm_0, whose only axiom it is: no such step).
+fn is_trivial(a: &Term, enumerated: &[(String, Vec<String>)], carriers: &[String]) -> bool {
     let set_of = |t: &Term| {
         let n = ident_name_of(t)?;
         enumerated.iter().find(|(s, _)| s == n)
@@ -627,7 +689,9 @@ fn is_trivial(a: &Term, enumerated: &[(String, Vec<String>)]) -> bool {
     match a.app() {
         Some(("member", [_, x, s])) => set_of(s)
             .is_some_and(|(_, es)| ident_name_of(x).is_some_and(|x| es.iter().any(|e| e == x))),
-        Some(("finite", [_, s])) => set_of(s).is_some(),
+        Some(("finite", [_, s])) => {
+            set_of(s).is_some() || ident_name_of(s).is_some_and(|n| carriers.iter().any(|c| c == n))
+        }
         Some(("not_equal", [_, x, y])) => {
             let (x, y) = (ident_name_of(x), ident_name_of(y));
             x != y
@@ -636,7 +700,9 @@ fn is_trivial(a: &Term, enumerated: &[(String, Vec<String>)]) -> bool {
                     has(x) && has(y)
                 })
         }
-        Some(("conjunct", [_, p, q])) => is_trivial(p, enumerated) && is_trivial(q, enumerated),
+        Some(("conjunct", [_, p, q])) => {
+            is_trivial(p, enumerated, carriers) && is_trivial(q, enumerated, carriers)
+        }
         _ => false,
     }
 }

@@ -162,3 +162,59 @@ fn an_event_b_power_needs_a_natural_base() {
     assert!(explore(&bad).contains("power of a negative number"));
     assert_eq!(explore(&package("none", &power(2), "", &ev, "")), "ok");
 }
+
+#[test]
+fn a_new_event_keeps_the_abstract_variables() {
+    // `A` has `n`; the refinement's new event `set` (refining none)
+    // assigns it: a change is ProB's invalid_modification (Ackermann2's
+    // compute_ack), its own value is fine (LandingSystem_1_2), as in a
+    // machine that refines none
+    let abs = ",event_b_model(none,'A',[sees(none,[]),
+          variables(none,[identifier(none,n)]),invariant(none,[]),theorems(none,[]),
+          events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],
+            [assign(none,[identifier(none,n)],[integer(none,2)])],[])])])";
+    let set = |v: i64| {
+        format!(
+            "event(none,set,ordinary(none),[],[],[],
+               [assign(none,[identifier(none,n)],[integer(none,{v})])],[])"
+        )
+    };
+    let bad = package("A", TWO, "", &set(3), abs);
+    assert!(explore(&bad).contains("invalid_modification: new event set"));
+    assert_eq!(explore(&package("A", TWO, "", &set(2), abs)), "ok");
+    assert_eq!(explore(&package("none", TWO, "", &set(3), "")), "ok");
+}
+
+#[test]
+fn a_witness_must_have_a_value() {
+    // `A` adds a boolean `p` to `s`; `M` drops `s`, counts in `n` and
+    // gives `p` by the witness `p : BOOL \ s`: a third add has no witness
+    // (ProB's no_witness_found, CCounterErr), two adds are fine
+    let id = |n: &str| format!("identifier(none,{n})");
+    let (s, p) = (id("s"), id("p"));
+    let abs = format!(
+        ",event_b_model(none,'A',[sees(none,[]),
+          variables(none,[{s}]),invariant(none,[]),theorems(none,[]),
+          events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],[],
+            [assign(none,[{s}],[empty_set(none)])],[]),
+          event(none,add,ordinary(none),[],[{p}],
+            [member(none,{p},bool_set(none)),not_member(none,{p},{s})],[],
+            [assign(none,[{s}],[union(none,{s},set_extension(none,[{p}]))])],[])])])"
+    );
+    let add = |max: i64| {
+        format!(
+            "event(none,add,ordinary(none),[add],[],
+               [less(none,identifier(none,n),integer(none,{max}))],[],
+               [assign(none,[identifier(none,n)],
+                  [add(none,identifier(none,n),integer(none,1))])],
+               [witness(none,{p},member(none,{p},set_subtraction(none,bool_set(none),{s})))])"
+        )
+    };
+    let zero = "integer(none,0)";
+    let bad = explore(&package("A", zero, "", &add(3), &abs));
+    assert!(
+        bad.contains("no_witness_found: abstract parameter p"),
+        "{bad}"
+    );
+    assert_eq!(explore(&package("A", zero, "", &add(2), &abs)), "ok");
+}

@@ -35,16 +35,19 @@
 //!
 //! Owns the enumeration loop; the planning is the `plan` module, integer
 //! ranges derived from bounds the `bounds` module, pointwise functions
-//! `points`, large function spaces point by point `fspace`, types `typing`; values and evaluation
+//! `points`, large function spaces point by point `fspace`, types `typing`
+//! (with the slots' declared types, `declared`); values and evaluation
 //! are `value` and `eval`.
 
 mod bounds;
 mod chain;
+mod declared;
 mod fspace;
 mod plan;
 mod points;
 mod typing;
 
+pub use declared::Declared;
 pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
 
 use crate::ast::*;

@@ -11,7 +11,9 @@
 //! set, a pair of the product of its sides' types, a non-empty set of the
 //! powerset of its elements' type. Types without a finite carrier
 //! (integers, strings, records) and values that do not show their type
-//! (an empty set) give no carrier: the enumeration is then unsupported,
+//! (an empty set) give no carrier; the witnesses are then evaluated on the
+//! slots' declared type samples (see `declared`), and failing that the
+//! enumeration is unsupported,
 //! as it is for a deferred set's element among the PROPERTIES' constants
 //! or a `:(`'s variables (ProB's symmetry reduction of constants is
 //! `symmetry`'s, for constants typed `c : S` only).
@@ -191,6 +193,31 @@ pub fn candidates(
             pos,
         )
     };
+    if let Some(c) = shown(ws, cs, slot, env, &unsupported)? {
+        return Ok(c);
+    }
+    // the values at hand show no element: the same witnesses on the
+    // slots' declared type samples (see `declared`)
+    if !env.w.declared.is_empty() {
+        let mut samples = super::declared::sample_env(env);
+        if let Some(c) = shown(ws, cs, slot, &mut samples, &unsupported)? {
+            return Ok(c);
+        }
+    }
+    Err(unsupported(
+        "its type (inferred from its uses) has no finite carrier shown by the values at hand",
+    ))
+}
+
+/// The carrier of the type shown by the first of `ws` whose value in `env`
+/// shows it, if any.
+fn shown(
+    ws: &[Witness],
+    cs: &[&Expr],
+    slot: bool,
+    env: &mut Env,
+    unsupported: &dyn Fn(&str) -> Fail,
+) -> E<Option<Vec<Value>>> {
     for w in ws {
         let Some(e) = at(cs[w.c], &w.path) else {
             continue;
@@ -206,12 +233,10 @@ pub fn candidates(
             ));
         }
         if let Some(c) = carrier(&sample, env)? {
-            return Ok(c);
+            return Ok(Some(c));
         }
     }
-    Err(unsupported(
-        "its type (inferred from its uses) has no finite carrier shown by the values at hand",
-    ))
+    Ok(None)
 }
 
 fn project(mut v: Value, projs: &[Proj]) -> Option<Value> {
@@ -342,11 +367,31 @@ mod tests {
             e.contains("cannot enumerate 'x'") && e.contains("finite carrier"),
             "{e}"
         );
-        let m = "MACHINE E SETS OBJ = {a, b} VARIABLES s INVARIANT s <: OBJ
+        // an empty set and no declared type for it
+        let m = "MACHINE E SETS OBJ = {a, b} VARIABLES s INVARIANT card(s) <= 2
                  INITIALISATION s := {}
                  OPERATIONS add(o) = PRE o /: s THEN s := s \\/ {o} END END";
         let e = first_error(m).expect("empty witness");
         assert!(e.contains("cannot enumerate 'o'"), "{e}");
+    }
+
+    #[test]
+    fn declared_type_of_an_empty_set() {
+        // `s <: OBJ` types s's elements, `o` ranges over OBJ: the 4
+        // subsets of OBJ; edges: init, 2 from {}, 1 from {a} and {b}
+        let m = "MACHINE E SETS OBJ = {a, b} VARIABLES s INVARIANT s <: OBJ
+                 INITIALISATION s := {}
+                 OPERATIONS add(o) = PRE o /: s THEN s := s \\/ {o} END END";
+        assert_eq!(count(m), (5, 5));
+        // through a function space and dom: `p` is an OBJ, book grows to
+        // any partial function OBJ +-> BOOL reached one point at a time
+        // (1 + 2*2 + 2*2 = 9 states); edges: init, 4 from {}, 2 from
+        // each of the 4 one-point functions
+        let m = "MACHINE F SETS OBJ = {a, b} VARIABLES book
+                 INVARIANT book : OBJ +-> BOOL INITIALISATION book := {}
+                 OPERATIONS add(p, v) = PRE p /: dom(book) & v : BOOL
+                 THEN book := book \\/ {p |-> v} END END";
+        assert_eq!(count(m), (10, 13));
     }
 
     #[test]
