@@ -57,13 +57,34 @@ pub fn check_stream(set: &mut dyn VisitedSet, vectors: &[Vec<u32>]) {
         }
         assert_eq!(set.len(), reference.len() as u64, "after vector {i}");
     }
-    // Everything inserted is found again, nothing new appears.
+    // Everything inserted is found again, nothing new appears; a set
+    // that gives states back gives each one and its side data back from
+    // its reference.
     for v in vectors {
-        assert!(!set.find_or_insert(v).unwrap().is_new(), "{v:?} lost");
+        let found = set.find_or_insert(v).unwrap();
+        assert!(!found.is_new(), "{v:?} lost");
+        if set.recalls_states() {
+            check_recall(set, found.reference(), v, sides.get(v));
+        }
     }
     assert_eq!(set.len(), reference.len() as u64);
     let m = set.memory();
     assert!(m.used <= m.alloc, "used {} > alloc {}", m.used, m.alloc);
+}
+
+/// `set` gives back `state` and its side data (`side`, when the stream
+/// kept it) from `reference`.
+fn check_recall(set: &mut dyn VisitedSet, reference: u64, state: &[u32], side: Option<&Vec<u32>>) {
+    let mut got = vec![u32::MAX; state.len()];
+    let mut got_side = vec![u32::MAX; set.side_words()];
+    assert!(
+        set.recall(reference, &mut got, &mut got_side),
+        "{state:?}: not given back"
+    );
+    assert_eq!(got, state, "state given back from reference {reference}");
+    if let Some(side) = side {
+        assert_eq!(&got_side, side, "{state:?}: side data given back");
+    }
 }
 
 /// Adversarial streams for vectors of length `k` with values below

@@ -24,10 +24,10 @@ pub use blocks::budget::Budget;
 pub use concurrent::{ConcurrentVisitedSet, InsertError, WorkerLocal};
 pub use explore::latency::OpLatency;
 pub use explore::parallel::explore_parallel;
-pub use explore::{explore, ExploreConfig, Progress};
+pub use explore::{explore, explore_queued, ExploreConfig, Progress, QueueMode};
 pub use registry::{
     create, find, has_concurrent_form, lookup, supports_threads, EngineOptions, EngineSpec,
-    ENGINES, FORM_PARAM,
+    ENGINES, FORM_PARAM, QUEUE_PARAM,
 };
 pub use report::{RunReport, RunStatus};
 pub use visited::{Inserted, MemoryUsage, TableFull, VisitedSet};

@@ -76,6 +76,24 @@ pub trait VisitedSet: Send {
         self.find_or_insert(state)
     }
 
+    /// Whether [`recall`](VisitedSet::recall) gives a stored state back
+    /// from its reference (the explorer then queues references, not
+    /// vectors).
+    fn recalls_states(&self) -> bool {
+        false
+    }
+
+    /// Writes the state stored under `reference` (returned by an insertion
+    /// into this set) into `state` (length `k`) and its side data into
+    /// `side` (length [`side_words`](VisitedSet::side_words)), as
+    /// [`find_or_insert_from`](VisitedSet::find_or_insert_from) would.
+    /// False when the set cannot (see
+    /// [`recalls_states`](VisitedSet::recalls_states)).
+    fn recall(&mut self, reference: u64, state: &mut [Value], side: &mut [u32]) -> bool {
+        let _ = (reference, state, side);
+        false
+    }
+
     /// Number of distinct states stored.
     fn len(&self) -> u64;
 

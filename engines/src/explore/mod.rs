@@ -6,8 +6,11 @@
 //! storage scheme it drives, nor anything about processes, CSV or limits
 //! other than the engine's own `table_full`.
 //!
-//! Sequential; the queue holds full vectors so that the parallel
-//! explorer (`parallel.rs`) can hand them to per-thread queues unchanged.
+//! Sequential. Its queue ([`open_set`]) holds the states' references
+//! when the visited set can give a state back from its reference (the
+//! trees), else full vectors with their side data ([`QueueMode`],
+//! parameter `queue`, chooses). The parallel explorer (`parallel.rs`)
+//! queues full vectors.
 //!
 //! Operation latency: one `find_or_insert` / `find_or_insert_from` call in
 //! every [`SAMPLE_EVERY`](crate::explore::latency::SAMPLE_EVERY) (64) is timed with
@@ -25,13 +28,15 @@
 //! [`TIME_OPS`] switches it off for such a comparison.
 
 pub mod latency;
+pub mod open_set;
 pub mod parallel;
 pub mod slot_domains;
 pub mod state_queue;
 
 use crate::explore::latency::LatencySampler;
+use crate::explore::open_set::OpenSet;
+pub use crate::explore::open_set::QueueMode;
 use crate::explore::slot_domains::SlotDomains;
-use crate::explore::state_queue::StateQueue;
 use crate::report::{RunReport, RunStatus};
 use crate::visited::{MemoryUsage, VisitedSet};
 use pins::Model;
@@ -133,8 +138,33 @@ impl Outcome {
     }
 }
 
-/// Explores `model` breadth-first, storing states in `set`.
+/// Explores `model` breadth-first, storing states in `set`, its queue
+/// holding references where `set` gives states back.
 pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'_>) -> RunReport {
+    let by_reference = set.recalls_states();
+    search(model, set, by_reference, cfg)
+}
+
+/// [`explore`] with the queue `queue` asks for; `Err` when it asks for
+/// references of a set that cannot give states back.
+pub fn explore_queued(
+    model: &dyn Model,
+    set: &mut dyn VisitedSet,
+    queue: QueueMode,
+    cfg: ExploreConfig<'_>,
+) -> Result<RunReport, String> {
+    let by_reference = queue.by_reference(set)?;
+    Ok(search(model, set, by_reference, cfg))
+}
+
+/// The search of [`explore`], its queue holding references when
+/// `by_reference` (which `set` must then support).
+fn search(
+    model: &dyn Model,
+    set: &mut dyn VisitedSet,
+    by_reference: bool,
+    cfg: ExploreConfig<'_>,
+) -> RunReport {
     let (mut progress, progress_every) = cfg.start(|| set.params());
     let start = Instant::now();
     let k = model.slot_count();
@@ -145,15 +175,16 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
     let mut latency = LatencySampler::new();
 
     let init = model.initial_state();
-    // Side data the engine keeps per queued state (tree indices); the
-    // queue entry is the vector followed by it.
+    // Side data the engine keeps per queued state (tree indices): a
+    // vector entry is the vector followed by it; a reference entry gives
+    // both back.
     let side_words = set.side_words();
-    let mut queue = StateQueue::new(k + side_words);
+    let mut queue = OpenSet::new(k, side_words, by_reference);
     let mut side = vec![0u32; side_words];
     match set.find_or_insert_from(&init, None, &mut side) {
-        Ok(_) => {
+        Ok(r) => {
             domains.observe(&init);
-            queue.push_parts(&init, &side);
+            queue.push(&init, &side, r.reference());
         }
         Err(full) => failure = Some((RunStatus::TableFull, full.message)),
     }
@@ -162,7 +193,15 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
     // States remaining in the current BFS level.
     let mut level_left = queue.len();
     let mut expanded = 0u64;
-    while failure.is_none() && queue.pop_into(&mut current) {
+    while failure.is_none() {
+        match queue.pop_into(set, &mut current, side_words) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(message) => {
+                failure = Some((RunStatus::ModelError, message));
+                break;
+            }
+        }
         let mut insert_error = None;
         let (cur_state, cur_side) = current.split_at(k);
         let result = model.next_all(cur_state, &mut |_group, succ| {
@@ -185,7 +224,7 @@ pub fn explore(model: &dyn Model, set: &mut dyn VisitedSet, cfg: ExploreConfig<'
             match inserted {
                 Ok(r) if r.is_new() => {
                     domains.observe_successor(succ, cur_state);
-                    queue.push_parts(succ, &side);
+                    queue.push(succ, &side, r.reference());
                 }
                 Ok(_) => {}
                 Err(full) => insert_error = Some(full.message),

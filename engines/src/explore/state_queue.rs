@@ -43,6 +43,23 @@ impl StateQueue {
         }
         out.clear();
         out.extend_from_slice(&self.buf[self.head..self.head + self.k]);
+        self.consume();
+        true
+    }
+
+    /// Copies the oldest vector into `out` (of length `k`) and drops it;
+    /// false when empty.
+    pub fn pop_to(&mut self, out: &mut [Value]) -> bool {
+        if self.len == 0 {
+            return false;
+        }
+        out.copy_from_slice(&self.buf[self.head..self.head + self.k]);
+        self.consume();
+        true
+    }
+
+    /// Drops the oldest vector.
+    fn consume(&mut self) {
         self.head += self.k;
         self.len -= 1;
         // Reclaim the consumed prefix once it is the larger half.
@@ -50,7 +67,6 @@ impl StateQueue {
             self.buf.drain(..self.head);
             self.head = 0;
         }
-        true
     }
 
     pub fn len(&self) -> usize {

@@ -3,8 +3,8 @@
 //! under `schemes/`; registering it is one line in the `schemes!` list of
 //! `schemes/mod.rs`, which declares the folder and builds [`ENGINES`].
 //!
-//! Owns engine lookup, the `form` parameter and the choice between the
-//! sequential explorer, the parallel explorer and an engine's own search.
+//! Owns engine lookup, the `form` and `queue` parameters and the choice
+//! between the sequential explorer, the parallel explorer and an engine's own search.
 //! Must not know formalisms, the harness, or any scheme's parameters.
 
 mod params;
@@ -23,7 +23,7 @@ pub use spec::{
 
 use crate::concurrent::ConcurrentVisitedSet;
 use crate::explore::parallel::explore_parallel;
-use crate::explore::{explore, ExploreConfig};
+use crate::explore::{explore_queued, ExploreConfig, QueueMode};
 use crate::report::{RunReport, RunStatus};
 pub use crate::schemes::ENGINES;
 use crate::visited::VisitedSet;
@@ -75,6 +75,28 @@ words! {
 params! {
     /// sequential or concurrent form (concurrent above one thread)
     pub const FORM: Form = "form", default Form::Sequential;
+}
+
+/// The parameter every engine driven by the generic explorers takes: what
+/// the search queue holds (see [`crate::explore::open_set`]): `auto` (the
+/// default: state references where the engine gives a state back from its
+/// reference, as the trees do, else full vectors), `vectors` (full vectors
+/// always, for comparison) or `references` (an error for an engine that
+/// cannot, and for the concurrent form, whose queue holds vectors).
+pub const QUEUE_PARAM: &str = QUEUE.name;
+
+params! {
+    /// search queue: auto (state references where the engine gives states back, else vectors),
+    /// vectors, references
+    pub const QUEUE: QueueMode = "queue", default QueueMode::Auto;
+}
+
+/// `opts` without the [`QUEUE_PARAM`] parameter, and the queue it asks for.
+fn split_queue(opts: EngineOptions) -> Result<(QueueMode, EngineOptions), String> {
+    let queue = QUEUE.value(&opts)?;
+    let mut rest = opts;
+    rest.params.retain(|(k, _)| k != QUEUE_PARAM);
+    Ok((queue, rest))
 }
 
 /// `opts` without the [`FORM_PARAM`] parameter, and the form it asks for.
@@ -156,9 +178,15 @@ impl EngineSpec {
             } => (sequential, concurrent),
         };
         let (form, opts) = split_form(name, opts)?;
+        let (queue, opts) = split_queue(opts)?;
         self.check_params(&opts)?;
         let opts = &opts;
         let report = if form == Form::Concurrent {
+            if queue == QueueMode::References {
+                return Err(format!(
+                    "engine {name}: {QUEUE_PARAM}=references is for the sequential form (the concurrent one queues vectors)"
+                ));
+            }
             let Some(build) = concurrent else {
                 return Err(if opts.threads > 1 {
                     one_thread_only(name, opts)
@@ -168,7 +196,9 @@ impl EngineSpec {
             };
             build(model, opts).map(|set| explore_parallel(model, set, opts.threads.max(1), cfg))
         } else {
-            sequential(model, opts).map(|mut set| explore(model, set.as_mut(), cfg))
+            sequential(model, opts).and_then(|mut set| {
+                explore_queued(model, set.as_mut(), queue, cfg).map_err(BuildError::Invalid)
+            })
         };
         match report {
             Ok(report) => Ok(report),

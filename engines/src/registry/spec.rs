@@ -104,11 +104,20 @@ impl EngineSpec {
         }
     }
 
-    /// Every parameter a run may set: the engine's own, and
-    /// [`FORM`](super::FORM) where it has a concurrent form.
+    /// Every parameter a run may set: the engine's own,
+    /// [`FORM`](super::FORM) where it has a concurrent form, and
+    /// [`QUEUE`](super::QUEUE) where the generic explorers drive it.
     pub fn all_params(&self) -> Vec<&'static dyn ParamInfo> {
         let form = self.concurrent().map(|_| &super::FORM as &dyn ParamInfo);
-        self.params.iter().copied().chain(form).collect()
+        let queue = self
+            .is_explicit()
+            .then_some(&super::QUEUE as &dyn ParamInfo);
+        self.params
+            .iter()
+            .copied()
+            .chain(form)
+            .chain(queue)
+            .collect()
     }
 
     /// Checks every `key=value` of `opts`: the key is one of the engine's

@@ -12,7 +12,7 @@ use pins::TransitionGroup;
 /// 9 slots; group `g` (0..3) reads slots `3g..3g+3` and writes `3g, 3g+1`
 /// (`a ← a + 1 mod 3`, `b ← b + a mod 4`); slots `3g + 2` are never
 /// written; group 3 copies slot 0 into slot 7 (coupling two thirds).
-fn coupled() -> SyntheticModel {
+pub(super) fn coupled() -> SyntheticModel {
     let mut groups: Vec<TransitionGroup> = (0..3)
         .map(|g| TransitionGroup {
             label: format!("step{g}"),

@@ -63,6 +63,8 @@ use shape::{inserted, Pred, Shape};
 /// A root table: stores root tuples, nothing points into it.
 pub trait RootTable: Send {
     /// Stores the root tuple `(left, right)` if absent: (reference, new).
+    /// The reference is `left << 32 | right` (the tree gives the state
+    /// back from it, [`VisitedSet::recall`]).
     fn find_or_insert(&mut self, left: u32, right: u32) -> Result<(u64, bool), TableFull>;
     /// Number of root tuples (states) stored.
     fn len(&self) -> u64;
@@ -125,6 +127,11 @@ impl<R: RootTable> TreeDb<R> {
         slots.into_iter().zip(self.tables.iter().map(|t| t.len())).collect()
     }
 
+    /// Tuples in all node tables.
+    pub fn node_entries(&self) -> u64 {
+        self.tables.iter().map(|t| t.len()).sum()
+    }
+
     /// Inserts `state`, filling `self.scratch` with its node indices.
     #[inline]
     fn insert(&mut self, state: &[Value], pred: Option<Pred<'_>>) -> Result<Inserted, TableFull> {
@@ -176,6 +183,26 @@ impl<R: RootTable> VisitedSet for TreeDb<R> {
         Ok(r)
     }
 
+    fn recalls_states(&self) -> bool {
+        true
+    }
+
+    fn recall(&mut self, reference: u64, state: &mut [Value], side: &mut [u32]) -> bool {
+        let inner = self.tables.len();
+        let idx = if side.len() == inner {
+            side
+        } else {
+            &mut self.scratch[..inner]
+        };
+        let tables = &self.tables;
+        let root = ((reference >> 32) as u32, reference as u32);
+        self.shape.unwalk(root, state, idx, |j, i| {
+            let t = tables[j].get(i);
+            [t[0], t[1]]
+        });
+        true
+    }
+
     fn len(&self) -> u64 {
         self.root.len()
     }
@@ -200,10 +227,7 @@ impl<R: RootTable> VisitedSet for TreeDb<R> {
         let mut out = vec![
             ("node_lookups".into(), self.node_lookups),
             ("node_lookups_saved".into(), self.node_lookups_saved),
-            (
-                "node_entries".into(),
-                self.tables.iter().map(|t| t.len()).sum(),
-            ),
+            ("node_entries".into(), self.node_entries()),
             (
                 "node_extra_probes".into(),
                 self.tables.iter().map(|t| t.probes()).sum(),

@@ -12,7 +12,8 @@
 //!   together share the low subtrees (see docs/slot-order.md).
 //! - `sample`: dynamic: stores the first states of a breadth-first search
 //!   (at most [`SAMPLE_STATES`], and [`SAMPLE_VALUES`] slot values) in a tree of each of the
-//!   orders above and takes the one whose node tables hold the fewest
+//!   orders above (the first tree is the search's visited set, its queue
+//!   holds references: no vector is kept) and takes the one whose node tables hold the fewest
 //!   tuples, `groups` only if its share of `model`'s tuples does not rise
 //!   from the sample's first quarter to the whole sample (an order that
 //!   wins only on the first states loses on the whole state space: on
@@ -29,7 +30,6 @@ use crate::blocks::budget::Budget;
 use crate::registry::words;
 use crate::visited::VisitedSet;
 use pins::{Model, Value};
-use std::collections::HashSet;
 
 words! {
     /// How the tree's leaves order the slots (`slot_order`).
@@ -65,14 +65,16 @@ pub fn slot_order(order: SlotOrder, model: &dyn Model) -> Vec<usize> {
 /// `model` and on all of them.
 pub fn sample_scores(model: &dyn Model) -> Vec<(SlotOrder, Vec<usize>, [u64; 2])> {
     let max = (SAMPLE_VALUES / model.slot_count().max(1)).clamp(1, SAMPLE_STATES);
-    let states = first_states(model, max);
-    [SlotOrder::Model, SlotOrder::Groups]
+    let candidates: Vec<_> = [SlotOrder::Model, SlotOrder::Groups]
         .into_iter()
-        .map(|o| {
-            let order = slot_order(o, model);
-            let tuples = node_tuples(model.slot_count(), &order, &states);
-            (o, order, tuples)
-        })
+        .map(|o| (o, slot_order(o, model)))
+        .collect();
+    let mut sample = Sample::new(model.slot_count(), candidates.iter().map(|c| c.1.clone()));
+    sample.explore(model, max);
+    candidates
+        .into_iter()
+        .zip(sample.node_tuples())
+        .map(|((o, order), tuples)| (o, order, tuples))
         .collect()
 }
 
@@ -81,48 +83,95 @@ pub const SAMPLE_STATES: usize = 1 << 15;
 /// Slot values (states × slots) the `sample` order stores at most.
 pub const SAMPLE_VALUES: usize = 1 << 21;
 
-/// The first (at most `max`) states of a breadth-first search of `model`.
-/// A model error ends the sample early (the search reports it).
-fn first_states(model: &dyn Model, max: usize) -> Vec<Vec<Value>> {
-    let initial = model.initial_state();
-    let mut seen = HashSet::from([initial.clone()]);
-    let mut states = vec![initial];
-    let mut next = 0;
-    while next < states.len() && states.len() < max {
-        let source = states[next].clone();
-        next += 1;
-        let emitted = model.next_all(&source, &mut |_, t| {
-            if states.len() < max && seen.insert(t.to_vec()) {
-                states.push(t.to_vec());
-            }
-        });
-        if emitted.is_err() {
-            break;
-        }
-    }
-    states
+/// The first states of a breadth-first search, stored in one tree per
+/// candidate order (none: a tree could not store them). The first
+/// candidate's tree (the model's order) is the search's visited set and
+/// its queue holds references ([`VisitedSet::recall`] gives the states
+/// back), so no state vector is kept.
+struct Sample {
+    trees: Vec<Option<Tree>>,
+    /// Per tree, its node tuples after each stored state.
+    tuples: Vec<Vec<u32>>,
+    /// The stored states' references in the first tree, in BFS order.
+    queue: Vec<u64>,
 }
 
-/// Tuples in the node tables of a tree over `k` slots in `order` after
-/// storing the first quarter of `states` and after storing all (a value
-/// wider than a tree stores counts as none stored).
-fn node_tuples(k: usize, order: &[usize], states: &[Vec<Value>]) -> [u64; 2] {
-    let config = TreeConfig {
-        initial_buckets: 16,
-        ..TreeConfig::default()
-    };
-    let Ok(mut tree) = Tree::ordered(k, &config, order.to_vec(), Budget::unlimited()) else {
-        return [u64::MAX; 2];
-    };
-    let mut tuples = [0; 2];
-    let (first, rest) = states.split_at(states.len() / 4);
-    for (part, t) in [first, rest].into_iter().zip(&mut tuples) {
-        if part.iter().any(|s| tree.find_or_insert(s).is_err()) {
-            return [u64::MAX; 2];
+impl Sample {
+    /// Empty trees over `k` slots, one per order.
+    fn new(k: usize, orders: impl Iterator<Item = Vec<usize>>) -> Self {
+        let config = TreeConfig {
+            initial_buckets: 16,
+            ..TreeConfig::default()
+        };
+        let trees: Vec<_> = orders
+            .map(|o| Tree::ordered(k, &config, o, Budget::unlimited()).ok())
+            .collect();
+        Sample {
+            tuples: vec![Vec::new(); trees.len()],
+            trees,
+            queue: Vec::new(),
         }
-        *t = tree.node_profile().iter().map(|p| p.1).sum();
     }
-    tuples
+
+    /// Stores the first (at most `max`) states of a breadth-first search
+    /// of `model`. A model error ends the sample early (the search reports
+    /// it).
+    fn explore(&mut self, model: &dyn Model, max: usize) {
+        self.offer(&model.initial_state());
+        let (mut next, mut source) = (0, vec![0; model.slot_count()]);
+        while next < self.queue.len() && self.queue.len() < max {
+            let Some(seen) = self.trees[0].as_mut() else {
+                return;
+            };
+            seen.recall(self.queue[next], &mut source, &mut []);
+            next += 1;
+            let emitted = model.next_all(&source, &mut |_, t| {
+                if self.queue.len() < max {
+                    self.offer(t);
+                }
+            });
+            if emitted.is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Stores `state` if the first tree has not seen it: in every tree,
+    /// and its reference in the queue.
+    fn offer(&mut self, state: &[Value]) {
+        let Some(seen) = self.trees[0].as_mut() else {
+            return;
+        };
+        match seen.find_or_insert(state) {
+            Ok(r) if r.is_new() => self.queue.push(r.reference()),
+            Ok(_) => return,
+            Err(_) => {
+                self.trees[0] = None;
+                return;
+            }
+        }
+        for (i, (tree, tuples)) in self.trees.iter_mut().zip(&mut self.tuples).enumerate() {
+            if i > 0 && tree.as_mut().is_some_and(|t| t.find_or_insert(state).is_err()) {
+                *tree = None;
+            }
+            tuples.push(tree.as_ref().map_or(u32::MAX, |t| t.node_entries() as u32));
+        }
+    }
+
+    /// Per tree, its node tuples after storing the first quarter of the
+    /// sample and after storing all of it (`u64::MAX`: a tree could not).
+    fn node_tuples(&self) -> Vec<[u64; 2]> {
+        let n = self.queue.len();
+        let at = |tuples: &[u32], stored: usize| if stored == 0 { 0 } else { tuples[stored - 1] as u64 };
+        self.trees
+            .iter()
+            .zip(&self.tuples)
+            .map(|(tree, tuples)| match tree {
+                Some(_) => [at(tuples, n / 4), at(tuples, n)],
+                None => [u64::MAX; 2],
+            })
+            .collect()
+    }
 }
 
 /// For each slot, the groups that read or write it (increasing).

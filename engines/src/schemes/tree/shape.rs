@@ -241,6 +241,46 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// The inverse of [`walk`](Self::walk): from a state's root tuple,
+    /// writes its slots into `state` and its node indices into the first
+    /// [`inner`](Self::inner) words of `idx`, top-down, reading node `j`'s
+    /// tuple of index `i` as `tuple(j, i)`.
+    #[inline]
+    pub(crate) fn unwalk(
+        &self,
+        root: (u32, u32),
+        state: &mut [Value],
+        idx: &mut [u32],
+        tuple: impl Fn(usize, u32) -> [u32; 2],
+    ) {
+        debug_assert_eq!(state.len(), self.k);
+        if self.k <= 1 {
+            if let Some(v) = state.first_mut() {
+                *v = root.0;
+            }
+            return;
+        }
+        let inner = self.inner();
+        let idx = &mut idx[..inner];
+        let mut place = |c: Child, v: u32, idx: &mut [u32]| match c {
+            Child::Slot(s) => state[s] = v,
+            Child::Node(n) => idx[n] = v,
+        };
+        let top = self.nodes[inner];
+        place(top.left, root.0, idx);
+        place(top.right, root.1, idx);
+        // Post-order: a node's parent comes after it, so going down the
+        // numbers meets every node after the one that names its index.
+        for j in (0..inner).rev() {
+            let node = self.nodes[j];
+            let [l, r] = tuple(j, idx[j]);
+            place(node.left, l, idx);
+            place(node.right, r, idx);
+        }
+    }
+}
+
 /// The answer for a root tuple stored under `reference`, `new` if this
 /// insertion stored it.
 #[inline]
