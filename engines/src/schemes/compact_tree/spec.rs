@@ -98,8 +98,9 @@ params! {
         /// reuse the predecessor's node indices
         INCREMENTAL: bool = "incremental", default true;
         /// which slot each leaf of the tree holds: model (the model's order), groups (chained by
-        /// the similarity of the transition groups touching them), sample (of those two, the one
-        /// whose tree is smallest on the first states of a breadth-first search)
+        /// the similarity of the transition groups touching them), pairing (subtrees joined bottom-up
+        /// from slots whose joint values are few on the first states of a breadth-first search),
+        /// sample (of those three, the one whose tree is smallest on those states)
         SLOT_ORDER: SlotOrder = "slot_order", default SlotOrder::Sample;
     ];
 }

@@ -10,10 +10,16 @@
 //!   next slot is the unplaced one touched (read or written) by the most
 //!   similar set of transition groups (Jaccard), so slots that change
 //!   together share the low subtrees (see docs/slot-order.md).
+//! - `pairing`: dynamic, from the values of the first states of a
+//!   breadth-first search (the sample below): the subtrees are built
+//!   bottom-up, each joining the two free subtrees whose joint values grow
+//!   least over the larger one's (see `pairing`), so slots that decide
+//!   each other (rushhour's board cells and its cars' coordinates) share a
+//!   subtree and no root half holds a whole encoding of the state.
 //! - `sample`: dynamic: stores the first states of a breadth-first search
 //!   (at most [`SAMPLE_STATES`], and [`SAMPLE_VALUES`] slot values) in a tree of each of the
 //!   orders above and takes the one whose node tables hold the fewest
-//!   tuples, `groups` only if its share of `model`'s tuples does not rise
+//!   tuples, another than `model` only if its share of `model`'s tuples does not rise
 //!   from the sample's first quarter to the whole sample (an order that
 //!   wins only on the first states loses on the whole state space: on
 //!   needham.3 `groups` takes 0.76 of `model`'s tuples on the sample and
@@ -24,6 +30,7 @@
 //! (lossless, every answer unchanged). It owns only the orders; the tree
 //! shape is `shape`'s. It must not know front-ends.
 
+use super::pairing::pairing_order;
 use super::{Tree, TreeConfig};
 use crate::blocks::budget::Budget;
 use crate::registry::words;
@@ -38,6 +45,8 @@ words! {
         Model = "model",
         /// Chained by similarity of the groups touching each slot.
         Groups = "groups",
+        /// Subtrees built bottom-up from slots whose joint values are few.
+        Pairing = "pairing",
         /// The order above whose tree is smallest on the first states.
         Sample = "sample",
     }
@@ -48,6 +57,7 @@ pub fn slot_order(order: SlotOrder, model: &dyn Model) -> Vec<usize> {
     match order {
         SlotOrder::Model => Vec::new(),
         SlotOrder::Groups => group_chain(&touching_groups(model)),
+        SlotOrder::Pairing => pairing_order(model.slot_count(), &sample_states(model)),
         SlotOrder::Sample => {
             let scores = sample_scores(model);
             let [quarter, all] = scores[0].2;
@@ -64,16 +74,27 @@ pub fn slot_order(order: SlotOrder, model: &dyn Model) -> Vec<usize> {
 /// node tuples its tree takes on the first quarter of the first states of
 /// `model` and on all of them.
 pub fn sample_scores(model: &dyn Model) -> Vec<(SlotOrder, Vec<usize>, [u64; 2])> {
-    let max = (SAMPLE_VALUES / model.slot_count().max(1)).clamp(1, SAMPLE_STATES);
-    let states = first_states(model, max);
-    [SlotOrder::Model, SlotOrder::Groups]
+    let states = sample_states(model);
+    let k = model.slot_count();
+    [SlotOrder::Model, SlotOrder::Groups, SlotOrder::Pairing]
         .into_iter()
         .map(|o| {
-            let order = slot_order(o, model);
-            let tuples = node_tuples(model.slot_count(), &order, &states);
+            let order = match o {
+                SlotOrder::Pairing => pairing_order(k, &states),
+                _ => slot_order(o, model),
+            };
+            let tuples = node_tuples(k, &order, &states);
             (o, order, tuples)
         })
         .collect()
+}
+
+
+/// The states the dynamic orders learn from: the first of a breadth-first
+/// search, at most [`SAMPLE_STATES`] and [`SAMPLE_VALUES`] slot values.
+fn sample_states(model: &dyn Model) -> Vec<Vec<Value>> {
+    let max = (SAMPLE_VALUES / model.slot_count().max(1)).clamp(1, SAMPLE_STATES);
+    first_states(model, max)
 }
 
 /// States the `sample` order explores and stores at most.
