@@ -46,7 +46,7 @@ pub fn pairing_order(k: usize, states: &[Vec<Value>]) -> Vec<usize> {
         return Vec::new();
     }
     let pairs = k * (k - 1) / 2;
-    let keep = (WORK / pairs).clamp(64, states.len());
+    let keep = (WORK / pairs).max(64).min(states.len());
     let step = states.len() / keep;
     let sample: Vec<&Vec<Value>> = states.iter().step_by(step.max(1)).collect();
     let mut pools: BTreeMap<usize, Vec<Cluster>> = BTreeMap::new();
