@@ -44,6 +44,7 @@
 
 pub mod concurrent;
 pub mod order;
+mod pairing;
 mod shape;
 mod spec;
 

@@ -30,8 +30,9 @@ params! {
         /// initial buckets of the root table; node tables get 1/64
         initial_buckets: usize = INITIAL_BUCKETS("initial_buckets"), default 1 << 16;
         /// which slot each leaf of the tree holds: model (the model's order), groups (chained by
-        /// the similarity of the transition groups touching them), sample (of those two, the one
-        /// whose tree is smallest on the first states of a breadth-first search)
+        /// the similarity of the transition groups touching them), pairing (subtrees joined bottom-up
+        /// from slots whose joint values are few on the first states of a breadth-first search),
+        /// sample (of those three, the one whose tree is smallest on those states)
         slot_order: SlotOrder = SLOT_ORDER("slot_order"), default SlotOrder::Model;
     }
 }
