@@ -17,6 +17,9 @@ use std::collections::HashSet;
 /// Values below this are kept in a slot's bitset (at most 8 KiB a slot).
 pub const DENSE_LIMIT: Value = 1 << 16;
 
+/// Slots compared at once by [`SlotDomains::observe_successor`].
+const BLOCK: usize = 8;
+
 /// The distinct values seen per slot.
 #[derive(Clone, Debug, Default)]
 pub struct SlotDomains {
@@ -46,12 +49,34 @@ impl SlotDomains {
 
     /// Records a stored successor of an already observed state: only the
     /// slots that differ from `pred` can hold a new value (a successor
-    /// usually changes few slots, so this is mostly comparisons).
+    /// usually changes few slots). The vectors are compared
+    /// [`BLOCK`] slots at a time without branches, into a mask of the
+    /// slots that differ.
     #[inline]
     pub fn observe_successor(&mut self, state: &[Value], pred: &[Value]) {
+        let n = state.len().min(pred.len());
+        let (state, pred) = (&state[..n], &pred[..n]);
+        let blocks = state.chunks_exact(BLOCK).zip(pred.chunks_exact(BLOCK));
+        for (b, (s, p)) in blocks.enumerate() {
+            let differ = (s.iter().zip(p).enumerate())
+                .fold(0u32, |acc, (i, (v, q))| acc | (((v != q) as u32) << i));
+            let mut rest = differ;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                self.insert(b * BLOCK + i, s[i]);
+                rest &= rest - 1;
+            }
+        }
+        let tail = n - n % BLOCK;
+        self.observe_changed(tail, &state[tail..], &pred[tail..]);
+    }
+
+    /// Records the slots of `state` (starting at slot `first`) that differ
+    /// from `pred`.
+    fn observe_changed(&mut self, first: usize, state: &[Value], pred: &[Value]) {
         for (slot, (&v, &p)) in state.iter().zip(pred).enumerate() {
             if v != p {
-                self.insert(slot, v);
+                self.insert(first + slot, v);
             }
         }
     }
