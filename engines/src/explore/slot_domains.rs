@@ -18,7 +18,7 @@ use std::collections::HashSet;
 pub const DENSE_LIMIT: Value = 1 << 16;
 
 /// Slots compared at once by [`SlotDomains::observe_successor`].
-const BLOCK: usize = 8;
+const BLOCK: usize = 4;
 
 /// The distinct values seen per slot.
 #[derive(Clone, Debug, Default)]
@@ -50,21 +50,17 @@ impl SlotDomains {
     /// Records a stored successor of an already observed state: only the
     /// slots that differ from `pred` can hold a new value (a successor
     /// usually changes few slots). The vectors are compared
-    /// [`BLOCK`] slots at a time without branches, into a mask of the
-    /// slots that differ.
+    /// [`BLOCK`] slots at a time without branches, and only a block that
+    /// differs is looked at slot by slot.
     #[inline]
     pub fn observe_successor(&mut self, state: &[Value], pred: &[Value]) {
         let n = state.len().min(pred.len());
         let (state, pred) = (&state[..n], &pred[..n]);
         let blocks = state.chunks_exact(BLOCK).zip(pred.chunks_exact(BLOCK));
         for (b, (s, p)) in blocks.enumerate() {
-            let differ = (s.iter().zip(p).enumerate())
-                .fold(0u32, |acc, (i, (v, q))| acc | (((v != q) as u32) << i));
-            let mut rest = differ;
-            while rest != 0 {
-                let i = rest.trailing_zeros() as usize;
-                self.insert(b * BLOCK + i, s[i]);
-                rest &= rest - 1;
+            let differ = s.iter().zip(p).fold(0, |acc, (v, q)| acc | (v ^ q));
+            if differ != 0 {
+                self.observe_changed(b * BLOCK, s, p);
             }
         }
         let tail = n - n % BLOCK;
