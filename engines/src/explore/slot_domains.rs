@@ -154,4 +154,30 @@ mod tests {
         assert_eq!(d.sizes(), vec![3, 2, 3]);
         assert_eq!(d.max_slot_bits(), 32);
     }
+
+    #[test]
+    fn successors_record_what_whole_observation_records() {
+        // 11 slots: two whole blocks and a tail; changes in each
+        let pred: Vec<Value> = (0..11).collect();
+        let succs = [
+            (0, 40),
+            (3, 41),
+            (4, 42),
+            (7, 43),
+            (8, 44),
+            (10, DENSE_LIMIT),
+        ];
+        let (mut whole, mut by_diff) = (SlotDomains::new(11), SlotDomains::new(11));
+        whole.observe(&pred);
+        by_diff.observe(&pred);
+        let mut s = pred.clone();
+        for &(slot, v) in &succs {
+            s[slot] = v;
+            whole.observe(&s);
+            by_diff.observe_successor(&s, &pred);
+            by_diff.observe_successor(&s, &s); // unchanged: nothing new
+        }
+        assert_eq!(by_diff.sizes(), whole.sizes());
+        assert_eq!(by_diff.max_slot_bits(), whole.max_slot_bits());
+    }
 }
