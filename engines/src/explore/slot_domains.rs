@@ -17,6 +17,9 @@ use std::collections::HashSet;
 /// Values below this are kept in a slot's bitset (at most 8 KiB a slot).
 pub const DENSE_LIMIT: Value = 1 << 16;
 
+/// Slots compared at once by [`SlotDomains::observe_successor`].
+const BLOCK: usize = 4;
+
 /// The distinct values seen per slot.
 #[derive(Clone, Debug, Default)]
 pub struct SlotDomains {
@@ -46,12 +49,30 @@ impl SlotDomains {
 
     /// Records a stored successor of an already observed state: only the
     /// slots that differ from `pred` can hold a new value (a successor
-    /// usually changes few slots, so this is mostly comparisons).
+    /// usually changes few slots). The vectors are compared
+    /// [`BLOCK`] slots at a time without branches, and only a block that
+    /// differs is looked at slot by slot.
     #[inline]
     pub fn observe_successor(&mut self, state: &[Value], pred: &[Value]) {
+        let n = state.len().min(pred.len());
+        let (state, pred) = (&state[..n], &pred[..n]);
+        let blocks = state.chunks_exact(BLOCK).zip(pred.chunks_exact(BLOCK));
+        for (b, (s, p)) in blocks.enumerate() {
+            let differ = s.iter().zip(p).fold(0, |acc, (v, q)| acc | (v ^ q));
+            if differ != 0 {
+                self.observe_changed(b * BLOCK, s, p);
+            }
+        }
+        let tail = n - n % BLOCK;
+        self.observe_changed(tail, &state[tail..], &pred[tail..]);
+    }
+
+    /// Records the slots of `state` (starting at slot `first`) that differ
+    /// from `pred`.
+    fn observe_changed(&mut self, first: usize, state: &[Value], pred: &[Value]) {
         for (slot, (&v, &p)) in state.iter().zip(pred).enumerate() {
             if v != p {
-                self.insert(slot, v);
+                self.insert(first + slot, v);
             }
         }
     }
@@ -132,5 +153,31 @@ mod tests {
         d.merge(&other);
         assert_eq!(d.sizes(), vec![3, 2, 3]);
         assert_eq!(d.max_slot_bits(), 32);
+    }
+
+    #[test]
+    fn successors_record_what_whole_observation_records() {
+        // 11 slots: two whole blocks and a tail; changes in each
+        let pred: Vec<Value> = (0..11).collect();
+        let succs = [
+            (0, 40),
+            (3, 41),
+            (4, 42),
+            (7, 43),
+            (8, 44),
+            (10, DENSE_LIMIT),
+        ];
+        let (mut whole, mut by_diff) = (SlotDomains::new(11), SlotDomains::new(11));
+        whole.observe(&pred);
+        by_diff.observe(&pred);
+        let mut s = pred.clone();
+        for &(slot, v) in &succs {
+            s[slot] = v;
+            whole.observe(&s);
+            by_diff.observe_successor(&s, &pred);
+            by_diff.observe_successor(&s, &s); // unchanged: nothing new
+        }
+        assert_eq!(by_diff.sizes(), whole.sizes());
+        assert_eq!(by_diff.max_slot_bits(), whole.max_slot_bits());
     }
 }

@@ -14,7 +14,9 @@
 //! reports it exactly as before. Evaluation has no side effect, so doing it
 //! again gives the same error.
 
+use crate::affine::Affine;
 use crate::compile::{Act, Automaton, CExpr, Place, VarRef};
+use crate::guard::Interval;
 use crate::model::{load, truncate, PromelaModel, Res};
 use crate::ops::{BinOp, UnOp};
 use crate::parse::{BaseType, Pos};
@@ -127,6 +129,9 @@ fn interpreted(e: &CExpr) -> ExprFn {
 }
 
 fn expr(e: &CExpr) -> ExprFn {
+    if let Some(a) = Affine::of_compound(e) {
+        return Arc::new(move |st, env| Ok(a.eval(st, env.locals)));
+    }
     match e {
         CExpr::Const(c) => {
             let c = *c;
@@ -222,9 +227,9 @@ fn read(v: &VarRef, whole: &CExpr) -> ExprFn {
     let Some(idx) = &v.idx else {
         return scalar(cell, v.ty);
     };
-    let (idx, len, ty, whole) = (expr(idx), v.len, v.ty, whole.clone());
+    let (idx, len, ty, whole) = (Index::of(idx), v.len, v.ty, whole.clone());
     Arc::new(move |st, env| {
-        let k = idx(st, env)?;
+        let k = idx.get(st, env)?;
         if k < 0 || k as usize >= len {
             return env.model.eval(st, env.pid, &whole);
         }
@@ -232,20 +237,56 @@ fn read(v: &VarRef, whole: &CExpr) -> ExprFn {
     })
 }
 
-/// `x op k` with `x` a stored scalar and `k` a constant (most guards).
-fn compare_const(op: scan::Cmp, a: &CExpr, b: &CExpr) -> Option<ExprFn> {
+/// An array index: affine ones are computed inline, others by their
+/// compiled expression.
+enum Index {
+    Affine(Affine),
+    Expr(ExprFn),
+}
+
+impl Index {
+    fn of(e: &CExpr) -> Index {
+        match Affine::of(e) {
+            Some(a) => Index::Affine(a),
+            None => Index::Expr(expr(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, st: &[u32], env: &Env) -> Res<i32> {
+        match self {
+            Index::Affine(a) => Ok(a.eval(st, env.locals)),
+            Index::Expr(f) => f(st, env),
+        }
+    }
+}
+
+/// `x op k` with `x` a stored scalar, or an array element at an affine
+/// index, and `k` a constant (most guards); `whole` is the comparison.
+fn compare_const(op: scan::Cmp, a: &CExpr, b: &CExpr, whole: &CExpr) -> Option<ExprFn> {
     let (CExpr::Var(v), CExpr::Const(k)) = (a, b) else {
         return None;
     };
-    let (cell, k, ty) = (Cell::fixed(v)?, *k, v.ty);
+    let (test, ty) = (Interval::of(op, *k), v.ty);
+    if let Some(cell) = Cell::fixed(v) {
+        return Some(Arc::new(move |st, env| {
+            Ok(test.holds(load(ty, st[cell.slot(env)])) as i32)
+        }));
+    }
+    let (cell, idx) = (Cell::of(v)?, Affine::of(v.idx.as_deref()?)?);
+    let (len, whole) = (v.len, whole.clone());
     Some(Arc::new(move |st, env| {
-        Ok(op.holds(load(ty, st[cell.slot(env)]), k) as i32)
+        let i = idx.eval(st, env.locals);
+        if i < 0 || i as usize >= len {
+            return env.model.eval(st, env.pid, &whole);
+        }
+        Ok(test.holds(load(ty, st[cell.slot(env) + i as usize])) as i32)
     }))
 }
 
 fn binary(op: BinOp, a: &CExpr, b: &CExpr, whole: &CExpr) -> ExprFn {
     if let BinOp::Cmp(c) = op {
-        if let Some(f) = compare_const(c, a, b) {
+        if let Some(f) = compare_const(c, a, b, whole) {
             return f;
         }
     }
@@ -337,7 +378,7 @@ fn store(v: &VarRef, act: &Act, val: Option<ExprFn>) -> Option<StmtFn> {
     };
     let (cell, idx) = match Cell::fixed(v) {
         Some(fixed) => (fixed, None),
-        None => (cell, v.idx.as_deref().map(expr)),
+        None => (cell, v.idx.as_deref().map(Index::of)),
     };
     let (len, act) = (v.len, act.clone());
     Some(Arc::new(move |st, env| {
@@ -347,7 +388,7 @@ fn store(v: &VarRef, act: &Act, val: Option<ExprFn>) -> Option<StmtFn> {
         };
         let mut s = cell.slot(env);
         if let Some(idx) = &idx {
-            let k = idx(st, env)?;
+            let k = idx.get(st, env)?;
             if k < 0 || k as usize >= len {
                 return env.model.exec(st, env.pid, &act, Pos::default());
             }

@@ -36,17 +36,20 @@ pub(crate) struct Atom {
     local: usize,
     /// 16 for a `short`, else 0.
     shift: u32,
+    test: Interval,
+}
+
+/// `v op k` as the test without branches that `v - lo` (wrapping) is at
+/// most `span`, or its complement when `negate`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Interval {
     lo: i32,
     span: u32,
     negate: bool,
 }
 
-impl Atom {
-    fn new(cell: Cell, ty: BaseType, op: Cmp, k: i32) -> Atom {
-        let (at, local) = match cell {
-            Cell::Global(s) => (s, 0),
-            Cell::Local(at) => (at, usize::MAX),
-        };
+impl Interval {
+    pub fn of(op: Cmp, k: i32) -> Interval {
         // [k, k], [k, MAX] or [MIN, k], or the complement
         let (lo, hi, negate) = match op {
             Cmp::Eq => (k, k, false),
@@ -56,13 +59,31 @@ impl Atom {
             Cmp::Le => (i32::MIN, k, false),
             Cmp::Gt => (i32::MIN, k, true),
         };
+        Interval {
+            lo,
+            span: hi.wrapping_sub(lo) as u32,
+            negate,
+        }
+    }
+
+    /// Whether `v op k` holds.
+    #[inline(always)]
+    pub fn holds(&self, v: i32) -> bool {
+        (v.wrapping_sub(self.lo) as u32 <= self.span) != self.negate
+    }
+}
+
+impl Atom {
+    fn new(cell: Cell, ty: BaseType, op: Cmp, k: i32) -> Atom {
+        let (at, local) = match cell {
+            Cell::Global(s) => (s, 0),
+            Cell::Local(at) => (at, usize::MAX),
+        };
         Atom {
             at,
             local,
             shift: if ty == BaseType::Short { 16 } else { 0 },
-            lo,
-            span: hi.wrapping_sub(lo) as u32,
-            negate,
+            test: Interval::of(op, k),
         }
     }
 
@@ -71,8 +92,7 @@ impl Atom {
     #[inline]
     pub fn holds(&self, st: &[u32], locals: usize) -> bool {
         let raw = st[self.at + (locals & self.local)];
-        let v = ((raw << self.shift) as i32) >> self.shift;
-        (v.wrapping_sub(self.lo) as u32 <= self.span) != self.negate
+        self.test.holds(((raw << self.shift) as i32) >> self.shift)
     }
 }
 

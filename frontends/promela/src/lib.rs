@@ -92,11 +92,13 @@
 //! bound, groups), `ops` (operators), `guard` (guards checked before
 //! the interpreter), `dispatch` (the transitions of each location with
 //! their guards), `model` ([`PromelaModel`], execution), `steps`
-//! (successor buffers), `code` (statements compiled to closures), `error`
+//! (successor buffers), `code` (statements compiled to closures), `affine`
+//! (affine expressions such as array indices, evaluated in one pass), `error`
 //! ([`PromelaError`]).
 
 use std::path::Path;
 
+mod affine;
 mod code;
 mod compile;
 mod dispatch;

@@ -864,6 +864,10 @@ impl PromelaModel {
             if e.multi && tr.guard.blocks(st, locals) {
                 continue;
             }
+            // only the youngest process may end (`exec`): no copy otherwise
+            if matches!(tr.act, Act::End) && pid + 1 != self.nr_pr(st) {
+                continue;
+            }
             if matches!(tr.act, Act::Else) && self.other_executable(st, pid, &auto.locs[loc], k)? {
                 continue;
             }
