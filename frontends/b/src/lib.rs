@@ -114,6 +114,7 @@ mod load;
 mod model;
 mod parse;
 mod rename;
+mod setsize;
 mod solve;
 mod symmetry;
 mod value;
@@ -173,6 +174,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 mod tests;
 #[cfg(test)]
 mod tests_misc;
+#[cfg(test)]
+mod tests_setsize;
 #[cfg(test)]
 mod tests_values;
 #[cfg(test)]

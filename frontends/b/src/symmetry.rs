@@ -1,6 +1,7 @@
 //! ProB's static symmetry reduction of constants that are elements of a
-//! deferred set (MACE style): the constants typed `c : S` (or `{c} <: S`)
-//! by a PROPERTIES conjunct, in declaration order, take either an element
+//! deferred set (MACE style): the constants typed `c : S` (or `{c} <: S`,
+//! or listed by `S = {c, ..}`: see `setsize`) by a PROPERTIES conjunct,
+//! in declaration order, take either an element
 //! an earlier one took or the first element none took. So ProB keeps only
 //! the constant solutions whose values for them, as element indices, form
 //! a restricted growth string (each index at most one more than the
@@ -29,6 +30,14 @@ fn element_constants(machines: &[Machine], const_ids: &[Sym], deferred: &[Sym]) 
     for m in machines {
         for p in &m.properties {
             for c in crate::solve::conjuncts(p) {
+                for (d, &s) in deferred.iter().enumerate() {
+                    for x in crate::setsize::listing(c, s, const_ids).unwrap_or_default() {
+                        let k = const_ids.iter().position(|&i| i == x);
+                        if let Some(k) = k.filter(|k| !groups[d].contains(k)) {
+                            groups[d].push(k);
+                        }
+                    }
+                }
                 let Some((x, s)) = element_of(c) else {
                     continue;
                 };

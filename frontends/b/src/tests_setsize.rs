@@ -1,0 +1,98 @@
+//! Unit tests of the deferred-set rules of `setsize` and of the
+//! constant elements of constant sets in machines without deferred sets,
+//! on small machines whose counts are computed by hand.
+
+use crate::tests::count;
+
+/// The refusal message of a machine the front-end declines.
+fn refusal(text: &str) -> String {
+    match crate::parse_str(text, "t.mch") {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn card_fixed_by_a_known_expression() {
+    // n = 3 fixes card(S); x :: S gives 3 initial states:
+    // root + 1 constants state + 3 states; 1 setup + 3 init edges
+    let (s, t) = count(
+        "MACHINE C SETS S CONSTANTS n PROPERTIES n = 2 + 1 & card(S) = n
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert_eq!((s, t), (5, 4));
+    // card(T) = card(S) and card(S) = MAXINT: both of 3 elements;
+    // root + the PROPERTIES' state + 3 * 3 states; 1 + 9 edges
+    let (s, t) = count(
+        "MACHINE D SETS S; T PROPERTIES card(T) = card(S) & card(S) = MAXINT
+         VARIABLES x, y INITIALISATION x :: S || y :: T END",
+    );
+    assert_eq!((s, t), (11, 10));
+}
+
+#[test]
+fn card_fixed_by_an_unknown_constant_is_refused() {
+    let e = refusal(
+        "MACHINE C SETS S CONSTANTS n PROPERTIES n : 1..3 & card(S) = n
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert!(e.contains("card(S) fixed by a non-literal"), "{e}");
+    let e = refusal(
+        "MACHINE C SETS S CONSTANTS n PROPERTIES card(S) > 2
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert!(
+        e.contains("a constraint on the deferred set S itself"),
+        "{e}"
+    );
+}
+
+#[test]
+fn constant_element_of_a_constant_set_without_deferred_sets() {
+    // S : {{T}, {F}, {T, F}} with e : S: 4 solutions, each initialised:
+    // root + 4 + 4 states; 4 setup + 4 init edges
+    let (s, t) = count(
+        "MACHINE E CONSTANTS S, e PROPERTIES S <: BOOL & e : S
+         VARIABLES x INITIALISATION x := e END",
+    );
+    assert_eq!((s, t), (9, 8));
+    // with a deferred set in the machine, ProB's symmetry breaking may
+    // apply: refused
+    let e = refusal(
+        "MACHINE F SETS D CONSTANTS S, e PROPERTIES S <: D & e : S
+         VARIABLES x INITIALISATION x := e END",
+    );
+    assert!(e.contains("a constant element of a constant set"), "{e}");
+}
+
+#[test]
+fn deferred_set_listing_its_constants() {
+    // S of 3 elements (card) equal to {a, b, c}: a, b, c distinct, one
+    // solution up to the order of S's elements; x :: S gives 3 states:
+    // root + 1 constants state + 3 states; 1 setup + 3 init edges
+    let listing = |card: &str| {
+        format!(
+            "MACHINE L SETS S CONSTANTS a, b, c PROPERTIES {card} S = {{a, b, c}}
+             VARIABLES x INITIALISATION x :: S END"
+        )
+    };
+    assert_eq!(count(&listing("card(S) = 3 &")), (5, 4));
+    // S of the default 2 elements, a, b, c not said distinct: the
+    // restricted growth strings 001, 010, 011 (3 solutions), 2 states
+    // each: root + 3 + 6 states; 3 setup + 6 init edges
+    assert_eq!(count(&listing("")), (10, 9));
+    // a /= b only: 010, 011 (2 solutions): root + 2 + 4 states, 6 edges
+    assert_eq!(count(&listing("a /= b &")), (7, 6));
+    // all said pairwise distinct (ProB may drop the SETUP_CONSTANTS
+    // step), or more elements than constants: refused
+    let e = refusal(&listing("a /= b & not(b = c) & {a} /\\ {c} = {} &"));
+    assert!(
+        e.contains("S = {..} of 3 constants said pairwise distinct"),
+        "{e}"
+    );
+    let e = refusal(&listing("card(S) = 4 &"));
+    assert!(
+        e.contains("S = {..} of 3 constants, S of 4 elements"),
+        "{e}"
+    );
+}
