@@ -19,9 +19,16 @@
 //! more elements than `k` or than a clique of constants said distinct
 //! (ProB then infers another size: EnumSetTest's `Single = {ss}`).
 //!
-//! Other constraints on `S` itself (`card(S) > n`, `S = A \/ B`) are
-//! refused: ProB infers a size from some of them, and which it picks is
-//! not modelled.
+//! Bounds `card(S) < e` (`<=`, `>`, `>=`, `/=`) keep the size when `e` is
+//! not known before solving (Graph, switcher_example) or when the size
+//! meets them (arinc653model's `0 < card(PARTITIONS) & card(PARTITIONS) <
+//! 256`); otherwise ProB infers another size: refused. `dom(f) = S` and
+//! `ran(f) = S` keep it too (Access, Access2, AccessU3, SimpleCycle).
+//!
+//! Other constraints on `S` itself (`S = A \/ B`: ProB's counts of
+//! Ancestors and the stellwerk models are smaller than the plain
+//! solutions', ProB breaking the symmetry of such partitions) are
+//! refused.
 //!
 //! Owns that choice; the settings themselves are `compile`'s.
 
@@ -89,6 +96,7 @@ impl SetSizes<'_> {
             .flat_map(|m| m.constants.clone())
             .collect();
         let mut listed: Vec<(&Expr, Vec<Sym>)> = Vec::new();
+        let mut bounds: Vec<&Expr> = Vec::new();
         for c in self.conjuncts() {
             if let Some(xs) = listing(c, d.name, &consts) {
                 listed.push((c, xs));
@@ -115,6 +123,16 @@ impl SetSizes<'_> {
                         && [a, b].iter().any(
                             |e| matches!(e.kind, ExprKind::Ident(x) if self.is_constant(x)),
                         ) => {}
+                // `dom(f) = S`, `ran(f) = S`: no size inferred
+                ExprKind::Bin(BinOp::Eq, a, b)
+                    if [(a, b), (b, a)].iter().any(|(p, q)| {
+                        is_s(p) && matches!(q.kind, ExprKind::Call(Builtin::Dom | Builtin::Ran, _))
+                    }) => {}
+                ExprKind::Bin(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Neq, a, b)
+                    if is_card_s(a) != is_card_s(b) =>
+                {
+                    bounds.push(c)
+                }
                 ExprKind::Bin(
                     BinOp::Eq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Neq,
                     a,
@@ -144,6 +162,9 @@ impl SetSizes<'_> {
             }
             [_, (c, _), ..] => return Err(refuse(c, format!("{name} = {{..}} twice"))),
         };
+        for c in bounds {
+            self.check_bound(c, d.name, n, &inner)?;
+        }
         if !(1..=1000).contains(&n) {
             return Err(refuse_at(
                 self.files,
@@ -152,6 +173,46 @@ impl SetSizes<'_> {
             ));
         }
         Ok(n)
+    }
+
+    /// Checks that `S` of `n` elements satisfies the conjunct `c`,
+    /// `card(S) < e` (or `<=`, `>`, `>=`, `/=`, either way round): refused
+    /// when `e` is known and `n` does not (ProB then infers another size),
+    /// accepted when `e` is not known before solving (ProB keeps the size:
+    /// Graph's `card(Labels) < card(LabelsUniverse)`, switcher_example).
+    fn check_bound(&self, c: &Expr, s: Sym, n: i64, inner: &[Sym]) -> R<()> {
+        let ExprKind::Bin(op, a, b) = &c.kind else {
+            return Ok(());
+        };
+        let card_s = matches!(&a.kind, ExprKind::Call(Builtin::Card, x) if matches!(x[0].kind, ExprKind::Ident(y) if y == s));
+        let (op, other) = match (card_s, op) {
+            (true, _) => (*op, b),
+            (false, BinOp::Lt) => (BinOp::Gt, a),
+            (false, BinOp::Le) => (BinOp::Ge, a),
+            (false, BinOp::Gt) => (BinOp::Lt, a),
+            (false, BinOp::Ge) => (BinOp::Le, a),
+            (false, _) => (*op, a),
+        };
+        let Some(v) = self.static_int(other, inner, 0) else {
+            return Ok(());
+        };
+        let holds = match op {
+            BinOp::Lt => n < v,
+            BinOp::Le => n <= v,
+            BinOp::Gt => n > v,
+            BinOp::Ge => n >= v,
+            _ => n != v,
+        };
+        if holds {
+            return Ok(());
+        }
+        let name = self.syms.name(s);
+        Err(err_at(
+            self.files,
+            ErrorKind::Unsupported,
+            c.pos,
+            format!("a bound on card({name}) that its {n} elements do not meet (ProB may choose its size)"),
+        ))
     }
 
     /// The pairs of `xs` (indices) that a PROPERTIES conjunct says
