@@ -426,7 +426,8 @@ impl SubstVisitor for Checker<'_> {
 /// deferred sets (without them there is no symmetry to break: ProB's
 /// counts of DeadlockBools, the Kodkod Loops, kodex2, LargeAndSmallSets,
 /// JavaBC0_TLC), or a bijection space (`>->>`, `>+>>`) mentioning a
-/// deferred set.
+/// deferred set, other than one bijection per deferred set that
+/// `bijection` fixes.
 fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Pos, String)> {
     for c in crate::solve::conjuncts(p) {
         if let ExprKind::Bin(BinOp::In, a, b) = &c.kind {
@@ -453,7 +454,24 @@ fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Po
         });
         found
     }
-    bij(p, deferred).map(|pos| (pos, "a bijection over a deferred set".into()))
+    let mut fixed: Vec<Sym> = Vec::new();
+    for c in crate::solve::conjuncts(p) {
+        match crate::bijection::fixed_bijection(c, consts, deferred) {
+            Some(b) if !fixed.contains(&b.set) => fixed.push(b.set),
+            Some(_) => {
+                return Some((
+                    c.pos,
+                    "a second bijection over the same deferred set".into(),
+                ))
+            }
+            None => {
+                if let Some(pos) = bij(c, deferred) {
+                    return Some((pos, "a bijection over a deferred set".into()));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Where `g` prints (ProB's `printf`, `fprintf`), if it does.

@@ -104,6 +104,7 @@
 use std::path::Path;
 
 mod ast;
+mod bijection;
 mod compile;
 mod error;
 mod eval;

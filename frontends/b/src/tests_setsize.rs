@@ -1,5 +1,6 @@
-//! Unit tests of the deferred-set rules of `setsize` and of the
-//! constant elements of constant sets in machines without deferred sets,
+//! Unit tests of the deferred-set rules of `setsize`, of the bijections
+//! `bijection` fixes and of the constant elements of constant sets in
+//! machines without deferred sets,
 //! on small machines whose counts are computed by hand.
 
 use crate::tests::count;
@@ -120,4 +121,30 @@ fn bounds_and_domains_keep_the_size() {
         e.contains("a constraint on the deferred set S itself"),
         "{e}"
     );
+}
+
+#[test]
+fn a_bijection_onto_a_deferred_set_is_fixed() {
+    // f : S >->> 1..2 fixed up to S's symmetry, c : S then free (not
+    // enumerated MACE style): 2 of the 4 solutions, each initialised:
+    // root + 2 + 2 states, 4 edges
+    let (s, t) = count(
+        "MACHINE F SETS S CONSTANTS f, c PROPERTIES card(S) = 2 & f : S >->> 1..2 & c : S
+         VARIABLES x INITIALISATION x := f(c) END",
+    );
+    assert_eq!((s, t), (5, 4));
+    // two bijections over S, or one onto an infinite set: refused
+    let e = refusal(
+        "MACHINE G SETS S CONSTANTS f, g PROPERTIES f : S >->> BOOL & g : S >->> BOOL
+         VARIABLES x INITIALISATION x := f END",
+    );
+    assert!(
+        e.contains("a second bijection over the same deferred set"),
+        "{e}"
+    );
+    let e = refusal(
+        "MACHINE H SETS S CONSTANTS f PROPERTIES f : INTEGER >->> S
+         VARIABLES x INITIALISATION x := f END",
+    );
+    assert!(e.contains("a bijection over a deferred set"), "{e}");
 }
