@@ -194,8 +194,6 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                         syms: &syms,
                         scopes: &scopes,
                         default: setsize,
-                        maxint,
-                        minint,
                         files: &files,
                     };
                     let n = sizes.size(d)?;

@@ -1,10 +1,11 @@
-//! The number of elements ProB gives each deferred set: `card(S) = e` in
-//! some PROPERTIES, `e` an integer known before solving, else `scope_S`,
-//! else the default set size. `e` is known when it is a literal, `MAXINT`
-//! or `MININT`, the cardinality of another set of known size, a constant
-//! that a top-level conjunct `c = e'` fixes to a known `e'`, or arithmetic
-//! on those (ProB: Pigenhole's `card(Pigeons) = n & n = 100`, SubsetMC's
-//! `card(A) = MAXINT`, PhilRing's `card(Forks) = card(Phil)`).
+//! The number of elements ProB gives each deferred set: `card(S) = n` in
+//! some PROPERTIES (`n` a literal), else `scope_S`, else the default set
+//! size. `card(S) = e` with `e` another expression is refused, even when
+//! `e` is known before solving (Pigenhole's `card(Pigeons) = n & n =
+//! 100`, SubsetMC's `card(A) = MAXINT`, PhilRing's `card(Forks) =
+//! card(Phil)`): every model of the collection with such a conjunct is
+//! refused for another construct, so no ProB count confirms that ProB
+//! sizes `S` from it.
 //!
 //! `S = {x1, .., xk}`, the `xi` distinct constants, is accepted when `S`
 //! has `k` elements by those rules: the `xi` are then pairwise distinct,
@@ -20,8 +21,7 @@
 //! (ProB then infers another size: EnumSetTest's `Single = {ss}`).
 //!
 //! Bounds `card(S) < e` (`<=`, `>`, `>=`, `/=`) keep the size when `e` is
-//! not known before solving (Graph, switcher_example) or when the size
-//! meets them (arinc653model's `0 < card(PARTITIONS) & card(PARTITIONS) <
+//! not a literal (Graph, switcher_example) or when the size meets them (arinc653model's `0 < card(PARTITIONS) & card(PARTITIONS) <
 //! 256`); otherwise ProB infers another size: refused. `dom(f) = S` and
 //! `ran(f) = S` keep it too (Access, Access2, AccessU3, SimpleCycle).
 //!
@@ -40,18 +40,12 @@ use crate::parse::err_at;
 
 type R<T> = Result<T, BError>;
 
-/// How deep `static_int` follows constants (a guard against cyclic
-/// definitions such as `n = m & m = n`).
-const MAX_DEPTH: u32 = 8;
-
 /// What the size of a deferred set depends on.
 pub struct SetSizes<'a> {
     pub machines: &'a [Machine],
     pub syms: &'a Syms,
     pub scopes: &'a FxHashMap<String, i64>,
     pub default: i64,
-    pub maxint: i64,
-    pub minint: i64,
     pub files: &'a [String],
 }
 
@@ -67,23 +61,12 @@ impl SetSizes<'_> {
         self.machines.iter().any(|m| m.constants.contains(&x))
     }
 
-    fn set_decl(&self, s: Sym) -> Option<&SetDecl> {
-        self.machines
-            .iter()
-            .flat_map(|m| &m.sets)
-            .find(|d| d.name == s)
-    }
-
     /// The size of deferred set `d`: see the module comment.
     pub fn size(&self, d: &SetDecl) -> R<i64> {
-        self.size_at(d, &[])
+        self.size_at(d)
     }
 
-    /// `visiting`: the sets whose size is being computed, whose
-    /// `card(S) = card(T)` conjuncts do not size `T`.
-    fn size_at(&self, d: &SetDecl, visiting: &[Sym]) -> R<i64> {
-        let mut inner = visiting.to_vec();
-        inner.push(d.name);
+    fn size_at(&self, d: &SetDecl) -> R<i64> {
         let name = self.syms.name(d.name);
         let is_card_s = |e: &Expr| matches!(&e.kind, ExprKind::Call(Builtin::Card, a) if matches!(a[0].kind, ExprKind::Ident(s) if s == d.name));
         let is_s = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == d.name);
@@ -105,10 +88,7 @@ impl SetSizes<'_> {
             match &c.kind {
                 ExprKind::Bin(BinOp::Eq, a, b) if is_card_s(a) || is_card_s(b) => {
                     let other = if is_card_s(a) { b } else { a };
-                    if sizes_any(other, visiting) {
-                        continue;
-                    }
-                    match self.static_int(other, &inner, 0) {
+                    match literal(other) {
                         Some(n) => card = Some(n),
                         None if self.scopes.contains_key(name) => {}
                         None => {
@@ -163,7 +143,7 @@ impl SetSizes<'_> {
             [_, (c, _), ..] => return Err(refuse(c, format!("{name} = {{..}} twice"))),
         };
         for c in bounds {
-            self.check_bound(c, d.name, n, &inner)?;
+            self.check_bound(c, d.name, n)?;
         }
         if !(1..=1000).contains(&n) {
             return Err(refuse_at(
@@ -177,10 +157,10 @@ impl SetSizes<'_> {
 
     /// Checks that `S` of `n` elements satisfies the conjunct `c`,
     /// `card(S) < e` (or `<=`, `>`, `>=`, `/=`, either way round): refused
-    /// when `e` is known and `n` does not (ProB then infers another size),
-    /// accepted when `e` is not known before solving (ProB keeps the size:
+    /// when `e` is a literal and `n` does not (ProB then infers another
+    /// size), accepted when `e` is not a literal (ProB keeps the size:
     /// Graph's `card(Labels) < card(LabelsUniverse)`, switcher_example).
-    fn check_bound(&self, c: &Expr, s: Sym, n: i64, inner: &[Sym]) -> R<()> {
+    fn check_bound(&self, c: &Expr, s: Sym, n: i64) -> R<()> {
         let ExprKind::Bin(op, a, b) = &c.kind else {
             return Ok(());
         };
@@ -193,7 +173,7 @@ impl SetSizes<'_> {
             (false, BinOp::Ge) => (BinOp::Le, a),
             (false, _) => (*op, a),
         };
-        let Some(v) = self.static_int(other, inner, 0) else {
+        let Some(v) = literal(other) else {
             return Ok(());
         };
         let holds = match op {
@@ -243,56 +223,6 @@ impl SetSizes<'_> {
             })
             .collect()
     }
-
-    /// The value of the integer expression `e` before solving, if the
-    /// module comment's rules give one.
-    fn static_int(&self, e: &Expr, visiting: &[Sym], depth: u32) -> Option<i64> {
-        if depth > MAX_DEPTH {
-            return None;
-        }
-        let sub = |x: &Expr| self.static_int(x, visiting, depth + 1);
-        match &e.kind {
-            ExprKind::Int(n) => Some(*n),
-            ExprKind::Named(NamedSet::MaxInt) => Some(self.maxint),
-            ExprKind::Named(NamedSet::MinInt) => Some(self.minint),
-            ExprKind::Neg(a) => sub(a)?.checked_neg(),
-            ExprKind::Bin(op @ (BinOp::Plus | BinOp::Minus | BinOp::Mul), a, b) => {
-                let (x, y) = (sub(a)?, sub(b)?);
-                match op {
-                    BinOp::Plus => x.checked_add(y),
-                    BinOp::Minus => x.checked_sub(y),
-                    _ => x.checked_mul(y),
-                }
-            }
-            ExprKind::Call(Builtin::Card, a) => match a.first().map(|x| &x.kind) {
-                Some(ExprKind::Ident(s)) if !visiting.contains(s) => {
-                    let d = self.set_decl(*s)?;
-                    match &d.elements {
-                        Some(es) => i64::try_from(es.len()).ok(),
-                        None => self.size_at(d, visiting).ok(),
-                    }
-                }
-                _ => None,
-            },
-            ExprKind::Ident(x) if self.is_constant(*x) => {
-                self.conjuncts().find_map(|c| match &c.kind {
-                    ExprKind::Bin(BinOp::Eq, a, b) => {
-                        let is_x = |t: &Expr| matches!(t.kind, ExprKind::Ident(y) if y == *x);
-                        let other = if is_x(a) {
-                            b
-                        } else if is_x(b) {
-                            a
-                        } else {
-                            return None;
-                        };
-                        sub(other)
-                    }
-                    _ => None,
-                })
-            }
-            _ => None,
-        }
-    }
 }
 
 /// `xs` when the conjunct `c` is `S = {x1, .., xk}` (or `{..} = S`), the
@@ -335,16 +265,16 @@ fn largest_clique(k: usize, pairs: &[(usize, usize)]) -> Option<usize> {
         .max()
 }
 
-/// Whether `e` mentions `card(S)` for a set `S` in `sets`.
-fn sizes_any(e: &Expr, sets: &[Sym]) -> bool {
-    let mut found = false;
-    crate::compile::visit(e, &mut |x| {
-        if let ExprKind::Call(Builtin::Card, a) = &x.kind {
-            found |=
-                matches!(a.first().map(|y| &y.kind), Some(ExprKind::Ident(s)) if sets.contains(s));
-        }
-    });
-    found
+/// The value of `e` when it is an integer literal (or its negation).
+fn literal(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(n) => Some(*n),
+        ExprKind::Neg(a) => match a.kind {
+            ExprKind::Int(n) => n.checked_neg(),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn refuse_at(files: &[String], pos: Pos, what: String) -> BError {
