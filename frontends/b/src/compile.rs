@@ -15,6 +15,7 @@ use crate::eval::{Cap, Caps, Global, World};
 use crate::load::{Composed, Reader};
 use crate::model::{param_binder, BModel};
 use crate::parse::err_at;
+use crate::setsize::SetSizes;
 use crate::solve::plan;
 use crate::symmetry::Symmetry;
 use crate::value::Value;
@@ -188,7 +189,14 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                         .collect()
                 }
                 None => {
-                    let n = deferred_size(&machines, d, &syms, &scopes, setsize, &files)?;
+                    let sizes = SetSizes {
+                        machines: &machines,
+                        syms: &syms,
+                        scopes: &scopes,
+                        default: setsize,
+                        files: &files,
+                    };
+                    let n = sizes.size(d)?;
                     (0..n as u32).map(|i| Value::Elem(set_no, i)).collect()
                 }
             };
@@ -346,81 +354,6 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     Ok(model)
 }
 
-/// The size of deferred set `d`: `card(S) = n` in some PROPERTIES, else
-/// `scope_S`, else the default set size. Other constraints on `S` itself
-/// (`S = {..}`, `card(S) > n`) are refused.
-fn deferred_size(
-    machines: &[Machine],
-    d: &SetDecl,
-    syms: &Syms,
-    scopes: &FxHashMap<String, i64>,
-    default: i64,
-    files: &[String],
-) -> R<i64> {
-    let mut card: Option<i64> = None;
-    for m in machines {
-        for p in &m.properties {
-            for c in crate::solve::conjuncts(p) {
-                let is_card_s = |e: &Expr| matches!(&e.kind, ExprKind::Call(Builtin::Card, a) if matches!(a[0].kind, ExprKind::Ident(s) if s == d.name));
-                let is_s = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == d.name);
-                match &c.kind {
-                    ExprKind::Bin(BinOp::Eq, a, b) if is_card_s(a) || is_card_s(b) => {
-                        let other = if is_card_s(a) { b } else { a };
-                        match other.kind {
-                            ExprKind::Int(n) => card = Some(n),
-                            _ if scopes.contains_key(syms.name(d.name)) => {}
-                            _ => {
-                                return Err(err_at(
-                                    files,
-                                    ErrorKind::Unsupported,
-                                    c.pos,
-                                    format!("card({}) fixed by a non-literal", syms.name(d.name)),
-                                ))
-                            }
-                        }
-                    }
-                    // `P = S` defining a constant P (an included machine's
-                    // set parameter) does not constrain S
-                    ExprKind::Bin(BinOp::Eq, a, b)
-                        if (is_s(a) || is_s(b))
-                            && [a, b].iter().any(|e| matches!(e.kind, ExprKind::Ident(x) if machines.iter().any(|m| m.constants.contains(&x)))) => {}
-                    ExprKind::Bin(_, a, b)
-                        if is_card_s(a) || is_card_s(b) || is_s(a) || is_s(b) =>
-                    {
-                        if matches!(
-                            &c.kind,
-                            ExprKind::Bin(
-                                BinOp::Eq
-                                    | BinOp::Lt
-                                    | BinOp::Le
-                                    | BinOp::Gt
-                                    | BinOp::Ge
-                                    | BinOp::Neq,
-                                ..
-                            )
-                        ) {
-                            return Err(err_at(files, ErrorKind::Unsupported, c.pos, format!("a constraint on the deferred set {} itself (ProB may choose its size)", syms.name(d.name))));
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    let n = card
-        .or_else(|| scopes.get(syms.name(d.name)).copied())
-        .unwrap_or(default);
-    if !(1..=1000).contains(&n) {
-        return Err(err_at(
-            files,
-            ErrorKind::Unsupported,
-            d.pos,
-            format!("deferred set of {n} elements"),
-        ));
-    }
-    Ok(n)
-}
-
 fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {
     use ExprKind::*;
     match &e.kind {
@@ -490,13 +423,17 @@ impl SubstVisitor for Checker<'_> {
 }
 
 /// A PROPERTIES conjunct whose solutions ProB reduces by symmetry in a
-/// way not modelled: `c : X` with `c` and `X` constants, or a bijection
-/// space (`>->>`, `>+>>`) mentioning a deferred set.
+/// way not modelled: `c : X` with `c` and `X` constants in a machine with
+/// deferred sets (without them there is no symmetry to break: ProB's
+/// counts of DeadlockBools, the Kodkod Loops, kodex2, LargeAndSmallSets,
+/// JavaBC0_TLC), or a bijection space (`>->>`, `>+>>`) mentioning a
+/// deferred set, other than one bijection per deferred set that
+/// `bijection` fixes.
 fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Pos, String)> {
     for c in crate::solve::conjuncts(p) {
         if let ExprKind::Bin(BinOp::In, a, b) = &c.kind {
             if let (ExprKind::Ident(x), ExprKind::Ident(s)) = (&a.kind, &b.kind) {
-                if consts.contains(x) && consts.contains(s) {
+                if consts.contains(x) && consts.contains(s) && !deferred.is_empty() {
                     return Some((c.pos, "a constant element of a constant set".into()));
                 }
             }
@@ -518,7 +455,24 @@ fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Po
         });
         found
     }
-    bij(p, deferred).map(|pos| (pos, "a bijection over a deferred set".into()))
+    let mut fixed: Vec<Sym> = Vec::new();
+    for c in crate::solve::conjuncts(p) {
+        match crate::bijection::fixed_bijection(c, consts, deferred) {
+            Some(b) if !fixed.contains(&b.set) => fixed.push(b.set),
+            Some(_) => {
+                return Some((
+                    c.pos,
+                    "a second bijection over the same deferred set".into(),
+                ))
+            }
+            None => {
+                if let Some(pos) = bij(c, deferred) {
+                    return Some((pos, "a bijection over a deferred set".into()));
+                }
+            }
+        }
+    }
+    None
 }
 
 /// Where `g` prints (ProB's `printf`, `fprintf`), if it does.

@@ -20,8 +20,10 @@
 //!
 //! * Settings: `MAXINT = 3`, `MININT = -1`, deferred sets of 2 elements,
 //!   unless `SET_PREF_MAXINT`, `SET_PREF_MININT`,
-//!   `SET_PREF_DEFAULT_SETSIZE`, `scope_S == n` / `1..n` or `card(S) = n`
-//!   in PROPERTIES say otherwise. `NAT`, `NAT1`, `INT` follow `MAXINT`;
+//!   `SET_PREF_DEFAULT_SETSIZE`, `scope_S == n` / `1..n` or `card(S) = e`
+//!   in PROPERTIES (`e` known before solving) say otherwise (see
+//!   `setsize`, which also reads `S = {c1, .., ck}` and bounds on
+//!   `card(S)`). `NAT`, `NAT1`, `INT` follow `MAXINT`;
 //!   arithmetic is unbounded (64-bit; an overflow is a model error).
 //! * Constants: one state per solution of the PROPERTIES; every solution
 //!   of an ANY, a `::`, a `:(` or an operation's parameters counts.
@@ -51,7 +53,9 @@
 //!   states), a constant may. `x :: INTEGER` (`NATURAL`, `NATURAL1`)
 //!   ranges over `MININT..MAXINT`, as ProB's model checker enumerates it.
 //! * Constants that are elements of a deferred set (`c : S`) are
-//!   enumerated as ProB's static symmetry reduction does (see `symmetry`).
+//!   enumerated as ProB's static symmetry reduction does (see `symmetry`),
+//!   and a bijection between a deferred set and a finite set is fixed
+//!   (see `bijection`).
 //! * `SET_PREF_MAX_OPERATIONS` / `SET_PREF_MAX_INITIALISATIONS` = n: ProB
 //!   computes at most n instances of an operation (of SETUP_CONSTANTS,
 //!   INITIALISATION) per state; a reached state where we find more is
@@ -104,6 +108,7 @@
 use std::path::Path;
 
 mod ast;
+mod bijection;
 mod compile;
 mod error;
 mod eval;
@@ -114,6 +119,7 @@ mod load;
 mod model;
 mod parse;
 mod rename;
+mod setsize;
 mod solve;
 mod symmetry;
 mod value;
@@ -173,6 +179,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 mod tests;
 #[cfg(test)]
 mod tests_misc;
+#[cfg(test)]
+mod tests_setsize;
 #[cfg(test)]
 mod tests_values;
 #[cfg(test)]

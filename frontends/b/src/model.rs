@@ -378,7 +378,7 @@ impl BModel {
                         .iter()
                         .map(|&c| env.lookup(c, pred.pos))
                         .collect::<E<Vec<Value>>>()?;
-                    if crate::symmetry::canonical(&self.world.symmetry.groups, &vals) {
+                    if self.world.symmetry.keeps(&vals) {
                         sols.push(vals);
                     }
                     Ok(true)

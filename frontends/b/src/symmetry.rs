@@ -1,6 +1,7 @@
 //! ProB's static symmetry reduction of constants that are elements of a
-//! deferred set (MACE style): the constants typed `c : S` (or `{c} <: S`)
-//! by a PROPERTIES conjunct, in declaration order, take either an element
+//! deferred set (MACE style): the constants typed `c : S` (or `{c} <: S`,
+//! or listed by `S = {c, ..}`: see `setsize`) by a PROPERTIES conjunct,
+//! in declaration order, take either an element
 //! an earlier one took or the first element none took. So ProB keeps only
 //! the constant solutions whose values for them, as element indices, form
 //! a restricted growth string (each index at most one more than the
@@ -19,16 +20,25 @@
 //! Owns that selection; solving the PROPERTIES is `solve`'s.
 
 use crate::ast::*;
+use crate::bijection::{fixed_bijection, FixedBijection};
 use crate::value::Value;
 
 /// For each deferred set, the indices (in `const_ids`) of the constants
 /// that a top-level PROPERTIES conjunct makes elements of it, in
-/// declaration order; sets with none are left out.
+/// declaration order.
 fn element_constants(machines: &[Machine], const_ids: &[Sym], deferred: &[Sym]) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = vec![Vec::new(); deferred.len()];
     for m in machines {
         for p in &m.properties {
             for c in crate::solve::conjuncts(p) {
+                for (d, &s) in deferred.iter().enumerate() {
+                    for x in crate::setsize::listing(c, s, const_ids).unwrap_or_default() {
+                        let k = const_ids.iter().position(|&i| i == x);
+                        if let Some(k) = k.filter(|k| !groups[d].contains(k)) {
+                            groups[d].push(k);
+                        }
+                    }
+                }
                 let Some((x, s)) = element_of(c) else {
                     continue;
                 };
@@ -47,7 +57,6 @@ fn element_constants(machines: &[Machine], const_ids: &[Sym], deferred: &[Sym]) 
     for g in &mut groups {
         g.sort_unstable();
     }
-    groups.retain(|g| !g.is_empty());
     groups
 }
 
@@ -58,6 +67,9 @@ fn element_constants(machines: &[Machine], const_ids: &[Sym], deferred: &[Sym]) 
 pub struct Symmetry {
     pub groups: Vec<Vec<usize>>,
     pub all_fixed: bool,
+    /// Bijections fixed up to their deferred set's symmetry (see
+    /// `bijection`), whose sets have no group.
+    pub bijections: Vec<FixedBijection>,
 }
 
 impl Symmetry {
@@ -68,12 +80,23 @@ impl Symmetry {
         params: &[Sym],
         deferred: &[Sym],
     ) -> Result<Symmetry, (Pos, String)> {
-        let groups = element_constants(machines, const_ids, deferred);
         let conjuncts: Vec<&Expr> = machines
             .iter()
             .flat_map(|m| &m.properties)
             .flat_map(crate::solve::conjuncts)
             .collect();
+        let bijections: Vec<FixedBijection> = conjuncts
+            .iter()
+            .filter_map(|c| fixed_bijection(c, const_ids, deferred))
+            .collect();
+        let bijective = |d: usize| bijections.iter().any(|b| b.set == deferred[d]);
+        let groups = element_constants(machines, const_ids, deferred)
+            .into_iter()
+            .enumerate()
+            .filter(|&(d, _)| !bijective(d))
+            .map(|(_, g)| g)
+            .filter(|g| !g.is_empty())
+            .collect::<Vec<_>>();
         let member = |c: &&Expr| {
             element_of(c).is_some_and(|(x, s)| const_ids.contains(&x) && deferred.contains(&s))
         };
@@ -98,6 +121,7 @@ impl Symmetry {
         Ok(Symmetry {
             all_fixed: candidates && conjuncts.iter().all(member),
             groups,
+            bijections,
         })
     }
 }
@@ -115,6 +139,19 @@ fn element_of(c: &Expr) -> Option<(Sym, Sym)> {
     match (&a.kind, &b.kind) {
         (ExprKind::Ident(x), ExprKind::Ident(s)) => Some((*x, *s)),
         _ => None,
+    }
+}
+
+impl Symmetry {
+    /// Whether ProB's static symmetry breaking keeps the constant values
+    /// `sol` (in `const_ids` order): the MACE-style groups and the fixed
+    /// bijections.
+    pub fn keeps(&self, sol: &[Value]) -> bool {
+        canonical(&self.groups, sol)
+            && self
+                .bijections
+                .iter()
+                .all(|b| sol.get(b.constant).is_some_and(crate::bijection::keeps))
     }
 }
 

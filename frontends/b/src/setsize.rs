@@ -1,0 +1,282 @@
+//! The number of elements ProB gives each deferred set: `card(S) = n` in
+//! some PROPERTIES (`n` a literal), else `scope_S`, else the default set
+//! size. `card(S) = e` with `e` another expression is refused, even when
+//! `e` is known before solving (Pigenhole's `card(Pigeons) = n & n =
+//! 100`, SubsetMC's `card(A) = MAXINT`, PhilRing's `card(Forks) =
+//! card(Phil)`): every model of the collection with such a conjunct is
+//! refused for another construct, so no ProB count confirms that ProB
+//! sizes `S` from it.
+//!
+//! `S = {x1, .., xk}`, the `xi` distinct constants, is accepted when `S`
+//! has `k` elements by those rules: the `xi` are then pairwise distinct,
+//! and `symmetry` enumerates them as ProB does, one solution up to the
+//! order of `S`'s elements (ProB: DeferredSetAndConstants3,
+//! SimpleRodinTypeCheckTest, Ticket_DefSetCst, DefSetCst_ctx). With fewer
+//! than `k` elements the size stays and the `xi` are enumerated the same
+//! way (Bepi_Soton's M0, M1 and M2: 4 constants over a set of 2).
+//! Refused: `xi` all said pairwise distinct (ProB may then make `S` an
+//! enumerated set and drop the SETUP_CONSTANTS step: the
+//! ModeProtocolMachine models have one state and one transition fewer),
+//! more elements than `k` or than a clique of constants said distinct
+//! (ProB then infers another size: EnumSetTest's `Single = {ss}`).
+//!
+//! Bounds `card(S) < e` (`<=`, `>`, `>=`, `/=`) keep the size when `e` is
+//! not a literal (Graph, switcher_example) or when the size meets them (arinc653model's `0 < card(PARTITIONS) & card(PARTITIONS) <
+//! 256`); otherwise ProB infers another size: refused. `dom(f) = S` and
+//! `ran(f) = S` keep it too (Access, Access2, AccessU3, SimpleCycle).
+//!
+//! Other constraints on `S` itself (`S = A \/ B`: ProB's counts of
+//! Ancestors and the stellwerk models are smaller than the plain
+//! solutions', ProB breaking the symmetry of such partitions) are
+//! refused.
+//!
+//! Owns that choice; the settings themselves are `compile`'s.
+
+use rustc_hash::FxHashMap;
+
+use crate::ast::*;
+use crate::error::{BError, ErrorKind};
+use crate::parse::err_at;
+
+type R<T> = Result<T, BError>;
+
+/// What the size of a deferred set depends on.
+pub struct SetSizes<'a> {
+    pub machines: &'a [Machine],
+    pub syms: &'a Syms,
+    pub scopes: &'a FxHashMap<String, i64>,
+    pub default: i64,
+    pub files: &'a [String],
+}
+
+impl SetSizes<'_> {
+    fn conjuncts(&self) -> impl Iterator<Item = &Expr> {
+        self.machines
+            .iter()
+            .flat_map(|m| &m.properties)
+            .flat_map(crate::solve::conjuncts)
+    }
+
+    fn is_constant(&self, x: Sym) -> bool {
+        self.machines.iter().any(|m| m.constants.contains(&x))
+    }
+
+    /// The size of deferred set `d`: see the module comment.
+    pub fn size(&self, d: &SetDecl) -> R<i64> {
+        self.size_at(d)
+    }
+
+    fn size_at(&self, d: &SetDecl) -> R<i64> {
+        let name = self.syms.name(d.name);
+        let is_card_s = |e: &Expr| matches!(&e.kind, ExprKind::Call(Builtin::Card, a) if matches!(a[0].kind, ExprKind::Ident(s) if s == d.name));
+        let is_s = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == d.name);
+        let refuse =
+            |c: &Expr, what: String| err_at(self.files, ErrorKind::Unsupported, c.pos, what);
+        let mut card: Option<i64> = None;
+        let consts: Vec<Sym> = self
+            .machines
+            .iter()
+            .flat_map(|m| m.constants.clone())
+            .collect();
+        let mut listed: Vec<(&Expr, Vec<Sym>)> = Vec::new();
+        let mut bounds: Vec<&Expr> = Vec::new();
+        for c in self.conjuncts() {
+            if let Some(xs) = listing(c, d.name, &consts) {
+                listed.push((c, xs));
+                continue;
+            }
+            match &c.kind {
+                ExprKind::Bin(BinOp::Eq, a, b) if is_card_s(a) || is_card_s(b) => {
+                    let other = if is_card_s(a) { b } else { a };
+                    match literal(other) {
+                        Some(n) => card = Some(n),
+                        None if self.scopes.contains_key(name) => {}
+                        None => {
+                            return Err(refuse(c, format!("card({name}) fixed by a non-literal")))
+                        }
+                    }
+                }
+                // `P = S` defining a constant P (an included machine's set
+                // parameter) does not constrain S
+                ExprKind::Bin(BinOp::Eq, a, b)
+                    if (is_s(a) || is_s(b))
+                        && [a, b].iter().any(
+                            |e| matches!(e.kind, ExprKind::Ident(x) if self.is_constant(x)),
+                        ) => {}
+                // `dom(f) = S`, `ran(f) = S`: no size inferred
+                ExprKind::Bin(BinOp::Eq, a, b)
+                    if [(a, b), (b, a)].iter().any(|(p, q)| {
+                        is_s(p) && matches!(q.kind, ExprKind::Call(Builtin::Dom | Builtin::Ran, _))
+                    }) => {}
+                ExprKind::Bin(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Neq, a, b)
+                    if is_card_s(a) != is_card_s(b) =>
+                {
+                    bounds.push(c)
+                }
+                ExprKind::Bin(
+                    BinOp::Eq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Neq,
+                    a,
+                    b,
+                ) if is_card_s(a) || is_card_s(b) || is_s(a) || is_s(b) => {
+                    return Err(refuse(
+                        c,
+                        format!("a constraint on the deferred set {name} itself (ProB may choose its size)"),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        let fixed = card.or_else(|| self.scopes.get(name).copied());
+        let n = match listed.as_slice() {
+            [] => fixed.unwrap_or(self.default),
+            [(c, xs)] => {
+                let (n, k) = (fixed.unwrap_or(self.default), xs.len() as i64);
+                let m = largest_clique(xs.len(), &self.distinct_pairs(xs));
+                if k >= 2 && m == Some(xs.len()) {
+                    return Err(refuse(c, format!("{name} = {{..}} of {k} constants said pairwise distinct (ProB may make {name} an enumerated set without a SETUP_CONSTANTS step: ModeProtocolMachine)")));
+                }
+                if m.is_none_or(|m| n < m as i64) || n > k {
+                    return Err(refuse(c, format!("{name} = {{..}} of {k} constants, {name} of {n} elements (ProB may choose its size)")));
+                }
+                n
+            }
+            [_, (c, _), ..] => return Err(refuse(c, format!("{name} = {{..}} twice"))),
+        };
+        for c in bounds {
+            self.check_bound(c, d.name, n)?;
+        }
+        if !(1..=1000).contains(&n) {
+            return Err(refuse_at(
+                self.files,
+                d.pos,
+                format!("deferred set of {n} elements"),
+            ));
+        }
+        Ok(n)
+    }
+
+    /// Checks that `S` of `n` elements satisfies the conjunct `c`,
+    /// `card(S) < e` (or `<=`, `>`, `>=`, `/=`, either way round): refused
+    /// when `e` is a literal and `n` does not (ProB then infers another
+    /// size), accepted when `e` is not a literal (ProB keeps the size:
+    /// Graph's `card(Labels) < card(LabelsUniverse)`, switcher_example).
+    fn check_bound(&self, c: &Expr, s: Sym, n: i64) -> R<()> {
+        let ExprKind::Bin(op, a, b) = &c.kind else {
+            return Ok(());
+        };
+        let card_s = matches!(&a.kind, ExprKind::Call(Builtin::Card, x) if matches!(x[0].kind, ExprKind::Ident(y) if y == s));
+        let (op, other) = match (card_s, op) {
+            (true, _) => (*op, b),
+            (false, BinOp::Lt) => (BinOp::Gt, a),
+            (false, BinOp::Le) => (BinOp::Ge, a),
+            (false, BinOp::Gt) => (BinOp::Lt, a),
+            (false, BinOp::Ge) => (BinOp::Le, a),
+            (false, _) => (*op, a),
+        };
+        let Some(v) = literal(other) else {
+            return Ok(());
+        };
+        let holds = match op {
+            BinOp::Lt => n < v,
+            BinOp::Le => n <= v,
+            BinOp::Gt => n > v,
+            BinOp::Ge => n >= v,
+            _ => n != v,
+        };
+        if holds {
+            return Ok(());
+        }
+        let name = self.syms.name(s);
+        Err(err_at(
+            self.files,
+            ErrorKind::Unsupported,
+            c.pos,
+            format!("a bound on card({name}) that its {n} elements do not meet (ProB may choose its size)"),
+        ))
+    }
+
+    /// The pairs of `xs` (indices) that a PROPERTIES conjunct says
+    /// distinct: `x /= y`, `not(x = y)` or `{x} /\ {y} = {}` (a
+    /// partition's translation).
+    fn distinct_pairs(&self, xs: &[Sym]) -> Vec<(usize, usize)> {
+        let at = |e: &Expr| match &e.kind {
+            ExprKind::Ident(x) => xs.iter().position(|y| y == x),
+            ExprKind::SetExt(v) if v.len() == 1 => match v[0].kind {
+                ExprKind::Ident(x) => xs.iter().position(|&y| y == x),
+                _ => None,
+            },
+            _ => None,
+        };
+        let pair = |e: &Expr, op: BinOp| match &e.kind {
+            ExprKind::Bin(o, a, b) if *o == op => at(a).zip(at(b)),
+            _ => None,
+        };
+        self.conjuncts()
+            .filter_map(|c| match &c.kind {
+                ExprKind::Bin(BinOp::Neq, ..) => pair(c, BinOp::Neq),
+                ExprKind::Call(Builtin::Not, a) => a.first().and_then(|e| pair(e, BinOp::Eq)),
+                ExprKind::Bin(BinOp::Eq, a, b) => [(a, b), (b, a)]
+                    .iter()
+                    .filter(|(_, q)| matches!(q.kind, ExprKind::EmptySet))
+                    .find_map(|(p, _)| pair(p, BinOp::Inter)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// `xs` when the conjunct `c` is `S = {x1, .., xk}` (or `{..} = S`), the
+/// `xi` distinct identifiers of constants (`consts`).
+pub(crate) fn listing(c: &Expr, s: Sym, consts: &[Sym]) -> Option<Vec<Sym>> {
+    let ExprKind::Bin(BinOp::Eq, a, b) = &c.kind else {
+        return None;
+    };
+    let list = match (&a.kind, &b.kind) {
+        (ExprKind::Ident(x), ExprKind::SetExt(v)) | (ExprKind::SetExt(v), ExprKind::Ident(x))
+            if *x == s =>
+        {
+            v
+        }
+        _ => return None,
+    };
+    let mut xs = Vec::new();
+    for e in list {
+        match e.kind {
+            ExprKind::Ident(x) if consts.contains(&x) && !xs.contains(&x) => xs.push(x),
+            _ => return None,
+        }
+    }
+    Some(xs)
+}
+
+/// The size of the largest set of `k` items pairwise related by `pairs`;
+/// `None` for more than 16 items.
+fn largest_clique(k: usize, pairs: &[(usize, usize)]) -> Option<usize> {
+    if k > 16 {
+        return None;
+    }
+    let linked = |i: usize, j: usize| pairs.iter().any(|&p| p == (i, j) || p == (j, i));
+    let clique = |set: u32| {
+        (0..k).all(|i| set & (1 << i) == 0 || (0..i).all(|j| set & (1 << j) == 0 || linked(i, j)))
+    };
+    (0u32..1 << k)
+        .filter(|&s| clique(s))
+        .map(|s| s.count_ones() as usize)
+        .max()
+}
+
+/// The value of `e` when it is an integer literal (or its negation).
+fn literal(e: &Expr) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(n) => Some(*n),
+        ExprKind::Neg(a) => match a.kind {
+            ExprKind::Int(n) => n.checked_neg(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn refuse_at(files: &[String], pos: Pos, what: String) -> BError {
+    err_at(files, ErrorKind::Unsupported, pos, what)
+}

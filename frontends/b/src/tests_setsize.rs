@@ -1,0 +1,151 @@
+//! Unit tests of the deferred-set rules of `setsize`, of the bijections
+//! `bijection` fixes and of the constant elements of constant sets in
+//! machines without deferred sets,
+//! on small machines whose counts are computed by hand.
+
+use crate::tests::count;
+
+/// The refusal message of a machine the front-end declines.
+fn refusal(text: &str) -> String {
+    match crate::parse_str(text, "t.mch") {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn card_fixed_by_a_literal() {
+    // card(S) = 3: x :: S gives 3 initial states:
+    // root + 1 constants state + 3 states; 1 setup + 3 init edges
+    let (s, t) = count(
+        "MACHINE C SETS S CONSTANTS n PROPERTIES n = 1 & card(S) = 3
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert_eq!((s, t), (5, 4));
+}
+
+#[test]
+fn card_fixed_by_another_expression_is_refused() {
+    // no ProB count confirms a size taken from an expression, known
+    // before solving or not
+    for fixed in [
+        "n = 2 + 1 & card(S) = n",
+        "n : 1..3 & card(S) = n",
+        "n = 1 & card(S) = MAXINT",
+    ] {
+        let e = refusal(&format!(
+            "MACHINE C SETS S CONSTANTS n PROPERTIES {fixed}
+             VARIABLES x INITIALISATION x :: S END"
+        ));
+        assert!(e.contains("card(S) fixed by a non-literal"), "{e}");
+    }
+}
+
+#[test]
+fn constant_element_of_a_constant_set_without_deferred_sets() {
+    // S : {{T}, {F}, {T, F}} with e : S: 4 solutions, each initialised:
+    // root + 4 + 4 states; 4 setup + 4 init edges
+    let (s, t) = count(
+        "MACHINE E CONSTANTS S, e PROPERTIES S <: BOOL & e : S
+         VARIABLES x INITIALISATION x := e END",
+    );
+    assert_eq!((s, t), (9, 8));
+    // with a deferred set in the machine, ProB's symmetry breaking may
+    // apply: refused
+    let e = refusal(
+        "MACHINE F SETS D CONSTANTS S, e PROPERTIES S <: D & e : S
+         VARIABLES x INITIALISATION x := e END",
+    );
+    assert!(e.contains("a constant element of a constant set"), "{e}");
+}
+
+#[test]
+fn deferred_set_listing_its_constants() {
+    // S of 3 elements (card) equal to {a, b, c}: a, b, c distinct, one
+    // solution up to the order of S's elements; x :: S gives 3 states:
+    // root + 1 constants state + 3 states; 1 setup + 3 init edges
+    let listing = |card: &str| {
+        format!(
+            "MACHINE L SETS S CONSTANTS a, b, c PROPERTIES {card} S = {{a, b, c}}
+             VARIABLES x INITIALISATION x :: S END"
+        )
+    };
+    assert_eq!(count(&listing("card(S) = 3 &")), (5, 4));
+    // S of the default 2 elements, a, b, c not said distinct: the
+    // restricted growth strings 001, 010, 011 (3 solutions), 2 states
+    // each: root + 3 + 6 states; 3 setup + 6 init edges
+    assert_eq!(count(&listing("")), (10, 9));
+    // a /= b only: 010, 011 (2 solutions): root + 2 + 4 states, 6 edges
+    assert_eq!(count(&listing("a /= b &")), (7, 6));
+    // all said pairwise distinct (ProB may drop the SETUP_CONSTANTS
+    // step), or more elements than constants: refused
+    let e = refusal(&listing("a /= b & not(b = c) & {a} /\\ {c} = {} &"));
+    assert!(
+        e.contains("S = {..} of 3 constants said pairwise distinct"),
+        "{e}"
+    );
+    let e = refusal(&listing("card(S) = 4 &"));
+    assert!(
+        e.contains("S = {..} of 3 constants, S of 4 elements"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bounds_and_domains_keep_the_size() {
+    // card(S) > 0, card(S) < card(T) (T a constant, not known before
+    // solving) and dom(f) = S keep S's default 2 elements: T : POW(S)
+    // with card(T) < 2 gives {} and two singletons; f : S --> BOOL with
+    // dom(f) = S gives 4 functions; 3 * 4 constants states, each
+    // initialised: root + 12 + 12 states, 24 edges
+    let (s, t) = count(
+        "MACHINE B SETS S CONSTANTS T, f
+         PROPERTIES card(S) > 0 & T <: S & card(T) < card(S) & f : S --> BOOL & dom(f) = S
+         VARIABLES x INITIALISATION x := f END",
+    );
+    assert_eq!((s, t), (25, 24));
+    // a known bound the default size does not meet: refused
+    let e = refusal(
+        "MACHINE B SETS S PROPERTIES card(S) > 2
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert!(
+        e.contains("a bound on card(S) that its 2 elements do not meet"),
+        "{e}"
+    );
+    // S the union of two constant sets: refused
+    let e = refusal(
+        "MACHINE U SETS S CONSTANTS A, B PROPERTIES A <: S & B <: S & S = A \\/ B
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert!(
+        e.contains("a constraint on the deferred set S itself"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_bijection_onto_a_deferred_set_is_fixed() {
+    // f : S >->> 1..2 fixed up to S's symmetry, c : S then free (not
+    // enumerated MACE style): 2 of the 4 solutions, each initialised:
+    // root + 2 + 2 states, 4 edges
+    let (s, t) = count(
+        "MACHINE F SETS S CONSTANTS f, c PROPERTIES card(S) = 2 & f : S >->> 1..2 & c : S
+         VARIABLES x INITIALISATION x := f(c) END",
+    );
+    assert_eq!((s, t), (5, 4));
+    // two bijections over S, or one onto an infinite set: refused
+    let e = refusal(
+        "MACHINE G SETS S CONSTANTS f, g PROPERTIES f : S >->> BOOL & g : S >->> BOOL
+         VARIABLES x INITIALISATION x := f END",
+    );
+    assert!(
+        e.contains("a second bijection over the same deferred set"),
+        "{e}"
+    );
+    let e = refusal(
+        "MACHINE H SETS S CONSTANTS f PROPERTIES f : INTEGER >->> S
+         VARIABLES x INITIALISATION x := f END",
+    );
+    assert!(e.contains("a bijection over a deferred set"), "{e}");
+}
