@@ -13,6 +13,7 @@
 //!
 //! Owns no engine and no check of one particular engine.
 
+mod node_growth;
 mod slot_order;
 mod sorted_vec;
 
