@@ -25,19 +25,9 @@ fn every_node_growth_keeps_every_count_and_answer() {
     for &(growth, _) in <NodeGrowth as Word>::WORDS {
         for (threads, form) in configurations(spec) {
             let what = format!("node_growth={growth} threads={threads} form={form:?}");
-            let report = spec
-                .explore(
-                    &model,
-                    &with_growth(threads, form, growth),
-                    Default::default(),
-                )
-                .unwrap_or_else(|e| panic!("{what}: {e}"));
-            assert_eq!(report.status, RunStatus::Ok, "{what}: {}", report.message);
-            assert_eq!(
-                (report.states, report.transitions),
-                (expect.states, expect.transitions),
-                "{what}"
-            );
+            let options = with_growth(threads, form, growth);
+            let counts = (expect.states, expect.transitions);
+            let report = explored(spec, &model, &options, counts, &what);
             let ran = if threads == 1 && form.is_none() {
                 growth
             } else {
