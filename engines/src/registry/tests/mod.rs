@@ -13,6 +13,7 @@
 //!
 //! Owns no engine and no check of one particular engine.
 
+mod node_growth;
 mod queue;
 mod slot_order;
 mod sorted_vec;
@@ -47,6 +48,23 @@ fn configurations(spec: &EngineSpec) -> Vec<(usize, Option<&'static str>)> {
         out.push((2, None));
     }
     out
+}
+
+/// The report of `spec` exploring `model` with `options`, checked to be
+/// complete with the (states, transitions) `counts`; `what` names the run.
+fn explored(
+    spec: &EngineSpec,
+    model: &dyn pins::Model,
+    options: &EngineOptions,
+    counts: (u64, u64),
+    what: &str,
+) -> RunReport {
+    let report = spec
+        .explore(model, options, Default::default())
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    assert_eq!(report.status, RunStatus::Ok, "{what}: {}", report.message);
+    assert_eq!((report.states, report.transitions), counts, "{what}");
+    report
 }
 
 /// The engine, in every form it has, explores a model with closed-form

@@ -27,7 +27,9 @@
 //! so `used` = node tuples × 16 + ⌈states × (K − m + 3) / 8⌉ bytes;
 //! `alloc` adds to the sequential packed root array one 8-byte lock word
 //! per 64 root buckets, and the node tables' allocation is that of shared
-//! tables (bucket array of at least 2048 buckets + data chunks).
+//! tables (bucket array of at least 2048 buckets + data chunks). Shared
+//! tables double: the form reports and runs `node_growth=double`
+//! whatever the configuration asks ([`CompactTreeConfig::shared`]).
 //!
 //! It owns only the root adapter and the engine's constructor; it must not
 //! know models or the search order.
@@ -164,7 +166,7 @@ impl SharedTreeDb<SharedClearyRoot> {
     /// parameters [`CompactTreeConfig::check`] rejects; [`TableFull`] if
     /// even the smallest tables do not fit the budget.
     pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {
-        let spec = tree_spec(k, config);
+        let spec = tree_spec(k, &config.shared());
         let root = SharedClearyRoot::new(k, config, budget.clone())?;
         Self::build(spec, root, budget)
     }
@@ -265,7 +267,8 @@ mod tests {
             crate::schemes::compact_tree::cleary::table_bytes(60, 14)
                 + (1 << (14 - crate::schemes::compact_tree::cleary_concurrent::REGION_BITS)) * 8
         );
-        assert_eq!(set.params(), c.params());
+        assert_eq!(set.params(), c.shared().params());
+        assert!(set.params().contains("node_growth=double"));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 use super::{CompactTree, CompactTreeConfig};
 use super::concurrent::SharedCompactTree;
 use crate::registry::{explicit, params, Configure, EngineOptions, EngineSpec};
+use crate::blocks::index_table::Growth;
 use crate::registry::{words, ParamValue};
 use crate::schemes::tree::order::{slot_order, SlotOrder};
 use pins::Model;
@@ -68,6 +69,34 @@ impl ParamValue for RootSize {
 }
 
 words! {
+    /// How the node tables grow (`node_growth`).
+    pub enum NodeGrowth {
+        /// Bucket array and tuple segments double, as in the paper.
+        Double = "double",
+        /// By a quarter (bucket array) and an eighth (tuple segments).
+        Fine = "fine",
+    }
+}
+
+impl NodeGrowth {
+    /// The node tables' growth.
+    pub fn growth(self) -> Growth {
+        match self {
+            NodeGrowth::Double => Growth::Double,
+            NodeGrowth::Fine => Growth::Fine,
+        }
+    }
+
+    /// The parameter value of `growth`.
+    pub fn of(growth: Growth) -> Self {
+        match growth {
+            Growth::Double => NodeGrowth::Double,
+            Growth::Fine => NodeGrowth::Fine,
+        }
+    }
+}
+
+words! {
     /// How wide the root table's keys are (`root_key`).
     pub enum RootKeyMode {
         /// `2w` bits, as in the paper.
@@ -96,6 +125,10 @@ params! {
         /// fixed: root keys of 2w bits as in the paper; adaptive: of the children's current index
         /// width, re-stored as node tables grow
         ROOT_KEY: RootKeyMode = "root_key", default RootKeyMode::Adaptive;
+        /// how the sequential node tables grow: double (bucket arrays and tuple segments, as in the
+        /// paper) or fine (bucket arrays by a quarter, tuple segments by an eighth: allocation close
+        /// to use); the concurrent form's shared tables double
+        NODE_GROWTH: NodeGrowth = "node_growth", default NodeGrowth::Fine;
         /// reuse the predecessor's node indices
         INCREMENTAL: bool = "incremental", default true;
         /// which slot each leaf of the tree holds: model (the model's order), groups (chained by
@@ -120,6 +153,7 @@ impl Configure for CompactTreeConfig {
             grow_load: GROW_LOAD.value(opts)?,
             adaptive_key: ROOT_KEY.value(opts)? == RootKeyMode::Adaptive,
             incremental: INCREMENTAL.value(opts)?,
+            node_growth: NODE_GROWTH.value(opts)?.growth(),
             slot_order: SLOT_ORDER.value(opts)?,
             order: slot_order(SLOT_ORDER.value(opts)?, model),
             ..CompactTreeConfig::default()

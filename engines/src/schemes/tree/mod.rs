@@ -52,7 +52,7 @@ pub use order::SlotOrder;
 pub use spec::{TreeConfig, SPEC};
 
 use crate::blocks::budget::Budget;
-use crate::blocks::index_table::{IndexTable, Tuples};
+use crate::blocks::index_table::{Growth, IndexTable, Tuples};
 use crate::registry::word;
 use crate::schemes::compact_tree::cleary;
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
@@ -97,13 +97,13 @@ impl<R: RootTable> TreeDb<R> {
     /// The tree `spec` asks for with `root` as root table; node tables
     /// allocate from `budget`.
     pub(crate) fn build(spec: TreeSpec, root: R, budget: Budget) -> Result<Self, TableFull> {
-        let (index_bits, node_buckets) = (spec.index_bits, spec.node_buckets);
+        let (index_bits, node_buckets, growth) = (spec.index_bits, spec.node_buckets, spec.node_growth);
         let shape = Shape::new(spec);
         let inner = shape.inner();
         let mut tables = Vec::with_capacity(inner);
         for j in 0..inner {
             let name = shape.table_name(j);
-            tables.push(IndexTable::new(Tuples::new(name, 2).buckets(node_buckets).at_most(1u64 << index_bits), budget.clone())?);
+            tables.push(IndexTable::new(Tuples::new(name, 2).buckets(node_buckets).at_most(1u64 << index_bits).growing(growth), budget.clone())?);
         }
         Ok(TreeDb {
             shape,
@@ -399,6 +399,7 @@ pub(crate) fn tree_spec(k: usize, config: &TreeConfig, order: Vec<usize>) -> (Tr
         value_bits: 32,
         incremental: config.incremental,
         node_buckets: (initial / 64).max(16),
+        node_growth: Growth::Double,
         order,
         params: format!(
             "w={};incremental={};initial_buckets={initial};slot_order={}",

@@ -10,6 +10,7 @@
 //! walk looks each tuple up through a closure). It must not know tables,
 //! models or the search order.
 
+use crate::blocks::index_table::Growth;
 use crate::visited::{Inserted, TableFull};
 use pins::Value;
 
@@ -66,6 +67,8 @@ pub(crate) struct TreeSpec {
     pub(crate) incremental: bool,
     /// Initial buckets of every node table.
     pub(crate) node_buckets: usize,
+    /// How the (sequential) node tables grow.
+    pub(crate) node_growth: Growth,
     /// The slot each leaf position holds, left to right (a permutation of
     /// `0..k`; empty: the model's order), see [`super::order`].
     pub(crate) order: Vec<usize>,
