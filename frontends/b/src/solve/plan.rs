@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{bounds, chain, points, typing};
+use super::{bounds, chain, points, shapes, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -21,8 +21,9 @@ pub enum Gen {
     Elem { c: usize, left: bool },
     /// Conjunct `c` is `x <: E` (`strict` for `<<:`).
     Subset { c: usize, strict: bool },
-    /// Conjunct `c` is `P : E` with `P` a maplet of expressions, some of
-    /// them unbound identifiers (`cur |-> to : succs`): candidates are the
+    /// Conjunct `c` is `P : E` with `P` a maplet of expressions (or a
+    /// singleton `{P}`), some of them unbound identifiers (`cur |-> to :
+    /// succs`, `{x} : dom(r)`): candidates are the
     /// distinct projections of `E`'s elements on those identifiers; the
     /// conjunct itself is checked once they are bound.
     Proj { c: usize },
@@ -46,6 +47,18 @@ pub enum Gen {
         c: usize,
         eqs: Vec<(usize, points::Fix)>,
     },
+    /// Conjunct `c` is `P = E` with `P` a maplet of identifiers (`left`:
+    /// `P` is the left side): `E`'s value taken apart (see `shapes`).
+    Pattern { c: usize, left: bool },
+    /// Conjunct `c` is `a \/ x \/ .. = E` (`left`: the union is the left
+    /// side) with `E` finite: `x` ranges over `E`'s subsets.
+    UnionPart { c: usize, left: bool },
+    /// Conjunct `c` is `f : lo..x --> R` (a total space) with `f` ready:
+    /// `x` is the largest element of `dom(f)`.
+    DomainEnd { c: usize },
+    /// Conjunct `c` compares `F(x)` (`left`: on the left side) in a guard:
+    /// `x` ranges over `dom(F)`.
+    Domain { c: usize, left: bool },
     /// Failing all of the above, the step's identifier ranges over its B
     /// type, read from the first witness that shows it (see `typing`).
     Type(Vec<typing::Witness>),
@@ -159,7 +172,7 @@ fn pattern_ids(e: &Expr, out: &mut Vec<Sym>) -> bool {
 }
 
 /// A candidate generator for a step: (priority, identifiers, generator).
-type Cand = (u8, Vec<usize>, Gen);
+pub(super) type Cand = (u8, Vec<usize>, Gen);
 
 /// What the planner knows of one binder while planning it.
 struct Planner<'a> {
@@ -202,6 +215,7 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
     while let Some(k) = p.bound.iter().position(|b| !b) {
         let found = p.best().or_else(|| p.range());
         let found = found.or_else(|| p.chained()).or_else(|| p.boolean());
+        let found = found.or_else(|| p.shaped());
         let found = match found {
             None if last_resorts => p.pointwise().or_else(|| p.typed()),
             found => found,
@@ -278,7 +292,10 @@ impl Planner<'_> {
                 } else if let (Some(k), true) = (self.unbound(b), ready(a)) {
                     Some((0, vec![k], Gen::Eq { c, left: false }))
                 } else {
-                    self.lin(c, a, b).or_else(|| self.elem(c, a, b, true))
+                    let (ids, bound) = (self.ids, &self.bound[..]);
+                    self.lin(c, a, b)
+                        .or_else(|| self.elem(c, a, b, true))
+                        .or_else(|| shapes::pattern(c, (a, b), ids, bound, &ready))
                 }
             }
             ExprKind::Bin(BinOp::In, a, b) if ready(b) && !infinite(b) => {
@@ -409,6 +426,31 @@ impl Planner<'_> {
             .map(|k| (6, vec![k], Gen::Bool))
     }
 
+    /// Failing the generators above, the first conjunct not yet checked
+    /// that gives `Gen::UnionPart`, then `Gen::DomainEnd`, then
+    /// `Gen::Domain` (see `shapes`).
+    fn shaped(&self) -> Option<Cand> {
+        let ready = |e: &Expr| self.ready(e);
+        let (ids, bound) = (self.ids, &self.bound[..]);
+        let open = || (0..self.cs.len()).filter(|&c| !self.checked[c]);
+        let sides = |c: usize| match &self.cs[c].kind {
+            ExprKind::Bin(op, a, b) => Some((*op, &**a, &**b)),
+            _ => None,
+        };
+        let union = |c| match sides(c)? {
+            (BinOp::Eq, a, b) => shapes::union_part(c, (a, b), ids, bound, &ready, &infinite),
+            _ => None,
+        };
+        let end = |c| match sides(c)? {
+            (BinOp::In, a, b) => shapes::domain_end(c, (a, b), ids, bound, &ready),
+            _ => None,
+        };
+        open()
+            .find_map(union)
+            .or_else(|| open().find_map(end))
+            .or_else(|| open().find_map(|c| shapes::applied(c, self.cs[c], ids, bound, &ready)))
+    }
+
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
     /// with `D` finite and `R` infinite, when equations `f(a) = E` are
     /// ready (a last resort: a point they leave free is unsupported).
@@ -466,7 +508,11 @@ impl Planner<'_> {
             | Gen::Range(_)
             | Gen::Bool
             | Gen::Type(_)
-            | Gen::Points { .. } => None,
+            | Gen::Points { .. }
+            | Gen::Pattern { .. }
+            | Gen::UnionPart { .. }
+            | Gen::Domain { .. }
+            | Gen::DomainEnd { .. } => None,
         };
         if let Some(c) = exact {
             self.checked[c] = true;
@@ -566,7 +612,9 @@ fn in_step(a: &Expr, ids: &[Sym], bound: &[bool], c: usize) -> Option<Cand> {
 }
 
 /// For `Gen::Proj`: the unbound identifiers among the leaves of the maplet
-/// `p` (each once), when every other leaf is `ready`; `None` otherwise.
+/// `p` (through singleton extensions `{x |-> x}`; an identifier met twice
+/// is projected once, the conjunct's check deciding), when every other
+/// leaf is `ready`; `None` otherwise.
 fn proj_vars(
     p: &Expr,
     ids: &[Sym],
@@ -580,23 +628,29 @@ fn proj_vars(
         ready: &dyn Fn(&Expr) -> bool,
         out: &mut Vec<usize>,
     ) -> bool {
-        if let ExprKind::Bin(BinOp::Maplet, a, b) = &p.kind {
-            return go(a, ids, bound, ready, out) && go(b, ids, bound, ready, out);
+        match &p.kind {
+            ExprKind::Bin(BinOp::Maplet, a, b) => {
+                return go(a, ids, bound, ready, out) && go(b, ids, bound, ready, out);
+            }
+            ExprKind::SetExt(v) if v.len() == 1 => return go(&v[0], ids, bound, ready, out),
+            _ => {}
         }
         let k = ident_of(p).and_then(|s| ids.iter().position(|&i| i == s));
         match k {
             Some(k) if !bound[k] => {
-                let fresh = !out.contains(&k);
                 out.push(k);
-                fresh
+                true
             }
             _ => ready(p),
         }
     }
     let mut out = Vec::new();
-    if !matches!(p.kind, ExprKind::Bin(BinOp::Maplet, ..)) || !go(p, ids, bound, ready, &mut out) {
+    let shaped = matches!(p.kind, ExprKind::Bin(BinOp::Maplet, ..))
+        || matches!(&p.kind, ExprKind::SetExt(v) if v.len() == 1);
+    if !shaped || !go(p, ids, bound, ready, &mut out) {
         return None;
     }
     out.sort_unstable();
+    out.dedup();
     (!out.is_empty()).then_some(out)
 }

@@ -1,0 +1,355 @@
+//! Generators read from the shape of a conjunct beyond `x = E`, `x : S`,
+//! `x <: S` (see the planner's list in `solve`; the first one competes
+//! with those, the others are tried only when no generator, integer range
+//! or boolean applies):
+//!
+//! * `P = E` (either way round), `P` a maplet of identifiers with some
+//!   not yet bound (`(p |-> k) |-> i = lists(j)(n)`): the one candidate is
+//!   `E`'s value taken apart along `P` (`Gen::Pattern`);
+//! * `U = E` (either way round), `U` a union `a \/ b \/ ..` with the
+//!   identifier `x`, not yet bound, among its operands and `E` finite:
+//!   `x` is a subset of `E`, so it ranges over `E`'s subsets
+//!   (`Gen::UnionPart`: the partitions `Terminals \/ NonTerminals =
+//!   Alphabet`);
+//! * `f : lo..x --> R` (a total space, so `dom(f) = lo..x`) with `f`
+//!   and `lo` ready: `x` is the largest element of `dom(f)`
+//!   (`Gen::DomainEnd`; `f` empty is unsupported);
+//! * `F(x) op E` (`op` one of `=`, `/=`, `<`, `<=`, `>`, `>=`, `:`, `/:`,
+//!   either way round, `F` ready), in a guard only: a guard conjunct that
+//!   applies a function outside its domain is false (see
+//!   `Env::holds_guard`), so `x` ranges over `dom(F)` (`Gen::Domain`).
+//!
+//! In each case every solution is among the candidates and the conjunct
+//! stays a check, so the solutions are exactly the predicate's.
+
+use super::plan::{Cand, Gen};
+use crate::ast::*;
+use crate::eval::{Env, Fail, E};
+use crate::value::Value;
+
+/// The identifier `e` is, if it is one of `ids` not yet bound.
+fn unbound_ident(e: &Expr, ids: &[Sym], bound: &[bool]) -> Option<usize> {
+    match e.kind {
+        ExprKind::Ident(s) => ids.iter().position(|&i| i == s).filter(|&k| !bound[k]),
+        _ => None,
+    }
+}
+
+/// `Gen::Pattern` for conjunct `c`, `a = b`: one side a maplet of
+/// identifiers with some unbound, the other side `ready`.
+pub(super) fn pattern(
+    c: usize,
+    (a, b): (&Expr, &Expr),
+    ids: &[Sym],
+    bound: &[bool],
+    ready: &dyn Fn(&Expr) -> bool,
+) -> Option<Cand> {
+    let vars = |p: &Expr| {
+        if !matches!(p.kind, ExprKind::Bin(BinOp::Maplet, ..)) {
+            return None;
+        }
+        let mut leaves = Vec::new();
+        maplet_leaves(p, &mut leaves).then_some(())?;
+        let mut ks: Vec<usize> = leaves
+            .iter()
+            .filter_map(|l| unbound_ident(l, ids, bound))
+            .collect();
+        ks.sort_unstable();
+        ks.dedup();
+        let rest_ready = leaves
+            .iter()
+            .all(|l| unbound_ident(l, ids, bound).is_some() || ready(l));
+        (!ks.is_empty() && rest_ready).then_some(ks)
+    };
+    if ready(b) {
+        if let Some(ks) = vars(a) {
+            return Some((1, ks, Gen::Pattern { c, left: true }));
+        }
+    }
+    if ready(a) {
+        if let Some(ks) = vars(b) {
+            return Some((1, ks, Gen::Pattern { c, left: false }));
+        }
+    }
+    None
+}
+
+/// The leaves of a maplet `x |-> (y |-> E)`; `false` if one is itself a
+/// binder (whose leaves would need renaming).
+fn maplet_leaves<'a>(p: &'a Expr, out: &mut Vec<&'a Expr>) -> bool {
+    match &p.kind {
+        ExprKind::Bin(BinOp::Maplet, a, b) => maplet_leaves(a, out) && maplet_leaves(b, out),
+        ExprKind::Quant { .. } => false,
+        _ => {
+            out.push(p);
+            true
+        }
+    }
+}
+
+/// For `Gen::Pattern`: the value of `other` taken apart along the maplet
+/// `pat`, the values of `vars` (leaves that are other expressions are
+/// left to the conjunct's check).
+pub(super) fn take_apart(
+    pat: &Expr,
+    other: &Expr,
+    vars: &[Sym],
+    env: &mut Env,
+) -> E<Vec<Vec<Value>>> {
+    let v = env.eval(other)?;
+    let mut vals: Vec<Option<Value>> = vec![None; vars.len()];
+    let mut clash = false;
+    if !split(pat, v, vars, (&mut vals, &mut clash)) {
+        return Err(Fail::Unsupported(
+            "a maplet pattern that does not match the value it equals".into(),
+            pat.pos,
+        ));
+    }
+    // an identifier twice in the pattern with two values: no solution
+    if clash {
+        return Ok(Vec::new());
+    }
+    Ok(vals
+        .into_iter()
+        .collect::<Option<Vec<Value>>>()
+        .into_iter()
+        .collect())
+}
+
+/// Takes `v` apart along `p`; `false` if it has not `p`'s shape. An
+/// identifier met twice with two values sets `clash`.
+fn split(
+    p: &Expr,
+    v: Value,
+    vars: &[Sym],
+    (vals, clash): (&mut [Option<Value>], &mut bool),
+) -> bool {
+    match (&p.kind, v) {
+        (ExprKind::Bin(BinOp::Maplet, a, b), Value::Pair(pv)) => {
+            let (x, y) = (*pv).clone();
+            split(a, x, vars, (&mut *vals, &mut *clash)) && split(b, y, vars, (vals, clash))
+        }
+        (ExprKind::Bin(BinOp::Maplet, ..), _) => false,
+        (ExprKind::Ident(s), v) => {
+            if let Some(k) = vars.iter().position(|x| x == s) {
+                match &vals[k] {
+                    Some(old) => *clash |= *old != v,
+                    None => vals[k] = Some(v),
+                }
+            }
+            true
+        }
+        _ => true,
+    }
+}
+
+/// `Gen::UnionPart` for conjunct `c`, `a = b`: one side a union with an
+/// unbound identifier among its operands, the other side `ready` and not
+/// `infinite`.
+pub(super) fn union_part(
+    c: usize,
+    (a, b): (&Expr, &Expr),
+    ids: &[Sym],
+    bound: &[bool],
+    ready: &dyn Fn(&Expr) -> bool,
+    infinite: &dyn Fn(&Expr) -> bool,
+) -> Option<Cand> {
+    let pick = |u: &Expr, e: &Expr| {
+        if !ready(e) || infinite(e) || !matches!(u.kind, ExprKind::Bin(BinOp::Union, ..)) {
+            return None;
+        }
+        let mut ops = Vec::new();
+        union_operands(u, &mut ops);
+        ops.iter().find_map(|o| unbound_ident(o, ids, bound))
+    };
+    let found = pick(a, b).map(|k| (k, true));
+    let found = found.or_else(|| pick(b, a).map(|k| (k, false)));
+    found.map(|(k, left)| (3, vec![k], Gen::UnionPart { c, left }))
+}
+
+fn union_operands<'a>(u: &'a Expr, out: &mut Vec<&'a Expr>) {
+    match &u.kind {
+        ExprKind::Bin(BinOp::Union, a, b) => {
+            union_operands(a, out);
+            union_operands(b, out);
+        }
+        _ => out.push(u),
+    }
+}
+
+/// `Gen::Domain` for conjunct `c`: `F(x) op E` or `E op F(x)` with `x`
+/// one of the first unbound identifiers, `F` ready.
+pub(super) fn applied(
+    c: usize,
+    e: &Expr,
+    ids: &[Sym],
+    bound: &[bool],
+    ready: &dyn Fn(&Expr) -> bool,
+) -> Option<Cand> {
+    use BinOp::*;
+    let ExprKind::Bin(op, a, b) = &e.kind else {
+        return None;
+    };
+    let arg = |s: &Expr| match &s.kind {
+        ExprKind::Apply(f, x) if ready(f) => unbound_ident(x, ids, bound),
+        _ => None,
+    };
+    let (k, left) = match op {
+        Eq | Neq | Lt | Le | Gt | Ge => arg(a)
+            .map(|k| (k, true))
+            .or_else(|| arg(b).map(|k| (k, false)))?,
+        // `F(x) : {}` is decided without evaluating `F(x)`
+        In | NotIn if !matches!(b.kind, ExprKind::EmptySet) => (arg(a)?, true),
+        _ => return None,
+    };
+    Some((6, vec![k], Gen::Domain { c, left }))
+}
+
+/// For `Gen::Domain`: the domain of the function applied in `side` of
+/// the conjunct; only in a `guard` (elsewhere the application outside the
+/// domain is an error, not false).
+pub(super) fn domain(side: &Expr, guard: bool, env: &mut Env) -> E<Vec<Value>> {
+    let ExprKind::Apply(f, _) = &side.kind else {
+        unreachable!("Gen::Domain on an application")
+    };
+    if !guard {
+        return Err(Fail::Unsupported(
+            "enumerating an identifier over the domain of a function applied to it, outside a guard".into(),
+            side.pos,
+        ));
+    }
+    let fv = env.eval(f)?;
+    let pairs = fv.as_set().map_err(|m| Fail::Unsupported(m, f.pos))?;
+    let mut out: Vec<Value> = Vec::with_capacity(pairs.len());
+    for p in pairs {
+        let Value::Pair(pv) = p else {
+            return Err(Fail::Unsupported(
+                "applying a set that is not a relation".into(),
+                f.pos,
+            ));
+        };
+        if out.last() != Some(&pv.0) {
+            out.push(pv.0.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// `Gen::DomainEnd` for conjunct `c`, `f : lo..x --> R` (a total space:
+/// `dom(f) = lo..x`) with `f` and `lo` ready and `x` unbound.
+pub(super) fn domain_end(
+    c: usize,
+    (f, space): (&Expr, &Expr),
+    ids: &[Sym],
+    bound: &[bool],
+    ready: &dyn Fn(&Expr) -> bool,
+) -> Option<Cand> {
+    use SpaceKind::*;
+    let ExprKind::Bin(
+        BinOp::Space(TotalRel | TotalSurjRel | Total | TotalInj | TotalSurj | TotalBij),
+        d,
+        _,
+    ) = &space.kind
+    else {
+        return None;
+    };
+    let ExprKind::Bin(BinOp::Interval, lo, hi) = &d.kind else {
+        return None;
+    };
+    let k = unbound_ident(hi, ids, bound)?;
+    (ready(f) && ready(lo)).then(|| (1, vec![k], Gen::DomainEnd { c }))
+}
+
+/// For `Gen::DomainEnd`: the one candidate for `x` in `f : lo..x --> R`,
+/// the largest element of `dom(f)`; `f` empty leaves `x` free below `lo`
+/// (unsupported).
+pub(super) fn domain_last(f: &Expr, env: &mut Env) -> E<Vec<Value>> {
+    let fv = env.eval(f)?;
+    let pairs = fv.as_set().map_err(|m| Fail::Unsupported(m, f.pos))?;
+    let mut last: Option<i64> = None;
+    for p in pairs {
+        match p {
+            Value::Pair(pv) => {
+                if let Value::Int(n) = pv.0 {
+                    last = Some(last.map_or(n, |l| l.max(n)));
+                    continue;
+                }
+                return Ok(Vec::new());
+            }
+            _ => return Ok(Vec::new()),
+        }
+    }
+    match last {
+        Some(n) => Ok(vec![Value::Int(n)]),
+        None => Err(Fail::Unsupported(
+            "solving `f : lo..x --> R` for `x` with `f` empty (any `x` below `lo`)".into(),
+            f.pos,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each shape on a small machine whose count is computed by hand.
+    use crate::tests::{count, first_error};
+
+    #[test]
+    fn union_partition_ranges_over_subsets() {
+        // t and n partition A: 2^3 = 8 constant solutions, one state each
+        let m = "MACHINE U SETS A = {a, b, c} CONSTANTS t, n
+                 PROPERTIES t \\/ n = A & t /\\ n = {}
+                 VARIABLES x INITIALISATION x := card(t) END";
+        // root + 8 constant states + 8 initialised states
+        assert_eq!(count(m), (17, 16));
+    }
+
+    #[test]
+    fn maplet_pattern_equation_takes_the_value_apart() {
+        let m = "MACHINE P VARIABLES x INITIALISATION x := 0
+                 OPERATIONS op(p, q) = SELECT (p |-> q) = ((x + 1) |-> 2) & x < 2
+                 THEN x := p END END";
+        // x = 0, 1, 2; op(1, 2) and op(2, 2)
+        assert_eq!(count(m), (4, 3));
+    }
+
+    #[test]
+    fn applied_function_bounds_a_guard_parameter() {
+        let m = "MACHINE D CONSTANTS f PROPERTIES f = {1 |-> 10, 2 |-> 20, 5 |-> 50}
+                 VARIABLES x INITIALISATION x := 0
+                 OPERATIONS op(i) = SELECT f(i) > 15 THEN x := i END END";
+        // root, constants, x = 0, 2, 5; op(2) and op(5) from each of 3
+        assert_eq!(count(m), (5, 8));
+        let e = first_error(
+            "MACHINE D CONSTANTS f, k PROPERTIES f = {1 |-> 10, 2 |-> 20}
+             & k = card({i | f(i) > 15}) END",
+        )
+        .expect("outside a guard");
+        assert!(e.contains("outside a guard"), "{e}");
+    }
+
+    #[test]
+    fn singleton_pattern_projects_a_membership() {
+        let m = "MACHINE S CONSTANTS r PROPERTIES r = {{1} |-> 2, {3} |-> 4, {5, 6} |-> 7}
+                 VARIABLES v INITIALISATION v := 0
+                 OPERATIONS op(x) = PRE {x} : dom(r) THEN v := x END END";
+        // root, constants, v = 0, 1, 3; op(1) and op(3) from each of 3
+        assert_eq!(count(m), (5, 8));
+    }
+
+    #[test]
+    fn total_function_fixes_its_domain_end() {
+        let m = |f: &str| {
+            format!(
+                "MACHINE E CONSTANTS f, n
+                 PROPERTIES n : NATURAL1 & f : 1..n --> INTEGER & f = {f}
+                 VARIABLES x INITIALISATION x := n END"
+            )
+        };
+        // n = 3 only (MAXINT is 3: clipping would give the same)
+        assert_eq!(count(&m("[4, 3, 7]")), (3, 2));
+        // n = 5 lies beyond MAXINT
+        assert_eq!(count(&m("[4, 3, 7, 1, 1]")), (3, 2));
+        let e = first_error(&m("[]")).expect("f empty");
+        assert!(e.contains("with `f` empty"), "{e}");
+    }
+}
