@@ -29,7 +29,10 @@
 //!   another unbounded identifier (`x = y + 1`: which one ProB labels
 //!   first matters);
 //! * when the bound it has lies in `MININT..MAXINT` (`m > 3` with
-//!   `MAXINT = 3` is unsupported).
+//!   `MAXINT = 3` is unsupported);
+//!
+//! a conjunct `f : lo..x --> R` with `f` not yet bound being no obstacle
+//! (ProB labels `x` before it can enumerate `f`).
 
 use crate::ast::*;
 use crate::eval::{overflow, Env, Fail, E};
@@ -106,6 +109,7 @@ pub fn range_of(
         let (side, op) = match &e.kind {
             ExprKind::Bin(op, a, b) if is_x(a) && !is_x(b) && ready(b) => (Side::Right, *op),
             ExprKind::Bin(op, a, b) if is_x(b) && !is_x(a) && ready(a) => (Side::Left, mirror(*op)),
+            _ if domain_end_of_unbound(e, x, ready) => continue,
             _ => {
                 only_bounds = false;
                 continue;
@@ -129,6 +133,25 @@ pub fn range_of(
     }
     r.clip = r.lower.is_empty() || r.upper.is_empty();
     (!r.clip || (integer && only_bounds)).then_some(r)
+}
+
+/// Whether `c` is `f : lo..x --> R` (any space of relations) with `f` an
+/// identifier not yet bound and `lo` ready: it gives `x` no bound, and
+/// ProB, which cannot enumerate `f` before `x`, clips `x` as if the
+/// conjunct were not there (`0 < n & f : 1..n --> D` has `n` in
+/// `1..MAXINT`).
+fn domain_end_of_unbound(c: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> bool {
+    let ExprKind::Bin(BinOp::In, f, space) = &c.kind else {
+        return false;
+    };
+    let ExprKind::Bin(BinOp::Space(_), d, r) = &space.kind else {
+        return false;
+    };
+    let ExprKind::Bin(BinOp::Interval, lo, hi) = &d.kind else {
+        return false;
+    };
+    let unbound_f = matches!(f.kind, ExprKind::Ident(_)) && !ready(f);
+    unbound_f && matches!(hi.kind, ExprKind::Ident(s) if s == x) && ready(lo) && ready(r)
 }
 
 /// `x op E` read as `E op' x`.

@@ -337,6 +337,14 @@ mod tests {
     }
 
     #[test]
+    fn inclusion_shows_a_superset_its_type() {
+        // b ranges over its type POW(S), shown by a: b = {p} or {p, q}
+        let m = "MACHINE T SETS S = {p, q} CONSTANTS a, b PROPERTIES a = {p} & a <: b
+                 VARIABLES x INITIALISATION x := card(b) END";
+        assert_eq!(count(m), (5, 4));
+    }
+
+    #[test]
     fn total_function_fixes_its_domain_end() {
         let m = |f: &str| {
             format!(
@@ -351,5 +359,13 @@ mod tests {
         assert_eq!(count(&m("[4, 3, 7, 1, 1]")), (3, 2));
         let e = first_error(&m("[]")).expect("f empty");
         assert!(e.contains("with `f` empty"), "{e}");
+    }
+
+    #[test]
+    fn domain_end_of_an_unknown_function_is_clipped() {
+        // ProB clips n to 1..MAXINT (3): 2 + 4 + 8 functions into BOOL
+        let m = "MACHINE C CONSTANTS n, f PROPERTIES 0 < n & f : 1..n --> BOOL
+                 VARIABLES x INITIALISATION x := n END";
+        assert_eq!(count(m), (29, 28));
     }
 }
