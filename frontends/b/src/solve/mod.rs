@@ -27,7 +27,7 @@
 //!    (`dom(F)`); and, with the first ones, `x |-> y = E` (`E` taken
 //!    apart) and `{x} : E` (as 5.): see `shapes`;
 //! 10. failing that, `f : D --> R` with `R` infinite and equations
-//!    `f(a) = E`: the function they fix (see `points`);
+//!     `f(a) = E`: the function they fix (see `points`);
 //! 11. failing that, the values of `x`'s B type, read from an expression
 //!     next to an occurrence of `x` (`x /: ran(r)`, `p(x) = 3`; see
 //!     `typing`);
