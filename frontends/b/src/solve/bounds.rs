@@ -32,7 +32,9 @@
 //!   `MAXINT = 3` is unsupported);
 //!
 //! a conjunct `f : lo..x --> R` with `f` not yet bound being no obstacle
-//! (ProB labels `x` before it can enumerate `f`).
+//! (ProB labels `x` before it can enumerate `f`), nor a comparison
+//! `x < y` with `y` another identifier not yet bound or clipped itself
+//! (both are clipped, the comparison is a check).
 
 use crate::ast::*;
 use crate::eval::{overflow, Env, Fail, E};
@@ -89,14 +91,16 @@ pub struct Range {
 /// The range of `x` given by the conjuncts `cs` not yet `checked`, whose
 /// other side is `ready`; `None` when there is none. `mentions_x(c)`:
 /// conjunct `c` mentions `x`. A missing bound is clipped only when every
-/// such conjunct is a bound, a typing or `x /= E` (so that no other
-/// conjunct could give ProB a finite domain, as `f(x) = 3` would).
+/// such conjunct is a bound, a typing, `x /= E` or a comparison with a
+/// `partner` (so that no other conjunct could give ProB a finite domain,
+/// as `f(x) = 3` would).
 pub fn range_of(
     x: Sym,
     cs: &[&Expr],
     checked: &[bool],
     ready: &dyn Fn(&Expr) -> bool,
     mentions_x: &dyn Fn(usize) -> bool,
+    partner: &dyn Fn(Sym) -> bool,
 ) -> Option<Range> {
     let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
     let mut r = Range::default();
@@ -110,6 +114,10 @@ pub fn range_of(
             ExprKind::Bin(op, a, b) if is_x(a) && !is_x(b) && ready(b) => (Side::Right, *op),
             ExprKind::Bin(op, a, b) if is_x(b) && !is_x(a) && ready(a) => (Side::Left, mirror(*op)),
             _ if domain_end_of_unbound(e, x, ready) => continue,
+            _ if compared_with_partner(e, x, partner) => {
+                integer |= !matches!(e.kind, ExprKind::Bin(BinOp::Neq, ..));
+                continue;
+            }
             _ => {
                 only_bounds = false;
                 continue;
@@ -152,6 +160,21 @@ fn domain_end_of_unbound(c: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> boo
     };
     let unbound_f = matches!(f.kind, ExprKind::Ident(_)) && !ready(f);
     unbound_f && matches!(hi.kind, ExprKind::Ident(s) if s == x) && ready(lo) && ready(r)
+}
+
+/// Whether `c` is `x op y` (either way round, `op` one of `<`, `<=`, `>`,
+/// `>=`, `/=`) with `y` a `partner` (see `Planner::boxed`): no bound, and
+/// no obstacle to clipping both `x` and `y` to `MININT..MAXINT`, the
+/// conjunct being checked once both are bound (`Tmin > 0 & Tmin < Tmax`
+/// has ProB's solutions `Tmin` in `1..2`, `Tmax` in `Tmin+1..MAXINT`).
+fn compared_with_partner(c: &Expr, x: Sym, partner: &dyn Fn(Sym) -> bool) -> bool {
+    use BinOp::*;
+    let ExprKind::Bin(Lt | Le | Gt | Ge | Neq, a, b) = &c.kind else {
+        return false;
+    };
+    let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
+    let other = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s != x && partner(s));
+    (is_x(a) && other(b)) || (is_x(b) && other(a))
 }
 
 /// `x op E` read as `E op' x`.

@@ -184,6 +184,9 @@ struct Planner<'a> {
     /// Identifiers with evidence of being integers (for `Gen::Lin`).
     int_evidence: Vec<bool>,
     bound: Vec<bool>,
+    /// Identifiers bound by a range clipped to `MININT..MAXINT`: no bound
+    /// of another identifier's range goes through them (see `bounds`).
+    clipped: Vec<bool>,
     checked: Vec<bool>,
 }
 
@@ -209,12 +212,14 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
         ment,
         int_evidence,
         bound: vec![false; ids.len()],
+        clipped: vec![false; ids.len()],
     };
     let pre = (0..p.cs.len()).filter(|&c| p.checked[c]).collect();
     let mut steps = Vec::new();
     while let Some(k) = p.bound.iter().position(|b| !b) {
-        let found = p.best().or_else(|| p.range());
-        let found = found.or_else(|| p.chained()).or_else(|| p.boolean());
+        let found = p.best().or_else(|| p.range(false));
+        let found = found.or_else(|| p.chained()).or_else(|| p.range(true));
+        let found = found.or_else(|| p.boolean());
         let found = found.or_else(|| p.shaped());
         let found = match found {
             None if last_resorts => p.pointwise().or_else(|| p.typed()),
@@ -382,16 +387,48 @@ impl Planner<'_> {
         }
     }
 
-    /// `Gen::Range` for the first unbound identifier with integer bounds.
-    fn range(&self) -> Option<Cand> {
+    /// `Gen::Range` for the first unbound identifier with integer bounds;
+    /// `boxed`: compared with partners clipped with it (see `partner`).
+    fn range(&self, boxed: bool) -> Option<Cand> {
         (0..self.ids.len())
             .filter(|&k| !self.bound[k])
             .find_map(|k| {
-                let ready = |e: &Expr| self.ready(e);
+                let ready = |e: &Expr| {
+                    let m = mentions(e, self.ids);
+                    m.iter().all(|&j| self.bound[j] && !self.clipped[j])
+                };
                 let mentions_x = |c: usize| self.ment[c].contains(&k);
-                let r =
-                    bounds::range_of(self.ids[k], &self.cs, &self.checked, &ready, &mentions_x)?;
+                let partner = |y: Sym| boxed && self.partner(k, y);
+                let (cs, checked) = (&self.cs, &self.checked);
+                let r = bounds::range_of(self.ids[k], cs, checked, &ready, &mentions_x, &partner)?;
                 Some((4, vec![k], Gen::Range(r)))
+            })
+    }
+
+    /// Whether `y` may be clipped with `x` (number `k`) to `MININT..MAXINT`
+    /// (see `bounds`): `y` is clipped already or not yet bound, and its
+    /// other conjuncts are only typings, bounds by expressions of
+    /// identifiers bound and not clipped, and comparisons with `x` (no
+    /// chain of identifiers to propagate bounds through, as ProB would).
+    fn partner(&self, k: usize, y: Sym) -> bool {
+        let Some(j) = self.ids.iter().position(|&i| i == y) else {
+            return false;
+        };
+        if self.bound[j] && !self.clipped[j] {
+            return false;
+        }
+        let ready = |e: &Expr| {
+            let m = mentions(e, self.ids);
+            m.iter().all(|&i| self.bound[i] && !self.clipped[i])
+        };
+        let is = |e: &Expr, i: usize| matches!(e.kind, ExprKind::Ident(s) if s == self.ids[i]);
+        (0..self.cs.len())
+            .filter(|&c| !self.checked[c] && self.ment[c].contains(&j))
+            .all(|c| match &self.cs[c].kind {
+                ExprKind::Bin(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Neq, a, b) => {
+                    (is(a, j) && (ready(b) || is(b, k))) || (is(b, j) && (ready(a) || is(a, k)))
+                }
+                _ => is_int_typing(self.cs[c], &[y]),
             })
     }
 
@@ -497,6 +534,7 @@ impl Planner<'_> {
     fn bind(&mut self, vars: Vec<usize>, gen: Gen) -> Step {
         for &k in &vars {
             self.bound[k] = true;
+            self.clipped[k] = matches!(&gen, Gen::Range(r) if r.clip);
         }
         let exact = match gen {
             Gen::Eq { c, .. } | Gen::In { c } | Gen::Subset { c, .. } | Gen::Exists { c, .. } => {

@@ -362,6 +362,24 @@ mod tests {
     }
 
     #[test]
+    fn compared_unbounded_integers_are_clipped_together() {
+        // ProB: lo in 1..MAXINT, hi in MININT..MAXINT, lo < hi: 3 pairs
+        let m = |extra: &str| {
+            format!(
+                "MACHINE B CONSTANTS lo, hi, w PROPERTIES lo > 0 & lo < hi {extra}
+                 VARIABLES x INITIALISATION x := hi - lo END"
+            )
+        };
+        assert_eq!(count(&m("& w = 0")), (7, 6));
+        // a bound to propagate: 1 <= lo < hi <= 9, 36 pairs, no clipping
+        assert_eq!(count(&m("& hi <= 9 & w = 0")), (73, 72));
+        // a chain through a third identifier: not clipped
+        let e = crate::parse_str(&m("& hi < 2 * w & w > 0"), "t.mch").err();
+        let e = e.expect("no plan").to_string();
+        assert!(e.contains("cannot enumerate 'lo'"), "{e}");
+    }
+
+    #[test]
     fn domain_end_of_an_unknown_function_is_clipped() {
         // ProB clips n to 1..MAXINT (3): 2 + 4 + 8 functions into BOOL
         let m = "MACHINE C CONSTANTS n, f PROPERTIES 0 < n & f : 1..n --> BOOL
