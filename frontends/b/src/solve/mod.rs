@@ -222,17 +222,13 @@ fn candidates(
                 .collect()
         }
         Gen::Pattern { c, left } => {
-            let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
-                unreachable!()
-            };
+            let (a, b) = sides(cs[*c]);
             let (pat, other) = if *left { (a, b) } else { (b, a) };
             let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
             shapes::take_apart(pat, other, &vars, env)?
         }
         Gen::UnionPart { c, left } => {
-            let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
-                unreachable!()
-            };
+            let (a, b) = sides(cs[*c]);
             let set = if *left { b } else { a };
             let s = env.elements(set)?;
             crate::value::subsets(&s, 24)
@@ -242,23 +238,16 @@ fn candidates(
                 .collect()
         }
         Gen::Domain { c, left } => {
-            let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
-                unreachable!()
-            };
+            let (a, b) = sides(cs[*c]);
             shapes::domain(if *left { a } else { b }, guard, env)?
                 .into_iter()
                 .map(|v| vec![v])
                 .collect()
         }
-        Gen::DomainEnd { c } => {
-            let ExprKind::Bin(_, f, _) = &cs[*c].kind else {
-                unreachable!()
-            };
-            shapes::domain_last(f, env)?
-                .into_iter()
-                .map(|v| vec![v])
-                .collect()
-        }
+        Gen::DomainEnd { c } => shapes::domain_last(sides(cs[*c]).0, env)?
+            .into_iter()
+            .map(|v| vec![v])
+            .collect(),
         Gen::Subset { c, strict } => {
             let ExprKind::Bin(_, _, b) = &cs[*c].kind else {
                 unreachable!()
@@ -272,6 +261,14 @@ fn candidates(
             subs.into_iter().map(|v| vec![v]).collect()
         }
     })
+}
+
+/// The sides of a binary conjunct (a generator's, so binary by planning).
+fn sides(c: &Expr) -> (&Expr, &Expr) {
+    match &c.kind {
+        ExprKind::Bin(_, a, b) => (a, b),
+        _ => unreachable!("a generating conjunct is binary"),
+    }
 }
 
 /// For `Gen::In`: the values of `vars` in the elements of `set` matching

@@ -88,17 +88,19 @@ pub type PlanResult = Result<Plan, (String, Pos)>;
 /// The top-level conjuncts of `p`.
 pub fn conjuncts(p: &Expr) -> Vec<&Expr> {
     let mut out = Vec::new();
-    fn go<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
-        match &e.kind {
-            ExprKind::Bin(BinOp::And, a, b) => {
-                go(a, out);
-                go(b, out);
-            }
-            _ => out.push(e),
-        }
-    }
-    go(p, &mut out);
+    operands(p, BinOp::And, &mut out);
     out
+}
+
+/// The operands of a chain of `op` (`a & (b & c)`: `a`, `b`, `c`).
+pub(super) fn operands<'a>(e: &'a Expr, op: BinOp, out: &mut Vec<&'a Expr>) {
+    match &e.kind {
+        ExprKind::Bin(o, a, b) if *o == op => {
+            operands(a, op, out);
+            operands(b, op, out);
+        }
+        _ => out.push(e),
+    }
 }
 
 /// Every identifier occurring in `e` (bound or free: conservative).
@@ -297,10 +299,14 @@ impl Planner<'_> {
                 } else if let (Some(k), true) = (self.unbound(b), ready(a)) {
                     Some((0, vec![k], Gen::Eq { c, left: false }))
                 } else {
-                    let (ids, bound) = (self.ids, &self.bound[..]);
+                    let kn = shapes::Known {
+                        ids: self.ids,
+                        bound: &self.bound,
+                        ready: &ready,
+                    };
                     self.lin(c, a, b)
                         .or_else(|| self.elem(c, a, b, true))
-                        .or_else(|| shapes::pattern(c, (a, b), ids, bound, &ready))
+                        .or_else(|| shapes::pattern(c, (a, b), &kn))
                 }
             }
             ExprKind::Bin(BinOp::In, a, b) if ready(b) && !infinite(b) => {
@@ -468,24 +474,28 @@ impl Planner<'_> {
     /// `Gen::Domain` (see `shapes`).
     fn shaped(&self) -> Option<Cand> {
         let ready = |e: &Expr| self.ready(e);
-        let (ids, bound) = (self.ids, &self.bound[..]);
+        let kn = shapes::Known {
+            ids: self.ids,
+            bound: &self.bound,
+            ready: &ready,
+        };
         let open = || (0..self.cs.len()).filter(|&c| !self.checked[c]);
         let sides = |c: usize| match &self.cs[c].kind {
             ExprKind::Bin(op, a, b) => Some((*op, &**a, &**b)),
             _ => None,
         };
         let union = |c| match sides(c)? {
-            (BinOp::Eq, a, b) => shapes::union_part(c, (a, b), ids, bound, &ready, &infinite),
+            (BinOp::Eq, a, b) => shapes::union_part(c, (a, b), &kn, &infinite),
             _ => None,
         };
         let end = |c| match sides(c)? {
-            (BinOp::In, a, b) => shapes::domain_end(c, (a, b), ids, bound, &ready),
+            (BinOp::In, a, b) => shapes::domain_end(c, (a, b), &kn),
             _ => None,
         };
         open()
             .find_map(union)
             .or_else(|| open().find_map(end))
-            .or_else(|| open().find_map(|c| shapes::applied(c, self.cs[c], ids, bound, &ready)))
+            .or_else(|| open().find_map(|c| shapes::applied(c, self.cs[c], &kn)))
     }
 
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked

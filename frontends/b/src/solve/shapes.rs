@@ -22,43 +22,47 @@
 //! In each case every solution is among the candidates and the conjunct
 //! stays a check, so the solutions are exactly the predicate's.
 
-use super::plan::{Cand, Gen};
+use super::plan::{operands, Cand, Gen};
 use crate::ast::*;
 use crate::eval::{Env, Fail, E};
 use crate::value::Value;
 
-/// The identifier `e` is, if it is one of `ids` not yet bound.
-fn unbound_ident(e: &Expr, ids: &[Sym], bound: &[bool]) -> Option<usize> {
-    match e.kind {
-        ExprKind::Ident(s) => ids.iter().position(|&i| i == s).filter(|&k| !bound[k]),
-        _ => None,
+/// What the planner knows of a binder: its identifiers, which are bound,
+/// and whether an expression mentions only bound ones.
+pub(super) struct Known<'a> {
+    pub ids: &'a [Sym],
+    pub bound: &'a [bool],
+    pub ready: &'a dyn Fn(&Expr) -> bool,
+}
+
+impl Known<'_> {
+    /// The identifier `e` is, if it is one of `ids` not yet bound.
+    fn unbound(&self, e: &Expr) -> Option<usize> {
+        match e.kind {
+            ExprKind::Ident(s) => self
+                .ids
+                .iter()
+                .position(|&i| i == s)
+                .filter(|&k| !self.bound[k]),
+            _ => None,
+        }
     }
 }
 
 /// `Gen::Pattern` for conjunct `c`, `a = b`: one side a maplet of
 /// identifiers with some unbound, the other side `ready`.
-pub(super) fn pattern(
-    c: usize,
-    (a, b): (&Expr, &Expr),
-    ids: &[Sym],
-    bound: &[bool],
-    ready: &dyn Fn(&Expr) -> bool,
-) -> Option<Cand> {
+pub(super) fn pattern(c: usize, (a, b): (&Expr, &Expr), kn: &Known) -> Option<Cand> {
+    let ready = kn.ready;
     let vars = |p: &Expr| {
         if !matches!(p.kind, ExprKind::Bin(BinOp::Maplet, ..)) {
             return None;
         }
         let mut leaves = Vec::new();
         maplet_leaves(p, &mut leaves).then_some(())?;
-        let mut ks: Vec<usize> = leaves
-            .iter()
-            .filter_map(|l| unbound_ident(l, ids, bound))
-            .collect();
+        let mut ks: Vec<usize> = leaves.iter().filter_map(|l| kn.unbound(l)).collect();
         ks.sort_unstable();
         ks.dedup();
-        let rest_ready = leaves
-            .iter()
-            .all(|l| unbound_ident(l, ids, bound).is_some() || ready(l));
+        let rest_ready = leaves.iter().all(|l| kn.unbound(l).is_some() || ready(l));
         (!ks.is_empty() && rest_ready).then_some(ks)
     };
     if ready(b) {
@@ -149,49 +153,33 @@ fn split(
 pub(super) fn union_part(
     c: usize,
     (a, b): (&Expr, &Expr),
-    ids: &[Sym],
-    bound: &[bool],
-    ready: &dyn Fn(&Expr) -> bool,
+    kn: &Known,
     infinite: &dyn Fn(&Expr) -> bool,
 ) -> Option<Cand> {
+    let ready = kn.ready;
     let pick = |u: &Expr, e: &Expr| {
         if !ready(e) || infinite(e) || !matches!(u.kind, ExprKind::Bin(BinOp::Union, ..)) {
             return None;
         }
         let mut ops = Vec::new();
-        union_operands(u, &mut ops);
-        ops.iter().find_map(|o| unbound_ident(o, ids, bound))
+        operands(u, BinOp::Union, &mut ops);
+        ops.iter().find_map(|o| kn.unbound(o))
     };
     let found = pick(a, b).map(|k| (k, true));
     let found = found.or_else(|| pick(b, a).map(|k| (k, false)));
     found.map(|(k, left)| (3, vec![k], Gen::UnionPart { c, left }))
 }
 
-fn union_operands<'a>(u: &'a Expr, out: &mut Vec<&'a Expr>) {
-    match &u.kind {
-        ExprKind::Bin(BinOp::Union, a, b) => {
-            union_operands(a, out);
-            union_operands(b, out);
-        }
-        _ => out.push(u),
-    }
-}
-
 /// `Gen::Domain` for conjunct `c`: `F(x) op E` or `E op F(x)` with `x`
 /// one of the first unbound identifiers, `F` ready.
-pub(super) fn applied(
-    c: usize,
-    e: &Expr,
-    ids: &[Sym],
-    bound: &[bool],
-    ready: &dyn Fn(&Expr) -> bool,
-) -> Option<Cand> {
+pub(super) fn applied(c: usize, e: &Expr, kn: &Known) -> Option<Cand> {
+    let ready = kn.ready;
     use BinOp::*;
     let ExprKind::Bin(op, a, b) = &e.kind else {
         return None;
     };
     let arg = |s: &Expr| match &s.kind {
-        ExprKind::Apply(f, x) if ready(f) => unbound_ident(x, ids, bound),
+        ExprKind::Apply(f, x) if ready(f) => kn.unbound(x),
         _ => None,
     };
     let (k, left) = match op {
@@ -237,13 +225,8 @@ pub(super) fn domain(side: &Expr, guard: bool, env: &mut Env) -> E<Vec<Value>> {
 
 /// `Gen::DomainEnd` for conjunct `c`, `f : lo..x --> R` (a total space:
 /// `dom(f) = lo..x`) with `f` and `lo` ready and `x` unbound.
-pub(super) fn domain_end(
-    c: usize,
-    (f, space): (&Expr, &Expr),
-    ids: &[Sym],
-    bound: &[bool],
-    ready: &dyn Fn(&Expr) -> bool,
-) -> Option<Cand> {
+pub(super) fn domain_end(c: usize, (f, space): (&Expr, &Expr), kn: &Known) -> Option<Cand> {
+    let ready = kn.ready;
     use SpaceKind::*;
     let ExprKind::Bin(
         BinOp::Space(TotalRel | TotalSurjRel | Total | TotalInj | TotalSurj | TotalBij),
@@ -256,7 +239,7 @@ pub(super) fn domain_end(
     let ExprKind::Bin(BinOp::Interval, lo, hi) = &d.kind else {
         return None;
     };
-    let k = unbound_ident(hi, ids, bound)?;
+    let k = kn.unbound(hi)?;
     (ready(f) && ready(lo)).then(|| (1, vec![k], Gen::DomainEnd { c }))
 }
 
