@@ -86,6 +86,11 @@ pub struct Range {
     pub upper: Vec<Bound>,
     /// A missing side is `MININT` or `MAXINT` (see the module's doc).
     pub clip: bool,
+    /// Comparisons with partners clipped too (see `compared_with_partner`):
+    /// (`true`: the partner is at least `x + shift`; `false`: at most
+    /// `x - shift`, shift). A partner pushed out of `MININT..MAXINT` is
+    /// unsupported (`a > 2 & a < b`: how ProB clips `b` is not known).
+    pub ties: Vec<(bool, i64)>,
 }
 
 /// The range of `x` given by the conjuncts `cs` not yet `checked`, whose
@@ -115,7 +120,17 @@ pub fn range_of(
             ExprKind::Bin(op, a, b) if is_x(b) && !is_x(a) && ready(a) => (Side::Left, mirror(*op)),
             _ if domain_end_of_unbound(e, x, ready) => continue,
             _ if compared_with_partner(e, x, partner) => {
-                integer |= !matches!(e.kind, ExprKind::Bin(BinOp::Neq, ..));
+                if let ExprKind::Bin(op, a, _) = &e.kind {
+                    let op = if is_x(a) { *op } else { mirror(*op) };
+                    r.ties.extend(match op {
+                        BinOp::Lt => Some((true, 1)),
+                        BinOp::Le => Some((true, 0)),
+                        BinOp::Gt => Some((false, 1)),
+                        BinOp::Ge => Some((false, 0)),
+                        _ => None,
+                    });
+                    integer |= matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+                }
                 continue;
             }
             _ => {
@@ -244,6 +259,13 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         (None, None) => (minint, maxint),
         _ => return Err(unbounded()),
     };
+    let pushed_out = |&(above, shift): &(bool, i64)| match above {
+        true => lo.saturating_add(shift) > maxint,
+        false => hi.saturating_sub(shift) < minint,
+    };
+    if r.ties.iter().any(pushed_out) {
+        return Err(unbounded());
+    }
     if hi < lo {
         return Ok(Vec::new());
     }
