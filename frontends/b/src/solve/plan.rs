@@ -480,6 +480,11 @@ impl Planner<'_> {
             ready: &ready,
         };
         let open = || (0..self.cs.len()).filter(|&c| !self.checked[c]);
+        // `Gen::Domain` only for the unbound identifiers without evidence
+        // of being integers (the others are taken as bound there)
+        let not_integer: Vec<bool> = (0..self.ids.len())
+            .map(|k| self.bound[k] || self.int_evidence[k])
+            .collect();
         let sides = |c: usize| match &self.cs[c].kind {
             ExprKind::Bin(op, a, b) => Some((*op, &**a, &**b)),
             _ => None,
@@ -495,7 +500,16 @@ impl Planner<'_> {
         open()
             .find_map(union)
             .or_else(|| open().find_map(end))
-            .or_else(|| open().find_map(|c| shapes::applied(c, self.cs[c], &kn)))
+            .or_else(|| {
+                // an integer ProB may enumerate over its own (clipped)
+                // range, applying `F` outside its domain: a WD error there
+                let kn = shapes::Known {
+                    ids: self.ids,
+                    bound: &not_integer,
+                    ready: &ready,
+                };
+                open().find_map(|c| shapes::applied(c, self.cs[c], &kn))
+            })
     }
 
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked

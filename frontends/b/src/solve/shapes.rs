@@ -17,7 +17,11 @@
 //! * `F(x) op E` (`op` one of `=`, `/=`, `<`, `<=`, `>`, `>=`, `:`, `/:`,
 //!   either way round, `F` ready), in a guard only: a guard conjunct that
 //!   applies a function outside its domain is false (see
-//!   `Env::holds_guard`), so `x` ranges over `dom(F)` (`Gen::Domain`).
+//!   `Env::holds_guard`), so `x` ranges over `dom(F)` (`Gen::Domain`);
+//!   not for an identifier with evidence of being an integer (`i :
+//!   NATURAL`, `i > 1`), which ProB may enumerate over its own clipped
+//!   range and report `F(i)` outside the domain as an error (the oracle's
+//!   `BarRel_CXCC_Feb08`).
 //!
 //! In each case every solution is among the candidates and the conjunct
 //! stays a check, so the solutions are exactly the predicate's.
