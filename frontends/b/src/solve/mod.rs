@@ -23,9 +23,9 @@
 //! 8. failing that, `x = TRUE` (or `FALSE`, `/=`) anywhere in a conjunct,
 //!    under `or`, `not`...: `x` is a boolean and ranges over `BOOL`;
 //! 9. failing that, `a \/ x = E` (the subsets of `E`), `f : lo..x --> R`
-//!    with `f` known (the end of `dom(f)`), `F(x) op E` in a guard
-//!    (`dom(F)`); and, with the first ones, `x |-> y = E` (`E` taken
-//!    apart) and `{x} : E` (as 5.): see `shapes`;
+//!    with `f` known (the end of `dom(f)`); and, with the first ones,
+//!    `x |-> y = E` (`E` taken apart) and `{x} : E` (as 5.): see
+//!    `shapes`;
 //! 10. failing that, `f : D --> R` with `R` infinite and equations
 //!     `f(a) = E`: the function they fix (see `points`);
 //! 11. failing that, the values of `x`'s B type, read from an expression
@@ -233,13 +233,6 @@ fn candidates(
             let s = env.elements(set)?;
             crate::value::subsets(&s, 24)
                 .map_err(|m| Fail::Unsupported(m, set.pos))?
-                .into_iter()
-                .map(|v| vec![v])
-                .collect()
-        }
-        Gen::Domain { c, left } => {
-            let (a, b) = sides(cs[*c]);
-            shapes::domain(if *left { a } else { b }, guard, env)?
                 .into_iter()
                 .map(|v| vec![v])
                 .collect()

@@ -56,9 +56,6 @@ pub enum Gen {
     /// Conjunct `c` is `f : lo..x --> R` (a total space) with `f` ready:
     /// `x` is the largest element of `dom(f)`.
     DomainEnd { c: usize },
-    /// Conjunct `c` compares `F(x)` (`left`: on the left side) in a guard:
-    /// `x` ranges over `dom(F)`.
-    Domain { c: usize, left: bool },
     /// Failing all of the above, the step's identifier ranges over its B
     /// type, read from the first witness that shows it (see `typing`).
     Type(Vec<typing::Witness>),
@@ -470,8 +467,7 @@ impl Planner<'_> {
     }
 
     /// Failing the generators above, the first conjunct not yet checked
-    /// that gives `Gen::UnionPart`, then `Gen::DomainEnd`, then
-    /// `Gen::Domain` (see `shapes`).
+    /// that gives `Gen::UnionPart`, then `Gen::DomainEnd` (see `shapes`).
     fn shaped(&self) -> Option<Cand> {
         let ready = |e: &Expr| self.ready(e);
         let kn = shapes::Known {
@@ -480,11 +476,6 @@ impl Planner<'_> {
             ready: &ready,
         };
         let open = || (0..self.cs.len()).filter(|&c| !self.checked[c]);
-        // `Gen::Domain` only for the unbound identifiers without evidence
-        // of being integers (the others are taken as bound there)
-        let not_integer: Vec<bool> = (0..self.ids.len())
-            .map(|k| self.bound[k] || self.int_evidence[k])
-            .collect();
         let sides = |c: usize| match &self.cs[c].kind {
             ExprKind::Bin(op, a, b) => Some((*op, &**a, &**b)),
             _ => None,
@@ -497,19 +488,7 @@ impl Planner<'_> {
             (BinOp::In, a, b) => shapes::domain_end(c, (a, b), &kn),
             _ => None,
         };
-        open()
-            .find_map(union)
-            .or_else(|| open().find_map(end))
-            .or_else(|| {
-                // an integer ProB may enumerate over its own (clipped)
-                // range, applying `F` outside its domain: a WD error there
-                let kn = shapes::Known {
-                    ids: self.ids,
-                    bound: &not_integer,
-                    ready: &ready,
-                };
-                open().find_map(|c| shapes::applied(c, self.cs[c], &kn))
-            })
+        open().find_map(union).or_else(|| open().find_map(end))
     }
 
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
@@ -573,7 +552,6 @@ impl Planner<'_> {
             | Gen::Points { .. }
             | Gen::Pattern { .. }
             | Gen::UnionPart { .. }
-            | Gen::Domain { .. }
             | Gen::DomainEnd { .. } => None,
         };
         if let Some(c) = exact {

@@ -14,14 +14,6 @@
 //! * `f : lo..x --> R` (a total space, so `dom(f) = lo..x`) with `f`
 //!   and `lo` ready: `x` is the largest element of `dom(f)`
 //!   (`Gen::DomainEnd`; `f` empty is unsupported);
-//! * `F(x) op E` (`op` one of `=`, `/=`, `<`, `<=`, `>`, `>=`, `:`, `/:`,
-//!   either way round, `F` ready), in a guard only: a guard conjunct that
-//!   applies a function outside its domain is false (see
-//!   `Env::holds_guard`), so `x` ranges over `dom(F)` (`Gen::Domain`);
-//!   not for an identifier with evidence of being an integer (`i :
-//!   NATURAL`, `i > 1`), which ProB may enumerate over its own clipped
-//!   range and report `F(i)` outside the domain as an error (the oracle's
-//!   `BarRel_CXCC_Feb08`).
 //!
 //! In each case every solution is among the candidates and the conjunct
 //! stays a check, so the solutions are exactly the predicate's.
@@ -174,59 +166,6 @@ pub(super) fn union_part(
     found.map(|(k, left)| (3, vec![k], Gen::UnionPart { c, left }))
 }
 
-/// `Gen::Domain` for conjunct `c`: `F(x) op E` or `E op F(x)` with `x`
-/// one of the first unbound identifiers, `F` ready.
-pub(super) fn applied(c: usize, e: &Expr, kn: &Known) -> Option<Cand> {
-    let ready = kn.ready;
-    use BinOp::*;
-    let ExprKind::Bin(op, a, b) = &e.kind else {
-        return None;
-    };
-    let arg = |s: &Expr| match &s.kind {
-        ExprKind::Apply(f, x) if ready(f) => kn.unbound(x),
-        _ => None,
-    };
-    let (k, left) = match op {
-        Eq | Neq | Lt | Le | Gt | Ge => arg(a)
-            .map(|k| (k, true))
-            .or_else(|| arg(b).map(|k| (k, false)))?,
-        // `F(x) : {}` is decided without evaluating `F(x)`
-        In | NotIn if !matches!(b.kind, ExprKind::EmptySet) => (arg(a)?, true),
-        _ => return None,
-    };
-    Some((6, vec![k], Gen::Domain { c, left }))
-}
-
-/// For `Gen::Domain`: the domain of the function applied in `side` of
-/// the conjunct; only in a `guard` (elsewhere the application outside the
-/// domain is an error, not false).
-pub(super) fn domain(side: &Expr, guard: bool, env: &mut Env) -> E<Vec<Value>> {
-    let ExprKind::Apply(f, _) = &side.kind else {
-        unreachable!("Gen::Domain on an application")
-    };
-    if !guard {
-        return Err(Fail::Unsupported(
-            "enumerating an identifier over the domain of a function applied to it, outside a guard".into(),
-            side.pos,
-        ));
-    }
-    let fv = env.eval(f)?;
-    let pairs = fv.as_set().map_err(|m| Fail::Unsupported(m, f.pos))?;
-    let mut out: Vec<Value> = Vec::with_capacity(pairs.len());
-    for p in pairs {
-        let Value::Pair(pv) = p else {
-            return Err(Fail::Unsupported(
-                "applying a set that is not a relation".into(),
-                f.pos,
-            ));
-        };
-        if out.last() != Some(&pv.0) {
-            out.push(pv.0.clone());
-        }
-    }
-    Ok(out)
-}
-
 /// `Gen::DomainEnd` for conjunct `c`, `f : lo..x --> R` (a total space:
 /// `dom(f) = lo..x`) with `f` and `lo` ready and `x` unbound.
 pub(super) fn domain_end(c: usize, (f, space): (&Expr, &Expr), kn: &Known) -> Option<Cand> {
@@ -297,21 +236,6 @@ mod tests {
                  THEN x := p END END";
         // x = 0, 1, 2; op(1, 2) and op(2, 2)
         assert_eq!(count(m), (4, 3));
-    }
-
-    #[test]
-    fn applied_function_bounds_a_guard_parameter() {
-        let m = "MACHINE D CONSTANTS f PROPERTIES f = {1 |-> 10, 2 |-> 20, 5 |-> 50}
-                 VARIABLES x INITIALISATION x := 0
-                 OPERATIONS op(i) = SELECT f(i) > 15 THEN x := i END END";
-        // root, constants, x = 0, 2, 5; op(2) and op(5) from each of 3
-        assert_eq!(count(m), (5, 8));
-        let e = first_error(
-            "MACHINE D CONSTANTS f, k PROPERTIES f = {1 |-> 10, 2 |-> 20}
-             & k = card({i | f(i) > 15}) END",
-        )
-        .expect("outside a guard");
-        assert!(e.contains("outside a guard"), "{e}");
     }
 
     #[test]
