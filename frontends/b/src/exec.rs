@@ -309,7 +309,8 @@ impl Env<'_> {
     /// A WHILE loop: every outcome of iterating `body` while `cond` holds.
     /// Like ProB, the loop INVARIANT must hold before every test of the
     /// condition, and the VARIANT must be a natural number before each
-    /// iteration and strictly smaller after it; otherwise a model error.
+    /// iteration and strictly smaller than before the previous one;
+    /// otherwise a model error.
     fn exec_while(
         &mut self,
         cond: &Expr,
@@ -347,12 +348,6 @@ impl Env<'_> {
                 let now = match variant {
                     Some(v) => {
                         let n = env.eval(v)?.as_int().map_err(|m| Fail::Wd(m, v.pos))?;
-                        if before.is_some_and(|b| n >= b) {
-                            return Err(Fail::Wd(
-                                format!("WHILE loop VARIANT not decreasing (now {n})"),
-                                v.pos,
-                            ));
-                        }
                         Some((n, v.pos))
                     }
                     None => None,
@@ -361,6 +356,12 @@ impl Env<'_> {
                     return Ok((None, None));
                 }
                 if let Some((n, vpos)) = now {
+                    // checked before an iteration only, as ProB does (the
+                    // last iteration may leave it unchanged)
+                    if before.is_some_and(|b| n >= b) {
+                        let m = format!("WHILE loop VARIANT not decreasing (now {n})");
+                        return Err(Fail::Wd(m, vpos));
+                    }
                     if n < 0 {
                         let m = format!("WHILE loop VARIANT not a natural number ({n})");
                         return Err(Fail::Wd(m, vpos));

@@ -29,7 +29,12 @@
 //!   another unbounded identifier (`x = y + 1`: which one ProB labels
 //!   first matters);
 //! * when the bound it has lies in `MININT..MAXINT` (`m > 3` with
-//!   `MAXINT = 3` is unsupported).
+//!   `MAXINT = 3` is unsupported);
+//!
+//! a conjunct `f : lo..x --> R` with `f` not yet bound being no obstacle
+//! (ProB labels `x` before it can enumerate `f`), nor a comparison
+//! `x < y` with `y` another identifier not yet bound or clipped itself
+//! (both are clipped, the comparison is a check).
 
 use crate::ast::*;
 use crate::eval::{overflow, Env, Fail, E};
@@ -81,19 +86,26 @@ pub struct Range {
     pub upper: Vec<Bound>,
     /// A missing side is `MININT` or `MAXINT` (see the module's doc).
     pub clip: bool,
+    /// Comparisons with partners clipped too (see `compared_with_partner`):
+    /// (`true`: the partner is at least `x + shift`; `false`: at most
+    /// `x - shift`, shift). A partner pushed out of `MININT..MAXINT` is
+    /// unsupported (`a > 2 & a < b`: how ProB clips `b` is not known).
+    pub ties: Vec<(bool, i64)>,
 }
 
 /// The range of `x` given by the conjuncts `cs` not yet `checked`, whose
 /// other side is `ready`; `None` when there is none. `mentions_x(c)`:
 /// conjunct `c` mentions `x`. A missing bound is clipped only when every
-/// such conjunct is a bound, a typing or `x /= E` (so that no other
-/// conjunct could give ProB a finite domain, as `f(x) = 3` would).
+/// such conjunct is a bound, a typing, `x /= E` or a comparison with a
+/// `partner` (so that no other conjunct could give ProB a finite domain,
+/// as `f(x) = 3` would).
 pub fn range_of(
     x: Sym,
     cs: &[&Expr],
     checked: &[bool],
     ready: &dyn Fn(&Expr) -> bool,
     mentions_x: &dyn Fn(usize) -> bool,
+    partner: &dyn Fn(Sym) -> bool,
 ) -> Option<Range> {
     let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
     let mut r = Range::default();
@@ -106,6 +118,21 @@ pub fn range_of(
         let (side, op) = match &e.kind {
             ExprKind::Bin(op, a, b) if is_x(a) && !is_x(b) && ready(b) => (Side::Right, *op),
             ExprKind::Bin(op, a, b) if is_x(b) && !is_x(a) && ready(a) => (Side::Left, mirror(*op)),
+            _ if domain_end_of_unbound(e, x, ready) => continue,
+            _ if compared_with_partner(e, x, partner) => {
+                if let ExprKind::Bin(op, a, _) = &e.kind {
+                    let op = if is_x(a) { *op } else { mirror(*op) };
+                    r.ties.extend(match op {
+                        BinOp::Lt => Some((true, 1)),
+                        BinOp::Le => Some((true, 0)),
+                        BinOp::Gt => Some((false, 1)),
+                        BinOp::Ge => Some((false, 0)),
+                        _ => None,
+                    });
+                    integer |= matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+                }
+                continue;
+            }
             _ => {
                 only_bounds = false;
                 continue;
@@ -129,6 +156,40 @@ pub fn range_of(
     }
     r.clip = r.lower.is_empty() || r.upper.is_empty();
     (!r.clip || (integer && only_bounds)).then_some(r)
+}
+
+/// Whether `c` is `f : lo..x --> R` (any space of relations) with `f` an
+/// identifier not yet bound and `lo` ready: it gives `x` no bound, and
+/// ProB, which cannot enumerate `f` before `x`, clips `x` as if the
+/// conjunct were not there (`0 < n & f : 1..n --> D` has `n` in
+/// `1..MAXINT`).
+fn domain_end_of_unbound(c: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> bool {
+    let ExprKind::Bin(BinOp::In, f, space) = &c.kind else {
+        return false;
+    };
+    let ExprKind::Bin(BinOp::Space(_), d, r) = &space.kind else {
+        return false;
+    };
+    let ExprKind::Bin(BinOp::Interval, lo, hi) = &d.kind else {
+        return false;
+    };
+    let unbound_f = matches!(f.kind, ExprKind::Ident(_)) && !ready(f);
+    unbound_f && matches!(hi.kind, ExprKind::Ident(s) if s == x) && ready(lo) && ready(r)
+}
+
+/// Whether `c` is `x op y` (either way round, `op` one of `<`, `<=`, `>`,
+/// `>=`, `/=`) with `y` a `partner` (see `Planner::boxed`): no bound, and
+/// no obstacle to clipping both `x` and `y` to `MININT..MAXINT`, the
+/// conjunct being checked once both are bound (`Tmin > 0 & Tmin < Tmax`
+/// has ProB's solutions `Tmin` in `1..2`, `Tmax` in `Tmin+1..MAXINT`).
+fn compared_with_partner(c: &Expr, x: Sym, partner: &dyn Fn(Sym) -> bool) -> bool {
+    use BinOp::*;
+    let ExprKind::Bin(Lt | Le | Gt | Ge | Neq, a, b) = &c.kind else {
+        return false;
+    };
+    let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
+    let other = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s != x && partner(s));
+    (is_x(a) && other(b)) || (is_x(b) && other(a))
 }
 
 /// `x op E` read as `E op' x`.
@@ -198,6 +259,13 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         (None, None) => (minint, maxint),
         _ => return Err(unbounded()),
     };
+    let pushed_out = |&(above, shift): &(bool, i64)| match above {
+        true => lo.saturating_add(shift) > maxint,
+        false => hi.saturating_sub(shift) < minint,
+    };
+    if r.ties.iter().any(pushed_out) {
+        return Err(unbounded());
+    }
     if hi < lo {
         return Ok(Vec::new());
     }

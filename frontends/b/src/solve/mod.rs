@@ -22,9 +22,13 @@
 //!    `chain`);
 //! 8. failing that, `x = TRUE` (or `FALSE`, `/=`) anywhere in a conjunct,
 //!    under `or`, `not`...: `x` is a boolean and ranges over `BOOL`;
-//! 9. failing that, `f : D --> R` with `R` infinite and equations
-//!    `f(a) = E`: the function they fix (see `points`);
-//! 10. failing that, the values of `x`'s B type, read from an expression
+//! 9. failing that, `a \/ x = E` (the subsets of `E`), `f : lo..x --> R`
+//!    with `f` known (the end of `dom(f)`); and, with the first ones,
+//!    `x |-> y = E` (`E` taken apart) and `{x} : E` (as 5.): see
+//!    `shapes`;
+//! 10. failing that, `f : D --> R` with `R` infinite and equations
+//!     `f(a) = E`: the function they fix (see `points`);
+//! 11. failing that, the values of `x`'s B type, read from an expression
 //!     next to an occurrence of `x` (`x /: ran(r)`, `p(x) = 3`; see
 //!     `typing`);
 //!
@@ -34,9 +38,10 @@
 //! order. A plan is pure syntax, computed once per binder.
 //!
 //! Owns the enumeration loop; the planning is the `plan` module, integer
-//! ranges derived from bounds the `bounds` module, pointwise functions
-//! `points`, large function spaces point by point `fspace`, types `typing`
-//! (with the slots' declared types, `declared`); values and evaluation
+//! ranges derived from bounds the `bounds` module, generators read from
+//! a conjunct's shape `shapes`, pointwise functions `points`, large
+//! function spaces point by point `fspace`, types `typing` (with the
+//! slots' declared types, `declared`); values and evaluation
 //! are `value` and `eval`.
 
 mod bounds;
@@ -45,6 +50,7 @@ mod declared;
 mod fspace;
 mod plan;
 mod points;
+mod shapes;
 mod typing;
 
 pub use declared::Declared;
@@ -219,6 +225,26 @@ fn candidates(
                 .map(|v| vec![v])
                 .collect()
         }
+        Gen::Pattern { c, left } => {
+            let (a, b) = sides(cs[*c]);
+            let (pat, other) = if *left { (a, b) } else { (b, a) };
+            let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
+            shapes::take_apart(pat, other, &vars, env)?
+        }
+        Gen::UnionPart { c, left } => {
+            let (a, b) = sides(cs[*c]);
+            let set = if *left { b } else { a };
+            let s = env.elements(set)?;
+            crate::value::subsets(&s, 24)
+                .map_err(|m| Fail::Unsupported(m, set.pos))?
+                .into_iter()
+                .map(|v| vec![v])
+                .collect()
+        }
+        Gen::DomainEnd { c } => shapes::domain_last(sides(cs[*c]).0, env)?
+            .into_iter()
+            .map(|v| vec![v])
+            .collect(),
         Gen::Subset { c, strict } => {
             let ExprKind::Bin(_, _, b) = &cs[*c].kind else {
                 unreachable!()
@@ -232,6 +258,14 @@ fn candidates(
             subs.into_iter().map(|v| vec![v]).collect()
         }
     })
+}
+
+/// The sides of a binary conjunct (a generator's, so binary by planning).
+fn sides(c: &Expr) -> (&Expr, &Expr) {
+    match &c.kind {
+        ExprKind::Bin(_, a, b) => (a, b),
+        _ => unreachable!("a generating conjunct is binary"),
+    }
 }
 
 /// For `Gen::In`: the values of `vars` in the elements of `set` matching
@@ -272,6 +306,11 @@ fn projections(pat: &Expr, set: &Expr, vars: &[Sym], env: &mut Env) -> E<Vec<Vec
                 "a maplet pattern that does not match the set's elements".into(),
                 pat.pos,
             ));
+        }
+        // an element that is not a singleton where `pat` has `{P}`
+        // projects on no value
+        if vars.iter().any(|x| !flat.iter().any(|(s, _)| s == x)) {
+            continue;
         }
         let mut vals = vec![Value::Bool(false); vars.len()];
         for (s, val) in flat {
@@ -330,7 +369,8 @@ pub(super) fn wd_unsupported<T>(r: E<T>, doing: &str) -> E<T> {
 }
 
 /// For `Gen::Proj`: the values of the identifiers `vars` among the leaves
-/// of maplet `p` matched against `v`; `false` if `v` has not `p`'s shape.
+/// of maplet `p` matched against `v` (none under a singleton `{P}` that
+/// `v` is not); `false` if `v` has not `p`'s shape.
 fn project(p: &Expr, v: Value, vars: &[Sym], out: &mut Vec<(Sym, Value)>) -> bool {
     match &p.kind {
         ExprKind::Bin(BinOp::Maplet, a, b) => match v {
@@ -339,6 +379,11 @@ fn project(p: &Expr, v: Value, vars: &[Sym], out: &mut Vec<(Sym, Value)>) -> boo
                 project(a, x, vars, out) && project(b, y, vars, out)
             }
             _ => false,
+        },
+        ExprKind::SetExt(q) if q.len() == 1 => match v.as_set() {
+            Ok([e]) => project(&q[0], e.clone(), vars, out),
+            Ok(_) => true,
+            Err(_) => false,
         },
         ExprKind::Ident(s) if vars.contains(s) => {
             out.push((*s, v));

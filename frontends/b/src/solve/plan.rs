@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{bounds, chain, points, typing};
+use super::{bounds, chain, points, shapes, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -21,8 +21,9 @@ pub enum Gen {
     Elem { c: usize, left: bool },
     /// Conjunct `c` is `x <: E` (`strict` for `<<:`).
     Subset { c: usize, strict: bool },
-    /// Conjunct `c` is `P : E` with `P` a maplet of expressions, some of
-    /// them unbound identifiers (`cur |-> to : succs`): candidates are the
+    /// Conjunct `c` is `P : E` with `P` a maplet of expressions (or a
+    /// singleton `{P}`), some of them unbound identifiers (`cur |-> to :
+    /// succs`, `{x} : dom(r)`): candidates are the
     /// distinct projections of `E`'s elements on those identifiers; the
     /// conjunct itself is checked once they are bound.
     Proj { c: usize },
@@ -46,6 +47,15 @@ pub enum Gen {
         c: usize,
         eqs: Vec<(usize, points::Fix)>,
     },
+    /// Conjunct `c` is `P = E` with `P` a maplet of identifiers (`left`:
+    /// `P` is the left side): `E`'s value taken apart (see `shapes`).
+    Pattern { c: usize, left: bool },
+    /// Conjunct `c` is `a \/ x \/ .. = E` (`left`: the union is the left
+    /// side) with `E` finite: `x` ranges over `E`'s subsets.
+    UnionPart { c: usize, left: bool },
+    /// Conjunct `c` is `f : lo..x --> R` (a total space) with `f` ready:
+    /// `x` is the largest element of `dom(f)`.
+    DomainEnd { c: usize },
     /// Failing all of the above, the step's identifier ranges over its B
     /// type, read from the first witness that shows it (see `typing`).
     Type(Vec<typing::Witness>),
@@ -75,17 +85,19 @@ pub type PlanResult = Result<Plan, (String, Pos)>;
 /// The top-level conjuncts of `p`.
 pub fn conjuncts(p: &Expr) -> Vec<&Expr> {
     let mut out = Vec::new();
-    fn go<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
-        match &e.kind {
-            ExprKind::Bin(BinOp::And, a, b) => {
-                go(a, out);
-                go(b, out);
-            }
-            _ => out.push(e),
-        }
-    }
-    go(p, &mut out);
+    operands(p, BinOp::And, &mut out);
     out
+}
+
+/// The operands of a chain of `op` (`a & (b & c)`: `a`, `b`, `c`).
+pub(super) fn operands<'a>(e: &'a Expr, op: BinOp, out: &mut Vec<&'a Expr>) {
+    match &e.kind {
+        ExprKind::Bin(o, a, b) if *o == op => {
+            operands(a, op, out);
+            operands(b, op, out);
+        }
+        _ => out.push(e),
+    }
 }
 
 /// Every identifier occurring in `e` (bound or free: conservative).
@@ -159,7 +171,7 @@ fn pattern_ids(e: &Expr, out: &mut Vec<Sym>) -> bool {
 }
 
 /// A candidate generator for a step: (priority, identifiers, generator).
-type Cand = (u8, Vec<usize>, Gen);
+pub(super) type Cand = (u8, Vec<usize>, Gen);
 
 /// What the planner knows of one binder while planning it.
 struct Planner<'a> {
@@ -171,6 +183,9 @@ struct Planner<'a> {
     /// Identifiers with evidence of being integers (for `Gen::Lin`).
     int_evidence: Vec<bool>,
     bound: Vec<bool>,
+    /// Identifiers bound by a range clipped to `MININT..MAXINT`: no bound
+    /// of another identifier's range goes through them (see `bounds`).
+    clipped: Vec<bool>,
     checked: Vec<bool>,
 }
 
@@ -196,12 +211,15 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
         ment,
         int_evidence,
         bound: vec![false; ids.len()],
+        clipped: vec![false; ids.len()],
     };
     let pre = (0..p.cs.len()).filter(|&c| p.checked[c]).collect();
     let mut steps = Vec::new();
     while let Some(k) = p.bound.iter().position(|b| !b) {
-        let found = p.best().or_else(|| p.range());
-        let found = found.or_else(|| p.chained()).or_else(|| p.boolean());
+        let found = p.best().or_else(|| p.range(false));
+        let found = found.or_else(|| p.chained()).or_else(|| p.range(true));
+        let found = found.or_else(|| p.boolean());
+        let found = found.or_else(|| p.shaped());
         let found = match found {
             None if last_resorts => p.pointwise().or_else(|| p.typed()),
             found => found,
@@ -278,7 +296,14 @@ impl Planner<'_> {
                 } else if let (Some(k), true) = (self.unbound(b), ready(a)) {
                     Some((0, vec![k], Gen::Eq { c, left: false }))
                 } else {
-                    self.lin(c, a, b).or_else(|| self.elem(c, a, b, true))
+                    let kn = shapes::Known {
+                        ids: self.ids,
+                        bound: &self.bound,
+                        ready: &ready,
+                    };
+                    self.lin(c, a, b)
+                        .or_else(|| self.elem(c, a, b, true))
+                        .or_else(|| shapes::pattern(c, (a, b), &kn))
                 }
             }
             ExprKind::Bin(BinOp::In, a, b) if ready(b) && !infinite(b) => {
@@ -365,16 +390,48 @@ impl Planner<'_> {
         }
     }
 
-    /// `Gen::Range` for the first unbound identifier with integer bounds.
-    fn range(&self) -> Option<Cand> {
+    /// `Gen::Range` for the first unbound identifier with integer bounds;
+    /// `boxed`: compared with partners clipped with it (see `partner`).
+    fn range(&self, boxed: bool) -> Option<Cand> {
         (0..self.ids.len())
             .filter(|&k| !self.bound[k])
             .find_map(|k| {
-                let ready = |e: &Expr| self.ready(e);
+                let ready = |e: &Expr| {
+                    let m = mentions(e, self.ids);
+                    m.iter().all(|&j| self.bound[j] && !self.clipped[j])
+                };
                 let mentions_x = |c: usize| self.ment[c].contains(&k);
-                let r =
-                    bounds::range_of(self.ids[k], &self.cs, &self.checked, &ready, &mentions_x)?;
+                let partner = |y: Sym| boxed && self.partner(k, y);
+                let (cs, checked) = (&self.cs, &self.checked);
+                let r = bounds::range_of(self.ids[k], cs, checked, &ready, &mentions_x, &partner)?;
                 Some((4, vec![k], Gen::Range(r)))
+            })
+    }
+
+    /// Whether `y` may be clipped with `x` (number `k`) to `MININT..MAXINT`
+    /// (see `bounds`): `y` is clipped already or not yet bound, and its
+    /// other conjuncts are only typings, bounds by expressions of
+    /// identifiers bound and not clipped, and comparisons with `x` (no
+    /// chain of identifiers to propagate bounds through, as ProB would).
+    fn partner(&self, k: usize, y: Sym) -> bool {
+        let Some(j) = self.ids.iter().position(|&i| i == y) else {
+            return false;
+        };
+        if self.bound[j] && !self.clipped[j] {
+            return false;
+        }
+        let ready = |e: &Expr| {
+            let m = mentions(e, self.ids);
+            m.iter().all(|&i| self.bound[i] && !self.clipped[i])
+        };
+        let is = |e: &Expr, i: usize| matches!(e.kind, ExprKind::Ident(s) if s == self.ids[i]);
+        (0..self.cs.len())
+            .filter(|&c| !self.checked[c] && self.ment[c].contains(&j))
+            .all(|c| match &self.cs[c].kind {
+                ExprKind::Bin(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Neq, a, b) => {
+                    (is(a, j) && (ready(b) || is(b, k))) || (is(b, j) && (ready(a) || is(a, k)))
+                }
+                _ => is_int_typing(self.cs[c], &[y]),
             })
     }
 
@@ -407,6 +464,31 @@ impl Planner<'_> {
                 })
             })
             .map(|k| (6, vec![k], Gen::Bool))
+    }
+
+    /// Failing the generators above, the first conjunct not yet checked
+    /// that gives `Gen::UnionPart`, then `Gen::DomainEnd` (see `shapes`).
+    fn shaped(&self) -> Option<Cand> {
+        let ready = |e: &Expr| self.ready(e);
+        let kn = shapes::Known {
+            ids: self.ids,
+            bound: &self.bound,
+            ready: &ready,
+        };
+        let open = || (0..self.cs.len()).filter(|&c| !self.checked[c]);
+        let sides = |c: usize| match &self.cs[c].kind {
+            ExprKind::Bin(op, a, b) => Some((*op, &**a, &**b)),
+            _ => None,
+        };
+        let union = |c| match sides(c)? {
+            (BinOp::Eq, a, b) => shapes::union_part(c, (a, b), &kn, &infinite),
+            _ => None,
+        };
+        let end = |c| match sides(c)? {
+            (BinOp::In, a, b) => shapes::domain_end(c, (a, b), &kn),
+            _ => None,
+        };
+        open().find_map(union).or_else(|| open().find_map(end))
     }
 
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
@@ -455,6 +537,7 @@ impl Planner<'_> {
     fn bind(&mut self, vars: Vec<usize>, gen: Gen) -> Step {
         for &k in &vars {
             self.bound[k] = true;
+            self.clipped[k] = matches!(&gen, Gen::Range(r) if r.clip);
         }
         let exact = match gen {
             Gen::Eq { c, .. } | Gen::In { c } | Gen::Subset { c, .. } | Gen::Exists { c, .. } => {
@@ -466,7 +549,10 @@ impl Planner<'_> {
             | Gen::Range(_)
             | Gen::Bool
             | Gen::Type(_)
-            | Gen::Points { .. } => None,
+            | Gen::Points { .. }
+            | Gen::Pattern { .. }
+            | Gen::UnionPart { .. }
+            | Gen::DomainEnd { .. } => None,
         };
         if let Some(c) = exact {
             self.checked[c] = true;
@@ -566,7 +652,9 @@ fn in_step(a: &Expr, ids: &[Sym], bound: &[bool], c: usize) -> Option<Cand> {
 }
 
 /// For `Gen::Proj`: the unbound identifiers among the leaves of the maplet
-/// `p` (each once), when every other leaf is `ready`; `None` otherwise.
+/// `p` (through singleton extensions `{x |-> x}`; an identifier met twice
+/// is projected once, the conjunct's check deciding), when every other
+/// leaf is `ready`; `None` otherwise.
 fn proj_vars(
     p: &Expr,
     ids: &[Sym],
@@ -580,23 +668,29 @@ fn proj_vars(
         ready: &dyn Fn(&Expr) -> bool,
         out: &mut Vec<usize>,
     ) -> bool {
-        if let ExprKind::Bin(BinOp::Maplet, a, b) = &p.kind {
-            return go(a, ids, bound, ready, out) && go(b, ids, bound, ready, out);
+        match &p.kind {
+            ExprKind::Bin(BinOp::Maplet, a, b) => {
+                return go(a, ids, bound, ready, out) && go(b, ids, bound, ready, out);
+            }
+            ExprKind::SetExt(v) if v.len() == 1 => return go(&v[0], ids, bound, ready, out),
+            _ => {}
         }
         let k = ident_of(p).and_then(|s| ids.iter().position(|&i| i == s));
         match k {
             Some(k) if !bound[k] => {
-                let fresh = !out.contains(&k);
                 out.push(k);
-                fresh
+                true
             }
             _ => ready(p),
         }
     }
     let mut out = Vec::new();
-    if !matches!(p.kind, ExprKind::Bin(BinOp::Maplet, ..)) || !go(p, ids, bound, ready, &mut out) {
+    let shaped = matches!(p.kind, ExprKind::Bin(BinOp::Maplet, ..))
+        || matches!(&p.kind, ExprKind::SetExt(v) if v.len() == 1);
+    if !shaped || !go(p, ids, bound, ready, &mut out) {
         return None;
     }
     out.sort_unstable();
+    out.dedup();
     (!out.is_empty()).then_some(out)
 }

@@ -47,7 +47,8 @@ pub struct Witness {
 
 /// The witnesses of `x`'s type in conjunct `e` (number `c`): the
 /// occurrences of `x` in a maplet pattern `P` of `P : E`, `P /: E`,
-/// `P = E`, `P /= E` (either way round), or `E(P)`, with `E` `ready`.
+/// `P = E`, `P /= E`, `P <: E`, `P <<: E` and their negations (either
+/// way round), or `E(P)`, with `E` `ready`.
 pub fn witnesses(e: &Expr, c: usize, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> Vec<Witness> {
     let mut out = Vec::new();
     let mut path = Vec::new();
@@ -77,6 +78,9 @@ fn search(
         Bin(BinOp::In | BinOp::NotIn, a, b) if ready(b) => push(1, &[Proj::Elem], a),
         Bin(BinOp::Eq | BinOp::Neq, a, b) if ready(b) => push(1, &[], a),
         Bin(BinOp::Eq | BinOp::Neq, a, b) if ready(a) => push(0, &[], b),
+        // both sides of an inclusion are sets of one type
+        Bin(op, a, b) if inclusion(*op) && ready(b) => push(1, &[], a),
+        Bin(op, a, b) if inclusion(*op) && ready(a) => push(0, &[], b),
         Apply(f, a) if ready(f) => push(0, &[Proj::Elem, Proj::First], a),
         _ => {}
     }
@@ -114,6 +118,12 @@ fn descend(
     path.push(i);
     search(e, c, x, ready, path, out);
     path.pop();
+}
+
+/// Whether `op` is `<:`, `<<:` or their negations.
+fn inclusion(op: BinOp) -> bool {
+    use BinOp::*;
+    matches!(op, Subset | StrictSubset | NotSubset | NotStrictSubset)
 }
 
 /// Side `i` of a binary `e` (0: the left one).
