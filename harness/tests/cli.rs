@@ -989,7 +989,8 @@ fn claims_of_artifact_md_are_recomputed_from_the_committed_rows() {
     let (code, stdout) = claims(&root.join("ARTIFACT.md"));
     assert_eq!(code, Some(0), "{stdout}");
     assert!(stdout.contains(" 0 failures;"), "{stdout}");
-    assert!(stdout.contains("NOT VERIFIABLE (beem-explicit"), "{stdout}");
+    // Every number of the table comes from committed rows.
+    assert!(stdout.contains(" 0 NOT VERIFIABLE"), "{stdout}");
 
     let dir = tempfile::tempdir().unwrap();
     let text = std::fs::read_to_string(root.join("ARTIFACT.md")).unwrap();
