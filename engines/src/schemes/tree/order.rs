@@ -130,7 +130,7 @@ fn tuples_in_order(k: usize, order: &[usize], states: &[Vec<Value>]) -> [u64; 2]
         if part.iter().any(|s| tree.find_or_insert(s).is_err()) {
             return [u64::MAX; 2];
         }
-        *t = tree.node_entries() as u64;
+        *t = tree.node_entries();
     }
     tuples
 }
