@@ -33,7 +33,7 @@
 //! (lossless, every answer unchanged). It owns only the orders; the tree
 //! shape is `shape`'s. It must not know front-ends.
 
-use super::pairing::pairing_order;
+use super::pairing::pairing_order_of_columns;
 use super::{Tree, TreeConfig};
 use crate::blocks::budget::Budget;
 use crate::registry::words;
@@ -61,7 +61,7 @@ pub fn slot_order(order: SlotOrder, model: &dyn Model) -> Vec<usize> {
         SlotOrder::Groups => group_chain(&touching_groups(model)),
         SlotOrder::Pairing => {
             let mut sample = Sample::explored(model, std::iter::once(Vec::new()));
-            pairing_order(model.slot_count(), &sample.states(model.slot_count()))
+            pairing_order_of_columns(sample.columns(model.slot_count()))
         }
         SlotOrder::Sample => {
             let scores = sample_scores(model);
@@ -105,34 +105,11 @@ pub fn sample_scores(model: &dyn Model) -> Vec<Scored> {
         .map(|((o, order), tuples)| (o, order, tuples))
         .collect();
     // `pairing` is fitted to the sample's states, read back from the first
-    // tree (held only while it is scored).
-    let states = sample.states(k);
-    let order = pairing_order(k, &states);
-    let tuples = tuples_in_order(k, &order, &states);
+    // tree slot by slot, and scored on them as the others are.
+    let order = pairing_order_of_columns(sample.columns(k));
+    let tuples = sample.tuples_in_order(k, &order);
     scores.push((SlotOrder::Pairing, order, tuples));
     scores
-}
-
-/// Tuples in the node tables of a tree over `k` slots in `order` after
-/// storing the first quarter of `states` and after storing all (a value
-/// wider than a tree stores counts as none stored).
-fn tuples_in_order(k: usize, order: &[usize], states: &[Vec<Value>]) -> [u64; 2] {
-    let config = TreeConfig {
-        initial_buckets: 16,
-        ..TreeConfig::default()
-    };
-    let Ok(mut tree) = Tree::ordered(k, &config, order.to_vec(), Budget::unlimited()) else {
-        return [u64::MAX; 2];
-    };
-    let mut tuples = [0; 2];
-    let (first, rest) = states.split_at(states.len() / 4);
-    for (part, t) in [first, rest].into_iter().zip(&mut tuples) {
-        if part.iter().any(|s| tree.find_or_insert(s).is_err()) {
-            return [u64::MAX; 2];
-        }
-        *t = tree.node_entries();
-    }
-    tuples
 }
 
 /// States the `sample` order explores and stores at most.
@@ -180,20 +157,51 @@ impl Sample {
         sample
     }
 
-    /// The stored states, in breadth-first order, read back from the first
-    /// tree (none if it could not store them).
-    fn states(&mut self, k: usize) -> Vec<Vec<Value>> {
+    /// The stored states slot by slot (`columns[s]`: slot `s`'s value in
+    /// each, in breadth-first order), read back from the first tree (empty
+    /// columns if it could not store them).
+    fn columns(&mut self, k: usize) -> Vec<Vec<Value>> {
+        let mut columns = vec![Vec::with_capacity(self.queue.len()); k];
         let Some(seen) = self.trees[0].as_mut() else {
-            return Vec::new();
+            return columns;
         };
-        self.queue
-            .iter()
-            .map(|&r| {
-                let mut state = vec![0; k];
-                seen.recall(r, &mut state, &mut []);
-                state
-            })
-            .collect()
+        let mut state = vec![0; k];
+        for &r in &self.queue {
+            seen.recall(r, &mut state, &mut []);
+            for (column, &v) in columns.iter_mut().zip(&state) {
+                column.push(v);
+            }
+        }
+        columns
+    }
+
+    /// The node tuples of a tree over `k` slots in `order` after storing
+    /// the first quarter of the sample and after storing all of it (as
+    /// [`Sample::node_tuples`]), the states read back one at a time.
+    fn tuples_in_order(&mut self, k: usize, order: &[usize]) -> [u64; 2] {
+        let config = TreeConfig {
+            initial_buckets: 16,
+            ..TreeConfig::default()
+        };
+        let (Some(seen), Ok(mut tree)) = (
+            self.trees[0].as_mut(),
+            Tree::ordered(k, &config, order.to_vec(), Budget::unlimited()),
+        ) else {
+            return [u64::MAX; 2];
+        };
+        let (n, mut state) = (self.queue.len(), vec![0; k]);
+        let mut tuples = [0; 2];
+        for (i, &r) in self.queue.iter().enumerate() {
+            seen.recall(r, &mut state, &mut []);
+            if tree.find_or_insert(&state).is_err() {
+                return [u64::MAX; 2];
+            }
+            if i + 1 == n / 4 {
+                tuples[0] = tree.node_entries();
+            }
+        }
+        tuples[1] = tree.node_entries();
+        tuples
     }
 
     /// Stores the first (at most `max`) states of a breadth-first search

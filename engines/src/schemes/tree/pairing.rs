@@ -41,16 +41,27 @@ struct Cluster {
 
 /// The `pairing` order of `k` slots from `states` (each of `k` values);
 /// empty where it cannot help (fewer than 3 slots or no state).
+#[cfg(test)]
 pub fn pairing_order(k: usize, states: &[Vec<Value>]) -> Vec<usize> {
-    if k < 3 || states.is_empty() {
+    let columns = (0..k).map(|s| states.iter().map(|v| v[s]).collect()).collect();
+    pairing_order_of_columns(columns)
+}
+
+/// The `pairing` order from the sample given slot by slot (`columns[s]`:
+/// slot `s`'s value in each state), which it consumes: each column becomes
+/// its slot's cluster in place, so fitting holds no more than the sample.
+pub fn pairing_order_of_columns(columns: Vec<Vec<Value>>) -> Vec<usize> {
+    let k = columns.len();
+    let n = columns.first().map_or(0, Vec::len);
+    if k < 3 || n == 0 {
         return Vec::new();
     }
     let pairs = k * (k - 1) / 2;
-    let keep = (WORK / pairs).max(64).min(states.len());
-    let step = states.len() / keep;
-    let sample: Vec<&Vec<Value>> = states.iter().step_by(step.max(1)).collect();
+    let keep = (WORK / pairs).max(64).min(n);
+    let step = (n / keep).max(1);
     let mut pools: BTreeMap<usize, Vec<Cluster>> = BTreeMap::new();
-    pools.insert(1, (0..k).map(|s| single(s, &sample)).collect());
+    let singles = columns.into_iter().enumerate().map(|(s, c)| single(s, c, step));
+    pools.insert(1, singles.collect());
     let mut counter = Counter::default();
     for (n, count) in node_sizes(k) {
         let (a, b) = (n.div_ceil(2), n / 2);
@@ -77,16 +88,19 @@ fn node_sizes(k: usize) -> Vec<(usize, usize)> {
     sizes
 }
 
-/// The cluster of slot `s` alone.
-fn single(s: usize, sample: &[&Vec<Value>]) -> Cluster {
+/// The cluster of slot `s` alone, from its column (every `step`-th value
+/// kept), numbered in place.
+fn single(s: usize, mut column: Vec<Value>, step: usize) -> Cluster {
     let mut number: HashMap<Value, u32> = HashMap::new();
-    let ids = sample
-        .iter()
-        .map(|state| {
-            let next = number.len() as u32;
-            *number.entry(state[s]).or_insert(next)
-        })
-        .collect();
+    let mut kept = 0;
+    for i in (0..column.len()).step_by(step) {
+        let next = number.len() as u32;
+        column[kept] = *number.entry(column[i]).or_insert(next);
+        kept += 1;
+    }
+    column.truncate(kept);
+    column.shrink_to_fit();
+    let ids = column;
     Cluster {
         slots: vec![s],
         ids,
