@@ -293,7 +293,7 @@ mod tests {
     #[test]
     fn artifact_md_agrees_with_the_committed_rows() {
         let outcomes = check(&artifact(), &root().join("results/paper")).unwrap();
-        assert_eq!(outcomes.len(), 7);
+        assert_eq!(outcomes.len(), 8);
         for o in &outcomes {
             assert!(o.failures.is_empty(), "{}: {:?}", o.claim, o.failures);
         }
