@@ -25,7 +25,8 @@ pub struct FixedBijection {
 
 /// The conjunct `f : S >->> T` or `f : T >->> S` of `c`, when `f` is a
 /// constant, `S` a deferred set and `T` mentions none nor `INTEGER`,
-/// `NATURAL`, `NATURAL1` or `STRING`.
+/// `NATURAL`, `NATURAL1` or `STRING`, nor a constant unless `T` is an
+/// interval.
 pub fn fixed_bijection(c: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<FixedBijection> {
     let ExprKind::Bin(BinOp::In, f, space) = &c.kind else {
         return None;
@@ -53,7 +54,12 @@ pub fn fixed_bijection(c: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<Fix
                 )
             )
         });
-        bounded && ids.iter().all(|s| !deferred.contains(s))
+        // A constant's value may hold a deferred set's elements
+        // (`ran(fst)`, rodin_train_4): only an interval may name constants.
+        let interval = matches!(e.kind, ExprKind::Bin(BinOp::Interval, ..));
+        bounded
+            && ids.iter().all(|s| !deferred.contains(s))
+            && (interval || ids.iter().all(|s| !consts.contains(s)))
     };
     match (deferred_ident(x), deferred_ident(y)) {
         (Some(set), None) if finite(y) => Some(FixedBijection { constant, set }),
