@@ -10,7 +10,9 @@
 
 use engines::registry::word as word_of;
 use engines::registry::ParamValue;
-use engines::schemes::tree::order::{sample_scores, slot_order, SlotOrder};
+use engines::schemes::tree::order::{
+    sample_profile, sample_scores, slot_order, SlotOrder, SAMPLE_STATES, SAMPLE_VALUES,
+};
 use engines::schemes::tree::{Tree, TreeConfig};
 use engines::{explore, Budget, ExploreConfig};
 use pins::Model;
@@ -21,19 +23,29 @@ fn main() -> Result<(), String> {
     let word = args.next().unwrap_or_else(|| "model".into());
     let model = dve::parse_file(file.as_ref()).map_err(|e| e.to_string())?;
     if word == "scores" {
-        for (order, _, tuples) in sample_scores(&model) {
+        let scores = sample_scores(&model);
+        for (score, saving) in &scores {
             println!(
-                "{} {} sample node tuples (quarter, all) {tuples:?}",
+                "{} {} sample node tuples (quarter, half, all) {:?} root children {:?} predicted saving {saving:.2} bits per state",
                 model.name(),
-                word_of(order)
+                word_of(score.order),
+                score.tuples,
+                score.root_children
             );
         }
+        let chosen = slot_order(SlotOrder::Sample, &model);
+        let name = scores
+            .iter()
+            .find(|c| c.0.slots == chosen)
+            .map_or("model", |c| word_of(c.0.order));
+        println!("{} chosen {name}", model.name());
         return Ok(());
     }
     let order = SlotOrder::parse(&word)?;
     let k = model.slot_count();
     let perm = slot_order(order, &model);
     let config = TreeConfig::default();
+    let on_sample = sample_profile(&model, &perm);
     let mut tree = Tree::ordered(k, &config, perm, Budget::new(8 << 30)).map_err(|e| e.message)?;
     let report = explore(&model, &mut tree, ExploreConfig::default());
     let n = report.states.max(1);
@@ -57,15 +69,37 @@ fn main() -> Result<(), String> {
         total as f64 * 96.0 / n as f64
     );
     let name = |s: usize| &model.slots()[s].name;
-    for (slots, entries) in profile.iter().filter(|p| p.1 * 20 >= n) {
+    let sampled = on_sample
+        .iter()
+        .map(|p| p.1)
+        .max()
+        .map_or(1, |_| sample_states(&model));
+    let sample_total: u64 = on_sample.iter().map(|p| p.1).sum();
+    println!(
+        "on the sample ({sampled} states): node tuples {sample_total} = {:.2} per state",
+        sample_total as f64 / sampled as f64
+    );
+    for (j, (slots, entries)) in profile.iter().enumerate() {
+        let in_sample = on_sample.get(j).map_or(0, |p| p.1);
+        let root_child = slots.len() >= k / 2;
+        if !root_child && *entries * 20 < n && in_sample * 20 < sampled {
+            continue;
+        }
         let moving = slots.iter().filter(|&&s| written[s]).count();
         let shown: Vec<&String> = slots.iter().take(6).map(|&s| name(s)).collect();
         println!(
-            "  {:>5.3}N  {entries:>9} tuples  {} slots ({moving} written): {shown:?}{}",
+            "  node {j:>3}: sample {:>5.3}n {in_sample:>7}, all {:>5.3}N {entries:>9} tuples  {} slots ({moving} written): {shown:?}{}",
+            in_sample as f64 / sampled as f64,
             *entries as f64 / n as f64,
             slots.len(),
             if slots.len() > 6 { " ..." } else { "" }
         );
     }
     Ok(())
+}
+
+/// States the sample of `slot_order=sample` holds on `model`.
+fn sample_states(model: &dyn Model) -> u64 {
+    let k = model.slot_count().max(1);
+    (SAMPLE_VALUES / k).clamp(1, SAMPLE_STATES) as u64
 }

@@ -45,6 +45,7 @@
 pub mod concurrent;
 pub mod order;
 mod pairing;
+mod sample;
 mod shape;
 mod spec;
 
@@ -126,6 +127,17 @@ impl<R: RootTable> TreeDb<R> {
     pub fn node_profile(&self) -> Vec<(Vec<usize>, u64)> {
         let slots = self.shape.node_slots();
         slots.into_iter().zip(self.tables.iter().map(|t| t.len())).collect()
+    }
+
+    /// Tuples in the tables of the root's left and right children (1 for
+    /// a child that is a single slot). Post-order numbers the left child's
+    /// subtree first, so the left child is node `⌈k/2⌉ − 2` and the right
+    /// child the last non-root node.
+    pub fn root_children_entries(&self) -> [u64; 2] {
+        let k = self.tables.len() + 2;
+        let (left_slot, right_slot) = root_children_are_slots(k);
+        let len = |slot: bool, j: usize| if slot { 1 } else { self.tables.get(j).map_or(1, IndexTable::len) };
+        [len(left_slot, k.div_ceil(2).saturating_sub(2)), len(right_slot, k.saturating_sub(3))]
     }
 
     /// Tuples in all node tables.

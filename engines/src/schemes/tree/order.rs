@@ -11,22 +11,15 @@
 //!   similar set of transition groups (Jaccard), so slots that change
 //!   together share the low subtrees (see docs/slot-order.md).
 //! - `pairing`: dynamic, from the values of the first states of a
-//!   breadth-first search (the sample below): the subtrees are built
+//!   breadth-first search (`sample`'s): the subtrees are built
 //!   bottom-up, each joining the two free subtrees whose joint values grow
 //!   least over the larger one's (see `pairing`), so slots that decide
 //!   each other (rushhour's board cells and its cars' coordinates) share a
 //!   subtree and no root half holds a whole encoding of the state.
 //! - `sample`: dynamic: stores the first states of a breadth-first search
-//!   (at most [`SAMPLE_STATES`], and [`SAMPLE_VALUES`] slot values) in a tree of each of the
-//!   orders above (the first tree is the search's visited set, its queue
-//!   holds references; `pairing` reads the states back from it) and takes
-//!   the one whose node tables hold the fewest tuples (`pairing`'s counted
-//!   10/9, as it is fitted to the sample), another than `model` only if its
-//!   share of `model`'s tuples does not rise
-//!   from the sample's first quarter to the whole sample (an order that
-//!   wins only on the first states loses on the whole state space: on
-//!   needham.3 `groups` takes 0.76 of `model`'s tuples on the sample and
-//!   1.11 of its bits on all states).
+//!   in a tree of each of the orders above and takes the one that holds
+//!   the fewest node tuples on them, another than `model` only where it is
+//!   also predicted to save bits on the whole state space (see `sample`).
 //!
 //! The order is computed once, from the model, when the engine is
 //! configured; the walk then reads each state through the permutation
@@ -34,11 +27,10 @@
 //! shape is `shape`'s. It must not know front-ends.
 
 use super::pairing::pairing_order_of_columns;
-use super::{Tree, TreeConfig};
-use crate::blocks::budget::Budget;
+use super::sample::{sample_choice, Sample};
+pub use super::sample::{sample_profile, sample_scores, Score, SAMPLE_STATES, SAMPLE_VALUES};
 use crate::registry::words;
-use crate::visited::VisitedSet;
-use pins::{Model, Value};
+use pins::Model;
 
 words! {
     /// How the tree's leaves order the slots (`slot_order`).
@@ -61,207 +53,9 @@ pub fn slot_order(order: SlotOrder, model: &dyn Model) -> Vec<usize> {
         SlotOrder::Groups => group_chain(&touching_groups(model)),
         SlotOrder::Pairing => {
             let mut sample = Sample::explored(model, std::iter::once(Vec::new()));
-            pairing_order_of_columns(sample.columns(model.slot_count()))
+            pairing_order_of_columns(sample.columns(model.slot_count(), usize::MAX))
         }
-        SlotOrder::Sample => {
-            let scores = sample_scores(model);
-            let [quarter, all] = scores[0].2;
-            // `pairing` is fitted to the sample itself: it counts 10/9 of
-            // its tuples (on leader_election.4 it takes 0.97 of `groups`'
-            // tuples on the sample and 1.10 of its bits on all states).
-            let cost = |c: &Scored| match c.0 {
-                SlotOrder::Pairing => c.2[1].saturating_mul(10) / 9,
-                _ => c.2[1],
-            };
-            // Fewer tuples on the sample, and a share of model's that does
-            // not rise from the sample's first quarter to all of it.
-            let wins = |c: &Scored| {
-                let [q, a] = c.2;
-                cost(c) < all && a as f64 / all as f64 <= q as f64 / quarter.max(1) as f64
-            };
-            let best = scores.into_iter().filter(wins).min_by_key(cost);
-            best.map(|c| c.1).unwrap_or_default()
-        }
-    }
-}
-
-/// A candidate of `sample`: the order, its slots, and its node tuples on
-/// the sample's first quarter and on all of it.
-pub type Scored = (SlotOrder, Vec<usize>, [u64; 2]);
-
-/// The candidates of `sample` (`model` first), each with its order and the
-/// node tuples its tree takes on the first quarter of the first states of
-/// `model` and on all of them.
-pub fn sample_scores(model: &dyn Model) -> Vec<Scored> {
-    let k = model.slot_count();
-    let candidates: Vec<_> = [SlotOrder::Model, SlotOrder::Groups]
-        .into_iter()
-        .map(|o| (o, slot_order(o, model)))
-        .collect();
-    let mut sample = Sample::explored(model, candidates.iter().map(|c| c.1.clone()));
-    let mut scores: Vec<Scored> = candidates
-        .into_iter()
-        .zip(sample.node_tuples())
-        .map(|((o, order), tuples)| (o, order, tuples))
-        .collect();
-    // `pairing` is fitted to the sample's states, read back from the first
-    // tree slot by slot, and scored on them as the others are.
-    let order = pairing_order_of_columns(sample.columns(k));
-    let tuples = sample.tuples_in_order(k, &order);
-    scores.push((SlotOrder::Pairing, order, tuples));
-    scores
-}
-
-/// States the `sample` order explores and stores at most.
-pub const SAMPLE_STATES: usize = 1 << 15;
-/// Slot values (states × slots) the `sample` order stores at most.
-pub const SAMPLE_VALUES: usize = 1 << 21;
-
-/// The first states of a breadth-first search, stored in one tree per
-/// candidate order (none: a tree could not store them). The first
-/// candidate's tree (the model's order) is the search's visited set and
-/// its queue holds references ([`VisitedSet::recall`] gives the states
-/// back), so no state vector is kept.
-struct Sample {
-    trees: Vec<Option<Tree>>,
-    /// Per tree, its node tuples after each stored state.
-    tuples: Vec<Vec<u32>>,
-    /// The stored states' references in the first tree, in BFS order.
-    queue: Vec<u64>,
-}
-
-impl Sample {
-    /// Empty trees over `k` slots, one per order.
-    fn new(k: usize, orders: impl Iterator<Item = Vec<usize>>) -> Self {
-        let config = TreeConfig {
-            initial_buckets: 16,
-            ..TreeConfig::default()
-        };
-        let trees: Vec<_> = orders
-            .map(|o| Tree::ordered(k, &config, o, Budget::unlimited()).ok())
-            .collect();
-        Sample {
-            tuples: vec![Vec::new(); trees.len()],
-            trees,
-            queue: Vec::new(),
-        }
-    }
-
-    /// Trees in `orders` holding the first states of a breadth-first search
-    /// of `model` (at most [`SAMPLE_STATES`] and [`SAMPLE_VALUES`] slot
-    /// values).
-    fn explored(model: &dyn Model, orders: impl Iterator<Item = Vec<usize>>) -> Self {
-        let max = (SAMPLE_VALUES / model.slot_count().max(1)).clamp(1, SAMPLE_STATES);
-        let mut sample = Sample::new(model.slot_count(), orders);
-        sample.explore(model, max);
-        sample
-    }
-
-    /// The stored states slot by slot (`columns[s]`: slot `s`'s value in
-    /// each, in breadth-first order), read back from the first tree (empty
-    /// columns if it could not store them).
-    fn columns(&mut self, k: usize) -> Vec<Vec<Value>> {
-        let mut columns = vec![Vec::with_capacity(self.queue.len()); k];
-        let Some(seen) = self.trees[0].as_mut() else {
-            return columns;
-        };
-        let mut state = vec![0; k];
-        for &r in &self.queue {
-            seen.recall(r, &mut state, &mut []);
-            for (column, &v) in columns.iter_mut().zip(&state) {
-                column.push(v);
-            }
-        }
-        columns
-    }
-
-    /// The node tuples of a tree over `k` slots in `order` after storing
-    /// the first quarter of the sample and after storing all of it (as
-    /// [`Sample::node_tuples`]), the states read back one at a time.
-    fn tuples_in_order(&mut self, k: usize, order: &[usize]) -> [u64; 2] {
-        let config = TreeConfig {
-            initial_buckets: 16,
-            ..TreeConfig::default()
-        };
-        let (Some(seen), Ok(mut tree)) = (
-            self.trees[0].as_mut(),
-            Tree::ordered(k, &config, order.to_vec(), Budget::unlimited()),
-        ) else {
-            return [u64::MAX; 2];
-        };
-        let (n, mut state) = (self.queue.len(), vec![0; k]);
-        let mut tuples = [0; 2];
-        for (i, &r) in self.queue.iter().enumerate() {
-            seen.recall(r, &mut state, &mut []);
-            if tree.find_or_insert(&state).is_err() {
-                return [u64::MAX; 2];
-            }
-            if i + 1 == n / 4 {
-                tuples[0] = tree.node_entries();
-            }
-        }
-        tuples[1] = tree.node_entries();
-        tuples
-    }
-
-    /// Stores the first (at most `max`) states of a breadth-first search
-    /// of `model`. A model error ends the sample early (the search reports
-    /// it).
-    fn explore(&mut self, model: &dyn Model, max: usize) {
-        self.offer(&model.initial_state());
-        let (mut next, mut source) = (0, vec![0; model.slot_count()]);
-        while next < self.queue.len() && self.queue.len() < max {
-            let Some(seen) = self.trees[0].as_mut() else {
-                return;
-            };
-            seen.recall(self.queue[next], &mut source, &mut []);
-            next += 1;
-            let emitted = model.next_all(&source, &mut |_, t| {
-                if self.queue.len() < max {
-                    self.offer(t);
-                }
-            });
-            if emitted.is_err() {
-                return;
-            }
-        }
-    }
-
-    /// Stores `state` if the first tree has not seen it: in every tree,
-    /// and its reference in the queue.
-    fn offer(&mut self, state: &[Value]) {
-        let Some(seen) = self.trees[0].as_mut() else {
-            return;
-        };
-        match seen.find_or_insert(state) {
-            Ok(r) if r.is_new() => self.queue.push(r.reference()),
-            Ok(_) => return,
-            Err(_) => {
-                self.trees[0] = None;
-                return;
-            }
-        }
-        for (i, (tree, tuples)) in self.trees.iter_mut().zip(&mut self.tuples).enumerate() {
-            if i > 0 && tree.as_mut().is_some_and(|t| t.find_or_insert(state).is_err()) {
-                *tree = None;
-            }
-            tuples.push(tree.as_ref().map_or(u32::MAX, |t| t.node_entries() as u32));
-        }
-    }
-
-    /// Per tree, its node tuples after storing the first quarter of the
-    /// sample and after storing all of it (`u64::MAX`: a tree could not).
-    fn node_tuples(&self) -> Vec<[u64; 2]> {
-        let n = self.queue.len();
-        let at = |tuples: &[u32], stored: usize| if stored == 0 { 0 } else { tuples[stored - 1] as u64 };
-        self.trees
-            .iter()
-            .zip(&self.tuples)
-            .map(|(tree, tuples)| match tree {
-                Some(_) => [at(tuples, n / 4), at(tuples, n)],
-                None => [u64::MAX; 2],
-            })
-            .collect()
+        SlotOrder::Sample => sample_choice(model),
     }
 }
 
@@ -328,7 +122,10 @@ fn group_chain(touched: &[Vec<usize>]) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{Tree, TreeConfig};
     use super::*;
+    use crate::blocks::budget::Budget;
+    use crate::visited::VisitedSet;
 
     #[test]
     fn group_chain_places_slots_of_the_same_groups_side_by_side() {

@@ -1,0 +1,350 @@
+//! The `sample` slot order of the tree engines: explores the first states
+//! of a breadth-first search (at most [`SAMPLE_STATES`] and
+//! [`SAMPLE_VALUES`] slot values), stores them in a tree in each candidate
+//! order (`model`, `groups`, `pairing`; see `order`) and chooses one.
+//!
+//! The choice has two steps (docs/slot-order.md has the numbers):
+//!
+//! 1. On the sample: an order other than `model` must hold fewer node
+//!    tuples than `model` on all of the sample (`pairing`'s counted 10/9,
+//!    as it is fitted to the sample), and its share of `model`'s tuples
+//!    must not rise from the sample's first quarter to all of it (on
+//!    needham.3 `groups` takes 0.76 of `model`'s tuples on the sample and
+//!    1.11 of its bits on all states). The fewest tuples come first.
+//! 2. At scale: the first of those predicted to save bits per state on
+//!    the whole state space is taken, else `model`. The prediction is the
+//!    node tuples the sample's second half adds to the order's tree, per
+//!    state of that half at 96 bits each, with the order fitted without
+//!    that half (`pairing` fitted again on the first half alone: fitted to
+//!    all of the sample it adds 0.74 of `model`'s tuples on rether.7's
+//!    second half, fitted to the first it adds 1.12, and on all states
+//!    its tree takes 1.82 of `model`'s tuples), plus the bits of the
+//!    compact root key, the index widths of the root's children
+//!    (`pairing` on exit.3 saves 0.67 node bits per state on the second
+//!    half but widens the key by a bit; on all states 0.54 and 1).
+//!
+//! It owns the sample and the choice; the candidate orders are `order`'s
+//! and `pairing`'s. It must not know front-ends.
+
+use super::pairing::pairing_order_of_columns;
+use super::order::{slot_order, SlotOrder};
+use super::{Tree, TreeConfig};
+use crate::blocks::budget::Budget;
+use crate::visited::VisitedSet;
+use pins::{Model, Value};
+
+/// States the `sample` order explores and stores at most.
+pub const SAMPLE_STATES: usize = 1 << 15;
+/// Slot values (states × slots) the `sample` order stores at most.
+pub const SAMPLE_VALUES: usize = 1 << 21;
+
+/// Used bits of a node tuple (two 32-bit words and a 32-bit bucket, see
+/// [`crate::blocks::index_table::IndexTable::used_bytes`]).
+const NODE_TUPLE_BITS: f64 = 96.0;
+
+/// Node tuples after the sample's first quarter, its first half, and all
+/// of it.
+pub type Counts = [u64; 3];
+
+/// A candidate of `sample` scored on the sample.
+pub struct Score {
+    pub order: SlotOrder,
+    /// The slot each leaf position holds.
+    pub slots: Vec<usize>,
+    /// Node tuples of its tree on the sample (`u64::MAX`: the tree could
+    /// not store it).
+    pub tuples: Counts,
+    /// Tuples of the root's children on all of the sample.
+    pub root_children: [u64; 2],
+}
+
+/// The order `sample` takes for `model` (empty: the model's order).
+pub(super) fn sample_choice(model: &dyn Model) -> Vec<usize> {
+    let (mut sample, scores) = scored(model);
+    let Some((base, others)) = scores.split_first() else {
+        return Vec::new();
+    };
+    let mut passing: Vec<&Score> = others.iter().filter(|c| beats_on_sample(base, c)).collect();
+    passing.sort_by_key(|c| cost(c));
+    let k = model.slot_count();
+    passing
+        .into_iter()
+        .find(|c| sample.saving(k, base, c) > 0.0)
+        .map(|c| c.slots.clone())
+        .unwrap_or_default()
+}
+
+/// The candidates of `sample` (`model` first), each scored on the first
+/// states of `model` and with the bits per state it is predicted to save
+/// over `model` on all states (0 for `model`).
+pub fn sample_scores(model: &dyn Model) -> Vec<(Score, f64)> {
+    let (mut sample, scores) = scored(model);
+    let k = model.slot_count();
+    let savings: Vec<f64> = scores.iter().map(|c| sample.saving(k, &scores[0], c)).collect();
+    scores.into_iter().zip(savings).collect()
+}
+
+/// The sample of `model` and its candidates (`model`, `groups`,
+/// `pairing`) scored on it.
+fn scored(model: &dyn Model) -> (Sample, Vec<Score>) {
+    let k = model.slot_count();
+    let candidates: Vec<_> = [SlotOrder::Model, SlotOrder::Groups]
+        .into_iter()
+        .map(|o| (o, slot_order(o, model)))
+        .collect();
+    let mut sample = Sample::explored(model, candidates.iter().map(|c| c.1.clone()));
+    let mut scores: Vec<Score> = candidates
+        .into_iter()
+        .zip(sample.node_tuples())
+        .map(|((order, slots), (tuples, root_children))| Score { order, slots, tuples, root_children })
+        .collect();
+    // `pairing` is fitted to the sample's states, read back from the first
+    // tree slot by slot, and scored on them as the others are.
+    let slots = pairing_order_of_columns(sample.columns(k, usize::MAX));
+    let (tuples, root_children) = sample.tuples_in_order(k, &slots);
+    scores.push(Score { order: SlotOrder::Pairing, slots, tuples, root_children });
+    (sample, scores)
+}
+
+/// A candidate's tuples on all of the sample for the comparison of step 1:
+/// `pairing` is fitted to the sample itself, so it counts 10/9 of its
+/// tuples (on leader_election.4 it takes 0.97 of `groups`' tuples on the
+/// sample and 1.10 of its bits on all states).
+fn cost(c: &Score) -> u64 {
+    match c.order {
+        SlotOrder::Pairing => c.tuples[2].saturating_mul(10) / 9,
+        _ => c.tuples[2],
+    }
+}
+
+/// Step 1: `c` holds fewer tuples than `base` on all of the sample, and
+/// its share of `base`'s does not rise from the first quarter to all.
+fn beats_on_sample(base: &Score, c: &Score) -> bool {
+    let ([quarter, _, all], [q, _, a]) = (base.tuples, c.tuples);
+    cost(c) < all && a as f64 / all as f64 <= q as f64 / quarter.max(1) as f64
+}
+
+/// Bits of a compact root key whose children hold these tuples: each
+/// child's index width, ⌈log2 tuples⌉.
+fn key_bits(root_children: [u64; 2]) -> u32 {
+    root_children.iter().map(|&t| u64::BITS - t.saturating_sub(1).leading_zeros()).sum()
+}
+
+/// The first states of a breadth-first search, stored in one tree per
+/// candidate order (none: a tree could not store them). The first
+/// candidate's tree (the model's order) is the search's visited set and
+/// its queue holds references ([`VisitedSet::recall`] gives the states
+/// back), so no state vector is kept.
+pub(super) struct Sample {
+    trees: Vec<Option<Tree>>,
+    /// Per tree, its node tuples after each stored state.
+    tuples: Vec<Vec<u32>>,
+    /// The stored states' references in the first tree, in BFS order.
+    queue: Vec<u64>,
+}
+
+impl Sample {
+    /// Empty trees over `k` slots, one per order.
+    fn new(k: usize, orders: impl Iterator<Item = Vec<usize>>) -> Self {
+        let config = TreeConfig {
+            initial_buckets: 16,
+            ..TreeConfig::default()
+        };
+        let trees: Vec<_> = orders
+            .map(|o| Tree::ordered(k, &config, o, Budget::unlimited()).ok())
+            .collect();
+        Sample {
+            tuples: vec![Vec::new(); trees.len()],
+            trees,
+            queue: Vec::new(),
+        }
+    }
+
+    /// Trees in `orders` holding the first states of a breadth-first search
+    /// of `model` (at most [`SAMPLE_STATES`] and [`SAMPLE_VALUES`] slot
+    /// values).
+    pub(super) fn explored(model: &dyn Model, orders: impl Iterator<Item = Vec<usize>>) -> Self {
+        let max = (SAMPLE_VALUES / model.slot_count().max(1)).clamp(1, SAMPLE_STATES);
+        let mut sample = Sample::new(model.slot_count(), orders);
+        sample.explore(model, max);
+        sample
+    }
+
+    /// The stored states slot by slot (`columns[s]`: slot `s`'s value in
+    /// each, in breadth-first order), read back from the first tree (empty
+    /// columns if it could not store them).
+    pub(super) fn columns(&mut self, k: usize, first: usize) -> Vec<Vec<Value>> {
+        let first = first.min(self.queue.len());
+        let mut columns = vec![Vec::with_capacity(first); k];
+        let Some(seen) = self.trees[0].as_mut() else {
+            return columns;
+        };
+        let mut state = vec![0; k];
+        for &r in &self.queue[..first] {
+            seen.recall(r, &mut state, &mut []);
+            for (column, &v) in columns.iter_mut().zip(&state) {
+                column.push(v);
+            }
+        }
+        columns
+    }
+
+    /// The node tuples of a tree over `k` slots in `order` after storing
+    /// the first quarter of the sample and after storing all of it (as
+    /// [`Sample::node_tuples`]), the states read back one at a time.
+    fn tuples_in_order(&mut self, k: usize, order: &[usize]) -> (Counts, [u64; 2]) {
+        let config = TreeConfig {
+            initial_buckets: 16,
+            ..TreeConfig::default()
+        };
+        let (Some(seen), Ok(mut tree)) = (
+            self.trees[0].as_mut(),
+            Tree::ordered(k, &config, order.to_vec(), Budget::unlimited()),
+        ) else {
+            return ([u64::MAX; 3], [u64::MAX; 2]);
+        };
+        let (n, mut state) = (self.queue.len(), vec![0; k]);
+        let mut tuples = [0; 3];
+        for (i, &r) in self.queue.iter().enumerate() {
+            seen.recall(r, &mut state, &mut []);
+            if tree.find_or_insert(&state).is_err() {
+                return ([u64::MAX; 3], [u64::MAX; 2]);
+            }
+            if i + 1 == n / 4 {
+                tuples[0] = tree.node_entries();
+            }
+            if i + 1 == n / 2 {
+                tuples[1] = tree.node_entries();
+            }
+        }
+        tuples[2] = tree.node_entries();
+        (tuples, tree.root_children_entries())
+    }
+
+    /// Node tuples the sample's second half adds to `c`'s tree, its order
+    /// fitted without that half: `pairing` is fitted again on the first
+    /// half alone.
+    fn added_unseen(&mut self, k: usize, c: &Score) -> u64 {
+        let [_, half, all] = match c.order {
+            SlotOrder::Pairing => {
+                let slots = pairing_order_of_columns(self.columns(k, self.queue.len() / 2));
+                self.tuples_in_order(k, &slots).0
+            }
+            _ => c.tuples,
+        };
+        all.saturating_sub(half)
+    }
+
+    /// Bits per state `c` is predicted to save over `base` on all states
+    /// (step 2 of the module documentation): the node tuples the sample's
+    /// second half adds, at [`NODE_TUPLE_BITS`] per state of that half,
+    /// and the root key's bits.
+    fn saving(&mut self, k: usize, base: &Score, c: &Score) -> f64 {
+        if c.tuples[2] == u64::MAX || base.tuples[2] == u64::MAX {
+            return 0.0;
+        }
+        let unseen = (self.queue.len() - self.queue.len() / 2).max(1) as f64;
+        let (b, a) = (self.added_unseen(k, base) as f64, self.added_unseen(k, c) as f64);
+        let key = key_bits(base.root_children) as f64 - key_bits(c.root_children) as f64;
+        NODE_TUPLE_BITS * (b - a) / unseen + key
+    }
+
+    /// Stores the first (at most `max`) states of a breadth-first search
+    /// of `model`. A model error ends the sample early (the search reports
+    /// it).
+    fn explore(&mut self, model: &dyn Model, max: usize) {
+        self.offer(&model.initial_state());
+        let (mut next, mut source) = (0, vec![0; model.slot_count()]);
+        while next < self.queue.len() && self.queue.len() < max {
+            let Some(seen) = self.trees[0].as_mut() else {
+                return;
+            };
+            seen.recall(self.queue[next], &mut source, &mut []);
+            next += 1;
+            let emitted = model.next_all(&source, &mut |_, t| {
+                if self.queue.len() < max {
+                    self.offer(t);
+                }
+            });
+            if emitted.is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Stores `state` if the first tree has not seen it: in every tree,
+    /// and its reference in the queue.
+    fn offer(&mut self, state: &[Value]) {
+        let Some(seen) = self.trees[0].as_mut() else {
+            return;
+        };
+        match seen.find_or_insert(state) {
+            Ok(r) if r.is_new() => self.queue.push(r.reference()),
+            Ok(_) => return,
+            Err(_) => {
+                self.trees[0] = None;
+                return;
+            }
+        }
+        for (i, (tree, tuples)) in self.trees.iter_mut().zip(&mut self.tuples).enumerate() {
+            if i > 0 && tree.as_mut().is_some_and(|t| t.find_or_insert(state).is_err()) {
+                *tree = None;
+            }
+            tuples.push(tree.as_ref().map_or(u32::MAX, |t| t.node_entries() as u32));
+        }
+    }
+
+    /// Per tree, its node tuples after storing the first quarter of the
+    /// sample and after storing all of it (`u64::MAX`: a tree could not).
+    fn node_tuples(&self) -> Vec<(Counts, [u64; 2])> {
+        let n = self.queue.len();
+        let at = |tuples: &[u32], stored: usize| if stored == 0 { 0 } else { tuples[stored - 1] as u64 };
+        self.trees
+            .iter()
+            .zip(&self.tuples)
+            .map(|(tree, tuples)| match tree {
+                Some(t) => ([at(tuples, n / 4), at(tuples, n / 2), at(tuples, n)], t.root_children_entries()),
+                None => ([u64::MAX; 3], [u64::MAX; 2]),
+            })
+            .collect()
+    }
+}
+
+/// Each node's slots and tuples (as [`Tree::node_profile`]) of a tree in
+/// `order` holding the states `sample` explores of `model`.
+pub fn sample_profile(model: &dyn Model, order: &[usize]) -> Vec<(Vec<usize>, u64)> {
+    let sample = Sample::explored(model, std::iter::once(order.to_vec()));
+    sample.trees[0].as_ref().map(|t| t.node_profile()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn score(order: SlotOrder, tuples: Counts, root_children: [u64; 2]) -> Score {
+        Score {
+            order,
+            slots: Vec::new(),
+            tuples,
+            root_children,
+        }
+    }
+
+    #[test]
+    fn the_key_takes_each_root_child_index_width() {
+        assert_eq!(key_bits([1, 1]), 0);
+        assert_eq!(key_bits([2, 256]), 1 + 8);
+        assert_eq!(key_bits([257, 3]), 9 + 2);
+    }
+
+    #[test]
+    fn pairing_must_beat_model_by_a_ninth_on_the_sample_without_a_rising_share() {
+        let model = score(SlotOrder::Model, [100, 200, 400], [20, 20]);
+        let close = score(SlotOrder::Pairing, [90, 180, 370], [20, 20]);
+        let better = score(SlotOrder::Pairing, [90, 170, 350], [20, 20]);
+        let rising = score(SlotOrder::Groups, [50, 150, 350], [20, 20]);
+        assert!(!beats_on_sample(&model, &close), "10/9 of 370 is not below 400");
+        assert!(beats_on_sample(&model, &better));
+        assert!(!beats_on_sample(&model, &rising), "its share rises from 0.5 to 0.875");
+    }
+}
