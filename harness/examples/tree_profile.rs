@@ -1,12 +1,15 @@
 //! The tree's node tables on one DVE model, for the study of slot orders
 //! (docs/slot-order.md): explores the model with `tree` in the
-//! given `slot_order` and prints, per level and per node, the slots under
-//! the node and the distinct tuples its table holds, and the written and
-//! unwritten (constant) slots.
+//! given `slot_order` and prints, for the root's children and every node
+//! holding at least 1/20 of the states' or the sample's tuples, the slots
+//! under the node and the distinct tuples its table holds on the first
+//! states `slot_order=sample` explores and on all states.
 //!
 //! `cargo run --release -p statebench --example tree_profile -- FILE.dve [ORDER]`;
 //! with `scores` for ORDER: the node tuples of each candidate of
-//! `slot_order=sample` on the model's first states.
+//! `slot_order=sample` on the model's first states, its root children's
+//! tuples, the bits per state it is predicted to save on all states, and
+//! the order `sample` takes (the sample phase alone, no full search).
 
 use engines::registry::word as word_of;
 use engines::registry::ParamValue;
