@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 
 use crate::ast::*;
 use crate::error::{BError, ErrorKind};
-use crate::eval::{Cap, Caps, Global, World};
+use crate::eval::{Cap, Caps, Fail, Global, World};
 use crate::load::{Composed, Reader};
 use crate::model::{param_binder, BModel};
 use crate::parse::err_at;
@@ -324,10 +324,9 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             ));
         }
     }
-    if let Some(p) = &properties {
-        plan(&const_ids, p, &syms)
-            .map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
-    }
+    let unplanned = properties
+        .as_ref()
+        .and_then(|p| plan(&const_ids, p, &syms).err());
     let world = World {
         declared,
         syms,
@@ -341,6 +340,12 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         try_find_abort,
         wd_swallowed: Default::default(),
     };
+    if let (Some((m, at)), Some(p)) = (unplanned, &properties) {
+        // left to SETUP_CONSTANTS when a closed conjunct is an error there
+        if !closed_wd_error(&world, &const_ids, p, m.clone(), at) {
+            return Err(err_at(&world.files, ErrorKind::Unsupported, at, m));
+        }
+    }
     let model = BModel::new(
         name.to_owned(),
         world,
@@ -352,6 +357,20 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         properties,
     );
     Ok(model)
+}
+
+/// Whether PROPERTIES `p`, which cannot be planned for the constants
+/// (`m` at `at`), has a closed conjunct that is a well-definedness error
+/// (see `solve::closed_wd`).
+fn closed_wd_error(world: &World, const_ids: &[Sym], p: &Expr, m: String, at: Pos) -> bool {
+    let mut env = crate::eval::Env {
+        w: world,
+        slots: vec![crate::exec::unset(); world.globals.len() + 1],
+        locals: Vec::new(),
+        symbolic: false,
+    };
+    let f = crate::solve::closed_wd(Fail::Unsupported(m, at), const_ids, p, &mut env);
+    matches!(f, Fail::Wd(..))
 }
 
 fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {

@@ -56,6 +56,7 @@ mod typing;
 mod wd;
 
 pub use declared::Declared;
+pub use wd::closed_wd;
 pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
 
 use crate::ast::*;

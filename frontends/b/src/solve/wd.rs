@@ -8,9 +8,16 @@
 //! `nr : NATURAL & Buffer(destination) = nr`), reached with every
 //! conjunct written before it known to hold: nothing can fail before
 //! ProB evaluates `E`, so the error stands.
+//!
+//! Where the PROPERTIES cannot be solved (unsupported), an arithmetic
+//! error (a division by zero...) in a conjunct that is closed (it names
+//! no constant) or gives a constant a closed value (`c = E`) is still
+//! ProB's error (UnsatTest4_WD's `zz = {vv | vv : 0..1 & 10/vv < 20}`),
+//! provided every closed conjunct written before it holds.
 
 use super::plan::{idents, Gen, Plan};
 use crate::ast::*;
+use crate::eval::{Env, Fail};
 
 /// Whether a function applied outside its domain while computing the
 /// candidates of step `k` of `plan` is an error ProB reports.
@@ -69,5 +76,55 @@ fn typing(e: &Expr, ids: &[Sym]) -> bool {
                 )
         }
         _ => false,
+    }
+}
+
+/// `f`, the failure to solve `pred` for the constants `ids`, or, when it
+/// is unsupported, the arithmetic error of a closed conjunct (see the
+/// module's doc).
+pub fn closed_wd(f: Fail, ids: &[Sym], pred: &Expr, env: &mut Env) -> Fail {
+    if !matches!(f, Fail::Unsupported(..)) {
+        return f;
+    }
+    for c in super::plan::conjuncts(pred) {
+        let r = match closed_part(c, ids) {
+            Some(Closed::Whole) => env.holds(c),
+            Some(Closed::Value(e)) => env.eval(e).map(|_| true),
+            None => continue,
+        };
+        match r {
+            Ok(true) => {}
+            Err(Fail::Wd(m, at)) if !m.starts_with("function appl") => return Fail::Wd(m, at),
+            _ => return f,
+        }
+    }
+    f
+}
+
+/// What of a conjunct can be evaluated without the constants.
+enum Closed<'e> {
+    /// The conjunct names none of them.
+    Whole,
+    /// `c = E` (or `E = c`) with `E` naming none: `E`.
+    Value(&'e Expr),
+}
+
+fn closed_part<'e>(c: &'e Expr, ids: &[Sym]) -> Option<Closed<'e>> {
+    let names = |e: &Expr| {
+        let mut used = Vec::new();
+        idents(e, &mut used);
+        used.iter().any(|s| ids.contains(s))
+    };
+    if !names(c) {
+        return Some(Closed::Whole);
+    }
+    let ExprKind::Bin(BinOp::Eq, a, b) = &c.kind else {
+        return None;
+    };
+    let is_id = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if ids.contains(&s));
+    match (is_id(a), is_id(b)) {
+        (true, false) if !names(b) => Some(Closed::Value(b)),
+        (false, true) if !names(a) => Some(Closed::Value(a)),
+        _ => None,
     }
 }
