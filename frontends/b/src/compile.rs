@@ -264,15 +264,11 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     for &(mi, k) in &offered {
         let op = &machines[mi].operations[k];
         check_subst(&op.body, &syms, &files)?;
-        if !op.params.is_empty() {
-            let Some((ids, g, _)) = param_binder(op) else {
-                return Err(err_at(
-                    &files,
-                    ErrorKind::Unsupported,
-                    op.pos,
-                    "operation parameters not typed by a top-level PRE, SELECT or ANY",
-                ));
-            };
+        // parameters that are not typed, or that cannot be planned, are
+        // refused when the operation is first tried (see `model`), so that
+        // an error of an operation tried before it in the same state is
+        // still reported (IntegerOperations' `x / y` before `pow(a)`)
+        if let Some((_, g, _)) = param_binder(op).filter(|_| !op.params.is_empty()) {
             if let Some(at) = printed_while_solving(g) {
                 return Err(err_at(
                     &files,
@@ -282,7 +278,6 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                      (ProB prints while it solves and may fail: LLParsing_simplified)",
                 ));
             }
-            plan(&ids, g, &syms).map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
         }
     }
     for &(mi, k) in callable.values() {
