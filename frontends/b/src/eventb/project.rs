@@ -364,7 +364,11 @@ impl Tr<'_> {
                 out.push(EventCheck::Holds { what, pred });
             }
             // the abstract actions read the witnessed parameters: not checked
-            let actions = if witnesses.is_empty() { ae.actions } else { &[] };
+            let actions = if witnesses.is_empty() {
+                ae.actions
+            } else {
+                &[]
+            };
             for a in actions {
                 let lhs = a.app().and_then(|(_, xs)| xs.get(1)).and_then(Term::list);
                 let targets = refinement::action_targets(lhs.unwrap_or(&[]));
@@ -607,6 +611,9 @@ fn section_term<'t>(m: &'t Term, name: &str) -> Option<&'t Term> {
     })
 }
 
+/// Abstract parameters and their witnesses `x = E`.
+type Witnesses<'t> = Vec<(&'t str, &'t Term)>;
+
 /// The abstract event (of machine `abs`, with that machine's name) that
 /// `ev` refines, when it refines one whose parameters are parameters of
 /// `ev` or given by a witness `x = E` on before-values (with those
@@ -614,7 +621,7 @@ fn section_term<'t>(m: &'t Term, name: &str) -> Option<&'t Term> {
 fn refined_event<'t>(
     ev: &EventParts<'t>,
     abs: &'t Term,
-) -> Option<(&'t str, EventParts<'t>, Vec<(&'t str, &'t Term)>)> {
+) -> Option<(&'t str, EventParts<'t>, Witnesses<'t>)> {
     let [r] = ev.refines.as_slice() else {
         return None;
     };

@@ -56,8 +56,8 @@ mod typing;
 mod wd;
 
 pub use declared::Declared;
-pub use wd::closed_wd;
 pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
+pub use wd::closed_wd;
 
 use crate::ast::*;
 use crate::eval::{Env, Fail, E};
