@@ -6,8 +6,9 @@
 //! case it reports is a generator `x = E` whose `E` mentions none of the
 //! binder's identifiers (a value of the state alone, ImpAckProtocol's
 //! `nr : NATURAL & Buffer(destination) = nr`), reached with every
-//! conjunct written before it known to hold: nothing can fail before
-//! ProB evaluates `E`, so the error stands.
+//! conjunct written before it known to hold (or typing a parameter,
+//! `x : NATURAL`): nothing can fail before ProB evaluates `E`, so the
+//! error stands.
 //!
 //! Where the PROPERTIES cannot be solved (unsupported), an arithmetic
 //! error (a division by zero...) in a conjunct that is closed (it names
@@ -15,7 +16,7 @@
 //! ProB's error (UnsatTest4_WD's `zz = {vv | vv : 0..1 & 10/vv < 20}`),
 //! provided every closed conjunct written before it holds.
 
-use super::plan::{idents, Gen, Plan};
+use super::plan::{idents, is_int_typing, Gen, Plan};
 use crate::ast::*;
 use crate::eval::{Env, Fail};
 
@@ -39,7 +40,7 @@ pub(super) fn reported(ids: &[Sym], cs: &[&Expr], plan: &Plan, k: usize) -> bool
                 .iter()
                 .any(|st| st.checks.contains(&j) || generator(&st.gen, cs) == Some(j))
     };
-    (0..*c).all(|j| held(j) || typing(cs[j], ids))
+    (0..*c).all(|j| held(j) || is_int_typing(cs[j], ids))
 }
 
 /// The conjunct a step's generator reads, for the generators that bind
@@ -52,30 +53,6 @@ fn generator(g: &Gen, cs: &[&Expr]) -> Option<usize> {
             _ => None,
         },
         _ => None,
-    }
-}
-
-/// `x : S` with `x` one of `ids` and `S` a non-empty built-in set: true
-/// for some value of `x`, and typing it.
-fn typing(e: &Expr, ids: &[Sym]) -> bool {
-    match &e.kind {
-        ExprKind::Bin(BinOp::In, x, s) => {
-            matches!(x.kind, ExprKind::Ident(v) if ids.contains(&v))
-                && matches!(
-                    s.kind,
-                    ExprKind::Named(
-                        NamedSet::Nat
-                            | NamedSet::Nat1
-                            | NamedSet::Int
-                            | NamedSet::Natural
-                            | NamedSet::Natural1
-                            | NamedSet::Integer
-                            | NamedSet::Bool
-                            | NamedSet::String
-                    )
-                )
-        }
-        _ => false,
     }
 }
 
