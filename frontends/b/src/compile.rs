@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 
 use crate::ast::*;
 use crate::error::{BError, ErrorKind};
-use crate::eval::{Cap, Caps, Global, World};
+use crate::eval::{Cap, Caps, Fail, Global, World};
 use crate::load::{Composed, Reader};
 use crate::model::{param_binder, BModel};
 use crate::parse::err_at;
@@ -264,15 +264,11 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     for &(mi, k) in &offered {
         let op = &machines[mi].operations[k];
         check_subst(&op.body, &syms, &files)?;
-        if !op.params.is_empty() {
-            let Some((ids, g, _)) = param_binder(op) else {
-                return Err(err_at(
-                    &files,
-                    ErrorKind::Unsupported,
-                    op.pos,
-                    "operation parameters not typed by a top-level PRE, SELECT or ANY",
-                ));
-            };
+        // parameters that are not typed, or that cannot be planned, are
+        // refused when the operation is first tried (see `model`), so that
+        // an error of an operation tried before it in the same state is
+        // still reported (IntegerOperations' `x / y` before `pow(a)`)
+        if let Some((_, g, _)) = param_binder(op).filter(|_| !op.params.is_empty()) {
             if let Some(at) = printed_while_solving(g) {
                 return Err(err_at(
                     &files,
@@ -282,7 +278,6 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                      (ProB prints while it solves and may fail: LLParsing_simplified)",
                 ));
             }
-            plan(&ids, g, &syms).map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
         }
     }
     for &(mi, k) in callable.values() {
@@ -324,10 +319,9 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             ));
         }
     }
-    if let Some(p) = &properties {
-        plan(&const_ids, p, &syms)
-            .map_err(|(m, p)| err_at(&files, ErrorKind::Unsupported, p, m))?;
-    }
+    let unplanned = properties
+        .as_ref()
+        .and_then(|p| plan(&const_ids, p, &syms).err());
     let world = World {
         declared,
         syms,
@@ -341,6 +335,12 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         try_find_abort,
         wd_swallowed: Default::default(),
     };
+    if let (Some((m, at)), Some(p)) = (unplanned, &properties) {
+        // left to SETUP_CONSTANTS when a closed conjunct is an error there
+        if !closed_wd_error(&world, &const_ids, p, m.clone(), at) {
+            return Err(err_at(&world.files, ErrorKind::Unsupported, at, m));
+        }
+    }
     let model = BModel::new(
         name.to_owned(),
         world,
@@ -352,6 +352,20 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         properties,
     );
     Ok(model)
+}
+
+/// Whether PROPERTIES `p`, which cannot be planned for the constants
+/// (`m` at `at`), has a closed conjunct that is a well-definedness error
+/// (see `solve::closed_wd`).
+fn closed_wd_error(world: &World, const_ids: &[Sym], p: &Expr, m: String, at: Pos) -> bool {
+    let mut env = crate::eval::Env {
+        w: world,
+        slots: vec![crate::exec::unset(); world.globals.len() + 1],
+        locals: Vec::new(),
+        symbolic: false,
+    };
+    let f = crate::solve::closed_wd(Fail::Unsupported(m, at), const_ids, p, &mut env);
+    matches!(f, Fail::Wd(..))
 }
 
 fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {

@@ -371,8 +371,10 @@ impl BModel {
                     pos: Pos::default(),
                 };
                 let pred = self.properties.as_ref().unwrap_or(&truth);
-                let plan = env.plan_of(&self.const_plan, &self.const_ids, pred)?;
-                solve(&self.const_ids, pred, plan, &mut env, true, &mut |env| {
+                let plan = env.plan_of(&self.const_plan, &self.const_ids, pred);
+                let plan =
+                    plan.map_err(|f| crate::solve::closed_wd(f, &self.const_ids, pred, &mut env))?;
+                let r = solve(&self.const_ids, pred, plan, &mut env, true, &mut |env| {
                     let vals = self
                         .const_ids
                         .iter()
@@ -382,7 +384,8 @@ impl BModel {
                         sols.push(vals);
                     }
                     Ok(true)
-                })?;
+                });
+                r.map_err(|f| crate::solve::closed_wd(f, &self.const_ids, pred, &mut env))?;
                 Ok(sols)
             })
             .as_ref()

@@ -169,3 +169,47 @@ fn definition_parameter_bound_by_a_quantifier() {
     );
     assert_eq!((s, t), (2, 1));
 }
+
+#[test]
+fn state_only_generator_outside_the_domain_is_an_error() {
+    // `b(1) = n` generates n from the state alone: with 1 /: dom(b) in
+    // the initial state, ProB reports the application (ImpAckProtocol)
+    let m = |guard: &str| {
+        format!(
+            "MACHINE G VARIABLES b INITIALISATION b := {{2 |-> 3}}
+             OPERATIONS op(n) = PRE {guard} THEN skip END END"
+        )
+    };
+    let e = model_error(&m("n : NATURAL & b(1) = n"));
+    assert!(e.contains("function applied outside its domain"), "{e}");
+    // a conjunct before it that fails first: false, as before (root +
+    // the initial state, one init edge)
+    assert_eq!(count(&m("1 : dom(b) & n : NATURAL & b(1) = n")), (2, 1));
+    // a generator reading a parameter (`b(k)`): false where k is outside
+    assert_eq!(
+        count(&m("k : 1..2 & n = b(k)").replace("op(n)", "op(n, k)")),
+        (2, 2)
+    );
+}
+
+#[test]
+fn closed_arithmetic_error_in_unsolvable_properties() {
+    // `z` has no finite range, but `zz`'s closed value divides by zero
+    let e = model_error(
+        "MACHINE U CONSTANTS z, zz
+         PROPERTIES z > 1 & zz = {v | v : 0..1 & 10 / v < 20}
+         VARIABLES x INITIALISATION x := 0 END",
+    );
+    assert!(e.contains("division by zero"), "{e}");
+}
+
+#[test]
+fn untyped_parameters_refused_when_tried() {
+    // `bad(a)` cannot be solved, `div` before it divides by zero in the
+    // initial state: that error is reported
+    let e = model_error(
+        "MACHINE D VARIABLES x, y INITIALISATION x, y := 1, 0
+         OPERATIONS div = BEGIN x := x / y END; bad(a) = BEGIN x := a END END",
+    );
+    assert!(e.contains("division by zero"), "{e}");
+}

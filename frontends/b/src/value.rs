@@ -317,11 +317,22 @@ pub fn as_seq(v: &Value) -> VResult<Vec<Value>> {
     seq_elems(v.as_set()?).ok_or_else(|| "expected a sequence".to_string())
 }
 
+/// The most elements (over all subsets) [`subsets`] may build.
+const SUBSET_ELEMENTS: u64 = 1 << 27;
+
 /// Every subset of `s` (in a deterministic order); `limit` bounds the size of `s`.
 pub fn subsets(s: &[Value], limit: usize) -> VResult<Vec<Value>> {
     if s.len() > limit {
         return Err(format!(
             "enumerating the subsets of a set of {} elements",
+            s.len()
+        ));
+    }
+    // about 16 bytes per element held: 2^24 subsets of 24 elements would
+    // exhaust memory (Minesweeper_v3's `b <: (1..6)*(1..4)`)
+    if (1u64 << s.len()) * (s.len() as u64 + 4) / 2 > SUBSET_ELEMENTS {
+        return Err(format!(
+            "enumerating the subsets of a set of {} elements (more than {SUBSET_ELEMENTS} elements to hold)",
             s.len()
         ));
     }
@@ -413,5 +424,8 @@ mod tests {
         assert_eq!(as_seq(&s).unwrap(), vec![i(5), i(6)]);
         assert!(as_seq(&rel(&[(2, 1)])).is_err());
         assert_eq!(subsets(&[i(1), i(2)], 10).unwrap().len(), 4);
+        // 2^24 subsets of 24 elements: refused before any is built
+        let big: Vec<Value> = (0..24).map(i).collect();
+        assert!(subsets(&big, 24).is_err_and(|m| m.contains("to hold")));
     }
 }

@@ -16,8 +16,9 @@
 //!   operation `name(params) = SELECT guards THEN actions END` (actions in
 //!   parallel), under ProB's checks when it fires (`EventCheck`): its
 //!   theorems among the guards hold, the guard of the abstract event it
-//!   refines holds (not checked when a witness gives an abstract
-//!   parameter), the VARIANT is natural and decreases (convergent) or does
+//!   refines holds (for the values of the abstract parameters given by
+//!   witnesses `x = E`; not checked when another witness gives one), the
+//!   VARIANT is natural and decreases (convergent) or does
 //!   not increase (anticipated), a nondeterministic action has an outcome.
 //!   A failed check is a model error naming the event and the check.
 //!
@@ -335,7 +336,7 @@ impl Tr<'_> {
     /// ProB's checks when event `ev` fires, outermost first: its theorems
     /// among the guards, the guards of the abstract event it refines (in
     /// `abs`, the machine it refines; not when an abstract parameter is
-    /// given by a witness), the `variant` of the machine (a convergent or
+    /// given by a witness other than `x = E`), the `variant` of the machine (a convergent or
     /// anticipated event), the abstract event's actions on the variables
     /// `kept` by the refinement.
     fn event_checks(
@@ -352,16 +353,23 @@ impl Tr<'_> {
             let pred = conj(self.exprs(ev.theorems)?, self.pos_of(t));
             out.push(EventCheck::Holds { what, pred });
         }
-        if let Some((aname, ae)) = abs.and_then(|a| refined_event(ev, a)) {
+        if let Some((aname, ae, witnesses)) = abs.and_then(|a| refined_event(ev, a)) {
             if let Some(g) = ae.guards.first() {
                 let what = format!(
                     "simulation_error: {at} enabled where the guard of event {} of machine {aname} is false",
                     ae.name
                 );
                 let pred = conj(self.exprs(ae.guards)?, self.pos_of(g));
+                let pred = self.witnessed_guard(&witnesses, pred)?;
                 out.push(EventCheck::Holds { what, pred });
             }
-            for a in ae.actions {
+            // the abstract actions read the witnessed parameters: not checked
+            let actions = if witnesses.is_empty() {
+                ae.actions
+            } else {
+                &[]
+            };
+            for a in actions {
                 let lhs = a.app().and_then(|(_, xs)| xs.get(1)).and_then(Term::list);
                 let targets = refinement::action_targets(lhs.unwrap_or(&[]));
                 if targets.is_empty() || targets.iter().any(|t| !kept.contains(t)) {
@@ -395,6 +403,36 @@ impl Tr<'_> {
             });
         }
         Ok(out)
+    }
+
+    /// The abstract guard `guard` with the abstract parameters given by
+    /// `witnesses` (`x = E`, each on before-values, so one value each):
+    /// `!xs.(witnesses => guard)` (CoffeR1's fill_mug, whose witness
+    /// `x = -1` falsifies the abstract `x : NAT1`; under `=>` the guard
+    /// is checked whole, `x : NAT1` included).
+    fn witnessed_guard(&mut self, witnesses: &[(&str, &Term)], guard: Expr) -> R<Expr> {
+        if witnesses.is_empty() {
+            return Ok(guard);
+        }
+        let pos = guard.pos;
+        let preds = witnesses
+            .iter()
+            .map(|(_, w)| self.expr(w))
+            .collect::<R<Vec<Expr>>>()?;
+        let pred = Expr {
+            kind: ExprKind::Bin(BinOp::Implies, Box::new(conj(preds, pos)), Box::new(guard)),
+            pos,
+        };
+        Ok(Expr {
+            kind: ExprKind::Quant {
+                kind: QuantKind::Forall,
+                ids: witnesses.iter().map(|(p, _)| self.syms.intern(p)).collect(),
+                pred: Box::new(pred),
+                body: None,
+                plan: Default::default(),
+            },
+            pos,
+        })
     }
 
     /// For a new event `ev` (refining none) of a refinement of `abs`:
@@ -573,10 +611,17 @@ fn section_term<'t>(m: &'t Term, name: &str) -> Option<&'t Term> {
     })
 }
 
+/// Abstract parameters and their witnesses `x = E`.
+type Witnesses<'t> = Vec<(&'t str, &'t Term)>;
+
 /// The abstract event (of machine `abs`, with that machine's name) that
-/// `ev` refines, when it refines one whose parameters are all parameters
-/// of `ev` (none given by a witness).
-fn refined_event<'t>(ev: &EventParts<'_>, abs: &'t Term) -> Option<(&'t str, EventParts<'t>)> {
+/// `ev` refines, when it refines one whose parameters are parameters of
+/// `ev` or given by a witness `x = E` on before-values (with those
+/// witnesses).
+fn refined_event<'t>(
+    ev: &EventParts<'t>,
+    abs: &'t Term,
+) -> Option<(&'t str, EventParts<'t>, Witnesses<'t>)> {
     let [r] = ev.refines.as_slice() else {
         return None;
     };
@@ -585,11 +630,14 @@ fn refined_event<'t>(ev: &EventParts<'_>, abs: &'t Term) -> Option<(&'t str, Eve
         .filter_map(event_parts)
         .find(|a| a.name == *r)?;
     let params: Vec<&str> = ev.params.iter().filter_map(ident_name_of).collect();
-    let witnessed = ae
-        .params
-        .iter()
-        .any(|p| ident_name_of(p).is_none_or(|p| !params.contains(&p)));
-    (!witnessed).then_some((component_name(abs)?, ae))
+    let mut witnesses = Vec::new();
+    for p in ae.params {
+        let p = ident_name_of(p)?;
+        if !params.contains(&p) {
+            witnesses.push((p, refinement::equality_witness(ev, p)?));
+        }
+    }
+    Some((component_name(abs)?, ae, witnesses))
 }
 
 /// An axiom `partition(S, {a}, {b}, ...)` whose parts are singletons of

@@ -236,6 +236,22 @@ fn action_on<'t>(
     Ok(Some((act, witnessed)))
 }
 
+/// The witness `x = E` of the abstract parameter `p` in event `ev`, when
+/// it has that form and `E` reads no after-value.
+pub fn equality_witness<'t>(ev: &EventParts<'t>, p: &str) -> Option<&'t Term> {
+    let pred = ev.witnesses.iter().find_map(|w| match w.app() {
+        Some(("witness", [_, x, pred])) if ident_name_of(x) == Some(p) => Some(pred),
+        _ => None,
+    })?;
+    let Some(("equal", [_, x, e])) = pred.app() else {
+        return None;
+    };
+    let mut used = Vec::new();
+    identifiers(e, &mut used);
+    (ident_name_of(x) == Some(p) && !used.iter().any(|u| u.ends_with('\'') || *u == p))
+        .then_some(pred)
+}
+
 /// The variables an action's left-hand sides `lhs` assign (`x`, `f(a)`).
 pub fn action_targets(lhs: &[Term]) -> Vec<&str> {
     lhs.iter()

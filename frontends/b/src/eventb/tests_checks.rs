@@ -101,19 +101,56 @@ fn a_theorem_among_the_guards_must_hold() {
     assert_eq!(explore(&package("none", TWO, "", &ev(2), "")), "ok");
 }
 
-#[test]
-fn a_refined_event_needs_the_abstract_guard() {
-    let abs = ",event_b_model(none,'A',[sees(none,[]),
+/// Machine `A` (to be refined), whose event `decr` with parameters
+/// `params` has guards `guards` and `n >= 1`, and action `n := n - 1`.
+fn abstract_decr(params: &str, guards: &str) -> String {
+    format!(
+        ",event_b_model(none,'A',[sees(none,[]),
           variables(none,[identifier(none,n)]),invariant(none,[]),theorems(none,[]),
           events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],
             [assign(none,[identifier(none,n)],[integer(none,2)])],[]),
-          event(none,decr,ordinary(none),[],[],
-            [greater_equal(none,identifier(none,n),integer(none,1))],
+          event(none,decr,ordinary(none),[],[{params}],
+            [{guards}greater_equal(none,identifier(none,n),integer(none,1))],
             [assign(none,[identifier(none,n)],
-              [minus(none,identifier(none,n),integer(none,1))])],[])])])";
+              [minus(none,identifier(none,n),integer(none,1))])],[])])])"
+    )
+}
+
+#[test]
+fn a_refined_event_needs_the_abstract_guard() {
+    let abs = &abstract_decr("", "");
     let refining = |low: i64| decr("ordinary", low, 1).replacen("[],[],", "[decr],[],", 1);
     let bad = package("A", TWO, "", &refining(0), abs);
     assert!(explore(&bad).contains("simulation_error: event decr"));
+    assert_eq!(explore(&package("A", TWO, "", &refining(1), abs)), "ok");
+}
+
+#[test]
+fn a_witnessed_abstract_parameter_meets_the_abstract_guard() {
+    // abstract decr(x) with guard x : NAT1; the refinement gives x by the
+    // witness x = w (CoffeR1's fill_mug, whose x = -1 ProB rejects)
+    let abs = &abstract_decr(
+        "identifier(none,x)",
+        "member(none,identifier(none,x),natural1_set(none)),",
+    );
+    let refining = |w: i64| {
+        decr("ordinary", 1, 1)
+            .replacen("[],[],", "[decr],[],", 1)
+            .replacen(
+                "])],[])",
+                &format!(
+                    "])],[witness(none,identifier(none,x),
+                   equal(none,identifier(none,x),integer(none,{w})))])"
+                ),
+                1,
+            )
+    };
+    let bad = package("A", TWO, "", &refining(-1), abs);
+    assert!(
+        explore(&bad).contains("simulation_error: event decr"),
+        "{}",
+        explore(&bad)
+    );
     assert_eq!(explore(&package("A", TWO, "", &refining(1), abs)), "ok");
 }
 

@@ -34,6 +34,12 @@ const WHOLE: f64 = 65536.0;
 /// The most partial functions one search may visit.
 const NODES: usize = 1 << 22;
 
+/// The most points the candidates of one search may hold together (about
+/// 16 bytes each: ForallConstraints' `array : 1..100 --> ID`, whose
+/// quantifier over `dom(array)` prunes nothing, would otherwise exhaust
+/// memory before `NODES` stops it).
+const HELD: usize = 1 << 25;
+
 /// The candidates for `f` in `f : space` (`space` a function arrow with
 /// ready sides), pruned by the conjuncts `checks` of `cs`; `None` when
 /// the space is not a function arrow or small enough to enumerate whole.
@@ -209,6 +215,14 @@ impl Search<'_> {
         let set = f.as_set().map_err(|m| Fail::Wd(m, self.space.pos))?;
         if env.space_props(self.k, set, d, r, self.space.pos)? {
             self.out.push(f);
+            if self.out.len().saturating_mul(self.pairs.len().max(1)) > HELD {
+                return Err(Fail::Unsupported(
+                    format!(
+                        "more than {HELD} points in the functions left after pruning the function space"
+                    ),
+                    self.space.pos,
+                ));
+            }
             if self.out.len() > ENUM_LIMIT {
                 return Err(Fail::Unsupported(
                     format!(

@@ -41,7 +41,8 @@
 //! ranges derived from bounds the `bounds` module, generators read from
 //! a conjunct's shape `shapes`, pointwise functions `points`, large
 //! function spaces point by point `fspace`, types `typing` (with the
-//! slots' declared types, `declared`); values and evaluation
+//! slots' declared types, `declared`), which well-definedness errors in a
+//! guard ProB reports `wd`; values and evaluation
 //! are `value` and `eval`.
 
 mod bounds;
@@ -52,9 +53,11 @@ mod plan;
 mod points;
 mod shapes;
 mod typing;
+mod wd;
 
 pub use declared::Declared;
 pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
+pub use wd::closed_wd;
 
 use crate::ast::*;
 use crate::eval::{Env, Fail, E};
@@ -107,7 +110,9 @@ fn step(
         return f(env);
     };
     let cands = match candidates(ids, cs, st, env, guard) {
-        Err(Fail::Wd(m, _)) if guard && m.starts_with("function appl") => {
+        Err(Fail::Wd(m, _))
+            if guard && m.starts_with("function appl") && !wd::reported(ids, cs, plan, k) =>
+        {
             env.swallowed_wd();
             Vec::new()
         }

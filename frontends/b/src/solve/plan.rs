@@ -609,7 +609,7 @@ fn is_integer_set(k: &ExprKind) -> bool {
     )
 }
 
-fn is_int_typing(c: &Expr, ids: &[Sym]) -> bool {
+pub(super) fn is_int_typing(c: &Expr, ids: &[Sym]) -> bool {
     match &c.kind {
         ExprKind::Bin(BinOp::In, a, b) => {
             matches!(a.kind, ExprKind::Ident(x) if ids.contains(&x)) && is_integer_set(&b.kind)

@@ -1,0 +1,107 @@
+//! Which well-definedness errors met while solving a guard ProB reports.
+//!
+//! A guard conjunct that applies a function outside its domain is false
+//! (see [`crate::eval::Env::holds_guard`]): ProB's constraint solver
+//! delays the error and drops it when another conjunct fails. The one
+//! case it reports is a generator `x = E` whose `E` mentions none of the
+//! binder's identifiers (a value of the state alone, ImpAckProtocol's
+//! `nr : NATURAL & Buffer(destination) = nr`), reached with every
+//! conjunct written before it known to hold (or typing a parameter,
+//! `x : NATURAL`): nothing can fail before ProB evaluates `E`, so the
+//! error stands.
+//!
+//! Where the PROPERTIES cannot be solved (unsupported), an arithmetic
+//! error (a division by zero...) in a conjunct that is closed (it names
+//! no constant) or gives a constant a closed value (`c = E`) is still
+//! ProB's error (UnsatTest4_WD's `zz = {vv | vv : 0..1 & 10/vv < 20}`),
+//! provided every closed conjunct written before it holds.
+
+use super::plan::{idents, is_int_typing, Gen, Plan};
+use crate::ast::*;
+use crate::eval::{Env, Fail};
+
+/// Whether a function applied outside its domain while computing the
+/// candidates of step `k` of `plan` is an error ProB reports.
+pub(super) fn reported(ids: &[Sym], cs: &[&Expr], plan: &Plan, k: usize) -> bool {
+    let Some(Gen::Eq { c, left }) = plan.steps.get(k).map(|s| &s.gen) else {
+        return false;
+    };
+    let ExprKind::Bin(BinOp::Eq, a, b) = &cs[*c].kind else {
+        return false;
+    };
+    let mut used = Vec::new();
+    idents(if *left { b } else { a }, &mut used);
+    if used.iter().any(|s| ids.contains(s)) {
+        return false;
+    }
+    let held = |j: usize| {
+        plan.pre.contains(&j)
+            || plan.steps[..k]
+                .iter()
+                .any(|st| st.checks.contains(&j) || generator(&st.gen, cs) == Some(j))
+    };
+    (0..*c).all(|j| held(j) || is_int_typing(cs[j], ids))
+}
+
+/// The conjunct a step's generator reads, for the generators that bind
+/// only values satisfying it (`x = E`, `x : E`).
+fn generator(g: &Gen, cs: &[&Expr]) -> Option<usize> {
+    match g {
+        Gen::Eq { c, .. } => Some(*c),
+        Gen::In { c } => match &cs[*c].kind {
+            ExprKind::Bin(_, x, _) if matches!(x.kind, ExprKind::Ident(_)) => Some(*c),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `f`, the failure to solve `pred` for the constants `ids`, or, when it
+/// is unsupported, the arithmetic error of a closed conjunct (see the
+/// module's doc).
+pub fn closed_wd(f: Fail, ids: &[Sym], pred: &Expr, env: &mut Env) -> Fail {
+    if !matches!(f, Fail::Unsupported(..)) {
+        return f;
+    }
+    for c in super::plan::conjuncts(pred) {
+        let r = match closed_part(c, ids) {
+            Some(Closed::Whole) => env.holds(c),
+            Some(Closed::Value(e)) => env.eval(e).map(|_| true),
+            None => continue,
+        };
+        match r {
+            Ok(true) => {}
+            Err(Fail::Wd(m, at)) if !m.starts_with("function appl") => return Fail::Wd(m, at),
+            _ => return f,
+        }
+    }
+    f
+}
+
+/// What of a conjunct can be evaluated without the constants.
+enum Closed<'e> {
+    /// The conjunct names none of them.
+    Whole,
+    /// `c = E` (or `E = c`) with `E` naming none: `E`.
+    Value(&'e Expr),
+}
+
+fn closed_part<'e>(c: &'e Expr, ids: &[Sym]) -> Option<Closed<'e>> {
+    let names = |e: &Expr| {
+        let mut used = Vec::new();
+        idents(e, &mut used);
+        used.iter().any(|s| ids.contains(s))
+    };
+    if !names(c) {
+        return Some(Closed::Whole);
+    }
+    let ExprKind::Bin(BinOp::Eq, a, b) = &c.kind else {
+        return None;
+    };
+    let is_id = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if ids.contains(&s));
+    match (is_id(a), is_id(b)) {
+        (true, false) if !names(b) => Some(Closed::Value(b)),
+        (false, true) if !names(a) => Some(Closed::Value(a)),
+        _ => None,
+    }
+}
