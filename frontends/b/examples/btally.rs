@@ -2,10 +2,11 @@
 //! count of one formalism (`b`, classical B, by default; `eventb` for the
 //! Event-B exports): `btally [--formalism b|eventb] [--timeout SECS]
 //! [--limit STATES (default 10^6)] [--jobs N] [--out FILE.tsv]
-//! [--filter SUBSTRING]`. Each model runs in a child process (this program with `--one PATH LIMIT`) killed after the
-//! timeout. Prints matched / unsupported (top reasons) / model errors /
-//! refused (syntax, semantic) / out of budget / WRONG; exits 1 if any count
-//! is wrong. Needs `../shared/datasets/b` beside the workspace.
+//! [--filter SUBSTRING]`. Each model runs in a child process (this
+//! program with `--one PATH LIMIT`) killed after the timeout. Prints
+//! matched / unsupported (top reasons) / model errors / refused (syntax,
+//! semantic) / out of budget / WRONG; exits 1 if any count is wrong.
+//! Needs `../shared/datasets/b` beside the workspace.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
