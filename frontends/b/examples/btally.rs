@@ -1,11 +1,12 @@
 //! Tallies the B front-end over every row of ProB's oracle with a complete
 //! count of one formalism (`b`, classical B, by default; `eventb` for the
 //! Event-B exports): `btally [--formalism b|eventb] [--timeout SECS]
-//! [--limit STATES] [--jobs N] [--out FILE.tsv] [--filter SUBSTRING]`. Each model runs in a
-//! child process (this program with `--one PATH LIMIT`) killed after the
-//! timeout. Prints matched / unsupported (top reasons) / model errors /
-//! refused (syntax, semantic) / out of budget / WRONG; exits 1 if any count
-//! is wrong. Needs `../shared/datasets/b` beside the workspace.
+//! [--limit STATES (default 10^6)] [--jobs N] [--out FILE.tsv]
+//! [--filter SUBSTRING]`. Each model runs in a child process (this
+//! program with `--one PATH LIMIT`) killed after the timeout. Prints
+//! matched / unsupported (top reasons) / model errors / refused (syntax,
+//! semantic) / out of budget / WRONG; exits 1 if any count is wrong.
+//! Needs `../shared/datasets/b` beside the workspace.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
@@ -61,7 +62,7 @@ fn main() {
         one(&args[1], args[2].parse().expect("limit"));
         return;
     }
-    let (mut timeout, mut limit, mut jobs) = (10u64, 200_000usize, 2usize);
+    let (mut timeout, mut limit, mut jobs) = (10u64, 1_000_000usize, 2usize);
     let mut out: Option<PathBuf> = None;
     let mut filter = String::new();
     let mut prob_errors = false;

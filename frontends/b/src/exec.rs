@@ -15,7 +15,7 @@ use crate::solve::solve;
 use crate::value::{self as v, Value};
 
 /// Where a write goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     Slot(usize),
     Local(Sym),
@@ -66,7 +66,7 @@ impl Env<'_> {
         }
     }
 
-    fn read(&self, t: Target) -> Value {
+    pub(crate) fn read(&self, t: Target) -> Value {
         match t {
             Target::Slot(i) => self.slots[i].clone(),
             Target::Local(s) => self
@@ -405,14 +405,11 @@ impl Env<'_> {
                 Ok(outs)
             }
             EventCheck::Simulates { what, action } => {
-                let abstract_outs = self.exec(action, ops)?;
+                let abstract_outs = crate::outcomes::OutcomeIndex::new(self.exec(action, ops)?);
                 let outs = self.exec(body, ops)?;
                 for w in &outs {
-                    let simulated = self.with_writes(w, |env| {
-                        abstract_outs
-                            .iter()
-                            .any(|a| a.iter().all(|(t, v)| env.read(*t) == *v))
-                    });
+                    let simulated =
+                        self.with_writes(w, |env| abstract_outs.any_agrees(|t| env.read(t)));
                     if !simulated {
                         return Err(Fail::Wd(what.clone(), action.pos));
                     }

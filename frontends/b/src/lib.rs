@@ -117,6 +117,7 @@ mod exec;
 mod lexer;
 mod load;
 mod model;
+mod outcomes;
 mod parse;
 mod rename;
 mod setsize;

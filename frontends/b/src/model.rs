@@ -336,6 +336,13 @@ impl BModel {
         }
     }
 
+    /// [`Self::fail`], the message naming the transition group.
+    fn group_error(&self, group: usize, f: Fail) -> ModelError {
+        let mut e = self.fail(f);
+        e.message = format!("{} ({})", e.message, self.groups[group].label);
+        e
+    }
+
     pub(crate) fn fail(&self, f: Fail) -> ModelError {
         let (msg, pos, unsup) = match f {
             Fail::Wd(m, p) => (m, p, false),
@@ -427,80 +434,108 @@ impl BModel {
                 if phase != 2 {
                     return Ok(());
                 }
-                let op = &self.machines[m].operations[k];
-                let slots = self.decode(state);
-                let mut env = Env {
-                    w: &self.world,
-                    symbolic: self.large_constant(&slots),
-                    slots,
-                    locals: Vec::new(),
-                };
-                for &o in &op.outs {
-                    env.locals.push((o, crate::exec::unset()));
-                }
-                let mut seen: FxHashSet<(Vec<Value>, Vec<Value>, Vec<PValue>)> =
-                    FxHashSet::default();
-                let mut instances = 0usize;
-                let mut run = |env: &mut Env, params: Vec<Value>, body: &Subst| -> E<()> {
-                    let outs = env.exec(body, self)?;
-                    instances += outs.len();
-                    let name = self.world.syms.name(op.name);
-                    self.within_cap(self.world.caps.operations, name, instances, op.pos)?;
-                    for w in outs {
-                        let mut t = state.to_vec();
-                        let mut results = Vec::with_capacity(op.outs.len());
-                        for (tg, v) in &w {
-                            if let Target::Slot(i) = tg {
-                                t[i + 1] = self.store(*i, v, op.pos, env.symbolic)?;
-                            }
-                        }
-                        for &o in &op.outs {
-                            let v = w
-                                .iter()
-                                .rev()
-                                .find(|(tg, _)| *tg == Target::Local(o))
-                                .map(|(_, v)| v.clone())
-                                .unwrap_or_else(crate::exec::unset);
-                            results.push(v);
-                        }
-                        let key = (params.clone(), results, t);
-                        if !seen.contains(&key) {
-                            emit(&key.2);
-                            seen.insert(key);
-                        }
-                    }
-                    Ok(())
-                };
-                let (guard, body) = split_guard(op);
-                let any_ids = self.shown_any(op);
-                if op.params.is_empty() && any_ids.is_empty() {
-                    if let Some(g) = guard {
-                        if !guard_holds(&mut env, g)? {
-                            return Ok(());
-                        }
-                    }
-                    return run(&mut env, Vec::new(), body);
-                }
-                let Some((ids, guard, body)) = param_binder(op) else {
-                    return Err(Fail::Unsupported(
-                        "operation parameters not typed by a top-level PRE, SELECT or ANY".into(),
-                        op.pos,
-                    ));
-                };
-                let plan = env.plan_of(&self.param_plans[group], &ids, guard)?;
-                solve(&ids, guard, plan, &mut env, true, &mut |env| {
-                    let params = op
-                        .params
-                        .iter()
-                        .chain(any_ids)
-                        .map(|&p| env.lookup(p, op.pos))
-                        .collect::<E<Vec<_>>>()?;
-                    run(env, params, body)?;
-                    Ok(true)
-                })?;
-                Ok(())
+                let mut slots = self.decode(state);
+                self.op_successors(state, group, (m, k), &mut slots, emit)
             }
         }
+    }
+
+    /// The successors of `state` by operation `op` (machine, index) of
+    /// `group`, `slots` being `state` decoded; `slots` is left as it was
+    /// found (writes are applied with [`Env::with_writes`], which restores
+    /// them), so that [`pins::Model::next_all`] decodes a state once for
+    /// all operations.
+    fn op_successors(
+        &self,
+        state: &[PValue],
+        group: usize,
+        (m, k): (usize, usize),
+        slots: &mut Vec<Value>,
+        emit: &mut dyn FnMut(&[PValue]),
+    ) -> E<()> {
+        let op = &self.machines[m].operations[k];
+        let mut env = Env {
+            w: &self.world,
+            symbolic: self.large_constant(slots),
+            slots: std::mem::take(slots),
+            locals: Vec::new(),
+        };
+        let r = self.op_successors_in(state, group, op, &mut env, emit);
+        *slots = env.slots;
+        r
+    }
+
+    fn op_successors_in(
+        &self,
+        state: &[PValue],
+        group: usize,
+        op: &Operation,
+        env: &mut Env,
+        emit: &mut dyn FnMut(&[PValue]),
+    ) -> E<()> {
+        for &o in &op.outs {
+            env.locals.push((o, crate::exec::unset()));
+        }
+        let mut seen: FxHashSet<(Vec<Value>, Vec<Value>, Vec<PValue>)> = FxHashSet::default();
+        let mut instances = 0usize;
+        let mut run = |env: &mut Env, params: Vec<Value>, body: &Subst| -> E<()> {
+            let outs = env.exec(body, self)?;
+            instances += outs.len();
+            let name = self.world.syms.name(op.name);
+            self.within_cap(self.world.caps.operations, name, instances, op.pos)?;
+            for w in outs {
+                let mut t = state.to_vec();
+                let mut results = Vec::with_capacity(op.outs.len());
+                for (tg, v) in &w {
+                    if let Target::Slot(i) = tg {
+                        t[i + 1] = self.store(*i, v, op.pos, env.symbolic)?;
+                    }
+                }
+                for &o in &op.outs {
+                    let v = w
+                        .iter()
+                        .rev()
+                        .find(|(tg, _)| *tg == Target::Local(o))
+                        .map(|(_, v)| v.clone())
+                        .unwrap_or_else(crate::exec::unset);
+                    results.push(v);
+                }
+                let key = (params.clone(), results, t);
+                if !seen.contains(&key) {
+                    emit(&key.2);
+                    seen.insert(key);
+                }
+            }
+            Ok(())
+        };
+        let (guard, body) = split_guard(op);
+        let any_ids = self.shown_any(op);
+        if op.params.is_empty() && any_ids.is_empty() {
+            if let Some(g) = guard {
+                if !guard_holds(env, g)? {
+                    return Ok(());
+                }
+            }
+            return run(env, Vec::new(), body);
+        }
+        let Some((ids, guard, body)) = param_binder(op) else {
+            return Err(Fail::Unsupported(
+                "operation parameters not typed by a top-level PRE, SELECT or ANY".into(),
+                op.pos,
+            ));
+        };
+        let plan = env.plan_of(&self.param_plans[group], &ids, guard)?;
+        solve(&ids, guard, plan, env, true, &mut |env| {
+            let params = op
+                .params
+                .iter()
+                .chain(any_ids)
+                .map(|&p| env.lookup(p, op.pos))
+                .collect::<E<Vec<_>>>()?;
+            run(env, params, body)?;
+            Ok(true)
+        })?;
+        Ok(())
     }
 
     /// The identifiers of `op`'s top-level ANY when their values are part
@@ -655,11 +690,25 @@ impl pins::Model for BModel {
         vec![0; self.nslots + 1]
     }
     fn next(&self, state: &[PValue], group: usize, emit: &mut pins::Emit) -> pins::Step {
-        self.successors(state, group, emit).map_err(|f| {
-            let mut e = self.fail(f);
-            e.message = format!("{} ({})", e.message, self.groups[group].label);
-            e
-        })
+        self.successors(state, group, emit)
+            .map_err(|f| self.group_error(group, f))
+    }
+    /// As the default (groups in order, stopping at the first error), but
+    /// decodes an initialised state once for all operations.
+    fn next_all(&self, state: &[PValue], emit: &mut dyn FnMut(usize, &[PValue])) -> pins::Step {
+        let mut decoded: Option<Vec<Value>> = None;
+        for g in 0..self.groups.len() {
+            let mut emit_g = |t: &[PValue]| emit(g, t);
+            let r = match self.kinds[g] {
+                Kind::Op(m, k) if state[0] == 2 => {
+                    let slots = decoded.get_or_insert_with(|| self.decode(state));
+                    self.op_successors(state, g, (m, k), slots, &mut emit_g)
+                }
+                _ => self.successors(state, g, &mut emit_g),
+            };
+            r.map_err(|f| self.group_error(g, f))?;
+        }
+        Ok(())
     }
 }
 
