@@ -163,13 +163,19 @@ pub struct Search<'a, 'm, D: Diagram> {
     pub learner: Learner<'m>,
     pub rels: Vec<D::Set>,
     learned_on: Vec<D::Set>,
-    /// Per group `g`, the states (reached, not necessarily visited yet)
-    /// whose projection on `g`'s slots may not be learned: every reached
-    /// state's projection is in `learned_on[g]` or in this set's
-    /// projection. A state found by group `h` agrees with its source
-    /// outside `h`'s write slots, so it goes only to the groups of
-    /// `affected[h]`; for the others its projection is its source's.
-    pending: Vec<D::Set>,
+    /// Per group `g`, whether some visited state's projection on `g`'s
+    /// slots may not be learned; if not, every one is. A state found by
+    /// group `h` agrees with its source outside `h`'s write slots, so it
+    /// makes only the groups of `affected[h]` dirty; for the others its
+    /// projection is its source's.
+    dirty: Vec<bool>,
+    /// Per dirty group, the visited set when it became dirty: the states
+    /// of the visited set that it lacks are those to learn on. A former
+    /// visited set is one id, so marking a group costs no union, and the
+    /// difference costs the nodes the two sets do not share.
+    since: Vec<D::Set>,
+    /// Groups whose successors are not yet in the visited set.
+    produced: Vec<usize>,
     /// Per group `h`, the groups whose read ∪ write slots meet `h`'s write
     /// slots; empty where the encoding has no suffixes
     /// ([`Diagram::suffixes`]): the binary BDD learns on the set it
@@ -216,7 +222,9 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         Ok(Search {
             rels: vec![empty.clone(); shapes.len()],
             learned_on: vec![empty.clone(); shapes.len()],
-            pending: vec![visited.clone(); shapes.len()],
+            dirty: vec![true; shapes.len()],
+            since: vec![empty.clone(); shapes.len()],
+            produced: Vec::new(),
             affected: if pending_learning {
                 affected(shapes, k)
             } else {
@@ -249,35 +257,49 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         Ok(())
     }
 
-    /// Learns group `g` on its pending states ([`Search::pending`]), below
-    /// `g`'s top where the encoding has suffixes ([`Diagram::suffixes`]).
-    /// A group none of whose slots changed since it was last learned has
-    /// nothing pending and costs no walk (issue 36: the walk of every
-    /// group over the whole frontier, which grows during a chaining sweep,
-    /// was 82% of PhilosophersDyn-PT-10's time).
+    /// Learns a dirty group `g` ([`Search::dirty`]) on the visited states
+    /// added since it became dirty, below `g`'s top where the encoding has
+    /// suffixes ([`Diagram::suffixes`]). A group none of whose slots
+    /// changed since it was last learned costs no walk (issue 36: the walk
+    /// of every group over the whole frontier, which grows during a
+    /// chaining sweep, was 82% of PhilosophersDyn-PT-10's time).
     fn learn_pending(&mut self, g: usize) -> Result<(), Stop> {
-        if self.d.is_empty(&self.pending[g]) {
+        if !self.dirty[g] {
             return Ok(());
         }
         let started = Instant::now();
-        let pending = self.pending[g].clone();
+        let new = self.d.minus(&self.visited, &self.since[g])?;
         let top = self.shapes[g].proj.first().copied().unwrap_or(0);
-        match self.d.suffixes(&pending, top)? {
+        match self.d.suffixes(&new, top)? {
             Some(suffixes) => self.learn_on(g, &suffixes, top)?,
-            None => self.learn_on(g, &pending, 0)?,
+            None => self.learn_on(g, &new, 0)?,
         }
-        self.pending[g] = self.d.empty();
+        self.dirty[g] = false;
+        self.since[g] = self.d.empty();
         self.figures.learn_ns += started.elapsed().as_nanos() as u64;
         Ok(())
     }
 
+    /// Marks dirty the groups that the groups of [`Search::produced`]
+    /// affect: called before their successors join the visited set.
+    fn mark_produced(&mut self) {
+        for h in std::mem::take(&mut self.produced) {
+            for &g in &self.affected[h] {
+                if !self.dirty[g] {
+                    self.dirty[g] = true;
+                    self.since[g] = self.visited.clone();
+                }
+            }
+        }
+    }
+
     /// The successors of `from` (a subset of the visited set) by group
     /// `g` that are not visited, learning `g` first
-    /// ([`Search::learn_pending`]) and marking them pending for the groups
-    /// `g` affects. Where the encoding has the suffixes of `from` below
-    /// `g`'s first slot ([`Diagram::suffixes`], shared by the groups of
-    /// that slot), the enabling test looks at them only, and a group that
-    /// no state enables costs no image.
+    /// ([`Search::learn_pending`]) and noting `g` as their producer
+    /// ([`Search::mark_produced`]). Where the encoding has the suffixes of
+    /// `from` below `g`'s first slot ([`Diagram::suffixes`], shared by the
+    /// groups of that slot), the enabling test looks at them only, and a
+    /// group that no state enables costs no image.
     fn successors(&mut self, g: usize, from: &D::Set) -> Result<D::Set, Stop> {
         if self.pending_learning {
             self.learn_pending(g)?;
@@ -299,10 +321,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         let img = self.d.image(from, &self.rels[g], g)?;
         let new = self.d.minus(&img, &self.visited)?;
         if !self.d.is_empty(&new) {
-            for i in 0..self.affected[g].len() {
-                let h = self.affected[g][i];
-                self.pending[h] = self.d.union(&self.pending[h], &new)?;
-            }
+            self.produced.push(g);
         }
         self.figures.apply_ns += started.elapsed().as_nanos() as u64;
         Ok(new)
@@ -315,7 +334,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         roots.extend(extra);
         roots.extend(self.rels.iter());
         roots.extend(self.learned_on.iter());
-        roots.extend(self.pending.iter());
+        roots.extend(self.since.iter());
         roots
     }
 
@@ -403,12 +422,13 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         if self.d.is_empty(&new) {
             return Ok(false);
         }
-        self.visited = self.d.union(&self.visited, &new)?;
-        if self.pending_learning {
-            for p in &mut self.pending {
-                *p = self.d.union(p, &new)?;
+        for g in 0..self.dirty.len() {
+            if !self.dirty[g] {
+                self.dirty[g] = true;
+                self.since[g] = self.visited.clone();
             }
         }
+        self.visited = self.d.union(&self.visited, &new)?;
         self.frontier = new;
         Ok(true)
     }
@@ -436,7 +456,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                     .enumerate()
                     .map(|(g, p)| (p, Support::Projection(g))),
             );
-            sets.extend(self.pending.iter().map(|v| (v, Support::State)));
+            sets.extend(self.since.iter().map(|v| (v, Support::State)));
             new.transfer(&self.d, &sets)?
         };
         let mut moved = moved.into_iter();
@@ -449,7 +469,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         for p in &mut self.learned_on {
             *p = next();
         }
-        for v in &mut self.pending {
+        for v in &mut self.since {
             *v = next();
         }
         self.d = new;
@@ -467,6 +487,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 self.collect(&[&next]);
             }
             self.frontier = self.d.minus(&next, &self.visited)?;
+            self.mark_produced();
             self.visited = self.d.union(&self.visited, &self.frontier)?;
             self.figures.rounds += 1;
             self.sample(&[]);
@@ -482,6 +503,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 let from = self.frontier.clone();
                 let new = self.successors(g, &from)?;
                 if !self.d.is_empty(&new) {
+                    self.mark_produced();
                     self.visited = self.d.union(&self.visited, &new)?;
                     self.frontier = self.d.union(&self.frontier, &new)?;
                     sweep = self.d.union(&sweep, &new)?;
@@ -525,6 +547,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 self.collect(&[&new, &all]);
             }
             self.frontier = self.d.minus(&new, &self.visited)?;
+            self.mark_produced();
             self.visited = self.d.union(&self.visited, &self.frontier)?;
             self.chain(&active)?;
         }
@@ -547,7 +570,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         for g in 0..self.shapes.len() {
             if self.shapes[g].proj.is_empty() {
                 let visited = self.visited.clone();
-                self.pending[g] = visited.clone();
+                self.dirty[g] = true;
+                self.since[g] = self.d.empty();
                 self.successors(g, &visited)?;
             }
         }
