@@ -110,8 +110,6 @@ enum Op {
     Minus,
     /// Image by group `g`'s relation from slot `l`.
     Image(u32, u32),
-    /// Projection on group `g`'s slots from slot `l`, minus a set.
-    Unseen(u32, u32),
     /// Suffixes below slot `t` from slot `l`.
     Suffixes(u32, u32),
     /// Whether group `g`'s relation from slot `l` has a pair from a set
@@ -126,13 +124,15 @@ impl Op {
             Op::Union => (1, 0, 0),
             Op::Minus => (2, 0, 0),
             Op::Image(g, l) => (4, g, l),
-            Op::Unseen(g, l) => (5, g, l),
             Op::Suffixes(t, l) => (6, t, l),
             Op::Enables(g, l) => (7, g, l),
         };
         (tag << 56) | (u64::from(g) << 24) | u64::from(l & 0xff_ffff)
     }
 }
+
+/// The memo of one walk: (set, second operand, slot) → result.
+type Walks = FxHashMap<(Id, Id, u32), Id>;
 
 /// An operation cache entry: (operation word, operands, result).
 type Entry = (u64, u64, Id);
@@ -422,23 +422,35 @@ impl Ldd {
     /// `seen` lacks, walking both at once: where `seen` ends, nothing is
     /// built, so a set whose projections are all learned costs a walk of
     /// its nodes above the group's last slot and no union. With `seen`
-    /// empty, the projection.
-    fn unseen_rec(&self, st: &mut Store, s: Id, seen: Id, g: usize, l: usize) -> DdResult<Id> {
+    /// empty, the projection. Memoised in `memo`, one map per call, not
+    /// in the operation cache: `seen` grows with every learned batch, so
+    /// an entry is seldom asked for again by a later call, and the lookups
+    /// of a walk stay in a small map instead of missing a large table
+    /// (issue 36: 75% of BridgeAndVehicles-PT-V20P10N50's time was this
+    /// walk, most of it waiting on the cache's memory).
+    fn unseen_rec(
+        &self,
+        st: &mut Store,
+        (s, seen): (Id, Id),
+        g: usize,
+        l: usize,
+        memo: &mut Walks,
+    ) -> DdResult<Id> {
         if s == EMPTY {
             return Ok(EMPTY);
         }
         if l >= self.ends[g] {
             return Ok(if seen == EMPTY { END } else { EMPTY });
         }
-        let key = (Op::Unseen(g as u32, l as u32), s, seen);
-        if let Some(x) = st.cached(key) {
+        let key = (s, seen, l as u32);
+        if let Some(&x) = memo.get(&key) {
             return Ok(x);
         }
         let entries = st.entries(s);
         let x = if self.roles[g][l] == Role::Skip {
             let mut acc = EMPTY;
             for (_, d) in entries {
-                let p = self.unseen_rec(st, d, seen, g, l + 1)?;
+                let p = self.unseen_rec(st, (d, seen), g, l + 1, memo)?;
                 acc = st.union(acc, p)?;
             }
             acc
@@ -449,11 +461,11 @@ impl Ldd {
                 let below = known
                     .binary_search_by_key(&v, |e| e.0)
                     .map_or(EMPTY, |k| known[k].1);
-                out.push((v, self.unseen_rec(st, d, below, g, l + 1)?));
+                out.push((v, self.unseen_rec(st, (d, below), g, l + 1, memo)?));
             }
             st.level(&out)?
         };
-        st.remember(key, x);
+        memo.insert(key, x);
         Ok(x)
     }
 
@@ -613,7 +625,9 @@ impl Diagram for Ldd {
     }
 
     fn project(&self, s: &Id, g: usize, slot: usize) -> DdResult<Id> {
-        self.unseen_rec(&mut self.store.borrow_mut(), *s, EMPTY, g, slot)
+        let mut memo = Walks::default();
+        let st = &mut self.store.borrow_mut();
+        self.unseen_rec(st, (*s, EMPTY), g, slot, &mut memo)
     }
 
     fn suffixes(&self, s: &Id, slot: usize) -> DdResult<Option<Id>> {
@@ -625,7 +639,9 @@ impl Diagram for Ldd {
     }
 
     fn unseen(&self, s: &Id, seen: &Id, g: usize, slot: usize) -> DdResult<Id> {
-        self.unseen_rec(&mut self.store.borrow_mut(), *s, *seen, g, slot)
+        let mut memo = Walks::default();
+        let st = &mut self.store.borrow_mut();
+        self.unseen_rec(st, (*s, *seen), g, slot, &mut memo)
     }
 
     fn for_each_vector(&self, s: &Id, slots: &[usize], f: &mut dyn FnMut(&[Value])) {

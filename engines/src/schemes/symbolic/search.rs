@@ -113,10 +113,41 @@ pub struct Figures {
     /// Garbage collections of the encoding's node table
     /// ([`Diagram::collect`]).
     pub collections: u64,
+    /// Applications of a group to a set (enabling test, then image).
+    pub applications: u64,
+    /// Time spent learning relations (set differences, projections, model
+    /// calls, relation building), in nanoseconds.
+    pub learn_ns: u64,
+    /// Time spent applying learned relations (enabling tests, images).
+    pub apply_ns: u64,
 }
 
 /// Makes an empty diagram for a layout.
 pub type Make<'a, D> = dyn Fn(Layout) -> DdResult<D> + 'a;
+
+/// Per group `h`, the groups whose read ∪ write slots meet `h`'s write
+/// slots (`k` slots).
+fn affected(shapes: &[GroupShape], k: usize) -> Vec<Vec<usize>> {
+    let mut touching: Vec<Vec<usize>> = vec![Vec::new(); k];
+    for (g, s) in shapes.iter().enumerate() {
+        for &i in &s.proj {
+            touching[i].push(g);
+        }
+    }
+    shapes
+        .iter()
+        .map(|s| {
+            let mut gs: Vec<usize> = s
+                .write
+                .iter()
+                .flat_map(|&i| touching[i].iter().copied())
+                .collect();
+            gs.sort_unstable();
+            gs.dedup();
+            gs
+        })
+        .collect()
+}
 
 /// Memo tables of one saturation call.
 struct Memo<S> {
@@ -132,6 +163,27 @@ pub struct Search<'a, 'm, D: Diagram> {
     pub learner: Learner<'m>,
     pub rels: Vec<D::Set>,
     learned_on: Vec<D::Set>,
+    /// Per group `g`, whether some visited state's projection on `g`'s
+    /// slots may not be learned; if not, every one is. A state found by
+    /// group `h` agrees with its source outside `h`'s write slots, so it
+    /// makes only the groups of `affected[h]` dirty; for the others its
+    /// projection is its source's.
+    dirty: Vec<bool>,
+    /// Per dirty group, the visited set when it became dirty: the states
+    /// of the visited set that it lacks are those to learn on. A former
+    /// visited set is one id, so marking a group costs no union, and the
+    /// difference costs the nodes the two sets do not share.
+    since: Vec<D::Set>,
+    /// Groups whose successors are not yet in the visited set.
+    produced: Vec<usize>,
+    /// Per group `h`, the groups whose read ∪ write slots meet `h`'s write
+    /// slots; empty where the encoding has no suffixes
+    /// ([`Diagram::suffixes`]): the binary BDD learns on the set it
+    /// applies a group to, as before (GlobalResAllocation-PT-03 timed
+    /// out at 90 s with pending sets, 84.7 s without, same load).
+    affected: Vec<Vec<usize>>,
+    /// Whether groups are learned on their pending states.
+    pending_learning: bool,
     pub visited: D::Set,
     /// States not yet expanded by every group.
     frontier: D::Set,
@@ -156,6 +208,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         let visited = d.state(&model.initial_state())?;
         let empty = d.empty();
         let k = model.slot_count();
+        let pending_learning = d.suffixes(&visited, 0)?.is_some();
         let mut by_top = vec![Vec::new(); k];
         for (g, s) in shapes.iter().enumerate() {
             if let Some(&t) = s.proj.first() {
@@ -169,6 +222,15 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         Ok(Search {
             rels: vec![empty.clone(); shapes.len()],
             learned_on: vec![empty.clone(); shapes.len()],
+            dirty: vec![true; shapes.len()],
+            since: vec![empty.clone(); shapes.len()],
+            produced: Vec::new(),
+            affected: if pending_learning {
+                affected(shapes, k)
+            } else {
+                vec![Vec::new(); shapes.len()]
+            },
+            pending_learning,
             frontier: empty,
             d,
             make,
@@ -195,24 +257,74 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         Ok(())
     }
 
-    /// Successors of `from` (a set of states) by group `g`, learning it
-    /// first. Where the encoding has the suffixes of `from` below `g`'s
-    /// first slot ([`Diagram::suffixes`], shared by the groups of that
-    /// slot), learning and the enabling test look at them only, and a
-    /// group that no state enables costs no image.
-    fn successors(&mut self, g: usize, from: &D::Set) -> Result<D::Set, Stop> {
+    /// Learns a dirty group `g` ([`Search::dirty`]) on the visited states
+    /// added since it became dirty, below `g`'s top where the encoding has
+    /// suffixes ([`Diagram::suffixes`]). A group none of whose slots
+    /// changed since it was last learned costs no walk (issue 36: the walk
+    /// of every group over the whole frontier, which grows during a
+    /// chaining sweep, was 82% of PhilosophersDyn-PT-10's time).
+    fn learn_pending(&mut self, g: usize) -> Result<(), Stop> {
+        if !self.dirty[g] {
+            return Ok(());
+        }
+        let started = Instant::now();
+        let new = self.d.minus(&self.visited, &self.since[g])?;
         let top = self.shapes[g].proj.first().copied().unwrap_or(0);
-        match self.d.suffixes(from, top)? {
-            Some(suffixes) => {
-                self.learn_on(g, &suffixes, top)?;
-                if !self.d.enables(&suffixes, &self.rels[g], g, top) {
-                    return Ok(self.d.empty());
+        match self.d.suffixes(&new, top)? {
+            Some(suffixes) => self.learn_on(g, &suffixes, top)?,
+            None => self.learn_on(g, &new, 0)?,
+        }
+        self.dirty[g] = false;
+        self.since[g] = self.d.empty();
+        self.figures.learn_ns += started.elapsed().as_nanos() as u64;
+        Ok(())
+    }
+
+    /// Marks dirty the groups that the groups of [`Search::produced`]
+    /// affect: called before their successors join the visited set.
+    fn mark_produced(&mut self) {
+        for h in std::mem::take(&mut self.produced) {
+            for &g in &self.affected[h] {
+                if !self.dirty[g] {
+                    self.dirty[g] = true;
+                    self.since[g] = self.visited.clone();
                 }
             }
-            None => self.learn_on(g, from, 0)?,
+        }
+    }
+
+    /// The successors of `from` (a subset of the visited set) by group
+    /// `g` that are not visited, learning `g` first
+    /// ([`Search::learn_pending`]) and noting `g` as their producer
+    /// ([`Search::mark_produced`]). Where the encoding has the suffixes of
+    /// `from` below `g`'s first slot ([`Diagram::suffixes`], shared by the
+    /// groups of that slot), the enabling test looks at them only, and a
+    /// group that no state enables costs no image.
+    fn successors(&mut self, g: usize, from: &D::Set) -> Result<D::Set, Stop> {
+        if self.pending_learning {
+            self.learn_pending(g)?;
+        } else {
+            let started = Instant::now();
+            self.learn_on(g, from, 0)?;
+            self.figures.learn_ns += started.elapsed().as_nanos() as u64;
+        }
+        let started = Instant::now();
+        self.figures.applications += 1;
+        let top = self.shapes[g].proj.first().copied().unwrap_or(0);
+        if let Some(suffixes) = self.d.suffixes(from, top)? {
+            if !self.d.enables(&suffixes, &self.rels[g], g, top) {
+                self.figures.apply_ns += started.elapsed().as_nanos() as u64;
+                return Ok(self.d.empty());
+            }
         }
         self.figures.images += 1;
-        Ok(self.d.image(from, &self.rels[g], g)?)
+        let img = self.d.image(from, &self.rels[g], g)?;
+        let new = self.d.minus(&img, &self.visited)?;
+        if !self.d.is_empty(&new) {
+            self.produced.push(g);
+        }
+        self.figures.apply_ns += started.elapsed().as_nanos() as u64;
+        Ok(new)
     }
 
     /// Everything live between two steps (visited set, frontier,
@@ -222,6 +334,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         roots.extend(extra);
         roots.extend(self.rels.iter());
         roots.extend(self.learned_on.iter());
+        roots.extend(self.since.iter());
         roots
     }
 
@@ -242,8 +355,9 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         f.peak_visited_nodes = f.peak_visited_nodes.max(visited);
         if std::env::var_os("STATEBENCH_SYMBOLIC_TRACE").is_some() {
             eprintln!(
-                "symbolic: rounds {} images {} fires {} learned {} calls {} live nodes {all} visited nodes {visited}",
-                f.rounds, f.images, f.fires, self.learner.learned, self.learner.calls
+                "symbolic: rounds {} images {} fires {} learned {} calls {} live nodes {all} visited nodes {visited} applications {} learn {} ms apply {} ms",
+                f.rounds, f.images, f.fires, self.learner.learned, self.learner.calls,
+                f.applications, f.learn_ns / 1_000_000, f.apply_ns / 1_000_000
             );
         }
         // Progress is for people: the state count (a walk over the visited
@@ -308,6 +422,12 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         if self.d.is_empty(&new) {
             return Ok(false);
         }
+        for g in 0..self.dirty.len() {
+            if !self.dirty[g] {
+                self.dirty[g] = true;
+                self.since[g] = self.visited.clone();
+            }
+        }
         self.visited = self.d.union(&self.visited, &new)?;
         self.frontier = new;
         Ok(true)
@@ -336,6 +456,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                     .enumerate()
                     .map(|(g, p)| (p, Support::Projection(g))),
             );
+            sets.extend(self.since.iter().map(|v| (v, Support::State)));
             new.transfer(&self.d, &sets)?
         };
         let mut moved = moved.into_iter();
@@ -347,6 +468,9 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         }
         for p in &mut self.learned_on {
             *p = next();
+        }
+        for v in &mut self.since {
+            *v = next();
         }
         self.d = new;
         self.figures.reencodings += 1;
@@ -363,6 +487,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 self.collect(&[&next]);
             }
             self.frontier = self.d.minus(&next, &self.visited)?;
+            self.mark_produced();
             self.visited = self.d.union(&self.visited, &self.frontier)?;
             self.figures.rounds += 1;
             self.sample(&[]);
@@ -376,9 +501,9 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             let mut sweep = self.d.empty();
             for &g in groups {
                 let from = self.frontier.clone();
-                let img = self.successors(g, &from)?;
-                let new = self.d.minus(&img, &self.visited)?;
+                let new = self.successors(g, &from)?;
                 if !self.d.is_empty(&new) {
+                    self.mark_produced();
                     self.visited = self.d.union(&self.visited, &new)?;
                     self.frontier = self.d.union(&self.frontier, &new)?;
                     sweep = self.d.union(&sweep, &new)?;
@@ -422,6 +547,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 self.collect(&[&new, &all]);
             }
             self.frontier = self.d.minus(&new, &self.visited)?;
+            self.mark_produced();
             self.visited = self.d.union(&self.visited, &self.frontier)?;
             self.chain(&active)?;
         }
@@ -444,6 +570,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         for g in 0..self.shapes.len() {
             if self.shapes[g].proj.is_empty() {
                 let visited = self.visited.clone();
+                self.dirty[g] = true;
+                self.since[g] = self.d.empty();
                 self.successors(g, &visited)?;
             }
         }
