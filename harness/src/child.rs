@@ -29,6 +29,24 @@ pub struct ChildArgs {
     pub threads: usize,
 }
 
+/// The arguments of `statebench child ...`, parsed alone (`None`: the
+/// command line is another subcommand's). Exits as clap does on an error.
+pub fn args_if_child() -> Option<ChildArgs> {
+    #[derive(clap::Parser)]
+    #[command(name = "statebench child")]
+    struct Child {
+        #[command(flatten)]
+        args: ChildArgs,
+    }
+    let mut argv = std::env::args_os();
+    let program = argv.next()?;
+    if argv.next()? != "child" {
+        return None;
+    }
+    let child = <Child as clap::Parser>::parse_from(std::iter::once(program).chain(argv));
+    Some(child.args)
+}
+
 fn say(msg: &ChildMessage) {
     let mut out = std::io::stdout().lock();
     // A closed stdout means the parent is gone; nothing left to report to.

@@ -17,9 +17,11 @@
 //!   each other (rushhour's board cells and its cars' coordinates) share a
 //!   subtree and no root half holds a whole encoding of the state.
 //! - `sample`: dynamic: stores the first states of a breadth-first search
-//!   (at most [`SAMPLE_STATES`], and [`SAMPLE_VALUES`] slot values) in a tree of each of the
-//!   orders above (the first tree is the search's visited set, its queue
-//!   holds references; `pairing` reads the states back from it) and takes
+//!   (at most [`SAMPLE_STATES`], and [`SAMPLE_VALUES`] slot values) in a
+//!   tree in the model's order (the search's visited set; its queue holds
+//!   references), stores them again, read back in the order found, in a
+//!   tree of each other order above, one at a time (`pairing` is fitted to
+//!   the states read back slot by slot, as numbered columns), and takes
 //!   the one whose node tables hold the fewest tuples (`pairing`'s counted
 //!   10/9, as it is fitted to the sample), another than `model` only if its
 //!   share of `model`'s tuples does not rise
@@ -33,11 +35,12 @@
 //! (lossless, every answer unchanged). It owns only the orders; the tree
 //! shape is `shape`'s. It must not know front-ends.
 
-use super::pairing::pairing_order_of_columns;
-use super::{Tree, TreeConfig};
+use super::pairing::{pairing_order_of_columns, thinning, NumberedColumn, SlotColumn};
+use super::{tree_spec, HashRoot, Tree, TreeConfig, TreeDb};
+use crate::blocks::index_table::Growth;
 use crate::blocks::budget::Budget;
 use crate::registry::words;
-use crate::visited::VisitedSet;
+use crate::visited::{TableFull, VisitedSet};
 use pins::{Model, Value};
 
 words! {
@@ -60,7 +63,7 @@ pub fn slot_order(order: SlotOrder, model: &dyn Model) -> Vec<usize> {
         SlotOrder::Model => Vec::new(),
         SlotOrder::Groups => group_chain(&touching_groups(model)),
         SlotOrder::Pairing => {
-            let mut sample = Sample::explored(model, std::iter::once(Vec::new()));
+            let mut sample = Sample::explored(model);
             pairing_order_of_columns(sample.columns(model.slot_count()))
         }
         SlotOrder::Sample => {
@@ -94,83 +97,78 @@ pub type Scored = (SlotOrder, Vec<usize>, [u64; 2]);
 /// `model` and on all of them.
 pub fn sample_scores(model: &dyn Model) -> Vec<Scored> {
     let k = model.slot_count();
-    let candidates: Vec<_> = [SlotOrder::Model, SlotOrder::Groups]
-        .into_iter()
-        .map(|o| (o, slot_order(o, model)))
-        .collect();
-    let mut sample = Sample::explored(model, candidates.iter().map(|c| c.1.clone()));
-    let mut scores: Vec<Scored> = candidates
-        .into_iter()
-        .zip(sample.node_tuples())
-        .map(|((o, order), tuples)| (o, order, tuples))
-        .collect();
-    // `pairing` is fitted to the sample's states, read back from the first
-    // tree slot by slot, and scored on them as the others are.
+    let mut sample = Sample::explored(model);
+    let mut scores = vec![(SlotOrder::Model, Vec::new(), sample.model_tuples())];
+    // The other candidates are scored one at a time on the sample's states,
+    // read back from the model's tree in the order they were found, so only
+    // one more tree is alive at a time. `pairing` is fitted to the sample
+    // read back slot by slot.
+    let groups = slot_order(SlotOrder::Groups, model);
+    let tuples = sample.tuples_in_order(k, &groups);
+    scores.push((SlotOrder::Groups, groups, tuples));
     let order = pairing_order_of_columns(sample.columns(k));
     let tuples = sample.tuples_in_order(k, &order);
     scores.push((SlotOrder::Pairing, order, tuples));
     scores
 }
 
+/// Slots whose values one pass over the sample numbers (each holds its
+/// numbering while the pass runs).
+const COLUMNS_PER_PASS: usize = 16;
+
 /// States the `sample` order explores and stores at most.
 pub const SAMPLE_STATES: usize = 1 << 15;
 /// Slot values (states × slots) the `sample` order stores at most.
 pub const SAMPLE_VALUES: usize = 1 << 21;
 
-/// The first states of a breadth-first search, stored in one tree per
-/// candidate order (none: a tree could not store them). The first
-/// candidate's tree (the model's order) is the search's visited set and
-/// its queue holds references ([`VisitedSet::recall`] gives the states
+/// The first states of a breadth-first search, stored in a tree in the
+/// model's order (none: it could not store them), the search's visited
+/// set; its queue holds references ([`VisitedSet::recall`] gives the states
 /// back), so no state vector is kept.
 struct Sample {
-    trees: Vec<Option<Tree>>,
-    /// Per tree, its node tuples after each stored state.
-    tuples: Vec<Vec<u32>>,
-    /// The stored states' references in the first tree, in BFS order.
+    seen: Option<Tree>,
+    /// The tree's node tuples after each stored state.
+    tuples: Vec<u32>,
+    /// The stored states' references in the tree, in BFS order.
     queue: Vec<u64>,
 }
 
 impl Sample {
-    /// Empty trees over `k` slots, one per order.
-    fn new(k: usize, orders: impl Iterator<Item = Vec<usize>>) -> Self {
-        let config = TreeConfig {
-            initial_buckets: 16,
-            ..TreeConfig::default()
-        };
-        let trees: Vec<_> = orders
-            .map(|o| Tree::ordered(k, &config, o, Budget::unlimited()).ok())
-            .collect();
-        Sample {
-            tuples: vec![Vec::new(); trees.len()],
-            trees,
+    /// The tree over the first states of a breadth-first search of `model`
+    /// (at most [`SAMPLE_STATES`] and [`SAMPLE_VALUES`] slot values).
+    fn explored(model: &dyn Model) -> Self {
+        let k = model.slot_count();
+        let max = (SAMPLE_VALUES / k.max(1)).clamp(1, SAMPLE_STATES);
+        let mut sample = Sample {
+            seen: sample_tree(k, Vec::new()).ok(),
+            tuples: Vec::new(),
             queue: Vec::new(),
-        }
-    }
-
-    /// Trees in `orders` holding the first states of a breadth-first search
-    /// of `model` (at most [`SAMPLE_STATES`] and [`SAMPLE_VALUES`] slot
-    /// values).
-    fn explored(model: &dyn Model, orders: impl Iterator<Item = Vec<usize>>) -> Self {
-        let max = (SAMPLE_VALUES / model.slot_count().max(1)).clamp(1, SAMPLE_STATES);
-        let mut sample = Sample::new(model.slot_count(), orders);
+        };
         sample.explore(model, max);
         sample
     }
 
-    /// The stored states slot by slot (`columns[s]`: slot `s`'s value in
-    /// each, in breadth-first order), read back from the first tree (empty
-    /// columns if it could not store them).
-    fn columns(&mut self, k: usize) -> Vec<Vec<Value>> {
-        let mut columns = vec![Vec::with_capacity(self.queue.len()); k];
-        let Some(seen) = self.trees[0].as_mut() else {
-            return columns;
+    /// The stored states slot by slot, as `pairing` reads them (the states
+    /// [`thinning`] keeps, each slot's values numbered), read back from the
+    /// first tree [`COLUMNS_PER_PASS`] slots at a time (none if it could not
+    /// store them).
+    fn columns(&mut self, k: usize) -> Vec<NumberedColumn> {
+        let step = thinning(k, self.queue.len());
+        let kept = self.queue.len().div_ceil(step);
+        let Some(seen) = self.seen.as_mut() else {
+            return Vec::new();
         };
-        let mut state = vec![0; k];
-        for &r in &self.queue {
-            seen.recall(r, &mut state, &mut []);
-            for (column, &v) in columns.iter_mut().zip(&state) {
-                column.push(v);
+        let (mut state, mut columns) = (vec![0; k], Vec::with_capacity(k));
+        for first in (0..k).step_by(COLUMNS_PER_PASS) {
+            let slots = first..(first + COLUMNS_PER_PASS).min(k);
+            let mut pass: Vec<_> = slots.clone().map(|_| SlotColumn::with_capacity(kept)).collect();
+            for &r in self.queue.iter().step_by(step) {
+                seen.recall(r, &mut state, &mut []);
+                for (column, &v) in pass.iter_mut().zip(&state[slots.clone()]) {
+                    column.push(v);
+                }
             }
+            columns.extend(pass.into_iter().map(SlotColumn::finish));
         }
         columns
     }
@@ -179,13 +177,9 @@ impl Sample {
     /// the first quarter of the sample and after storing all of it (as
     /// [`Sample::node_tuples`]), the states read back one at a time.
     fn tuples_in_order(&mut self, k: usize, order: &[usize]) -> [u64; 2] {
-        let config = TreeConfig {
-            initial_buckets: 16,
-            ..TreeConfig::default()
-        };
         let (Some(seen), Ok(mut tree)) = (
-            self.trees[0].as_mut(),
-            Tree::ordered(k, &config, order.to_vec(), Budget::unlimited()),
+            self.seen.as_mut(),
+            sample_tree(k, order.to_vec()),
         ) else {
             return [u64::MAX; 2];
         };
@@ -211,7 +205,7 @@ impl Sample {
         self.offer(&model.initial_state());
         let (mut next, mut source) = (0, vec![0; model.slot_count()]);
         while next < self.queue.len() && self.queue.len() < max {
-            let Some(seen) = self.trees[0].as_mut() else {
+            let Some(seen) = self.seen.as_mut() else {
                 return;
             };
             seen.recall(self.queue[next], &mut source, &mut []);
@@ -227,42 +221,44 @@ impl Sample {
         }
     }
 
-    /// Stores `state` if the first tree has not seen it: in every tree,
-    /// and its reference in the queue.
+    /// Stores `state` if the tree has not seen it, and its reference in
+    /// the queue.
     fn offer(&mut self, state: &[Value]) {
-        let Some(seen) = self.trees[0].as_mut() else {
+        let Some(seen) = self.seen.as_mut() else {
             return;
         };
         match seen.find_or_insert(state) {
-            Ok(r) if r.is_new() => self.queue.push(r.reference()),
-            Ok(_) => return,
-            Err(_) => {
-                self.trees[0] = None;
-                return;
+            Ok(r) if r.is_new() => {
+                self.queue.push(r.reference());
+                self.tuples.push(seen.node_entries() as u32);
             }
-        }
-        for (i, (tree, tuples)) in self.trees.iter_mut().zip(&mut self.tuples).enumerate() {
-            if i > 0 && tree.as_mut().is_some_and(|t| t.find_or_insert(state).is_err()) {
-                *tree = None;
-            }
-            tuples.push(tree.as_ref().map_or(u32::MAX, |t| t.node_entries() as u32));
+            Ok(_) => {}
+            Err(_) => self.seen = None,
         }
     }
 
-    /// Per tree, its node tuples after storing the first quarter of the
-    /// sample and after storing all of it (`u64::MAX`: a tree could not).
-    fn node_tuples(&self) -> Vec<[u64; 2]> {
+    /// The tree's node tuples after storing the first quarter of the
+    /// sample and after storing all of it (`u64::MAX`: it could not).
+    fn model_tuples(&self) -> [u64; 2] {
         let n = self.queue.len();
-        let at = |tuples: &[u32], stored: usize| if stored == 0 { 0 } else { tuples[stored - 1] as u64 };
-        self.trees
-            .iter()
-            .zip(&self.tuples)
-            .map(|(tree, tuples)| match tree {
-                Some(_) => [at(tuples, n / 4), at(tuples, n)],
-                None => [u64::MAX; 2],
-            })
-            .collect()
+        let at = |stored: usize| if stored == 0 { 0 } else { self.tuples[stored - 1] as u64 };
+        match self.seen {
+            Some(_) => [at(n / 4), at(n)],
+            None => [u64::MAX; 2],
+        }
     }
+}
+
+/// A tree of the sample over `k` slots in `order`: node tables growing
+/// finely (the tuples they count do not depend on their sizes).
+fn sample_tree(k: usize, order: Vec<usize>) -> Result<Tree, TableFull> {
+    let config = TreeConfig {
+        initial_buckets: 16,
+        ..TreeConfig::default()
+    };
+    let (mut spec, initial) = tree_spec(k, &config, order);
+    spec.node_growth = Growth::Fine;
+    TreeDb::build(spec, HashRoot::new(initial, Budget::unlimited())?, Budget::unlimited())
 }
 
 /// For each slot, the groups that read or write it (increasing).
