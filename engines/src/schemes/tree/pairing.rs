@@ -42,8 +42,60 @@ const MAX_KEPT: usize = 1 << 16;
 /// them: `ids[s]` numbers state `s`'s tuple (dense, `< tuples`).
 struct Cluster {
     slots: Vec<usize>,
-    ids: Vec<Id>,
+    ids: Ids,
     tuples: usize,
+}
+
+/// A cluster's tuple numbers, one per kept state: a byte each while they
+/// are below 256 (most slots, and many low subtrees), else an [`Id`].
+enum Ids {
+    Narrow(Vec<u8>),
+    Wide(Vec<Id>),
+}
+
+impl Ids {
+    fn with_capacity(states: usize) -> Self {
+        Ids::Narrow(Vec::with_capacity(states))
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Ids::Narrow(v) => v.len(),
+            Ids::Wide(v) => v.len(),
+        }
+    }
+
+    /// Appends `id`, widening every number the first time one needs it.
+    fn push(&mut self, id: Id) {
+        match self {
+            Ids::Narrow(v) => match u8::try_from(id) {
+                Ok(b) => v.push(b),
+                Err(_) => {
+                    let mut wide = Vec::with_capacity(v.capacity());
+                    wide.extend(v.iter().map(|&b| Id::from(b)));
+                    wide.push(id);
+                    *self = Ids::Wide(wide);
+                }
+            },
+            Ids::Wide(v) => v.push(id),
+        }
+    }
+}
+
+/// Calls `f` with the key `p * width + q` of each state's numbers `p` in
+/// `x` and `q` in `y`, in state order.
+fn each_key(x: &Ids, y: &Ids, width: u64, mut f: impl FnMut(u64)) {
+    fn keys<P: Copy + Into<u64>, Q: Copy + Into<u64>>(x: &[P], y: &[Q], width: u64, f: &mut impl FnMut(u64)) {
+        for (&p, &q) in x.iter().zip(y) {
+            f(p.into() * width + q.into());
+        }
+    }
+    match (x, y) {
+        (Ids::Narrow(a), Ids::Narrow(b)) => keys(a, b, width, &mut f),
+        (Ids::Narrow(a), Ids::Wide(b)) => keys(a, b, width, &mut f),
+        (Ids::Wide(a), Ids::Narrow(b)) => keys(a, b, width, &mut f),
+        (Ids::Wide(a), Ids::Wide(b)) => keys(a, b, width, &mut f),
+    }
 }
 
 /// One slot's values in the kept sample states, numbered as they come
@@ -51,7 +103,7 @@ struct Cluster {
 /// whole values.
 pub struct SlotColumn {
     number: HashMap<Value, Id>,
-    ids: Vec<Id>,
+    ids: Ids,
 }
 
 impl SlotColumn {
@@ -59,7 +111,7 @@ impl SlotColumn {
     pub fn with_capacity(states: usize) -> Self {
         SlotColumn {
             number: HashMap::new(),
-            ids: Vec::with_capacity(states),
+            ids: Ids::with_capacity(states),
         }
     }
 
@@ -81,7 +133,7 @@ impl SlotColumn {
 
 /// A slot's column of the sample, numbered by [`SlotColumn`].
 pub struct NumberedColumn {
-    ids: Vec<Id>,
+    ids: Ids,
     tuples: usize,
 }
 
@@ -243,35 +295,38 @@ impl Counter {
     /// The tuples of `x` and `y` joined.
     fn joint(&mut self, x: &Cluster, y: &Cluster) -> usize {
         let width = y.tuples as u64;
-        let key = move |(&p, &q): (&Id, &Id)| p as u64 * width + q as u64;
-        let pairs = x.ids.iter().zip(&y.ids);
         let product = x.tuples.saturating_mul(y.tuples);
         if product <= DENSE {
             if self.seen.is_empty() {
                 self.seen = vec![0; DENSE / 64];
             }
-            let mut distinct = 0;
-            for k in pairs.clone().map(key) {
+            let (seen, mut distinct) = (&mut self.seen, 0);
+            each_key(&x.ids, &y.ids, width, |k| {
                 let (word, bit) = ((k / 64) as usize, 1u64 << (k % 64));
-                distinct += (self.seen[word] & bit == 0) as usize;
-                self.seen[word] |= bit;
-            }
+                distinct += (seen[word] & bit == 0) as usize;
+                seen[word] |= bit;
+            });
             // Clear what this count set: the words it can have touched,
             // or the keys again where they are fewer.
             let words = product.div_ceil(64);
             if words <= x.ids.len() {
-                self.seen[..words].fill(0);
+                seen[..words].fill(0);
             } else {
-                pairs.map(key).for_each(|k| self.seen[(k / 64) as usize] = 0);
+                each_key(&x.ids, &y.ids, width, |k| seen[(k / 64) as usize] = 0);
             }
             distinct
         } else {
-            self.keys.clear();
-            self.keys.extend(pairs.map(key));
-            self.keys.sort_unstable();
-            self.keys.dedup();
+            self.distinct_keys(x, y);
             self.keys.len()
         }
+    }
+
+    /// Leaves in `keys` the joint tuples of `x` and `y`, increasing.
+    fn distinct_keys(&mut self, x: &Cluster, y: &Cluster) {
+        self.keys.clear();
+        each_key(&x.ids, &y.ids, y.tuples as u64, |k| self.keys.push(k));
+        self.keys.sort_unstable();
+        self.keys.dedup();
     }
 
     /// `x` (left) and `y` joined into one cluster, each joint tuple
@@ -279,15 +334,11 @@ impl Counter {
     /// not depend on the numbering; sorting holds 8 bytes per state where
     /// a hash map held 32).
     fn merge(&mut self, x: &Cluster, y: &Cluster) -> Cluster {
-        let width = y.tuples as u64;
-        let key = move |(&p, &q): (&Id, &Id)| p as u64 * width + q as u64;
-        let pairs = x.ids.iter().zip(&y.ids);
-        self.keys.clear();
-        self.keys.extend(pairs.clone().map(key));
-        self.keys.sort_unstable();
-        self.keys.dedup();
-        let keys = &self.keys;
-        let ids = pairs.map(key).map(|k| keys.partition_point(|&d| d < k) as Id).collect();
+        self.distinct_keys(x, y);
+        let (keys, mut ids) = (&self.keys, Ids::with_capacity(x.ids.len()));
+        each_key(&x.ids, &y.ids, y.tuples as u64, |k| {
+            ids.push(keys.partition_point(|&d| d < k) as Id)
+        });
         let slots = x.slots.iter().chain(&y.slots).copied().collect();
         Cluster {
             slots,
@@ -300,6 +351,22 @@ impl Counter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_widen_past_255_and_keys_read_them_back() {
+        let (mut x, mut zero) = (Ids::with_capacity(2), Ids::with_capacity(2));
+        for i in 0..300 {
+            x.push(i);
+            zero.push(0);
+        }
+        assert!(matches!(x, Ids::Wide(_)) && matches!(zero, Ids::Narrow(_)));
+        let mut keys = Vec::new();
+        each_key(&x, &zero, 1, |k| keys.push(k));
+        assert_eq!(keys, (0..300).collect::<Vec<u64>>());
+        keys.clear();
+        each_key(&zero, &x, 300, |k| keys.push(k));
+        assert_eq!(keys, (0..300).collect::<Vec<u64>>());
+    }
 
     #[test]
     fn node_sizes_follow_the_halving_shape() {
