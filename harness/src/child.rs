@@ -4,7 +4,7 @@
 //! clean and measurable. Must not write CSV or decide limits.
 
 use crate::datasets::ModelSource;
-use crate::isolate::{die_with_parent, ChildMessage};
+use crate::isolate::{die_with_parent, peak_rss, ChildMessage};
 use crate::models::load;
 use engines::{EngineOptions, ExploreConfig, Progress};
 use std::io::Write;
@@ -123,6 +123,9 @@ pub fn main(args: ChildArgs) -> i32 {
     };
     match engines::create(&args.engine, model.as_ref(), &opts, cfg) {
         Ok(report) => {
+            say(&ChildMessage::Peak {
+                rss_bytes: peak_rss("self"),
+            });
             say(&ChildMessage::Report(report));
             0
         }
