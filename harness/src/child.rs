@@ -4,7 +4,7 @@
 //! clean and measurable. Must not write CSV or decide limits.
 
 use crate::datasets::ModelSource;
-use crate::isolate::{die_with_parent, ChildMessage};
+use crate::isolate::{die_with_parent, peak_rss, ChildMessage};
 use crate::models::load;
 use engines::{EngineOptions, ExploreConfig, Progress};
 use std::io::Write;
@@ -27,6 +27,24 @@ pub struct ChildArgs {
     /// Worker threads of the search.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
+}
+
+/// The arguments of `statebench child ...`, parsed alone (`None`: the
+/// command line is another subcommand's). Exits as clap does on an error.
+pub fn args_if_child() -> Option<ChildArgs> {
+    #[derive(clap::Parser)]
+    #[command(name = "statebench child")]
+    struct Child {
+        #[command(flatten)]
+        args: ChildArgs,
+    }
+    let mut argv = std::env::args_os();
+    let program = argv.next()?;
+    if argv.next()? != "child" {
+        return None;
+    }
+    let child = <Child as clap::Parser>::parse_from(std::iter::once(program).chain(argv));
+    Some(child.args)
 }
 
 fn say(msg: &ChildMessage) {
@@ -105,6 +123,9 @@ pub fn main(args: ChildArgs) -> i32 {
     };
     match engines::create(&args.engine, model.as_ref(), &opts, cfg) {
         Ok(report) => {
+            say(&ChildMessage::Peak {
+                rss_bytes: peak_rss("self"),
+            });
             say(&ChildMessage::Report(report));
             0
         }

@@ -1,9 +1,9 @@
 //! Runs one measurement in a fresh child process under a wall-clock limit
 //! and a memory limit, and reads the child's peak resident set from the OS.
 //!
-//! Owns spawning, limit enforcement (the parent polls the child's RSS and
-//! kills it with SIGKILL past the limit or the timeout), reaping with
-//! `wait4` for `ru_maxrss`, and the line protocol by which a child reports
+//! Owns spawning, limit enforcement (the parent polls the child's peak RSS
+//! and kills it with SIGKILL past the limit or the timeout), reaping with
+//! `wait4`, and the line protocol by which a child reports
 //! (one JSON [`ChildMessage`] per stdout line; other lines are kept as
 //! text, for peers such as SPIN's verifier that print their own report).
 //! Must not know models, engines or CSV. Linux only (reads `/proc`).
@@ -35,6 +35,9 @@ pub enum ChildMessage {
         #[serde(default)]
         queued: u64,
     },
+    /// The child's own peak resident set so far (its `VmHWM`), said just
+    /// before its report, so the last moments before it exits count too.
+    Peak { rss_bytes: u64 },
     /// The run's report (any status the engine itself can tell).
     Report(engines::RunReport),
     /// The run could not start: a broken or unsupported model, bad options.
@@ -65,8 +68,12 @@ pub enum Ending {
 #[derive(Clone, Debug)]
 pub struct ChildOutcome {
     pub ending: Ending,
-    /// Peak RSS in bytes: the larger of the kernel's `ru_maxrss` and what
-    /// the parent saw while polling.
+    /// Peak RSS in bytes of the program the child runs: the largest `VmHWM`
+    /// the parent polled or the child said ([`ChildMessage::Peak`]). Not the
+    /// kernel's `ru_maxrss`: at `exec` it takes the high-water mark of the
+    /// memory the child had before, which after `fork` or `vfork` is the
+    /// parent's (a child of a 200 MiB parent reports 200 MiB). Only a child
+    /// that ends before the first poll and says nothing gets `ru_maxrss`.
     pub rss_peak_bytes: u64,
     pub wall_time_s: f64,
     pub messages: Vec<ChildMessage>,
@@ -128,7 +135,7 @@ pub fn run(
         lines[lines.len().saturating_sub(20)..].join("\n")
     });
 
-    let mut messages = Vec::new();
+    let mut messages: Vec<ChildMessage> = Vec::new();
     let mut polled_peak = 0u64;
     let mut killed: Option<Ending> = None;
     let (status, rusage) = loop {
@@ -140,7 +147,7 @@ pub fn run(
             break done;
         }
         if killed.is_none() {
-            polled_peak = polled_peak.max(current_rss(pid));
+            polled_peak = polled_peak.max(peak_rss(&pid.to_string()));
             if crate::interrupt::requested() {
                 // Ctrl-C: the campaign stops and keeps no row of this run.
                 kill(pid);
@@ -167,9 +174,18 @@ pub fn run(
         None if libc::WIFSIGNALED(status) => Ending::Signaled(libc::WTERMSIG(status)),
         None => Ending::Exited(-1),
     };
+    let said_peak = messages.iter().map(|m| match m {
+        ChildMessage::Peak { rss_bytes } => *rss_bytes,
+        _ => 0,
+    });
+    let peak = said_peak.fold(polled_peak, u64::max);
     Ok(ChildOutcome {
         ending,
-        rss_peak_bytes: (rusage.ru_maxrss.max(0) as u64 * 1024).max(polled_peak),
+        rss_peak_bytes: if peak > 0 {
+            peak
+        } else {
+            rusage.ru_maxrss.max(0) as u64 * 1024
+        },
         wall_time_s: start.elapsed().as_secs_f64(),
         messages,
         stderr_tail,
@@ -209,27 +225,18 @@ fn kill(pid: libc::pid_t) {
     }
 }
 
-/// Resident set of a live process, bytes (0 if it cannot be read).
-fn current_rss(pid: libc::pid_t) -> u64 {
-    let Ok(statm) = std::fs::read_to_string(format!("/proc/{pid}/statm")) else {
+/// Peak resident set of a live process since its last `exec` (`VmHWM` of
+/// `/proc/<pid>/status`; `pid` may be `self`), bytes; 0 if it cannot be
+/// read (an exited process has none).
+pub fn peak_rss(pid: &str) -> u64 {
+    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
         return 0;
     };
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    pages * page_size()
-}
-
-fn page_size() -> u64 {
-    // SAFETY: sysconf only reads a configuration value.
-    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    if size > 0 {
-        size as u64
-    } else {
-        4096
-    }
+    let kib = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+    kib.unwrap_or(0) * 1024
 }
 
 /// Makes a command's process receive SIGKILL when this process dies, for
@@ -329,8 +336,8 @@ mod tests {
     }
 
     #[test]
-    fn peak_rss_of_a_finished_child_comes_from_the_kernel() {
-        let script = "exec python3 -c 'b = bytearray(200 * 1024 * 1024)'";
+    fn peak_rss_of_a_finished_child_is_its_high_water_mark() {
+        let script = "exec python3 -c 'import time; b = bytearray(200 * 1024 * 1024); del b; time.sleep(0.3)'";
         let out = run(sh(script), GENEROUS, |_| {}).unwrap();
         assert_eq!(out.ending, Ending::Exited(0));
         assert!(
@@ -338,6 +345,23 @@ mod tests {
             "peak {}",
             out.rss_peak_bytes
         );
+    }
+
+    #[test]
+    fn the_parents_memory_is_not_the_childs() {
+        // 256 MiB resident here; the child (a shell, then sleep) holds a few.
+        let held = vec![1u8; 256 << 20];
+        let out = run(sh("exec sleep 0.3"), GENEROUS, |_| {}).unwrap();
+        assert!(held.iter().step_by(4096).all(|&b| b == 1));
+        assert_eq!(out.ending, Ending::Exited(0));
+        assert!(out.rss_peak_bytes < 64 << 20, "peak {}", out.rss_peak_bytes);
+    }
+
+    #[test]
+    fn a_child_says_its_peak() {
+        let script = r#"echo '{"peak":{"rss_bytes":987654321}}'; sleep 0.1"#;
+        let out = run(sh(script), GENEROUS, |_| {}).unwrap();
+        assert_eq!(out.rss_peak_bytes, 987654321);
     }
 
     #[test]

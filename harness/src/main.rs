@@ -103,6 +103,13 @@ struct ExploreArgs {
 
 fn main() {
     restore_sigpipe();
+    // A child run parses its own arguments only: building the whole
+    // command line runs every subcommand's argument code, and the pages it
+    // touches stay resident in the measured process (peak RSS 4.4 MiB
+    // before the model is read, against 1.8 for an empty program).
+    if let Some(args) = child::args_if_child() {
+        std::process::exit(child::main(args));
+    }
     let cli = Cli::parse();
     let code = match cli.command {
         Cmd::Child(args) => child::main(args),

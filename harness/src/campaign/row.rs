@@ -136,6 +136,7 @@ pub(super) fn fill_from_child(
                 reported = true;
                 fill_from_report(row, r, placement);
             }
+            ChildMessage::Peak { .. } => {}
             ChildMessage::Failed { status, message } => {
                 reported = true;
                 row.status = match status.as_str() {

@@ -52,7 +52,7 @@ pub fn slot_order(order: SlotOrder, model: &dyn Model) -> Vec<usize> {
         SlotOrder::Model => Vec::new(),
         SlotOrder::Groups => group_chain(&touching_groups(model)),
         SlotOrder::Pairing => {
-            let mut sample = Sample::explored(model, std::iter::once(Vec::new()));
+            let mut sample = Sample::explored(model);
             pairing_order_of_columns(sample.columns(model.slot_count(), usize::MAX))
         }
         SlotOrder::Sample => sample_choice(model),

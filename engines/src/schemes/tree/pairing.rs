@@ -31,36 +31,158 @@ const WORK: usize = 1 << 26;
 /// dense array, beyond it by sorting.
 const DENSE: usize = 1 << 20;
 
+/// A tuple's number within a cluster: the sample is thinned to at most
+/// [`MAX_KEPT`] states, so a cluster's tuples are numbered below 2^16.
+type Id = u16;
+
+/// Sample states that fitting keeps at most (so that [`Id`] numbers them).
+const MAX_KEPT: usize = 1 << 16;
+
 /// Slots under one subtree, left to right, and the sample projected on
 /// them: `ids[s]` numbers state `s`'s tuple (dense, `< tuples`).
 struct Cluster {
     slots: Vec<usize>,
-    ids: Vec<u32>,
+    ids: Ids,
     tuples: usize,
+}
+
+/// A cluster's tuple numbers, one per kept state: a byte each while they
+/// are below 256 (most slots, and many low subtrees), else an [`Id`].
+enum Ids {
+    Narrow(Vec<u8>),
+    Wide(Vec<Id>),
+}
+
+impl Ids {
+    fn with_capacity(states: usize) -> Self {
+        Ids::Narrow(Vec::with_capacity(states))
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Ids::Narrow(v) => v.len(),
+            Ids::Wide(v) => v.len(),
+        }
+    }
+
+    /// Appends `id`, widening every number the first time one needs it.
+    fn push(&mut self, id: Id) {
+        match self {
+            Ids::Narrow(v) => match u8::try_from(id) {
+                Ok(b) => v.push(b),
+                Err(_) => {
+                    let mut wide = Vec::with_capacity(v.capacity());
+                    wide.extend(v.iter().map(|&b| Id::from(b)));
+                    wide.push(id);
+                    *self = Ids::Wide(wide);
+                }
+            },
+            Ids::Wide(v) => v.push(id),
+        }
+    }
+}
+
+/// Calls `f` with the key `p * width + q` of each state's numbers `p` in
+/// `x` and `q` in `y`, in state order.
+fn each_key(x: &Ids, y: &Ids, width: u64, mut f: impl FnMut(u64)) {
+    fn keys<P: Copy + Into<u64>, Q: Copy + Into<u64>>(x: &[P], y: &[Q], width: u64, f: &mut impl FnMut(u64)) {
+        for (&p, &q) in x.iter().zip(y) {
+            f(p.into() * width + q.into());
+        }
+    }
+    match (x, y) {
+        (Ids::Narrow(a), Ids::Narrow(b)) => keys(a, b, width, &mut f),
+        (Ids::Narrow(a), Ids::Wide(b)) => keys(a, b, width, &mut f),
+        (Ids::Wide(a), Ids::Narrow(b)) => keys(a, b, width, &mut f),
+        (Ids::Wide(a), Ids::Wide(b)) => keys(a, b, width, &mut f),
+    }
+}
+
+/// One slot's values in the kept sample states, numbered as they come
+/// (the first value met is 0), so the sample is held as [`Id`]s, never as
+/// whole values.
+pub struct SlotColumn {
+    number: HashMap<Value, Id>,
+    ids: Ids,
+}
+
+impl SlotColumn {
+    /// An empty column for `states` kept states.
+    pub fn with_capacity(states: usize) -> Self {
+        SlotColumn {
+            number: HashMap::new(),
+            ids: Ids::with_capacity(states),
+        }
+    }
+
+    /// Appends the slot's value in the next kept state.
+    pub fn push(&mut self, value: Value) {
+        let next = self.number.len() as Id;
+        self.ids.push(*self.number.entry(value).or_insert(next));
+    }
+
+    /// The numbered column, without its numbering (which fitting never
+    /// reads).
+    pub fn finish(self) -> NumberedColumn {
+        NumberedColumn {
+            tuples: self.number.len(),
+            ids: self.ids,
+        }
+    }
+}
+
+/// A slot's column of the sample, numbered by [`SlotColumn`].
+pub struct NumberedColumn {
+    ids: Ids,
+    tuples: usize,
+}
+
+/// Which sample states fitting reads, of `n` states over `k` slots: every
+/// `step`-th (the sample is thinned so that scoring reads at most about
+/// [`WORK`] slot values, and keeps at most [`MAX_KEPT`] states).
+pub fn thinning(k: usize, n: usize) -> usize {
+    let pairs = (k * k.saturating_sub(1) / 2).max(1);
+    let keep = (WORK / pairs).max(64).min(n.max(1));
+    let step = (n / keep).max(1);
+    if n.div_ceil(step) > MAX_KEPT {
+        n.div_ceil(MAX_KEPT)
+    } else {
+        step
+    }
 }
 
 /// The `pairing` order of `k` slots from `states` (each of `k` values);
 /// empty where it cannot help (fewer than 3 slots or no state).
 #[cfg(test)]
 pub fn pairing_order(k: usize, states: &[Vec<Value>]) -> Vec<usize> {
-    let columns = (0..k).map(|s| states.iter().map(|v| v[s]).collect()).collect();
+    let step = thinning(k, states.len());
+    let columns = (0..k)
+        .map(|s| {
+            let mut column = SlotColumn::with_capacity(states.len());
+            states.iter().step_by(step).for_each(|v| column.push(v[s]));
+            column.finish()
+        })
+        .collect();
     pairing_order_of_columns(columns)
 }
 
 /// The `pairing` order from the sample given slot by slot (`columns[s]`:
-/// slot `s`'s value in each state), which it consumes: each column becomes
-/// its slot's cluster in place, so fitting holds no more than the sample.
-pub fn pairing_order_of_columns(columns: Vec<Vec<Value>>) -> Vec<usize> {
+/// slot `s`'s numbered values in the states [`thinning`] keeps), which it
+/// consumes: each column becomes its slot's cluster, and the clusters a
+/// join takes are freed as it forms each new one, so fitting holds about
+/// as many [`Id`]s as the columns.
+pub fn pairing_order_of_columns(columns: Vec<NumberedColumn>) -> Vec<usize> {
     let k = columns.len();
-    let n = columns.first().map_or(0, Vec::len);
+    let n = columns.first().map_or(0, |c| c.ids.len());
     if k < 3 || n == 0 {
         return Vec::new();
     }
-    let pairs = k * (k - 1) / 2;
-    let keep = (WORK / pairs).max(64).min(n);
-    let step = (n / keep).max(1);
     let mut pools: BTreeMap<usize, Vec<Cluster>> = BTreeMap::new();
-    let singles = columns.into_iter().enumerate().map(|(s, c)| single(s, c, step));
+    let singles = columns.into_iter().enumerate().map(|(s, c)| Cluster {
+        slots: vec![s],
+        ids: c.ids,
+        tuples: c.tuples,
+    });
     pools.insert(1, singles.collect());
     let mut counter = Counter::default();
     for (n, count) in node_sizes(k) {
@@ -86,26 +208,6 @@ fn node_sizes(k: usize) -> Vec<(usize, usize)> {
     }
     sizes.reverse();
     sizes
-}
-
-/// The cluster of slot `s` alone, from its column (every `step`-th value
-/// kept), numbered in place.
-fn single(s: usize, mut column: Vec<Value>, step: usize) -> Cluster {
-    let mut number: HashMap<Value, u32> = HashMap::new();
-    let mut kept = 0;
-    for i in (0..column.len()).step_by(step) {
-        let next = number.len() as u32;
-        column[kept] = *number.entry(column[i]).or_insert(next);
-        kept += 1;
-    }
-    column.truncate(kept);
-    column.shrink_to_fit();
-    let ids = column;
-    Cluster {
-        slots: vec![s],
-        ids,
-        tuples: number.len(),
-    }
 }
 
 /// Forms `count` clusters, each of one cluster of `a` slots (left) and one
@@ -151,19 +253,21 @@ fn join_pairs(
             picked.push((i, j));
         }
     }
-    let joined = picked
-        .iter()
-        .map(|&(i, j)| counter.merge(&left[i], &rights[j]))
-        .collect();
+    // Each pair's clusters are freed as soon as their join is formed.
+    let mut left: Vec<Option<Cluster>> = left.into_iter().map(Some).collect();
+    let mut right: Vec<Option<Cluster>> = right.into_iter().map(Some).collect();
+    let mut joined = Vec::with_capacity(picked.len());
+    for &(i, j) in &picked {
+        let x = left[i].take();
+        let y = if same { left[j].take() } else { right[j].take() };
+        if let (Some(x), Some(y)) = (x, y) {
+            joined.push(counter.merge(&x, &y));
+        }
+    }
     // Clusters not joined here stay for the next node size that takes them.
-    let rest = |pool: Vec<Cluster>, used: &[bool]| -> Vec<Cluster> {
-        pool.into_iter().zip(used).filter(|(_, &u)| !u).map(|(c, _)| c).collect()
-    };
-    let left_rest = rest(left, &used_left);
-    pools.entry(a).or_default().extend(left_rest);
+    pools.entry(a).or_default().extend(left.into_iter().flatten());
     if !same {
-        let right_rest = rest(right, &used_right);
-        pools.entry(b).or_default().extend(right_rest);
+        pools.entry(b).or_default().extend(right.into_iter().flatten());
     }
     joined
 }
@@ -181,9 +285,9 @@ fn growth(tuples: usize, x: &Cluster, y: &Cluster) -> f64 {
 /// Counts joined tuples, reusing its buffers.
 #[derive(Default)]
 struct Counter {
-    /// `seen[key] == stamp`: the key was met in the current count.
-    seen: Vec<u32>,
-    stamp: u32,
+    /// One bit per key of a dense count (`DENSE` bits, 128 KiB): set while
+    /// the key is met, all clear between counts.
+    seen: Vec<u64>,
     keys: Vec<u64>,
 }
 
@@ -191,48 +295,55 @@ impl Counter {
     /// The tuples of `x` and `y` joined.
     fn joint(&mut self, x: &Cluster, y: &Cluster) -> usize {
         let width = y.tuples as u64;
-        let key = |(&p, &q): (&u32, &u32)| p as u64 * width + q as u64;
-        let pairs = x.ids.iter().zip(&y.ids);
-        if x.tuples.saturating_mul(y.tuples) <= DENSE {
-            if self.seen.is_empty() || self.stamp == u32::MAX {
-                self.seen = vec![0; DENSE];
-                self.stamp = 0;
+        let product = x.tuples.saturating_mul(y.tuples);
+        if product <= DENSE {
+            if self.seen.is_empty() {
+                self.seen = vec![0; DENSE / 64];
             }
-            self.stamp += 1;
-            let mut distinct = 0;
-            for k in pairs.map(key) {
-                let seen = &mut self.seen[k as usize];
-                distinct += (*seen != self.stamp) as usize;
-                *seen = self.stamp;
+            let (seen, mut distinct) = (&mut self.seen, 0);
+            each_key(&x.ids, &y.ids, width, |k| {
+                let (word, bit) = ((k / 64) as usize, 1u64 << (k % 64));
+                distinct += (seen[word] & bit == 0) as usize;
+                seen[word] |= bit;
+            });
+            // Clear what this count set: the words it can have touched,
+            // or the keys again where they are fewer.
+            let words = product.div_ceil(64);
+            if words <= x.ids.len() {
+                seen[..words].fill(0);
+            } else {
+                each_key(&x.ids, &y.ids, width, |k| seen[(k / 64) as usize] = 0);
             }
             distinct
         } else {
-            self.keys.clear();
-            self.keys.extend(pairs.map(key));
-            self.keys.sort_unstable();
-            self.keys.dedup();
+            self.distinct_keys(x, y);
             self.keys.len()
         }
     }
 
-    /// `x` (left) and `y` joined into one cluster.
+    /// Leaves in `keys` the joint tuples of `x` and `y`, increasing.
+    fn distinct_keys(&mut self, x: &Cluster, y: &Cluster) {
+        self.keys.clear();
+        each_key(&x.ids, &y.ids, y.tuples as u64, |k| self.keys.push(k));
+        self.keys.sort_unstable();
+        self.keys.dedup();
+    }
+
+    /// `x` (left) and `y` joined into one cluster, each joint tuple
+    /// numbered by its rank among the distinct ones (counts and joins do
+    /// not depend on the numbering; sorting holds 8 bytes per state where
+    /// a hash map held 32).
     fn merge(&mut self, x: &Cluster, y: &Cluster) -> Cluster {
-        let width = y.tuples as u64;
-        let mut number: HashMap<u64, u32> = HashMap::new();
-        let ids = x
-            .ids
-            .iter()
-            .zip(&y.ids)
-            .map(|(&p, &q)| {
-                let next = number.len() as u32;
-                *number.entry(p as u64 * width + q as u64).or_insert(next)
-            })
-            .collect();
+        self.distinct_keys(x, y);
+        let (keys, mut ids) = (&self.keys, Ids::with_capacity(x.ids.len()));
+        each_key(&x.ids, &y.ids, y.tuples as u64, |k| {
+            ids.push(keys.partition_point(|&d| d < k) as Id)
+        });
         let slots = x.slots.iter().chain(&y.slots).copied().collect();
         Cluster {
             slots,
             ids,
-            tuples: number.len(),
+            tuples: keys.len(),
         }
     }
 }
@@ -240,6 +351,22 @@ impl Counter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_widen_past_255_and_keys_read_them_back() {
+        let (mut x, mut zero) = (Ids::with_capacity(2), Ids::with_capacity(2));
+        for i in 0..300 {
+            x.push(i);
+            zero.push(0);
+        }
+        assert!(matches!(x, Ids::Wide(_)) && matches!(zero, Ids::Narrow(_)));
+        let mut keys = Vec::new();
+        each_key(&x, &zero, 1, |k| keys.push(k));
+        assert_eq!(keys, (0..300).collect::<Vec<u64>>());
+        keys.clear();
+        each_key(&zero, &x, 300, |k| keys.push(k));
+        assert_eq!(keys, (0..300).collect::<Vec<u64>>());
+    }
 
     #[test]
     fn node_sizes_follow_the_halving_shape() {

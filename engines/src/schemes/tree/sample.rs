@@ -1,7 +1,8 @@
 //! The `sample` slot order of the tree engines: explores the first states
 //! of a breadth-first search (at most [`SAMPLE_STATES`] and
-//! [`SAMPLE_VALUES`] slot values), stores them in a tree in each candidate
-//! order (`model`, `groups`, `pairing`; see `order`) and chooses one.
+//! [`SAMPLE_VALUES`] slot values) in a tree in the model's order, stores
+//! them again, read back, in a tree of each other candidate order
+//! (`groups`, `pairing`; see `order`), one at a time, and chooses one.
 //!
 //! The choice has two steps (docs/slot-order.md has the numbers):
 //!
@@ -26,11 +27,12 @@
 //! It owns the sample and the choice; the candidate orders are `order`'s
 //! and `pairing`'s. It must not know front-ends.
 
-use super::pairing::pairing_order_of_columns;
 use super::order::{slot_order, SlotOrder};
-use super::{Tree, TreeConfig};
+use super::pairing::{pairing_order_of_columns, thinning, NumberedColumn, SlotColumn};
+use super::{tree_spec, HashRoot, Tree, TreeConfig, TreeDb};
 use crate::blocks::budget::Budget;
-use crate::visited::VisitedSet;
+use crate::blocks::index_table::Growth;
+use crate::visited::{TableFull, VisitedSet};
 use pins::{Model, Value};
 
 /// States the `sample` order explores and stores at most.
@@ -88,18 +90,15 @@ pub fn sample_scores(model: &dyn Model) -> Vec<(Score, f64)> {
 /// `pairing`) scored on it.
 fn scored(model: &dyn Model) -> (Sample, Vec<Score>) {
     let k = model.slot_count();
-    let candidates: Vec<_> = [SlotOrder::Model, SlotOrder::Groups]
-        .into_iter()
-        .map(|o| (o, slot_order(o, model)))
-        .collect();
-    let mut sample = Sample::explored(model, candidates.iter().map(|c| c.1.clone()));
-    let mut scores: Vec<Score> = candidates
-        .into_iter()
-        .zip(sample.node_tuples())
-        .map(|((order, slots), (tuples, root_children))| Score { order, slots, tuples, root_children })
-        .collect();
-    // `pairing` is fitted to the sample's states, read back from the first
-    // tree slot by slot, and scored on them as the others are.
+    let mut sample = Sample::explored(model);
+    let (tuples, root_children) = sample.model_tuples();
+    let mut scores = vec![Score { order: SlotOrder::Model, slots: Vec::new(), tuples, root_children }];
+    // The other candidates are scored one at a time on the sample's states,
+    // read back from the model's tree; `pairing` is fitted to them, read
+    // back slot by slot.
+    let groups = slot_order(SlotOrder::Groups, model);
+    let (tuples, root_children) = sample.tuples_in_order(k, &groups);
+    scores.push(Score { order: SlotOrder::Groups, slots: groups, tuples, root_children });
     let slots = pairing_order_of_columns(sample.columns(k, usize::MAX));
     let (tuples, root_children) = sample.tuples_in_order(k, &slots);
     scores.push(Score { order: SlotOrder::Pairing, slots, tuples, root_children });
@@ -130,95 +129,101 @@ fn key_bits(root_children: [u64; 2]) -> u32 {
     root_children.iter().map(|&t| u64::BITS - t.saturating_sub(1).leading_zeros()).sum()
 }
 
-/// The first states of a breadth-first search, stored in one tree per
-/// candidate order (none: a tree could not store them). The first
-/// candidate's tree (the model's order) is the search's visited set and
-/// its queue holds references ([`VisitedSet::recall`] gives the states
-/// back), so no state vector is kept.
+/// Slots whose values one pass over the sample numbers (each holds its
+/// numbering while the pass runs).
+const COLUMNS_PER_PASS: usize = 16;
+
+/// The first states of a breadth-first search, stored in a tree in the
+/// model's order (none: it could not store them), the search's visited
+/// set; its queue holds references ([`VisitedSet::recall`] gives the states
+/// back), so no state vector is kept. The other candidates' trees are
+/// built one at a time from the states read back in the order found, so
+/// only one more tree is alive at a time.
 pub(super) struct Sample {
-    trees: Vec<Option<Tree>>,
-    /// Per tree, its node tuples after each stored state.
-    tuples: Vec<Vec<u32>>,
-    /// The stored states' references in the first tree, in BFS order.
+    seen: Option<Tree>,
+    /// The tree's node tuples after each stored state.
+    tuples: Vec<u32>,
+    /// The stored states' references in the tree, in BFS order.
     queue: Vec<u64>,
 }
 
 impl Sample {
-    /// Empty trees over `k` slots, one per order.
-    fn new(k: usize, orders: impl Iterator<Item = Vec<usize>>) -> Self {
-        let config = TreeConfig {
-            initial_buckets: 16,
-            ..TreeConfig::default()
-        };
-        let trees: Vec<_> = orders
-            .map(|o| Tree::ordered(k, &config, o, Budget::unlimited()).ok())
-            .collect();
-        Sample {
-            tuples: vec![Vec::new(); trees.len()],
-            trees,
+    /// The tree over the first states of a breadth-first search of `model`
+    /// (at most [`SAMPLE_STATES`] and [`SAMPLE_VALUES`] slot values).
+    pub(super) fn explored(model: &dyn Model) -> Self {
+        let k = model.slot_count();
+        let max = (SAMPLE_VALUES / k.max(1)).clamp(1, SAMPLE_STATES);
+        let mut sample = Sample {
+            seen: sample_tree(k, Vec::new()).ok(),
+            tuples: Vec::new(),
             queue: Vec::new(),
-        }
-    }
-
-    /// Trees in `orders` holding the first states of a breadth-first search
-    /// of `model` (at most [`SAMPLE_STATES`] and [`SAMPLE_VALUES`] slot
-    /// values).
-    pub(super) fn explored(model: &dyn Model, orders: impl Iterator<Item = Vec<usize>>) -> Self {
-        let max = (SAMPLE_VALUES / model.slot_count().max(1)).clamp(1, SAMPLE_STATES);
-        let mut sample = Sample::new(model.slot_count(), orders);
+        };
         sample.explore(model, max);
         sample
     }
 
-    /// The stored states slot by slot (`columns[s]`: slot `s`'s value in
-    /// each, in breadth-first order), read back from the first tree (empty
-    /// columns if it could not store them).
-    pub(super) fn columns(&mut self, k: usize, first: usize) -> Vec<Vec<Value>> {
-        let first = first.min(self.queue.len());
-        let mut columns = vec![Vec::with_capacity(first); k];
-        let Some(seen) = self.trees[0].as_mut() else {
-            return columns;
+    /// The first `first` stored states slot by slot, as `pairing` reads
+    /// them (the states [`thinning`] keeps, each slot's values numbered),
+    /// read back from the first tree [`COLUMNS_PER_PASS`] slots at a time
+    /// (none if it could not store them).
+    pub(super) fn columns(&mut self, k: usize, first: usize) -> Vec<NumberedColumn> {
+        let queue = &self.queue[..first.min(self.queue.len())];
+        let step = thinning(k, queue.len());
+        let kept = queue.len().div_ceil(step);
+        let Some(seen) = self.seen.as_mut() else {
+            return Vec::new();
         };
-        let mut state = vec![0; k];
-        for &r in &self.queue[..first] {
-            seen.recall(r, &mut state, &mut []);
-            for (column, &v) in columns.iter_mut().zip(&state) {
-                column.push(v);
+        let (mut state, mut columns) = (vec![0; k], Vec::with_capacity(k));
+        for first in (0..k).step_by(COLUMNS_PER_PASS) {
+            let slots = first..(first + COLUMNS_PER_PASS).min(k);
+            let mut pass: Vec<_> = slots.clone().map(|_| SlotColumn::with_capacity(kept)).collect();
+            for &r in queue.iter().step_by(step) {
+                seen.recall(r, &mut state, &mut []);
+                for (column, &v) in pass.iter_mut().zip(&state[slots.clone()]) {
+                    column.push(v);
+                }
             }
+            columns.extend(pass.into_iter().map(SlotColumn::finish));
         }
         columns
     }
 
-    /// The node tuples of a tree over `k` slots in `order` after storing
-    /// the first quarter of the sample and after storing all of it (as
-    /// [`Sample::node_tuples`]), the states read back one at a time.
-    fn tuples_in_order(&mut self, k: usize, order: &[usize]) -> (Counts, [u64; 2]) {
-        let config = TreeConfig {
-            initial_buckets: 16,
-            ..TreeConfig::default()
-        };
-        let (Some(seen), Ok(mut tree)) = (
-            self.trees[0].as_mut(),
-            Tree::ordered(k, &config, order.to_vec(), Budget::unlimited()),
-        ) else {
-            return ([u64::MAX; 3], [u64::MAX; 2]);
-        };
-        let (n, mut state) = (self.queue.len(), vec![0; k]);
-        let mut tuples = [0; 3];
+    /// A tree over `k` slots in `order` holding the sample's states, read
+    /// back one at a time in the order found; `after(i, tree)` is called
+    /// after the `i`-th (none: a tree could not store them).
+    fn replay(&mut self, k: usize, order: &[usize], mut after: impl FnMut(usize, &Tree)) -> Option<Tree> {
+        let seen = self.seen.as_mut()?;
+        let mut tree = sample_tree(k, order.to_vec()).ok()?;
+        let mut state = vec![0; k];
         for (i, &r) in self.queue.iter().enumerate() {
             seen.recall(r, &mut state, &mut []);
-            if tree.find_or_insert(&state).is_err() {
-                return ([u64::MAX; 3], [u64::MAX; 2]);
-            }
+            tree.find_or_insert(&state).ok()?;
+            after(i, &tree);
+        }
+        Some(tree)
+    }
+
+    /// The node tuples of a tree over `k` slots in `order` after storing
+    /// the sample's first quarter, its first half and all of it, and the
+    /// tuples of its root's children.
+    fn tuples_in_order(&mut self, k: usize, order: &[usize]) -> (Counts, [u64; 2]) {
+        let n = self.queue.len();
+        let mut tuples = [0; 3];
+        let tree = self.replay(k, order, |i, tree| {
             if i + 1 == n / 4 {
                 tuples[0] = tree.node_entries();
             }
             if i + 1 == n / 2 {
                 tuples[1] = tree.node_entries();
             }
+        });
+        match tree {
+            Some(tree) => {
+                tuples[2] = tree.node_entries();
+                (tuples, tree.root_children_entries())
+            }
+            None => ([u64::MAX; 3], [u64::MAX; 2]),
         }
-        tuples[2] = tree.node_entries();
-        (tuples, tree.root_children_entries())
     }
 
     /// Node tuples the sample's second half adds to `c`'s tree, its order
@@ -256,7 +261,7 @@ impl Sample {
         self.offer(&model.initial_state());
         let (mut next, mut source) = (0, vec![0; model.slot_count()]);
         while next < self.queue.len() && self.queue.len() < max {
-            let Some(seen) = self.trees[0].as_mut() else {
+            let Some(seen) = self.seen.as_mut() else {
                 return;
             };
             seen.recall(self.queue[next], &mut source, &mut []);
@@ -272,49 +277,53 @@ impl Sample {
         }
     }
 
-    /// Stores `state` if the first tree has not seen it: in every tree,
-    /// and its reference in the queue.
+    /// Stores `state` if the tree has not seen it, and its reference in
+    /// the queue.
     fn offer(&mut self, state: &[Value]) {
-        let Some(seen) = self.trees[0].as_mut() else {
+        let Some(seen) = self.seen.as_mut() else {
             return;
         };
         match seen.find_or_insert(state) {
-            Ok(r) if r.is_new() => self.queue.push(r.reference()),
-            Ok(_) => return,
-            Err(_) => {
-                self.trees[0] = None;
-                return;
+            Ok(r) if r.is_new() => {
+                self.queue.push(r.reference());
+                self.tuples.push(seen.node_entries() as u32);
             }
-        }
-        for (i, (tree, tuples)) in self.trees.iter_mut().zip(&mut self.tuples).enumerate() {
-            if i > 0 && tree.as_mut().is_some_and(|t| t.find_or_insert(state).is_err()) {
-                *tree = None;
-            }
-            tuples.push(tree.as_ref().map_or(u32::MAX, |t| t.node_entries() as u32));
+            Ok(_) => {}
+            Err(_) => self.seen = None,
         }
     }
 
-    /// Per tree, its node tuples after storing the first quarter of the
-    /// sample and after storing all of it (`u64::MAX`: a tree could not).
-    fn node_tuples(&self) -> Vec<(Counts, [u64; 2])> {
+    /// The model order's node tuples after storing the sample's first
+    /// quarter, its first half and all of it, and its root's children's
+    /// tuples (`u64::MAX`: it could not store them).
+    fn model_tuples(&self) -> (Counts, [u64; 2]) {
         let n = self.queue.len();
-        let at = |tuples: &[u32], stored: usize| if stored == 0 { 0 } else { tuples[stored - 1] as u64 };
-        self.trees
-            .iter()
-            .zip(&self.tuples)
-            .map(|(tree, tuples)| match tree {
-                Some(t) => ([at(tuples, n / 4), at(tuples, n / 2), at(tuples, n)], t.root_children_entries()),
-                None => ([u64::MAX; 3], [u64::MAX; 2]),
-            })
-            .collect()
+        let at = |stored: usize| if stored == 0 { 0 } else { self.tuples[stored - 1] as u64 };
+        match &self.seen {
+            Some(t) => ([at(n / 4), at(n / 2), at(n)], t.root_children_entries()),
+            None => ([u64::MAX; 3], [u64::MAX; 2]),
+        }
     }
+}
+
+/// A tree of the sample over `k` slots in `order`: node tables growing
+/// finely (the tuples they count do not depend on their sizes).
+fn sample_tree(k: usize, order: Vec<usize>) -> Result<Tree, TableFull> {
+    let config = TreeConfig {
+        initial_buckets: 16,
+        ..TreeConfig::default()
+    };
+    let (mut spec, initial) = tree_spec(k, &config, order);
+    spec.node_growth = Growth::Fine;
+    TreeDb::build(spec, HashRoot::new(initial, Budget::unlimited())?, Budget::unlimited())
 }
 
 /// Each node's slots and tuples (as [`Tree::node_profile`]) of a tree in
 /// `order` holding the states `sample` explores of `model`.
 pub fn sample_profile(model: &dyn Model, order: &[usize]) -> Vec<(Vec<usize>, u64)> {
-    let sample = Sample::explored(model, std::iter::once(order.to_vec()));
-    sample.trees[0].as_ref().map(|t| t.node_profile()).unwrap_or_default()
+    let mut sample = Sample::explored(model);
+    let tree = sample.replay(model.slot_count(), order, |_, _| {});
+    tree.map(|t| t.node_profile()).unwrap_or_default()
 }
 
 #[cfg(test)]
