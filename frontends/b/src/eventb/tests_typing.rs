@@ -1,6 +1,7 @@
 //! Tests of Event-B typing read from the invariants and of axioms ProB
 //! drops: a parameter typed only by `l /: NET` with `NET` empty, and a
-//! context whose only axiom is `finite(L)` of its deferred carrier set.
+//! context whose only axiom is `finite(L)` of its deferred carrier set;
+//! a context the export lists twice.
 
 use frontend_testkit::bfs::{bfs, Bfs};
 
@@ -58,4 +59,26 @@ fn finite_of_a_carrier_set_adds_no_setup_step() {
     let inv = "subset(none,identifier(none,'NET'),identifier(none,'L'))";
     let nonempty = "not_equal(none,identifier(none,'L'),empty_set(none))";
     assert_eq!(count(&package(nonempty, inv)), Ok((6, 10)));
+}
+
+/// A context `C` with constant `c : 1..n` (no machine), listed `times`
+/// times in the package (ProB's exports of TestUnionUnion_ctx list it
+/// twice).
+fn context_listed(times: usize, n: i64) -> String {
+    let c = "identifier(none,c)";
+    let ctx = format!(
+        "event_b_context(none,'C',[extends(none,[]),constants(none,[{c}]),
+           axioms(none,[member(none,{c},interval(none,integer(none,1),integer(none,{n})))]),
+           theorems(none,[]),sets(none,[])])"
+    );
+    let ctxs = vec![ctx; times].join(",");
+    format!("package(load_event_b_project([],[{ctxs}],[],_E)).")
+}
+
+#[test]
+fn a_context_listed_twice_is_read_once() {
+    for n in 1..4 {
+        let once = count(&context_listed(1, n)).expect("once");
+        assert_eq!(count(&context_listed(2, n)), Ok(once), "c : 1..{n}");
+    }
 }
