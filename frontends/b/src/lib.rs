@@ -180,6 +180,8 @@ mod tests;
 #[cfg(test)]
 mod tests_misc;
 #[cfg(test)]
+mod tests_range;
+#[cfg(test)]
 mod tests_setsize;
 #[cfg(test)]
 mod tests_values;

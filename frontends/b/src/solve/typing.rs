@@ -169,8 +169,9 @@ fn pattern_projs(p: &Expr, x: Sym) -> Option<Vec<Proj>> {
     }
 }
 
-/// The subexpression of `e` at `path` (as built by `witnesses`).
-fn at<'a>(e: &'a Expr, path: &[u8]) -> Option<&'a Expr> {
+/// The subexpression of `e` at `path` (as built by `witnesses`, or
+/// `applied`).
+pub(super) fn at<'a>(e: &'a Expr, path: &[u8]) -> Option<&'a Expr> {
     use ExprKind::*;
     let Some((&i, rest)) = path.split_first() else {
         return Some(e);
@@ -181,7 +182,7 @@ fn at<'a>(e: &'a Expr, path: &[u8]) -> Option<&'a Expr> {
         (Quant { pred, .. }, 0) => pred,
         (Quant { body: Some(b), .. }, 1) => b,
         (Call(_, v) | SetExt(v) | SeqExt(v), i) => v.get(i as usize)?,
-        (Neg(a) | Inverse(a), 0) => a,
+        (Neg(a) | Inverse(a) | Field(a, _), 0) => a,
         _ => return None,
     };
     at(child, rest)

@@ -1,0 +1,47 @@
+//! Unit tests of the ranges given to identifiers no `x = E`, `x : S`,
+//! `x <: S` or integer bound generates: the domain of a function applied
+//! to them (`solve::applied`), on small machines whose counts are computed
+//! by hand.
+
+use crate::tests::count;
+
+/// A machine with `f = {2 |-> 1, 4 |-> 7}` and `y` (initially 0), and the
+/// operation `read(p)` with guard `guard`, setting `y := f(p)`.
+fn reader(guard: &str) -> String {
+    format!(
+        "MACHINE R VARIABLES f, y INVARIANT f : 1..5 +-> 0..9 & y : INTEGER
+         INITIALISATION f := {{2 |-> 1, 4 |-> 7}} || y := 0
+         OPERATIONS read(p) = PRE {guard} THEN y := f(p) END END"
+    )
+}
+
+fn unsupported(text: &str) -> String {
+    match crate::parse_str(text, "t.mch") {
+        Ok(m) => match pins::validate(&m) {
+            Ok(()) => "explored".into(),
+            Err(e) => e.to_string(),
+        },
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn an_applied_identifier_ranges_over_the_domain() {
+    // p : dom(f) = {2, 4}: y in {0, 1, 7}, root + 3 states; 1 init edge +
+    // 2 read edges per state
+    assert_eq!(count(&reader("p > 1 & f(p) > 0")), (4, 7));
+    // under `&` inside a conjunct, and in an expression: the same
+    assert_eq!(count(&reader("(p > 1 & f(p) + 1 > 1)")), (4, 7));
+    // p > 3: only p = 4, y in {0, 7}
+    assert_eq!(count(&reader("p > 3 & f(p) > 0")), (3, 3));
+}
+
+#[test]
+fn an_application_under_or_gives_no_range() {
+    // `f(p) > 0 or p = 9` holds for p = 9, outside dom(f)
+    let e = unsupported(&reader("p > 1 & (f(p) > 0 or p = 9)"));
+    assert!(e.contains("cannot enumerate 'p'"), "{e}");
+    // `p = 3 => f(p) > 0` holds for p = 5
+    let e = unsupported(&reader("p > 1 & (p = 3 => f(p) > 0)"));
+    assert!(e.contains("cannot enumerate 'p'"), "{e}");
+}
