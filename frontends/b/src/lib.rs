@@ -109,6 +109,7 @@ use std::path::Path;
 
 mod ast;
 mod bijection;
+mod bodytyped;
 mod compile;
 mod error;
 mod eval;

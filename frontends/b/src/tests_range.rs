@@ -1,7 +1,8 @@
 //! Unit tests of the ranges given to identifiers no `x = E`, `x : S`,
 //! `x <: S` or integer bound generates: the domain of a function applied
-//! to them (`solve::applied`), on small machines whose counts are computed
-//! by hand.
+//! to them (`solve::applied`), the type of an operation parameter read
+//! from the body (`bodytyped`), on small machines whose counts are
+//! computed by hand.
 
 use crate::tests::count;
 
@@ -43,5 +44,26 @@ fn an_application_under_or_gives_no_range() {
     assert!(e.contains("cannot enumerate 'p'"), "{e}");
     // `p = 3 => f(p) > 0` holds for p = 5
     let e = unsupported(&reader("p > 1 & (p = 3 => f(p) > 0)"));
+    assert!(e.contains("cannot enumerate 'p'"), "{e}");
+}
+
+#[test]
+fn a_parameter_typed_by_an_assignment_ranges_over_its_type() {
+    // p : INTEGER, MININT..MAXINT = -1..3 as in ProB: x in -1..3, root + 5
+    // states; 1 init edge + 5 set edges from each state with x < 3
+    let m = "MACHINE P VARIABLES x INVARIANT x : INTEGER INITIALISATION x := 0
+             OPERATIONS set(p) = PRE x < 3 THEN x := p END END";
+    assert_eq!(count(m), (6, 21));
+    // m : MSG (2 elements) by chan := [m]: root + [], [m1], [m2]; 1 init
+    // edge, 2 send edges, 2 recv edges
+    let m = "MACHINE C SETS MSG VARIABLES chan INVARIANT chan : seq(MSG)
+             INITIALISATION chan := []
+             OPERATIONS send(m) = SELECT chan = [] THEN chan := [m] END;
+                        recv = SELECT chan /= [] THEN chan := [] END END";
+    assert_eq!(count(m), (4, 5));
+    // an expression of p types it only through inference: unsupported
+    let m = "MACHINE P VARIABLES x INVARIANT x : INTEGER INITIALISATION x := 0
+             OPERATIONS set(p) = PRE x < 3 THEN x := p + 1 END END";
+    let e = unsupported(m);
     assert!(e.contains("cannot enumerate 'p'"), "{e}");
 }
