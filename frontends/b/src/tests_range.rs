@@ -1,8 +1,9 @@
 //! Unit tests of the ranges given to identifiers no `x = E`, `x : S`,
 //! `x <: S` or integer bound generates: the domain of a function applied
 //! to them (`solve::applied`), the type of an operation parameter read
-//! from the body (`bodytyped`), on small machines whose counts are
-//! computed by hand.
+//! from the body (`bodytyped`), types read from relational images
+//! (`solve::typing`), on small machines whose counts are computed by
+//! hand.
 
 use crate::tests::count;
 
@@ -66,4 +67,29 @@ fn a_parameter_typed_by_an_assignment_ranges_over_its_type() {
              OPERATIONS set(p) = PRE x < 3 THEN x := p + 1 END END";
     let e = unsupported(m);
     assert!(e.contains("cannot enumerate 'p'"), "{e}");
+}
+
+#[test]
+fn images_show_the_type_of_their_argument() {
+    // `S <: nxt[S] => S = {}` over the 8 subsets of B = {a, b, c}: holds
+    // for the acyclic nxt, not for the cyclic one (no solution: no state)
+    let m = |nxt: &str| {
+        format!(
+            "MACHINE I SETS B = {{a, b, c}} CONSTANTS nxt
+             PROPERTIES nxt = {nxt} & !(S).(S <: nxt[S] => S = {{}})
+             VARIABLES v INVARIANT v : B INITIALISATION v := a END"
+        )
+    };
+    // constants, then v = a; setup and init edges
+    assert_eq!(count(&m("{a |-> b, b |-> c}")), (3, 2));
+    assert_eq!(count(&m("{a |-> b, b |-> a}")), (1, 0));
+    // `rt[{r}] /= {}` types r as rt's domain, R: r in {r1, r2} (r3 has an
+    // empty image); the state `v` grows from {} to {r1, r2}
+    let m = "MACHINE J SETS R = {r1, r2, r3}; B = {a, b} CONSTANTS rt
+             PROPERTIES rt = {r1 |-> a, r2 |-> b}
+             VARIABLES v INITIALISATION v := {}
+             OPERATIONS add = ANY r WHERE r /: v & rt[{r}] /= {}
+                        THEN v := v \\/ {r} END END";
+    // constants, {}, {r1}, {r2}, {r1, r2}; setup, init, 2 + 1 + 1 edges
+    assert_eq!(count(m), (6, 6));
 }
