@@ -1,7 +1,8 @@
 //! Tests of Event-B typing read from the invariants and of axioms ProB
 //! drops: a parameter typed only by `l /: NET` with `NET` empty, and a
 //! context whose only axiom is `finite(L)` of its deferred carrier set;
-//! a context the export lists twice.
+//! a context the export lists twice; a universal quantifier `!x.(TRUE =>
+//! Q)` typing `x` only in `Q`.
 
 use frontend_testkit::bfs::{bfs, Bfs};
 
@@ -81,4 +82,30 @@ fn a_context_listed_twice_is_read_once() {
         let once = count(&context_listed(1, n)).expect("once");
         assert_eq!(count(&context_listed(2, n)), Ok(once), "c : 1..{n}");
     }
+}
+
+/// A context with the constant `f` equal to `pairs` (booleans) and the
+/// axiom `!x.(TRUE => f(f(x)) = x)`, `x` typed only by the consequent.
+fn involution(pairs: &str) -> String {
+    let (f, x) = ("identifier(none,f)", "identifier(none,x)");
+    format!(
+        "package(load_event_b_project([],[event_b_context(none,'C',[extends(none,[]),
+           constants(none,[{f}]),
+           axioms(none,[equal(none,{f},set_extension(none,[{pairs}])),
+             forall(none,[{x}],implication(none,truth(none),
+               equal(none,function(none,{f},[function(none,{f},[{x}])]),{x})))]),
+           theorems(none,[]),sets(none,[])])],[],_E))."
+    )
+}
+
+#[test]
+fn a_universal_typed_by_its_consequent_ranges_over_the_type() {
+    let pair = |a: &str, b: &str| format!("couple(none,[boolean_{a}(none),boolean_{b}(none)])");
+    // negation is an involution: root, the constants state and its
+    // initialised state; the setup and init edges
+    let neg = format!("{},{}", pair("true", "false"), pair("false", "true"));
+    assert_eq!(count(&involution(&neg)), Ok((3, 2)));
+    // the constant TRUE function is not: no solution, the root only
+    let top = format!("{},{}", pair("true", "true"), pair("false", "true"));
+    assert_eq!(count(&involution(&top)), Ok((1, 0)));
 }
