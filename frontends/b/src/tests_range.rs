@@ -39,9 +39,12 @@ fn an_applied_identifier_ranges_over_the_domain() {
 }
 
 #[test]
-fn an_application_under_or_gives_no_range() {
+fn an_application_under_or_or_typed_gives_no_range() {
     // `f(p) > 0 or p = 9` holds for p = 9, outside dom(f)
     let e = unsupported(&reader("p > 1 & (f(p) > 0 or p = 9)"));
+    assert!(e.contains("cannot enumerate 'p'"), "{e}");
+    // typed by NATURAL: ProB may label p from its typing
+    let e = unsupported(&reader("p : NATURAL & f(p) > 0"));
     assert!(e.contains("cannot enumerate 'p'"), "{e}");
     // `p = 3 => f(p) > 0` holds for p = 5
     let e = unsupported(&reader("p > 1 & (p = 3 => f(p) > 0)"));

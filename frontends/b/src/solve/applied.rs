@@ -11,7 +11,8 @@
 //! elsewhere). The conjunct stays a check.
 //!
 //! Owns the search for such applications (planning) and the domain's
-//! elements (enumeration).
+//! elements (enumeration). An identifier typed by `NATURAL`, `NATURAL1` or
+//! `INTEGER` is left to the others (see `Planner::applied`).
 
 use super::typing::at;
 use crate::ast::*;

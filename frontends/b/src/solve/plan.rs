@@ -496,11 +496,15 @@ impl Planner<'_> {
     }
 
     /// `Gen::Applied` for the first unbound identifier applied to by a ready
-    /// function in a conjunct not yet checked (see `applied`).
+    /// function in a conjunct not yet checked (see `applied`), unless typed
+    /// by an infinite integer set (`i : NATURAL & route(i) = n`: ProB may
+    /// label `i` from its typing and apply `route` outside its domain, a
+    /// well-definedness error, as in BarRel_CXCC_Feb08).
     fn applied(&self) -> Option<Cand> {
         let ready = |e: &Expr| self.ready(e);
         (0..self.ids.len())
             .filter(|&k| !self.bound[k])
+            .filter(|&k| !self.cs.iter().any(|c| is_int_typing(c, &self.ids[k..=k])))
             .find_map(|k| {
                 (0..self.cs.len())
                     .filter(|&c| !self.checked[c] && self.ment[c].contains(&k))
