@@ -57,10 +57,11 @@ fn parse_int(s: &str) -> Option<i64> {
 pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     let Reader { files, mut syms } = reader;
     let Composed {
-        machines,
+        mut machines,
         offered,
         callable,
     } = c;
+    crate::bodytyped::type_params_by_body(&mut machines);
     let main = machines.last().expect("main machine");
     let mut maxint = 3i64;
     let mut minint = -1i64;

@@ -109,6 +109,7 @@ use std::path::Path;
 
 mod ast;
 mod bijection;
+mod bodytyped;
 mod compile;
 mod error;
 mod eval;
@@ -180,6 +181,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 mod tests;
 #[cfg(test)]
 mod tests_misc;
+#[cfg(test)]
+mod tests_range;
 #[cfg(test)]
 mod tests_setsize;
 #[cfg(test)]

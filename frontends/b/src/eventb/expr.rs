@@ -369,7 +369,10 @@ impl Tr<'_> {
         body: Option<&Term>,
     ) -> R<ExprKind> {
         let ids = self.ident_syms(ids)?;
-        let pred = Box::new(self.expr(pred)?);
+        let mut pred = Box::new(self.expr(pred)?);
+        if kind == QuantKind::Forall {
+            typed_by_consequent(&mut pred);
+        }
         let body = match body {
             Some(b) => Some(Box::new(self.expr(b)?)),
             None => None,
@@ -469,4 +472,23 @@ fn flatten_maplets<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
         }
         _ => out.push(e),
     }
+}
+
+/// `!xs.(TRUE => Q)` (Rodin's typing left implicit: `!r.(r <: closure(r))`)
+/// as `!xs.((Q or not(Q)) => Q)`: the same predicate, whose antecedent
+/// shows the identifiers' types to the solver (see `solve::typing`),
+/// which enumerates them over their type, as ProB does.
+fn typed_by_consequent(pred: &mut Expr) {
+    let ExprKind::Bin(BinOp::Implies, d, q) = &mut pred.kind else {
+        return;
+    };
+    if !matches!(d.kind, ExprKind::Bool(true)) {
+        return;
+    }
+    let pos = d.pos;
+    let not_q = Expr {
+        kind: ExprKind::Call(Builtin::Not, vec![(**q).clone()]),
+        pos,
+    };
+    d.kind = ExprKind::Bin(BinOp::Or, q.clone(), Box::new(not_q));
 }

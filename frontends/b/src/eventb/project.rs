@@ -157,11 +157,14 @@ fn section<'t>(t: &'t Term, name: &str) -> &'t [Term] {
         .unwrap_or(&[])
 }
 
-/// Contexts so that every context comes after those it extends.
+/// Contexts so that every context comes after those it extends; a
+/// context the export lists twice (the same term under the same name, as
+/// in TestUnionUnion_ctx) is read once, as ProB does: twice, its constants
+/// would be declared twice.
 fn order_contexts(cs: &[Term]) -> Vec<&Term> {
     let mut out: Vec<&Term> = Vec::new();
     fn visit<'t>(c: &'t Term, cs: &'t [Term], out: &mut Vec<&'t Term>, depth: usize) {
-        if depth > cs.len() || out.iter().any(|o| std::ptr::eq(*o, c)) {
+        if depth > cs.len() || out.iter().any(|o| std::ptr::eq(*o, c) || o.same_as(c)) {
             return;
         }
         for e in section(c, "extends") {
@@ -169,7 +172,7 @@ fn order_contexts(cs: &[Term]) -> Vec<&Term> {
                 visit(d, cs, out, depth + 1);
             }
         }
-        if !out.iter().any(|o| std::ptr::eq(*o, c)) {
+        if !out.iter().any(|o| std::ptr::eq(*o, c) || o.same_as(c)) {
             out.push(c);
         }
     }

@@ -26,6 +26,20 @@ pub enum Term {
 }
 
 impl Term {
+    /// Whether `self` and `other` are the same term, wherever they are
+    /// written (positions ignored).
+    pub fn same_as(&self, other: &Term) -> bool {
+        match (self, other) {
+            (Term::App(f, a, _), Term::App(g, b, _)) => {
+                f == g && a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
+            }
+            (Term::List(a), Term::List(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y))
+            }
+            _ => self == other,
+        }
+    }
+
     /// The atom's name, if this is an atom.
     pub fn atom(&self) -> Option<&str> {
         match self {

@@ -25,7 +25,8 @@
 //! 9. failing that, `a \/ x = E` (the subsets of `E`), `f : lo..x --> R`
 //!    with `f` known (the end of `dom(f)`); and, with the first ones,
 //!    `x |-> y = E` (`E` taken apart) and `{x} : E` (as 5.): see
-//!    `shapes`;
+//!    `shapes`; failing those, `f(x)` in a strict position with `f`
+//!    known: the elements of `dom(f)` (see `applied`);
 //! 10. failing that, `f : D --> R` with `R` infinite and equations
 //!     `f(a) = E`: the function they fix (see `points`);
 //! 11. failing that, the values of `x`'s B type, read from an expression
@@ -45,6 +46,7 @@
 //! guard ProB reports `wd`; values and evaluation
 //! are `value` and `eval`.
 
+mod applied;
 mod bounds;
 mod chain;
 mod declared;
@@ -218,6 +220,10 @@ fn candidates(
             witnesses(cs[*c], inner, plan, &vars, env)?
         }
         Gen::Bool => vec![vec![Value::Bool(false)], vec![Value::Bool(true)]],
+        Gen::Applied { c, path } => applied::candidates(cs[*c], path, env)?
+            .into_iter()
+            .map(|v| vec![v])
+            .collect(),
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];

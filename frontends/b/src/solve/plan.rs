@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{bounds, chain, points, shapes, typing};
+use super::{applied, bounds, chain, points, shapes, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -53,6 +53,10 @@ pub enum Gen {
     /// Conjunct `c` is `a \/ x \/ .. = E` (`left`: the union is the left
     /// side) with `E` finite: `x` ranges over `E`'s subsets.
     UnionPart { c: usize, left: bool },
+    /// Conjunct `c` applies a ready function (at `path`, see `applied`)
+    /// to the step's identifier in a strict position: it ranges over the
+    /// function's domain.
+    Applied { c: usize, path: Vec<u8> },
     /// Conjunct `c` is `f : lo..x --> R` (a total space) with `f` ready:
     /// `x` is the largest element of `dom(f)`.
     DomainEnd { c: usize },
@@ -219,7 +223,7 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
         let found = p.best().or_else(|| p.range(false));
         let found = found.or_else(|| p.chained()).or_else(|| p.range(true));
         let found = found.or_else(|| p.boolean());
-        let found = found.or_else(|| p.shaped());
+        let found = found.or_else(|| p.shaped()).or_else(|| p.applied());
         let found = match found {
             None if last_resorts => p.pointwise().or_else(|| p.typed()),
             found => found,
@@ -491,6 +495,26 @@ impl Planner<'_> {
         open().find_map(union).or_else(|| open().find_map(end))
     }
 
+    /// `Gen::Applied` for the first unbound identifier applied to by a ready
+    /// function in a conjunct not yet checked (see `applied`), unless typed
+    /// by an infinite integer set (`i : NATURAL & route(i) = n`: ProB may
+    /// label `i` from its typing and apply `route` outside its domain, a
+    /// well-definedness error, as in BarRel_CXCC_Feb08).
+    fn applied(&self) -> Option<Cand> {
+        let ready = |e: &Expr| self.ready(e);
+        (0..self.ids.len())
+            .filter(|&k| !self.bound[k])
+            .filter(|&k| !self.cs.iter().any(|c| is_int_typing(c, &self.ids[k..=k])))
+            .find_map(|k| {
+                (0..self.cs.len())
+                    .filter(|&c| !self.checked[c] && self.ment[c].contains(&k))
+                    .find_map(|c| {
+                        let path = applied::function_of(self.cs[c], self.ids[k], &ready)?;
+                        Some((7, vec![k], Gen::Applied { c, path }))
+                    })
+            })
+    }
+
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
     /// with `D` finite and `R` infinite, when equations `f(a) = E` are
     /// ready (a last resort: a point they leave free is unsupported).
@@ -549,6 +573,7 @@ impl Planner<'_> {
             | Gen::Range(_)
             | Gen::Bool
             | Gen::Type(_)
+            | Gen::Applied { .. }
             | Gen::Points { .. }
             | Gen::Pattern { .. }
             | Gen::UnionPart { .. }

@@ -34,6 +34,8 @@ pub enum Proj {
     First,
     /// The right side of a pair.
     Second,
+    /// The singleton of the value (a set of its type).
+    Singleton,
 }
 
 /// An expression of bound identifiers (`path` from the conjunct `c`) whose
@@ -48,7 +50,8 @@ pub struct Witness {
 /// The witnesses of `x`'s type in conjunct `e` (number `c`): the
 /// occurrences of `x` in a maplet pattern `P` of `P : E`, `P /: E`,
 /// `P = E`, `P /= E`, `P <: E`, `P <<: E` and their negations (either
-/// way round), or `E(P)`, with `E` `ready`.
+/// way round), or `E(P)` or `E[{P}]`, or `x` in `E[x]` (a set of `E`'s
+/// domain elements: `S <: nxt(r)[S]`), with `E` `ready`.
 pub fn witnesses(e: &Expr, c: usize, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> Vec<Witness> {
     let mut out = Vec::new();
     let mut path = Vec::new();
@@ -82,6 +85,12 @@ fn search(
         Bin(op, a, b) if inclusion(*op) && ready(b) => push(1, &[], a),
         Bin(op, a, b) if inclusion(*op) && ready(a) => push(0, &[], b),
         Apply(f, a) if ready(f) => push(0, &[Proj::Elem, Proj::First], a),
+        // `f[x]`: `x` is a set of elements of `f`'s domain; `f[{x}]`: one
+        Image(f, a) if ready(f) => match &a.kind {
+            Ident(s) if *s == x => push(0, &[Proj::Elem, Proj::First, Proj::Singleton], a),
+            SetExt(v) if v.len() == 1 => push(0, &[Proj::Elem, Proj::First], &v[0]),
+            _ => {}
+        },
         _ => {}
     }
     match &e.kind {
@@ -169,8 +178,9 @@ fn pattern_projs(p: &Expr, x: Sym) -> Option<Vec<Proj>> {
     }
 }
 
-/// The subexpression of `e` at `path` (as built by `witnesses`).
-fn at<'a>(e: &'a Expr, path: &[u8]) -> Option<&'a Expr> {
+/// The subexpression of `e` at `path` (as built by `witnesses`, or
+/// `applied`).
+pub(super) fn at<'a>(e: &'a Expr, path: &[u8]) -> Option<&'a Expr> {
     use ExprKind::*;
     let Some((&i, rest)) = path.split_first() else {
         return Some(e);
@@ -181,7 +191,7 @@ fn at<'a>(e: &'a Expr, path: &[u8]) -> Option<&'a Expr> {
         (Quant { pred, .. }, 0) => pred,
         (Quant { body: Some(b), .. }, 1) => b,
         (Call(_, v) | SetExt(v) | SeqExt(v), i) => v.get(i as usize)?,
-        (Neg(a) | Inverse(a), 0) => a,
+        (Neg(a) | Inverse(a) | Field(a, _), 0) => a,
         _ => return None,
     };
     at(child, rest)
@@ -255,6 +265,7 @@ fn project(mut v: Value, projs: &[Proj]) -> Option<Value> {
             (Proj::Elem, Value::Set(s)) => s.first()?.clone(),
             (Proj::First, Value::Pair(p)) => p.0.clone(),
             (Proj::Second, Value::Pair(p)) => p.1.clone(),
+            (Proj::Singleton, v) => Value::set(vec![v]),
             _ => return None,
         };
     }
