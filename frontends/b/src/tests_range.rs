@@ -17,10 +17,12 @@ fn reader(guard: &str) -> String {
     )
 }
 
+/// Why the front-end declines `text`: at load, at validation, or when an
+/// operation is first tried (untyped parameters are refused then).
 fn unsupported(text: &str) -> String {
     match crate::parse_str(text, "t.mch") {
         Ok(m) => match pins::validate(&m) {
-            Ok(()) => "explored".into(),
+            Ok(()) => crate::tests::first_error(text).unwrap_or_else(|| "explored".into()),
             Err(e) => e.to_string(),
         },
         Err(e) => e.to_string(),
