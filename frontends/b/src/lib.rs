@@ -121,6 +121,7 @@ mod parse;
 mod rename;
 mod setsize;
 mod solve;
+mod symbolic;
 mod symmetry;
 mod value;
 mod visit;
