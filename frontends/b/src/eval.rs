@@ -816,6 +816,10 @@ impl<'w> Env<'w> {
                     let xv = self.eval(x)?;
                     return self.closure_apply(&d, xv, pos);
                 }
+                if let ExprKind::Call(b @ (Builtin::Prj1 | Builtin::Prj2), sets) = &f.kind {
+                    let xv = self.eval(x)?;
+                    return self.projection(*b, sets, xv, pos);
+                }
                 let fv = self.set(f)?;
                 let xv = self.eval(x)?;
                 wd(v::apply(&fv, &xv), pos)?
