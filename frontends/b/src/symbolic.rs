@@ -262,13 +262,19 @@ fn replace_conjunct(p: &mut Expr, s: Sym, pos: Pos, const_ids: &[Sym]) {
 
 /// Whether `e` is a lambda or a comprehension (or a union with one) that
 /// mentions `c`: a recursive definition, which ProB keeps symbolic (not
-/// an equation such as `r = r~`).
+/// an equation such as `r = r~`). Event-B's `{x . P | E}` is read as
+/// `UNION(x).(P | {E})`.
 fn recursive(e: &Expr, c: Sym) -> bool {
     match &e.kind {
         ExprKind::Quant {
             kind: QuantKind::Lambda | QuantKind::Comprehension,
             ..
         } => mentions(e, c),
+        ExprKind::Quant {
+            kind: QuantKind::Union,
+            body: Some(b),
+            ..
+        } if matches!(&b.kind, ExprKind::SetExt(xs) if xs.len() == 1) => mentions(e, c),
         ExprKind::Bin(BinOp::Union, a, b) => recursive(a, c) || recursive(b, c),
         _ => false,
     }
