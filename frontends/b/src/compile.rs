@@ -70,6 +70,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     let mut try_find_abort = false;
     let mut caps = Caps::default();
     let mut any_values = false;
+    let mut lazy_closures = false;
     for m in &machines {
         for (k, v, pos) in &m.settings {
             let bad = |what: &str| {
@@ -109,6 +110,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                     }
                     any_values = true;
                 }
+                "SET_PREF_SYMBOLIC" => lazy_closures = v.eq_ignore_ascii_case("true"),
                 "SET_PREF_TRY_FIND_ABORT" => try_find_abort = v == "TRUE" || v == "true",
                 "SET_PREF_DEFAULT_SETSIZE" => {
                     setsize = parse_int(v).ok_or_else(|| bad("not an integer"))?
@@ -215,6 +217,22 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         const_ids.extend(m.constants.iter().copied());
         var_ids.extend(m.variables.iter().copied());
     }
+    // constants ProB keeps symbolic get no slot (see `symbolic`)
+    let had_constants = !const_ids.is_empty();
+    let mut machines = machines;
+    let mut props: Vec<&mut Expr> = machines
+        .iter_mut()
+        .flat_map(|m| m.properties.iter_mut())
+        .collect();
+    for (c, d) in crate::symbolic::take_definitions(&mut props, &const_ids, &globals, lazy_closures)
+    {
+        const_ids.retain(|&x| x != c);
+        set_global(
+            &mut globals,
+            c,
+            Global::Symbolic(std::sync::Arc::new(crate::symbolic::Closure::new(d))),
+        );
+    }
     // ProB breaks the symmetry of deferred sets while solving the
     // PROPERTIES: constant elements of a deferred set are enumerated MACE
     // style (`symmetry`); other cases (a constant element of another
@@ -303,7 +321,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     let classical = |p: &&Expr| !crate::is_event_b(&files[usize::from(p.pos.file)]);
     if let Some(p) = properties
         .as_ref()
-        .filter(|_| const_ids.is_empty())
+        .filter(|_| !had_constants)
         .filter(classical)
     {
         let mut closed = true;

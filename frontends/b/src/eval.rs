@@ -36,6 +36,8 @@ pub enum Global {
     Slot(usize),
     /// A fixed value (a set of SETS, an element of an enumerated or deferred set).
     Value(Value),
+    /// A constant ProB keeps symbolic, by its definition (see `symbolic`).
+    Symbolic(Arc<crate::symbolic::Closure>),
 }
 
 /// The static context of evaluation: settings and global names.
@@ -169,6 +171,13 @@ impl<'w> Env<'w> {
             Some(Global::Slot(i)) if crate::exec::is_unset(&self.slots[*i]) => Err(unset()),
             Some(Global::Slot(i)) => Ok(self.slots[*i].clone()),
             Some(Global::Value(v)) => Ok(v.clone()),
+            Some(Global::Symbolic(_)) => Err(Fail::Unsupported(
+                format!(
+                    "symbolic constant '{}' read as a value",
+                    self.w.syms.name(s)
+                ),
+                pos,
+            )),
             None => Err(Fail::Unsupported(
                 format!("unknown identifier '{}'", self.w.syms.name(s)),
                 pos,
@@ -322,6 +331,9 @@ impl<'w> Env<'w> {
     /// Whether `x` belongs to the set denoted by `s` (decided from the
     /// syntax for infinite sets).
     pub fn member(&mut self, x: &Value, s: &Expr) -> E<bool> {
+        if let Some(d) = crate::symbolic::named(s).and_then(|c| self.closure_of(c)) {
+            return self.closure_member(x, &d, s.pos);
+        }
         match &s.kind {
             ExprKind::Named(n) => Ok(match (n, x) {
                 (NamedSet::Natural, Value::Int(i)) => *i >= 0,
@@ -756,7 +768,10 @@ impl<'w> Env<'w> {
         use BinOp::*;
         let pos = e.pos;
         Ok(match &e.kind {
-            ExprKind::Ident(s) => self.lookup(*s, pos)?,
+            ExprKind::Ident(s) => match self.closure_of(*s) {
+                Some(d) => self.closure_value(&d, pos)?,
+                None => self.lookup(*s, pos)?,
+            },
             ExprKind::Int(n) => Value::Int(*n),
             ExprKind::Str(s) => Value::Str(s.as_str().into()),
             ExprKind::Bool(b) => Value::Bool(*b),
@@ -797,6 +812,14 @@ impl<'w> Env<'w> {
                 wd(v::inverse(&s), pos)?
             }
             ExprKind::Apply(f, x) => {
+                if let Some(d) = crate::symbolic::named(f).and_then(|s| self.closure_of(s)) {
+                    let xv = self.eval(x)?;
+                    return self.closure_apply(&d, xv, pos);
+                }
+                if let ExprKind::Call(b @ (Builtin::Prj1 | Builtin::Prj2), sets) = &f.kind {
+                    let xv = self.eval(x)?;
+                    return self.projection(*b, sets, xv, pos);
+                }
                 let fv = self.set(f)?;
                 let xv = self.eval(x)?;
                 wd(v::apply(&fv, &xv), pos)?

@@ -52,6 +52,10 @@
 //!   (ProB keeps such sets symbolic and may count one set as two
 //!   states), a constant may. `x :: INTEGER` (`NATURAL`, `NATURAL1`)
 //!   ranges over `MININT..MAXINT`, as ProB's model checker enumerates it.
+//! * A constant defined by `c = E` with `E` infinite by its syntax
+//!   (`seq1(BIT)`, a lambda over `NATURAL`), recursive, or a lambda or
+//!   comprehension under `SET_PREF_SYMBOLIC` is kept symbolic, as ProB
+//!   does: no slot, `x : c` and `c(x)` decided from `E` (see `symbolic`).
 //! * Constants that are elements of a deferred set (`c : S`) are
 //!   enumerated as ProB's static symmetry reduction does (see `symmetry`),
 //!   and a bijection between a deferred set and a finite set is fixed
@@ -102,7 +106,8 @@
 //! (Event-B exports), `load` (files, composition), `compile` (settings,
 //! names, static checks), `value` (canonical values), `eval`
 //! (expressions), `solve` (enumeration), `exec` (substitutions),
-//! `symmetry` (ProB's MACE-style constants), `model` ([`BModel`]),
+//! `symmetry` (ProB's MACE-style constants), `symbolic` (constants kept
+//! as closures), `model` ([`BModel`]),
 //! `error` ([`BError`]).
 
 use std::path::Path;
@@ -123,6 +128,7 @@ mod parse;
 mod rename;
 mod setsize;
 mod solve;
+mod symbolic;
 mod symmetry;
 mod value;
 mod visit;
