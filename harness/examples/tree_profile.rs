@@ -1,11 +1,11 @@
-//! The tree's node tables on one DVE model, for the study of slot orders
+//! The tree's node tables on one DVE or PNML model, for the study of slot orders
 //! (docs/slot-order.md): explores the model with `tree` in the
 //! given `slot_order` and prints, for the root's children and every node
 //! holding at least 1/20 of the states' or the sample's tuples, the slots
 //! under the node and the distinct tuples its table holds on the first
 //! states `slot_order=sample` explores and on all states.
 //!
-//! `cargo run --release -p statebench --example tree_profile -- FILE.dve [ORDER]`;
+//! `cargo run --release -p statebench --example tree_profile -- FILE.dve|FILE.pnml [ORDER]`;
 //! with `scores` for ORDER: the node tuples of each candidate of
 //! `slot_order=sample` on the model's first states, its root children's
 //! tuples, the bits per state it is predicted to save on all states, and
@@ -22,11 +22,14 @@ use pins::Model;
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let file = args.next().ok_or("usage: tree_profile FILE.dve [ORDER]")?;
+    let file = args
+        .next()
+        .ok_or("usage: tree_profile FILE.dve|FILE.pnml [ORDER]")?;
     let word = args.next().unwrap_or_else(|| "model".into());
-    let model = dve::parse_file(file.as_ref()).map_err(|e| e.to_string())?;
+    let model = load(&file)?;
+    let model = model.as_ref();
     if word == "scores" {
-        let scores = sample_scores(&model);
+        let scores = sample_scores(model);
         for (score, saving) in &scores {
             println!(
                 "{} {} sample node tuples (quarter, half, all) {:?} root children {:?} predicted saving {saving:.2} bits per state",
@@ -36,21 +39,26 @@ fn main() -> Result<(), String> {
                 score.root_children
             );
         }
-        let chosen = slot_order(SlotOrder::Sample, &model);
+        let chosen = slot_order(SlotOrder::Sample, model);
         let name = scores
             .iter()
             .find(|c| c.0.slots == chosen)
             .map_or("model", |c| word_of(c.0.order));
-        println!("{} chosen {name}", model.name());
+        println!(
+            "{} chosen {name} (sample of {} states, k={})",
+            model.name(),
+            sample_states(model),
+            model.slot_count()
+        );
         return Ok(());
     }
     let order = SlotOrder::parse(&word)?;
     let k = model.slot_count();
-    let perm = slot_order(order, &model);
+    let perm = slot_order(order, model);
     let config = TreeConfig::default();
-    let on_sample = sample_profile(&model, &perm);
+    let on_sample = sample_profile(model, &perm);
     let mut tree = Tree::ordered(k, &config, perm, Budget::new(8 << 30)).map_err(|e| e.message)?;
-    let report = explore(&model, &mut tree, ExploreConfig::default());
+    let report = explore(model, &mut tree, ExploreConfig::default());
     let n = report.states.max(1);
     let mut written = vec![false; k];
     model
@@ -76,7 +84,7 @@ fn main() -> Result<(), String> {
         .iter()
         .map(|p| p.1)
         .max()
-        .map_or(1, |_| sample_states(&model));
+        .map_or(1, |_| sample_states(model));
     let sample_total: u64 = on_sample.iter().map(|p| p.1).sum();
     println!(
         "on the sample ({sampled} states): node tuples {sample_total} = {:.2} per state",
@@ -99,6 +107,16 @@ fn main() -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// The model in `file`: PNML by its extension, else DVE.
+fn load(file: &str) -> Result<Box<dyn Model>, String> {
+    if file.ends_with(".pnml") {
+        let net = pnml::parse_file(file.as_ref()).map_err(|e| e.to_string())?;
+        return Ok(Box::new(net));
+    }
+    let model = dve::parse_file(file.as_ref()).map_err(|e| e.to_string())?;
+    Ok(Box::new(model))
 }
 
 /// States the sample of `slot_order=sample` holds on `model`.
