@@ -14,6 +14,9 @@ pub enum Cmp {
 }
 
 impl Cmp {
+    /// Every comparison operator.
+    pub const ALL: [Cmp; 6] = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
+
     /// Whether `v cmp k`.
     #[inline]
     pub fn holds(self, v: i32, k: i32) -> bool {
@@ -80,8 +83,7 @@ mod tests {
 
     #[test]
     fn mirrored_swaps_the_operands() {
-        let all = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
-        for c in all {
+        for c in Cmp::ALL {
             for (v, k) in [(1, 2), (2, 1), (3, 3), (-1, 0)] {
                 assert_eq!(c.holds(v, k), c.mirrored().holds(k, v), "{c:?} {v} {k}");
             }
@@ -91,7 +93,6 @@ mod tests {
 
     #[test]
     fn intervals_agree_with_the_comparisons() {
-        let all = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
         let edges = [
             i32::MIN,
             i32::MIN + 1,
@@ -104,7 +105,7 @@ mod tests {
             i32::MAX - 1,
             i32::MAX,
         ];
-        for c in all {
+        for c in Cmp::ALL {
             for k in edges {
                 for v in edges {
                     assert_eq!(Interval::of(c, k).holds(v), c.holds(v, k), "{c:?} {v} {k}");
