@@ -13,37 +13,58 @@
 use std::cell::RefCell;
 
 use pins::Value;
-use scan::Cmp;
+use scan::{Cmp, Interval};
 
-use crate::model::{read_slot, CTrans, Ex, GroupKind};
+use crate::model::{CTrans, Ex, GroupKind};
 use crate::parse::{BinOp, Ty, UnOp};
 
-/// `value op k`, the value a slot's (`ty: None`: the raw control state).
+/// `value op k`, the value a slot's (read as its type: a byte's low 8
+/// bits, an int's low 16 bits sign-extended, a control state raw), tested
+/// without branches: `(raw & mask) << shift`, shifted back arithmetically,
+/// against an [`Interval`].
 #[derive(Clone, Copy, Debug)]
 struct Atom {
     slot: u32,
-    ty: Option<Ty>,
-    op: Cmp,
-    k: i32,
+    mask: Value,
+    shift: u32,
+    test: Interval,
 }
 
 impl Atom {
+    fn new(slot: u32, ty: Option<Ty>, op: Cmp, k: i32) -> Atom {
+        let (mask, shift) = match ty {
+            Some(Ty::Byte) => (0xFF, 0),
+            Some(Ty::Int) => (Value::MAX, 16),
+            None => (Value::MAX, 0),
+        };
+        Atom {
+            slot,
+            mask,
+            shift,
+            test: Interval::of(op, k),
+        }
+    }
+
     #[inline]
     fn holds(&self, s: &[Value]) -> bool {
-        let raw = s[self.slot as usize];
-        let v = match self.ty {
-            Some(ty) => read_slot(raw, ty),
-            None => raw as i32,
-        };
-        self.op.holds(v, self.k)
+        let raw = s[self.slot as usize] & self.mask;
+        self.test.holds(((raw << self.shift) as i32) >> self.shift)
     }
+}
+
+/// A group leaving a control state and where its leading comparisons lie
+/// in [`Dispatch::atoms`].
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    group: u32,
+    atoms: (u32, u32),
 }
 
 /// The groups leaving one control state.
 #[derive(Clone, Debug, Default)]
 struct Leaving {
-    /// In increasing order.
-    groups: Vec<u32>,
+    /// In increasing order of group.
+    groups: Vec<Candidate>,
     /// Whether one of them has leading comparisons.
     guarded: bool,
 }
@@ -55,22 +76,24 @@ pub(crate) struct Dispatch {
     /// control-state slot and, per control state, the groups in increasing
     /// order.
     procs: Vec<(u32, Vec<Leaving>)>,
-    /// Per group: the comparisons its guards begin with.
-    guards: Vec<Box<[Atom]>>,
+    /// Every group's leading comparisons, group after group.
+    atoms: Vec<Atom>,
 }
 
 impl Dispatch {
     pub(crate) fn new(kinds: &[GroupKind], trans: &[CTrans]) -> Dispatch {
         let mut procs: Vec<(u32, Vec<Leaving>)> = Vec::new();
         let mut of_proc: Vec<Option<usize>> = Vec::new();
-        let mut guards = Vec::with_capacity(kinds.len());
+        let mut atoms = Vec::new();
         for (g, kind) in kinds.iter().enumerate() {
             // a pair evaluates its receiver first
             let t = match *kind {
                 GroupKind::Single(t) => &trans[t],
                 GroupKind::Pair { recv, .. } => &trans[recv],
             };
-            guards.push(leading_comparisons(&t.guards));
+            let start = atoms.len() as u32;
+            leading_comparisons(&t.guards, &mut atoms);
+            let span = (start, atoms.len() as u32);
             if of_proc.len() <= t.proc {
                 of_proc.resize(t.proc + 1, None);
             }
@@ -83,10 +106,13 @@ impl Dispatch {
             if by_state.len() <= from {
                 by_state.resize(from + 1, Leaving::default());
             }
-            by_state[from].groups.push(g as u32);
-            by_state[from].guarded |= !guards[g].is_empty();
+            by_state[from].groups.push(Candidate {
+                group: g as u32,
+                atoms: span,
+            });
+            by_state[from].guarded |= span.0 < span.1;
         }
-        Dispatch { procs, guards }
+        Dispatch { procs, atoms }
     }
 
     /// The groups that may be enabled in `s`, in increasing order, into
@@ -100,13 +126,10 @@ impl Dispatch {
             };
             lists += usize::from(!leaving.groups.is_empty());
             if leaving.guarded {
-                let open = leaving
-                    .groups
-                    .iter()
-                    .filter(|&&g| !self.blocks(g as usize, s));
-                out.extend(open);
+                let open = leaving.groups.iter().filter(|c| self.opens(c.atoms, s));
+                out.extend(open.map(|c| c.group));
             } else {
-                out.extend_from_slice(&leaving.groups);
+                out.extend(leaving.groups.iter().map(|c| c.group));
             }
         }
         // one process's list is in order already
@@ -116,8 +139,19 @@ impl Dispatch {
     }
 
     /// Whether a comparison `group`'s guards begin with is false in `s`.
+    #[cfg(test)]
     pub(crate) fn blocks(&self, group: usize, s: &[Value]) -> bool {
-        self.guards[group].iter().any(|a| !a.holds(s))
+        let all = self.procs.iter().flat_map(|(_, by_state)| by_state);
+        let mut candidates = all.flat_map(|leaving| &leaving.groups);
+        candidates.any(|c| c.group as usize == group && !self.opens(c.atoms, s))
+    }
+
+    /// Whether the comparisons `atoms[start..end]` all hold in `s`.
+    #[inline]
+    fn opens(&self, (start, end): (u32, u32), s: &[Value]) -> bool {
+        self.atoms[start as usize..end as usize]
+            .iter()
+            .all(|a| a.holds(s))
     }
 }
 
@@ -140,14 +174,12 @@ pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<u32>, &mut Vec<Value>) -> 
 /// `a && b` left to right, and a comparison of a slot with a constant
 /// cannot fail, so when one of these is false nothing after it is
 /// evaluated.
-fn leading_comparisons(guards: &[Ex]) -> Box<[Atom]> {
-    let mut out = Vec::new();
+fn leading_comparisons(guards: &[Ex], out: &mut Vec<Atom>) {
     for g in guards {
-        if !conjunction(g, &mut out) {
+        if !conjunction(g, out) {
             break;
         }
     }
-    out.into_boxed_slice()
 }
 
 /// Appends the comparisons `e` begins with; false when it met a conjunct
@@ -166,21 +198,11 @@ fn conjunction(e: &Ex, out: &mut Vec<Atom>) -> bool {
 }
 
 fn atom(e: &Ex) -> Option<Atom> {
-    let var = |slot: u32, ty: Ty, op, k| {
-        Some(Atom {
-            slot,
-            ty: Some(ty),
-            op,
-            k,
-        })
-    };
+    let var = |slot: u32, ty: Ty, op, k| Some(Atom::new(slot, Some(ty), op, k));
     match e {
-        Ex::InState { slot, state } => Some(Atom {
-            slot: *slot,
-            ty: None,
-            op: Cmp::Eq,
-            k: i32::try_from(*state).ok()?,
-        }),
+        Ex::InState { slot, state } => {
+            Some(Atom::new(*slot, None, Cmp::Eq, i32::try_from(*state).ok()?))
+        }
         Ex::Var(..) | Ex::Elem { .. } => {
             let (slot, ty) = element(e)?;
             var(slot, ty, Cmp::Ne, 0)

@@ -16,10 +16,10 @@
 
 use crate::affine::Affine;
 use crate::compile::{Act, Automaton, CExpr, Place, VarRef};
-use crate::guard::Interval;
 use crate::model::{load, truncate, PromelaModel, Res};
 use crate::ops::{BinOp, UnOp};
 use crate::parse::{BaseType, Pos};
+use scan::Interval;
 use std::sync::Arc;
 
 /// What a compiled node runs in: the model (for the interpreter's

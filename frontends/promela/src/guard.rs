@@ -13,7 +13,7 @@
 use crate::compile::{Act, CExpr, Place, Var, VarRef};
 use crate::ops::{BinOp, UnOp};
 use crate::parse::BaseType;
-use scan::Cmp;
+use scan::{Cmp, Interval};
 
 /// Where a variable's value is: a slot, or an offset among the locals of the
 /// running process.
@@ -37,40 +37,6 @@ pub(crate) struct Atom {
     /// 16 for a `short`, else 0.
     shift: u32,
     test: Interval,
-}
-
-/// `v op k` as the test without branches that `v - lo` (wrapping) is at
-/// most `span`, or its complement when `negate`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Interval {
-    lo: i32,
-    span: u32,
-    negate: bool,
-}
-
-impl Interval {
-    pub fn of(op: Cmp, k: i32) -> Interval {
-        // [k, k], [k, MAX] or [MIN, k], or the complement
-        let (lo, hi, negate) = match op {
-            Cmp::Eq => (k, k, false),
-            Cmp::Ne => (k, k, true),
-            Cmp::Ge => (k, i32::MAX, false),
-            Cmp::Lt => (k, i32::MAX, true),
-            Cmp::Le => (i32::MIN, k, false),
-            Cmp::Gt => (i32::MIN, k, true),
-        };
-        Interval {
-            lo,
-            span: hi.wrapping_sub(lo) as u32,
-            negate,
-        }
-    }
-
-    /// Whether `v op k` holds.
-    #[inline(always)]
-    pub fn holds(&self, v: i32) -> bool {
-        (v.wrapping_sub(self.lo) as u32 <= self.span) != self.negate
-    }
 }
 
 impl Atom {
@@ -253,7 +219,7 @@ mod tests {
 
     #[test]
     fn atoms_compare_as_c_does() {
-        let ops = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
+        let ops = Cmp::ALL;
         let edges = [
             i32::MIN,
             i32::MIN + 1,

@@ -14,6 +14,9 @@ pub enum Cmp {
 }
 
 impl Cmp {
+    /// Every comparison operator.
+    pub const ALL: [Cmp; 6] = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
+
     /// Whether `v cmp k`.
     #[inline]
     pub fn holds(self, v: i32, k: i32) -> bool {
@@ -39,18 +42,75 @@ impl Cmp {
     }
 }
 
+/// `v op k` as the test without branches that `v - lo` (wrapping) is at
+/// most `span`, or its complement when `negate`.
+#[derive(Clone, Copy, Debug)]
+pub struct Interval {
+    lo: i32,
+    span: u32,
+    negate: bool,
+}
+
+impl Interval {
+    /// The test of `v op k`.
+    pub fn of(op: Cmp, k: i32) -> Interval {
+        // [k, k], [k, MAX] or [MIN, k], or the complement
+        let (lo, hi, negate) = match op {
+            Cmp::Eq => (k, k, false),
+            Cmp::Ne => (k, k, true),
+            Cmp::Ge => (k, i32::MAX, false),
+            Cmp::Lt => (k, i32::MAX, true),
+            Cmp::Le => (i32::MIN, k, false),
+            Cmp::Gt => (i32::MIN, k, true),
+        };
+        Interval {
+            lo,
+            span: hi.wrapping_sub(lo) as u32,
+            negate,
+        }
+    }
+
+    /// Whether `v op k` holds.
+    #[inline(always)]
+    pub fn holds(&self, v: i32) -> bool {
+        (v.wrapping_sub(self.lo) as u32 <= self.span) != self.negate
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Cmp;
+    use super::{Cmp, Interval};
 
     #[test]
     fn mirrored_swaps_the_operands() {
-        let all = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
-        for c in all {
+        for c in Cmp::ALL {
             for (v, k) in [(1, 2), (2, 1), (3, 3), (-1, 0)] {
                 assert_eq!(c.holds(v, k), c.mirrored().holds(k, v), "{c:?} {v} {k}");
             }
         }
         assert!(Cmp::Le.holds(3, 3) && !Cmp::Lt.holds(3, 3) && Cmp::Ne.holds(-1, 0));
+    }
+
+    #[test]
+    fn intervals_agree_with_the_comparisons() {
+        let edges = [
+            i32::MIN,
+            i32::MIN + 1,
+            -2,
+            -1,
+            0,
+            1,
+            2,
+            255,
+            i32::MAX - 1,
+            i32::MAX,
+        ];
+        for c in Cmp::ALL {
+            for k in edges {
+                for v in edges {
+                    assert_eq!(Interval::of(c, k).holds(v), c.holds(v, k), "{c:?} {v} {k}");
+                }
+            }
+        }
     }
 }

@@ -17,7 +17,7 @@ mod cursor;
 mod nesting;
 mod scanner;
 
-pub use compare::Cmp;
+pub use compare::{Cmp, Interval};
 pub use cursor::{Lexeme, Tokens};
 pub use nesting::{height, too_high, Nesting, MAX_HEIGHT, MAX_NESTING};
 pub use scanner::{Comments, Scanner, C_COMMENTS};
