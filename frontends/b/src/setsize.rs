@@ -1,11 +1,8 @@
 //! The number of elements ProB gives each deferred set: `card(S) = n` in
-//! some PROPERTIES (`n` a literal), else `scope_S`, else the default set
-//! size. `card(S) = e` with `e` another expression is refused, even when
-//! `e` is known before solving (Pigenhole's `card(Pigeons) = n & n =
-//! 100`, SubsetMC's `card(A) = MAXINT`, PhilRing's `card(Forks) =
-//! card(Phil)`): every model of the collection with such a conjunct is
-//! refused for another construct, so no ProB count confirms that ProB
-//! sizes `S` from it.
+//! some PROPERTIES (`n` a literal, or an expression ProB evaluates before
+//! solving: see `setinfer`), else `scope_S`, else the default set size.
+//! `card(S) = e` with `e` naming constants no conjunct equates to anything
+//! keeps that size (`setinfer`); other expressions are refused.
 //!
 //! `S = {x1, .., xk}`, the `xi` distinct constants, is accepted when `S`
 //! has `k` elements by those rules: the `xi` are then pairwise distinct,
@@ -37,6 +34,7 @@ use rustc_hash::FxHashMap;
 use crate::ast::*;
 use crate::error::{BError, ErrorKind};
 use crate::parse::err_at;
+use crate::setinfer::{card_before_solving, Before, Bounds};
 
 type R<T> = Result<T, BError>;
 
@@ -46,6 +44,8 @@ pub struct SetSizes<'a> {
     pub syms: &'a Syms,
     pub scopes: &'a FxHashMap<String, i64>,
     pub default: i64,
+    /// MAXINT and MININT, which `card(S) = MAXINT` may name
+    pub bounds: Bounds,
     pub files: &'a [String],
 }
 
@@ -88,11 +88,18 @@ impl SetSizes<'_> {
             match &c.kind {
                 ExprKind::Bin(BinOp::Eq, a, b) if is_card_s(a) || is_card_s(b) => {
                     let other = if is_card_s(a) { b } else { a };
-                    match literal(other) {
-                        Some(n) => card = Some(n),
-                        None if self.scopes.contains_key(name) => {}
-                        None => {
-                            return Err(refuse(c, format!("card({name}) fixed by a non-literal")))
+                    let all: Vec<&Expr> = self.conjuncts().collect();
+                    match card_before_solving(other, &consts, &all, &self.bounds) {
+                        _ if literal(other).is_none() && self.scopes.contains_key(name) => {}
+                        Before::Known(n) => card = Some(n),
+                        Before::Unknown => {}
+                        Before::Other => {
+                            return Err(refuse(
+                                c,
+                                format!(
+                                    "card({name}) fixed by an expression ProB may evaluate first"
+                                ),
+                            ))
                         }
                     }
                 }

@@ -90,7 +90,20 @@ impl Symmetry {
             .filter_map(|c| fixed_bijection(c, const_ids, deferred))
             .collect();
         let bijective = |d: usize| bijections.iter().any(|b| b.set == deferred[d]);
-        let groups = element_constants(machines, const_ids, deferred)
+        let elements = element_constants(machines, const_ids, deferred);
+        // a bijection between two deferred sets is fixed only when the
+        // second has no constant elements (see `bijection`)
+        for b in &bijections {
+            let d = b.other.and_then(|t| deferred.iter().position(|&s| s == t));
+            if d.is_some_and(|d| !elements[d].is_empty()) {
+                let pos = conjuncts.first().map_or(Pos::default(), |c| c.pos);
+                return Err((
+                    pos,
+                    "a bijection between two deferred sets, the second with constant elements (ProB breaks deferred-set symmetry while solving PROPERTIES)".into(),
+                ));
+            }
+        }
+        let groups = elements
             .into_iter()
             .enumerate()
             .filter(|&(d, _)| !bijective(d))
