@@ -127,6 +127,7 @@ mod load;
 mod model;
 mod outcomes;
 mod parse;
+mod partition;
 mod rename;
 mod setinfer;
 mod setsize;

@@ -179,3 +179,37 @@ fn a_bijection_between_two_deferred_sets_is_fixed() {
     );
     assert!(e.contains("a bijection between two deferred sets"), "{e}");
 }
+
+#[test]
+fn a_partition_allocates_free_elements_in_order() {
+    // P1, P2 partition ID of 4 elements: 5 of the 16 partitions kept
+    // (P1 the first k elements), each with its initialised state:
+    // root + 5 + 5 states, 5 setup + 5 init edges
+    let (s, t) = count(
+        "MACHINE P SETS ID CONSTANTS P1, P2
+         PROPERTIES P1 \\/ P2 = ID & P1 /\\ P2 = {} & card(ID) = 4 END",
+    );
+    assert_eq!((s, t), (11, 10));
+}
+
+#[test]
+fn a_partition_into_sized_parts_sizes_the_set() {
+    // U = a \/ b of 1 + 2 elements: one partition kept, x :: U gives 3
+    // states: root + 1 + 3 states, 1 + 3 edges
+    let (s, t) = count(
+        "MACHINE P SETS U CONSTANTS a, b
+         PROPERTIES U = a \\/ b & a /\\ b = {} & card(a) = 1 & card(b) = 2
+         VARIABLES x INITIALISATION x :: U END",
+    );
+    assert_eq!((s, t), (5, 4));
+    // three parts of unknown sizes: refused
+    let e = refusal(
+        "MACHINE Q SETS U CONSTANTS a, b, c
+         PROPERTIES U = a \\/ b \\/ c & a /\\ b = {} & a /\\ c = {} & b /\\ c = {}
+         VARIABLES x INITIALISATION x :: U END",
+    );
+    assert!(
+        e.contains("a partition of U into 3 parts of unknown sizes"),
+        "{e}"
+    );
+}
