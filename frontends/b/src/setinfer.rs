@@ -18,6 +18,11 @@
 //!   any other.
 //! - anything else (`card(Forks) = card(Phil)`) stays refused.
 //!
+//! A lower bound `card(S) > k` (or `>=`) with `k` a literal that the
+//! default size does not meet makes `S` the least size that meets it
+//! (AbrialAccessControl's `card(L) > 2`: 3 elements, ctx1_ctx_corrected
+//! 280 states and mac1 936 states, 2,312 transitions).
+//!
 //! Owns that reading; the size rules themselves are `setsize`'s.
 
 use crate::ast::*;
@@ -120,4 +125,24 @@ fn equates(c: &Expr, x: Sym) -> bool {
     let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(y) if y == x);
     let is_card = |e: &Expr| matches!(e.kind, ExprKind::Call(Builtin::Card, _));
     (is_x(a) && !is_card(b)) || (is_x(b) && !is_card(a))
+}
+
+/// The least size of `S` that the conjunct `c` allows when it is
+/// `card(S) > k` or `card(S) >= k` (either way round), `k` a literal.
+pub fn lower_bound(c: &Expr, s: Sym) -> Option<i64> {
+    let ExprKind::Bin(op, a, b) = &c.kind else {
+        return None;
+    };
+    let card_s = |e: &Expr| matches!(&e.kind, ExprKind::Call(Builtin::Card, x) if matches!(x[0].kind, ExprKind::Ident(y) if y == s));
+    let lit = |e: &Expr| match e.kind {
+        ExprKind::Int(k) => Some(k),
+        _ => None,
+    };
+    match op {
+        BinOp::Gt if card_s(a) => lit(b)?.checked_add(1),
+        BinOp::Ge if card_s(a) => lit(b),
+        BinOp::Lt if card_s(b) => lit(a)?.checked_add(1),
+        BinOp::Le if card_s(b) => lit(a),
+        _ => None,
+    }
 }

@@ -34,7 +34,7 @@ use rustc_hash::FxHashMap;
 use crate::ast::*;
 use crate::error::{BError, ErrorKind};
 use crate::parse::err_at;
-use crate::setinfer::{card_before_solving, Before, Bounds};
+use crate::setinfer::{card_before_solving, lower_bound, Before, Bounds};
 
 type R<T> = Result<T, BError>;
 
@@ -159,6 +159,11 @@ impl SetSizes<'_> {
                 n
             }
             [_, (c, _), ..] => return Err(refuse(c, format!("{name} = {{..}} twice"))),
+        };
+        let defaulted = fixed.is_none() && listed.is_empty();
+        let n = match bounds.iter().filter_map(|c| lower_bound(c, d.name)).max() {
+            Some(least) if defaulted && least > n => least,
+            _ => n,
         };
         for c in bounds {
             self.check_bound(c, d.name, n)?;

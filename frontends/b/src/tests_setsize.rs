@@ -117,9 +117,16 @@ fn bounds_and_domains_keep_the_size() {
          VARIABLES x INITIALISATION x := f END",
     );
     assert_eq!((s, t), (25, 24));
-    // a known bound the default size does not meet: refused
+    // a known lower bound the default size does not meet: the least
+    // size that meets it (setinfer), 3: root + 1 + 3 states, 1 + 3 edges
+    let (s, t) = count(
+        "MACHINE B SETS S CONSTANTS c PROPERTIES c = 1 & card(S) > 2
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert_eq!((s, t), (5, 4));
+    // a known upper bound the default size does not meet: refused
     let e = refusal(
-        "MACHINE B SETS S PROPERTIES card(S) > 2
+        "MACHINE B SETS S PROPERTIES card(S) < 2
          VARIABLES x INITIALISATION x :: S END",
     );
     assert!(
