@@ -9,6 +9,14 @@
 //! >->> 1..4` with `self : Agents`: 4 of 96 solutions), ExtremaFinding
 //! (3 of 72) and Mengen_Gesetze_Bool (`S >->> BOOL`).
 //!
+//! A bijection `f : S >->> T` between two deferred sets is fixed the same
+//! way (the pairs of equal element indices), when `T` has no constant
+//! elements and no other fixed bijection names `T` (`symmetry` and
+//! `compile` refuse those): every bijection between them is the image of
+//! any other under a permutation of `S`. Checked against ProB on
+//! MIO_ref3, MIO_ref4 and MIO_ref6 (`doorSta : DOORS >->> STATS`, 144,090
+//! states and 836,148 transitions).
+//!
 //! Owns that selection; the refusal of other bijections over deferred
 //! sets is `compile`'s.
 
@@ -21,12 +29,15 @@ use crate::value::Value;
 pub struct FixedBijection {
     pub constant: usize,
     pub set: Sym,
+    /// The deferred set on the other side, for a bijection between two
+    /// deferred sets (see the module comment).
+    pub other: Option<Sym>,
 }
 
 /// The conjunct `f : S >->> T` or `f : T >->> S` of `c`, when `f` is a
-/// constant, `S` a deferred set and `T` mentions none nor `INTEGER`,
-/// `NATURAL`, `NATURAL1` or `STRING`, nor a constant unless `T` is an
-/// interval.
+/// constant, `S` a deferred set and `T` another deferred set, or `T`
+/// mentions none nor `INTEGER`, `NATURAL`, `NATURAL1` or `STRING`, nor a
+/// constant unless `T` is an interval.
 pub fn fixed_bijection(c: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<FixedBijection> {
     let ExprKind::Bin(BinOp::In, f, space) = &c.kind else {
         return None;
@@ -62,8 +73,21 @@ pub fn fixed_bijection(c: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<Fix
             && (interval || ids.iter().all(|s| !consts.contains(s)))
     };
     match (deferred_ident(x), deferred_ident(y)) {
-        (Some(set), None) if finite(y) => Some(FixedBijection { constant, set }),
-        (None, Some(set)) if finite(x) => Some(FixedBijection { constant, set }),
+        (Some(set), None) if finite(y) => Some(FixedBijection {
+            constant,
+            set,
+            other: None,
+        }),
+        (None, Some(set)) if finite(x) => Some(FixedBijection {
+            constant,
+            set,
+            other: None,
+        }),
+        (Some(set), Some(other)) if set != other => Some(FixedBijection {
+            constant,
+            set,
+            other: Some(other),
+        }),
         _ => None,
     }
 }

@@ -197,6 +197,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                         syms: &syms,
                         scopes: &scopes,
                         default: setsize,
+                        bounds: crate::setinfer::Bounds { maxint, minint },
                         files: &files,
                     };
                     let n = sizes.size(d)?;
@@ -491,7 +492,15 @@ fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Po
     let mut fixed: Vec<Sym> = Vec::new();
     for c in crate::solve::conjuncts(p) {
         match crate::bijection::fixed_bijection(c, consts, deferred) {
-            Some(b) if !fixed.contains(&b.set) => fixed.push(b.set),
+            Some(b)
+                if ![Some(b.set), b.other]
+                    .iter()
+                    .flatten()
+                    .any(|s| fixed.contains(s)) =>
+            {
+                fixed.push(b.set);
+                fixed.extend(b.other);
+            }
             Some(_) => {
                 return Some((
                     c.pos,

@@ -21,8 +21,9 @@
 //! * Settings: `MAXINT = 3`, `MININT = -1`, deferred sets of 2 elements,
 //!   unless `SET_PREF_MAXINT`, `SET_PREF_MININT`,
 //!   `SET_PREF_DEFAULT_SETSIZE`, `scope_S == n` / `1..n` or `card(S) = e`
-//!   in PROPERTIES (`e` known before solving) say otherwise (see
-//!   `setsize`, which also reads `S = {c1, .., ck}` and bounds on
+//!   in PROPERTIES (`e` known before solving; `e` naming constants no
+//!   conjunct equates to anything keeps the size: `setinfer`) say
+//!   otherwise (see `setsize`, which also reads `S = {c1, .., ck}` and bounds on
 //!   `card(S)`). `NAT`, `NAT1`, `INT` follow `MAXINT`;
 //!   arithmetic is unbounded (64-bit; an overflow is a model error).
 //! * Constants: one state per solution of the PROPERTIES; every solution
@@ -58,8 +59,8 @@
 //!   does: no slot, `x : c` and `c(x)` decided from `E` (see `symbolic`).
 //! * Constants that are elements of a deferred set (`c : S`) are
 //!   enumerated as ProB's static symmetry reduction does (see `symmetry`),
-//!   and a bijection between a deferred set and a finite set is fixed
-//!   (see `bijection`).
+//!   and a bijection between a deferred set and a finite set or another
+//!   deferred set is fixed (see `bijection`).
 //! * `SET_PREF_MAX_OPERATIONS` / `SET_PREF_MAX_INITIALISATIONS` = n: ProB
 //!   computes at most n instances of an operation (of SETUP_CONSTANTS,
 //!   INITIALISATION) per state; a reached state where we find more is
@@ -106,7 +107,8 @@
 //! (Event-B exports), `load` (files, composition), `compile` (settings,
 //! names, static checks), `value` (canonical values), `eval`
 //! (expressions), `solve` (enumeration), `exec` (substitutions),
-//! `symmetry` (ProB's MACE-style constants), `symbolic` (constants kept
+//! `symmetry` (ProB's MACE-style constants), `setsize` and `setinfer`
+//! (deferred-set sizes), `symbolic` (constants kept
 //! as closures), `model` ([`BModel`]),
 //! `error` ([`BError`]).
 
@@ -125,7 +127,9 @@ mod load;
 mod model;
 mod outcomes;
 mod parse;
+mod partition;
 mod rename;
+mod setinfer;
 mod setsize;
 mod solve;
 mod symbolic;

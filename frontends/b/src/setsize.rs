@@ -1,11 +1,8 @@
 //! The number of elements ProB gives each deferred set: `card(S) = n` in
-//! some PROPERTIES (`n` a literal), else `scope_S`, else the default set
-//! size. `card(S) = e` with `e` another expression is refused, even when
-//! `e` is known before solving (Pigenhole's `card(Pigeons) = n & n =
-//! 100`, SubsetMC's `card(A) = MAXINT`, PhilRing's `card(Forks) =
-//! card(Phil)`): every model of the collection with such a conjunct is
-//! refused for another construct, so no ProB count confirms that ProB
-//! sizes `S` from it.
+//! some PROPERTIES (`n` a literal, or an expression ProB evaluates before
+//! solving: see `setinfer`), else `scope_S`, else the default set size.
+//! `card(S) = e` with `e` naming constants no conjunct equates to anything
+//! keeps that size (`setinfer`); other expressions are refused.
 //!
 //! `S = {x1, .., xk}`, the `xi` distinct constants, is accepted when `S`
 //! has `k` elements by those rules: the `xi` are then pairwise distinct,
@@ -37,6 +34,7 @@ use rustc_hash::FxHashMap;
 use crate::ast::*;
 use crate::error::{BError, ErrorKind};
 use crate::parse::err_at;
+use crate::setinfer::{card_before_solving, lower_bound, Before, Bounds};
 
 type R<T> = Result<T, BError>;
 
@@ -46,6 +44,8 @@ pub struct SetSizes<'a> {
     pub syms: &'a Syms,
     pub scopes: &'a FxHashMap<String, i64>,
     pub default: i64,
+    /// MAXINT and MININT, which `card(S) = MAXINT` may name
+    pub bounds: Bounds,
     pub files: &'a [String],
 }
 
@@ -80,7 +80,14 @@ impl SetSizes<'_> {
             .collect();
         let mut listed: Vec<(&Expr, Vec<Sym>)> = Vec::new();
         let mut bounds: Vec<&Expr> = Vec::new();
+        let all: Vec<&Expr> = self.conjuncts().collect();
+        let partition = crate::partition::partition_of(&all, d.name);
+        let mut union_at = None;
         for c in self.conjuncts() {
+            if partition.is_some() && crate::partition::union_of(c, d.name) == partition {
+                union_at = Some(c);
+                continue;
+            }
             if let Some(xs) = listing(c, d.name, &consts) {
                 listed.push((c, xs));
                 continue;
@@ -88,11 +95,17 @@ impl SetSizes<'_> {
             match &c.kind {
                 ExprKind::Bin(BinOp::Eq, a, b) if is_card_s(a) || is_card_s(b) => {
                     let other = if is_card_s(a) { b } else { a };
-                    match literal(other) {
-                        Some(n) => card = Some(n),
-                        None if self.scopes.contains_key(name) => {}
-                        None => {
-                            return Err(refuse(c, format!("card({name}) fixed by a non-literal")))
+                    match card_before_solving(other, &consts, &all, &self.bounds) {
+                        _ if literal(other).is_none() && self.scopes.contains_key(name) => {}
+                        Before::Known(n) => card = Some(n),
+                        Before::Unknown => {}
+                        Before::Other => {
+                            return Err(refuse(
+                                c,
+                                format!(
+                                    "card({name}) fixed by an expression ProB may evaluate first"
+                                ),
+                            ))
                         }
                     }
                 }
@@ -126,7 +139,12 @@ impl SetSizes<'_> {
                 _ => {}
             }
         }
-        let fixed = card.or_else(|| self.scopes.get(name).copied());
+        let mut fixed = card.or_else(|| self.scopes.get(name).copied());
+        if let (Some(parts), Some(c)) = (&partition, union_at) {
+            fixed = self.partition_size(parts, fixed, &all).map_err(|why| {
+                refuse(c, format!("a partition of {name} into {} parts {why} (ProB may infer its size or break its symmetry otherwise)", parts.len()))
+            })?;
+        }
         let n = match listed.as_slice() {
             [] => fixed.unwrap_or(self.default),
             [(c, xs)] => {
@@ -142,6 +160,11 @@ impl SetSizes<'_> {
             }
             [_, (c, _), ..] => return Err(refuse(c, format!("{name} = {{..}} twice"))),
         };
+        let defaulted = fixed.is_none() && listed.is_empty();
+        let n = match bounds.iter().filter_map(|c| lower_bound(c, d.name)).max() {
+            Some(least) if defaulted && least > n => least,
+            _ => n,
+        };
         for c in bounds {
             self.check_bound(c, d.name, n)?;
         }
@@ -153,6 +176,45 @@ impl SetSizes<'_> {
             ));
         }
         Ok(n)
+    }
+
+    /// The size of a partitioned set (see `partition`): `fixed` (from
+    /// `card(S)` or `scope_S`) or the sum of the parts' sizes, else, for
+    /// two parts, the default size (ProB's counts of Ancestors and the
+    /// stellwerk models). Three parts or more are taken only when every
+    /// part has a size: with unknown sizes ProB's counts differ from both
+    /// the default size and the parts allocated in order
+    /// (data_structure_ctx: 90 constant solutions, not 100).
+    fn partition_size(
+        &self,
+        parts: &[Sym],
+        fixed: Option<i64>,
+        all: &[&Expr],
+    ) -> Result<Option<i64>, &'static str> {
+        match (self.parts_size(parts, all), fixed) {
+            (Some(sum), Some(n)) if sum != n => Err("whose sizes do not add up to its own"),
+            (Some(sum), _) => Ok(Some(sum)),
+            (None, _) if parts.len() > 2 => Err("of unknown sizes"),
+            (None, fixed) => Ok(fixed),
+        }
+    }
+
+    /// The sum of the parts' sizes when each has `card(A) = e`, `e`
+    /// known before solving (see `partition`).
+    fn parts_size(&self, parts: &[Sym], all: &[&Expr]) -> Option<i64> {
+        parts.iter().try_fold(0i64, |sum, &a| {
+            let n = all.iter().find_map(|c| match &c.kind {
+                ExprKind::Bin(BinOp::Eq, l, r) => [(l, r), (r, l)].iter().find_map(|(p, q)| {
+                    let card_a = matches!(&p.kind, ExprKind::Call(Builtin::Card, x) if matches!(x[0].kind, ExprKind::Ident(y) if y == a));
+                    match card_a.then(|| card_before_solving(q, &[], all, &self.bounds)) {
+                        Some(Before::Known(n)) => Some(n),
+                        _ => None,
+                    }
+                }),
+                _ => None,
+            })?;
+            sum.checked_add(n)
+        })
     }
 
     /// Checks that `S` of `n` elements satisfies the conjunct `c`,

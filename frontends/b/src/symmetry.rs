@@ -21,6 +21,7 @@
 
 use crate::ast::*;
 use crate::bijection::{fixed_bijection, FixedBijection};
+use crate::partition::Partition;
 use crate::value::Value;
 
 /// For each deferred set, the indices (in `const_ids`) of the constants
@@ -32,7 +33,9 @@ fn element_constants(machines: &[Machine], const_ids: &[Sym], deferred: &[Sym]) 
         for p in &m.properties {
             for c in crate::solve::conjuncts(p) {
                 for (d, &s) in deferred.iter().enumerate() {
-                    for x in crate::setsize::listing(c, s, const_ids).unwrap_or_default() {
+                    let listed = crate::setsize::listing(c, s, const_ids)
+                        .or_else(|| subset_of(c, s, const_ids));
+                    for x in listed.unwrap_or_default() {
                         let k = const_ids.iter().position(|&i| i == x);
                         if let Some(k) = k.filter(|k| !groups[d].contains(k)) {
                             groups[d].push(k);
@@ -70,6 +73,9 @@ pub struct Symmetry {
     /// Bijections fixed up to their deferred set's symmetry (see
     /// `bijection`), whose sets have no group.
     pub bijections: Vec<FixedBijection>,
+    /// Partitions of deferred sets, with the index of the first free
+    /// element (see `partition`).
+    pub partitions: Vec<(Partition, u32)>,
 }
 
 impl Symmetry {
@@ -90,7 +96,23 @@ impl Symmetry {
             .filter_map(|c| fixed_bijection(c, const_ids, deferred))
             .collect();
         let bijective = |d: usize| bijections.iter().any(|b| b.set == deferred[d]);
-        let groups = element_constants(machines, const_ids, deferred)
+        let elements = element_constants(machines, const_ids, deferred);
+        // a bijection between two deferred sets is fixed only when the
+        // second has no constant elements (see `bijection`)
+        for b in &bijections {
+            let d = b.other.and_then(|t| deferred.iter().position(|&s| s == t));
+            if d.is_some_and(|d| !elements[d].is_empty()) {
+                let pos = conjuncts.first().map_or(Pos::default(), |c| c.pos);
+                return Err((
+                    pos,
+                    "a bijection between two deferred sets, the second with constant elements (ProB breaks deferred-set symmetry while solving PROPERTIES)".into(),
+                ));
+            }
+        }
+        let partitions =
+            crate::partition::partitions(&conjuncts, const_ids, deferred, &elements, bijective)
+                .map_err(|m| (conjuncts.first().map_or(Pos::default(), |c| c.pos), m))?;
+        let groups = elements
             .into_iter()
             .enumerate()
             .filter(|&(d, _)| !bijective(d))
@@ -122,8 +144,29 @@ impl Symmetry {
             all_fixed: candidates && conjuncts.iter().all(member),
             groups,
             bijections,
+            partitions,
         })
     }
+}
+
+/// `[x1, .., xk]` when `c` is `{x1, .., xk} <: S`, the `xi` constants:
+/// each is an element of `S`, as `xi : S` says.
+fn subset_of(c: &Expr, s: Sym, consts: &[Sym]) -> Option<Vec<Sym>> {
+    let ExprKind::Bin(BinOp::Subset, a, b) = &c.kind else {
+        return None;
+    };
+    let (ExprKind::SetExt(xs), ExprKind::Ident(t)) = (&a.kind, &b.kind) else {
+        return None;
+    };
+    if *t != s {
+        return None;
+    }
+    xs.iter()
+        .map(|x| match x.kind {
+            ExprKind::Ident(x) if consts.contains(&x) => Some(x),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `x : S` or `{x} <: S` with `x` and `S` identifiers.
@@ -152,6 +195,7 @@ impl Symmetry {
                 .bijections
                 .iter()
                 .all(|b| sol.get(b.constant).is_some_and(crate::bijection::keeps))
+            && self.partitions.iter().all(|(p, free)| p.keeps(sol, *free))
     }
 }
 

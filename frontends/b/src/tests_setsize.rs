@@ -25,20 +25,33 @@ fn card_fixed_by_a_literal() {
 }
 
 #[test]
-fn card_fixed_by_another_expression_is_refused() {
-    // no ProB count confirms a size taken from an expression, known
-    // before solving or not
-    for fixed in [
-        "n = 2 + 1 & card(S) = n",
-        "n : 1..3 & card(S) = n",
-        "n = 1 & card(S) = MAXINT",
-    ] {
-        let e = refusal(&format!(
+fn card_fixed_by_an_expression_known_before_solving() {
+    // constants equated to values and MAXINT are evaluated (setinfer):
+    // card(S) = 3, x :: S: root + 1 constants state + 3 states; 1 setup
+    // + 3 init edges
+    for fixed in ["n = 2 + 1 & card(S) = n", "n = 1 & card(S) = MAXINT"] {
+        let (s, t) = count(&format!(
             "MACHINE C SETS S CONSTANTS n PROPERTIES {fixed}
              VARIABLES x INITIALISATION x :: S END"
         ));
-        assert!(e.contains("card(S) fixed by a non-literal"), "{e}");
+        assert_eq!((s, t), (5, 4), "{fixed}");
     }
+}
+
+#[test]
+fn card_equal_to_an_unknown_constant_keeps_the_size() {
+    // n is solved from S's default size 2: one constants state (n = 2),
+    // root + 1 + 2 states, 1 + 2 edges
+    let (s, t) = count(
+        "MACHINE C SETS S CONSTANTS n PROPERTIES n : 1..3 & card(S) = n
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert_eq!((s, t), (4, 3));
+    let e = refusal(
+        "MACHINE C SETS S; T CONSTANTS n PROPERTIES n = 1 & card(S) = card(T)
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert!(e.contains("card(S) fixed by an expression"), "{e}");
 }
 
 #[test]
@@ -104,9 +117,16 @@ fn bounds_and_domains_keep_the_size() {
          VARIABLES x INITIALISATION x := f END",
     );
     assert_eq!((s, t), (25, 24));
-    // a known bound the default size does not meet: refused
+    // a known lower bound the default size does not meet: the least
+    // size that meets it (setinfer), 3: root + 1 + 3 states, 1 + 3 edges
+    let (s, t) = count(
+        "MACHINE B SETS S CONSTANTS c PROPERTIES c = 1 & card(S) > 2
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert_eq!((s, t), (5, 4));
+    // a known upper bound the default size does not meet: refused
     let e = refusal(
-        "MACHINE B SETS S PROPERTIES card(S) > 2
+        "MACHINE B SETS S PROPERTIES card(S) < 2
          VARIABLES x INITIALISATION x :: S END",
     );
     assert!(
@@ -148,4 +168,55 @@ fn a_bijection_onto_a_deferred_set_is_fixed() {
          VARIABLES x INITIALISATION x := f END",
     );
     assert!(e.contains("a bijection over a deferred set"), "{e}");
+}
+
+#[test]
+fn a_bijection_between_two_deferred_sets_is_fixed() {
+    // f : S >->> T, both of 2 elements: 1 of the 2 bijections kept;
+    // root + 1 + 1 states, 2 edges
+    let (s, t) = count(
+        "MACHINE F SETS S; T CONSTANTS f PROPERTIES f : S >->> T
+         VARIABLES x INITIALISATION x := f END",
+    );
+    assert_eq!((s, t), (3, 2));
+    // T with a constant element: refused
+    let e = refusal(
+        "MACHINE G SETS S; T CONSTANTS f, c PROPERTIES f : S >->> T & c : T
+         VARIABLES x INITIALISATION x := f END",
+    );
+    assert!(e.contains("a bijection between two deferred sets"), "{e}");
+}
+
+#[test]
+fn a_partition_allocates_free_elements_in_order() {
+    // P1, P2 partition ID of 4 elements: 5 of the 16 partitions kept
+    // (P1 the first k elements), each with its initialised state:
+    // root + 5 + 5 states, 5 setup + 5 init edges
+    let (s, t) = count(
+        "MACHINE P SETS ID CONSTANTS P1, P2
+         PROPERTIES P1 \\/ P2 = ID & P1 /\\ P2 = {} & card(ID) = 4 END",
+    );
+    assert_eq!((s, t), (11, 10));
+}
+
+#[test]
+fn a_partition_into_sized_parts_sizes_the_set() {
+    // U = a \/ b of 1 + 2 elements: one partition kept, x :: U gives 3
+    // states: root + 1 + 3 states, 1 + 3 edges
+    let (s, t) = count(
+        "MACHINE P SETS U CONSTANTS a, b
+         PROPERTIES U = a \\/ b & a /\\ b = {} & card(a) = 1 & card(b) = 2
+         VARIABLES x INITIALISATION x :: U END",
+    );
+    assert_eq!((s, t), (5, 4));
+    // three parts of unknown sizes: refused
+    let e = refusal(
+        "MACHINE Q SETS U CONSTANTS a, b, c
+         PROPERTIES U = a \\/ b \\/ c & a /\\ b = {} & a /\\ c = {} & b /\\ c = {}
+         VARIABLES x INITIALISATION x :: U END",
+    );
+    assert!(
+        e.contains("a partition of U into 3 parts of unknown sizes"),
+        "{e}"
+    );
 }
