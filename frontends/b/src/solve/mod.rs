@@ -41,7 +41,8 @@
 //! Owns the enumeration loop; the planning is the `plan` module, integer
 //! ranges derived from bounds the `bounds` module, generators read from
 //! a conjunct's shape `shapes`, pointwise functions `points`, large
-//! function spaces point by point `fspace`, types `typing` (with the
+//! function spaces point by point `fspace`, subsets pruned by the
+//! conjuncts checked first `subsets`, types `typing` (with the
 //! slots' declared types, `declared`), which well-definedness errors in a
 //! guard ProB reports `wd`; values and evaluation
 //! are `value` and `eval`.
@@ -54,6 +55,7 @@ mod fspace;
 mod plan;
 mod points;
 mod shapes;
+mod subsets;
 mod typing;
 mod wd;
 
@@ -261,6 +263,10 @@ fn candidates(
                 unreachable!()
             };
             let s = env.elements(b)?;
+            let checks: Vec<&Expr> = st.checks.iter().map(|&k| cs[k]).collect();
+            if let Some(subs) = subsets::pruned(ids[st.vars[0]], &s, &checks, *strict, env) {
+                return Ok(subs.into_iter().map(|v| vec![v]).collect());
+            }
             let mut subs =
                 crate::value::subsets(&s, 24).map_err(|m| Fail::Unsupported(m, b.pos))?;
             if *strict {
