@@ -741,8 +741,27 @@ impl<'w> Env<'w> {
 
     /// Solves `side = target` for `x`, `side` a `+`/`-` chain with one `x`.
     pub fn invert_lin(&mut self, side: &Expr, x: Sym, target: i64) -> E<Option<i64>> {
+        self.invert_chain(
+            side,
+            x,
+            target,
+            &|e| matches!(e.kind, ExprKind::Ident(s) if s == x),
+        )
+    }
+
+    /// [`Self::invert_lin`] for the value of the sub-expression `hole` picks
+    /// (mentioning `x`, the only one that does) instead of `x` itself.
+    pub fn invert_chain(
+        &mut self,
+        side: &Expr,
+        x: Sym,
+        target: i64,
+        hole: &dyn Fn(&Expr) -> bool,
+    ) -> E<Option<i64>> {
+        if hole(side) {
+            return Ok(Some(target));
+        }
         match &side.kind {
-            ExprKind::Ident(s) if *s == x => Ok(Some(target)),
             ExprKind::Bin(op @ (BinOp::Plus | BinOp::Minus), a, b) => {
                 let mut ia = Vec::new();
                 crate::solve::idents(a, &mut ia);
@@ -755,7 +774,7 @@ impl<'w> Env<'w> {
                     (_, false) => o.checked_sub(target),
                 };
                 match t {
-                    Some(t) => self.invert_lin(inner, x, t),
+                    Some(t) => self.invert_chain(inner, x, t, hole),
                     None => Err(overflow(side.pos)),
                 }
             }

@@ -196,6 +196,8 @@ mod tests_range;
 #[cfg(test)]
 mod tests_setsize;
 #[cfg(test)]
+mod tests_subsets;
+#[cfg(test)]
 mod tests_values;
 #[cfg(test)]
 mod tests_wd;

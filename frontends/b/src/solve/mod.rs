@@ -41,7 +41,8 @@
 //! Owns the enumeration loop; the planning is the `plan` module, integer
 //! ranges derived from bounds the `bounds` module, generators read from
 //! a conjunct's shape `shapes`, pointwise functions `points`, large
-//! function spaces point by point `fspace`, types `typing` (with the
+//! function spaces point by point `fspace`, subsets pruned by the
+//! conjuncts checked first `subsets`, types `typing` (with the
 //! slots' declared types, `declared`), which well-definedness errors in a
 //! guard ProB reports `wd`; values and evaluation
 //! are `value` and `eval`.
@@ -51,9 +52,11 @@ mod bounds;
 mod chain;
 mod declared;
 mod fspace;
+mod memo;
 mod plan;
 mod points;
 mod shapes;
+mod subsets;
 mod typing;
 mod wd;
 
@@ -88,7 +91,17 @@ pub fn solve(
             return Ok(true);
         }
     }
-    step(ids, &cs, plan, 0, env, guard, f)
+    let mut run = Run {
+        plan,
+        memo: memo::Memo::new(plan.steps.len()),
+    };
+    step(ids, &cs, &mut run, 0, env, guard, f)
+}
+
+/// A plan and the generating sets remembered while following it.
+struct Run<'p> {
+    plan: &'p Plan,
+    memo: memo::Memo,
 }
 
 fn check(env: &mut Env, c: &Expr, guard: bool) -> E<bool> {
@@ -102,16 +115,17 @@ fn check(env: &mut Env, c: &Expr, guard: bool) -> E<bool> {
 fn step(
     ids: &[Sym],
     cs: &[&Expr],
-    plan: &Plan,
+    run: &mut Run,
     k: usize,
     env: &mut Env,
     guard: bool,
     f: &mut dyn FnMut(&mut Env) -> E<bool>,
 ) -> E<bool> {
+    let plan = run.plan;
     let Some(st) = plan.steps.get(k) else {
         return f(env);
     };
-    let cands = match candidates(ids, cs, st, env, guard) {
+    let cands = match candidates(ids, cs, (st, k, &mut run.memo), env, guard) {
         Err(Fail::Wd(m, _))
             if guard && m.starts_with("function appl") && !wd::reported(ids, cs, plan, k) =>
         {
@@ -140,7 +154,7 @@ fn step(
             }
         }
         let cont = if ok {
-            step(ids, cs, plan, k + 1, env, guard, f)
+            step(ids, cs, run, k + 1, env, guard, f)
         } else {
             Ok(true)
         };
@@ -156,7 +170,7 @@ fn step(
 fn candidates(
     ids: &[Sym],
     cs: &[&Expr],
-    st: &Step,
+    (st, k, memo): (&Step, usize, &mut memo::Memo),
     env: &mut Env,
     guard: bool,
 ) -> E<Vec<Vec<Value>>> {
@@ -191,14 +205,17 @@ fn candidates(
                 }
             }
             let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
-            members(a, b, &vars, env)?
+            members(a, memo.elements(k, b, ids, env)?, &vars)?
         }
         Gen::Elem { c, left } => {
             let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
                 unreachable!()
             };
             let set = if *left { b } else { a };
-            env.elements(set)?.into_iter().map(|v| vec![v]).collect()
+            memo.elements(k, set, ids, env)?
+                .into_iter()
+                .map(|v| vec![v])
+                .collect()
         }
         Gen::Proj { c } => {
             let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
@@ -260,7 +277,11 @@ fn candidates(
             let ExprKind::Bin(_, _, b) = &cs[*c].kind else {
                 unreachable!()
             };
-            let s = env.elements(b)?;
+            let s = memo.elements(k, b, ids, env)?;
+            let checks: Vec<&Expr> = st.checks.iter().map(|&k| cs[k]).collect();
+            if let Some(subs) = subsets::pruned(ids[st.vars[0]], &s, &checks, *strict, env) {
+                return Ok(subs.into_iter().map(|v| vec![v]).collect());
+            }
             let mut subs =
                 crate::value::subsets(&s, 24).map_err(|m| Fail::Unsupported(m, b.pos))?;
             if *strict {
@@ -279,10 +300,9 @@ fn sides(c: &Expr) -> (&Expr, &Expr) {
     }
 }
 
-/// For `Gen::In`: the values of `vars` in the elements of `set` matching
+/// For `Gen::In`: the values of `vars` in `elems` (the set's elements) matching
 /// the maplet pattern `pat` (`x |-> x : r` keeps the pairs on the diagonal).
-fn members(pat: &Expr, set: &Expr, vars: &[Sym], env: &mut Env) -> E<Vec<Vec<Value>>> {
-    let elems = env.elements(set)?;
+fn members(pat: &Expr, elems: Vec<Value>, vars: &[Sym]) -> E<Vec<Vec<Value>>> {
     let mut out = Vec::with_capacity(elems.len());
     'el: for v in elems {
         let mut vals = vec![Value::Bool(false); vars.len()];

@@ -148,13 +148,21 @@ fn ident_of(e: &Expr) -> Option<Sym> {
 
 /// Whether `x` occurs exactly once in `e`, along a chain of `+` and `-`.
 fn lin_path(e: &Expr, x: Sym) -> bool {
+    chain_path(e, x, &|e| matches!(e.kind, ExprKind::Ident(s) if s == x))
+}
+
+/// Whether `x` occurs exactly once in `e`, in the sub-expression `hole`
+/// picks at the end of a chain of `+` and `-`.
+pub(super) fn chain_path(e: &Expr, x: Sym, hole: &dyn Fn(&Expr) -> bool) -> bool {
+    if hole(e) {
+        return mentions(e, &[x]).len() == 1;
+    }
     match &e.kind {
-        ExprKind::Ident(s) => *s == x,
         ExprKind::Bin(BinOp::Plus | BinOp::Minus, a, b) => {
             let (ma, mb) = (mentions(a, &[x]).len(), mentions(b, &[x]).len());
             match (ma, mb) {
-                (1, 0) => lin_path(a, x),
-                (0, 1) => lin_path(b, x),
+                (1, 0) => chain_path(a, x, hole),
+                (0, 1) => chain_path(b, x, hole),
                 _ => false,
             }
         }
