@@ -483,6 +483,7 @@ fn summarize<D: Diagram>(
             ("applications".into(), f.applications),
             ("learn_ms".into(), f.learn_ns / 1_000_000),
             ("apply_ms".into(), f.apply_ns / 1_000_000),
+            ("explicit_states".into(), f.explicit_states),
             ("reencodings".into(), f.reencodings),
             ("dd_collections".into(), f.collections),
             (
