@@ -23,6 +23,12 @@
 //! before anything is added, and becomes one diagram
 //! ([`Diagram::relation`]) joined to the group's relation by one union.
 //!
+//! Small sets of new states are learned on the states themselves
+//! ([`Learner::learn_states`]: one `next_all` per state, whatever the
+//! number of groups); a group whose successors need the checks above
+//! (error state, a change outside the write set, a value outside the
+//! layout) is left to the learning on projections.
+//!
 //! Owns the calls to the model and the learned-pair count. Must not know
 //! search strategies; the diagram is used only through [`Diagram`].
 
@@ -215,25 +221,14 @@ fn expand<D: Diagram>(
             if failure.is_some() {
                 return;
             }
-            let outside = {
-                let mut w = 0;
-                full.iter().zip(succ).enumerate().find(|&(i, (a, b))| {
-                    if shape.write.get(w) == Some(&i) {
-                        w += 1;
-                        false
-                    } else {
-                        a != b
-                    }
-                })
-            };
-            match outside {
+            match outside_write(shape, full, succ) {
                 Some(_) if model.is_error_state(succ) => {
                     for (i, &b) in succ.iter().enumerate() {
                         out.check(layout, i, b);
                     }
                     out.escapes.push((cur.to_vec(), succ.to_vec()));
                 }
-                Some((i, _)) => {
+                Some(i) => {
                     failure = Some(Stop::Model(ModelError::new(format!(
                         "group {g} ({}) changed slot {i} ({}), which is not in its write set",
                         model.groups()[g].label,
@@ -256,5 +251,120 @@ fn expand<D: Diagram>(
     match failure {
         Some(stop) => Err(stop),
         None => Ok(ambiguous),
+    }
+}
+
+/// The first slot outside `shape`'s write set where `succ` differs from
+/// `full`, if any.
+fn outside_write(shape: &GroupShape, full: &[Value], succ: &[Value]) -> Option<usize> {
+    let mut w = 0;
+    (0..full.len()).find(|&i| {
+        if shape.write.get(w) == Some(&i) {
+            w += 1;
+            false
+        } else {
+            full[i] != succ[i]
+        }
+    })
+}
+
+/// What [`Learner::learn_states`] gives back.
+pub struct Explicit<S> {
+    /// Per group with new pairs, their relation.
+    pub batches: Vec<(usize, S)>,
+    /// The groups it did not learn: a successor is the error state or
+    /// does not fit the layout; they are to be learned on projections
+    /// ([`Learner::learn`]), which sorts these cases out.
+    pub fallback: Vec<usize>,
+    /// The groups some state enables.
+    pub enabled: Vec<usize>,
+}
+
+/// The successors of one state, as (group, write values), in `next_all`'s
+/// order.
+type Successors = Vec<(usize, Vec<Value>)>;
+
+impl Learner<'_> {
+    /// Every group learned on the states of `states` themselves (a set of
+    /// full vectors): one call of the model's `next_all` per state, each
+    /// successor a pair (the state's projection on the group's slots, the
+    /// successor's write values). Costs one call per state whatever the
+    /// number of groups, where learning on projections walks the set once
+    /// per group (issue 36); meant for small sets of new states.
+    pub fn learn_states<D: Diagram>(
+        &mut self,
+        d: &D,
+        shapes: &[GroupShape],
+        states: &D::Set,
+    ) -> Result<Explicit<D::Set>, Stop> {
+        let slots: Vec<usize> = (0..self.filler.len()).collect();
+        let mut pairs: Vec<Vec<(Vec<Value>, Vec<Value>)>> = vec![Vec::new(); shapes.len()];
+        let mut fallback = vec![false; shapes.len()];
+        let mut enabled = vec![false; shapes.len()];
+        let mut failure = None;
+        let mut succs: Successors = Vec::new();
+        let mut calls = 0u64;
+        let mut or = 0;
+        let model = self.model;
+        let layout = d.layout();
+        let repeats = &mut self.repeats;
+        d.for_each_vector(states, &slots, &mut |full| {
+            if failure.is_some() {
+                return;
+            }
+            calls += 1;
+            succs.clear();
+            let done = model.next_all(full, &mut |g, succ| {
+                let shape = &shapes[g];
+                enabled[g] = true;
+                if model.is_error_state(succ)
+                    || outside_write(shape, full, succ).is_some()
+                    || shape.write.iter().any(|&i| !layout.fits(i, succ[i]))
+                {
+                    fallback[g] = true;
+                    return;
+                }
+                let next: Vec<Value> = shape.write.iter().map(|&i| succ[i]).collect();
+                or = next.iter().fold(or, |a, &v| a | v);
+                succs.push((g, next));
+            });
+            if let Err(e) = done {
+                failure = Some(Stop::Model(e));
+                return;
+            }
+            succs.sort_unstable();
+            for run in succs.chunk_by(|a, b| a.0 == b.0) {
+                let g = run[0].0;
+                let cur: Vec<Value> = shapes[g].proj.iter().map(|&i| full[i]).collect();
+                for same in run.chunk_by(|a, b| a == b) {
+                    if same.len() > 1 {
+                        let extra = same.len() as u64 - 1;
+                        repeats[g].push((cur.clone(), same[0].1.clone(), extra));
+                    }
+                    pairs[g].push((cur.clone(), same[0].1.clone()));
+                }
+            }
+        });
+        self.calls += calls;
+        self.value_bits_or |= or;
+        if let Some(stop) = failure {
+            return Err(stop);
+        }
+        let mut batches = Vec::new();
+        for (g, mut p) in pairs.into_iter().enumerate() {
+            if p.is_empty() || fallback[g] {
+                continue;
+            }
+            p.sort_unstable();
+            p.dedup();
+            self.learned += p.len() as u64;
+            batches.push((g, d.relation(&shapes[g], &p)?));
+        }
+        let which = |flags: &[bool]| (0..shapes.len()).filter(|&g| flags[g]).collect();
+        Ok(Explicit {
+            batches,
+            fallback: which(&fallback),
+            enabled: which(&enabled),
+        })
     }
 }

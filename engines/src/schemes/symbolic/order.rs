@@ -14,7 +14,7 @@
 //! Owns the permutation and the [`Permuted`] adapter (a `pins::Model` whose
 //! slot `p` is the inner model's slot `order[p]`). Must not know diagrams.
 
-use pins::{Emit, Model, Slot, Step, TransitionGroup, Value};
+use pins::{Emit, EmitAll, Model, Slot, Step, TransitionGroup, Value};
 
 /// Total span of the groups' slot sets under `pos` (slot → position).
 fn span(sets: &[Vec<usize>], pos: &[usize]) -> u64 {
@@ -111,6 +111,14 @@ impl<'m> Permuted<'m> {
         }
         out
     }
+
+    /// `inner` (an inner model's vector) in this order, written to `out`.
+    fn permute<'o>(&self, inner: &[Value], out: &'o mut [Value]) -> &'o [Value] {
+        for (p, &v) in self.order.iter().enumerate() {
+            out[p] = inner[v];
+        }
+        out
+    }
 }
 
 impl Model for Permuted<'_> {
@@ -137,17 +145,17 @@ impl Model for Permuted<'_> {
         self.inner.is_error_state(&self.to_inner(state))
     }
     fn next(&self, state: &[Value], group: usize, emit: &mut Emit) -> Step {
-        let mut inner_state = vec![0; state.len()];
-        for (p, &v) in self.order.iter().enumerate() {
-            inner_state[v] = state[p];
-        }
         let mut out = vec![0; state.len()];
-        let order = &self.order;
-        self.inner.next(&inner_state, group, &mut |succ| {
-            for (p, &v) in order.iter().enumerate() {
-                out[p] = succ[v];
-            }
-            emit(&out);
+        self.inner.next(&self.to_inner(state), group, &mut |succ| {
+            emit(self.permute(succ, &mut out));
+        })
+    }
+    /// The inner model's `next_all` (one call per state, not one per
+    /// group: the symbolic learner calls it on every new state).
+    fn next_all(&self, state: &[Value], emit: &mut EmitAll) -> Step {
+        let mut out = vec![0; state.len()];
+        self.inner.next_all(&self.to_inner(state), &mut |group, succ| {
+            emit(group, self.permute(succ, &mut out));
         })
     }
 }

@@ -120,7 +120,20 @@ pub struct Figures {
     pub learn_ns: u64,
     /// Time spent applying learned relations (enabling tests, images).
     pub apply_ns: u64,
+    /// States every group was learned on directly
+    /// ([`Search::learn_explicitly`]).
+    pub explicit_states: u64,
 }
+
+/// The most states [`Search::learn_explicitly`] learns on at once: a model
+/// call per state costs about what one group's walk over a set of that
+/// many nodes does.
+const EXPLICIT_BATCH: u128 = 1 << 16;
+
+/// The most states a run learns on directly: past it, states that share
+/// their projections (which learning on projections expands once) would
+/// cost a model call each.
+const EXPLICIT_TOTAL: u64 = 1 << 24;
 
 /// Makes an empty diagram for a layout.
 pub type Make<'a, D> = dyn Fn(Layout) -> DdResult<D> + 'a;
@@ -176,6 +189,14 @@ pub struct Search<'a, 'm, D: Diagram> {
     since: Vec<D::Set>,
     /// Groups whose successors are not yet in the visited set.
     produced: Vec<usize>,
+    /// Per group `g`, whether some visited state that enables `g` may not
+    /// have been in a set `g` was applied to. States join the frontier as
+    /// they join the visited set, so applying `g` to the frontier (or the
+    /// whole visited set) pays what it owes; states learned on directly
+    /// say which groups they enable, others make every group owed. A group
+    /// not owed costs no enabling test (issue 36: 107,862 applications
+    /// for 10,985 images on PhilosophersDyn-PT-10).
+    owed: Vec<bool>,
     /// Per group `h`, the groups whose read ∪ write slots meet `h`'s write
     /// slots; empty where the encoding has no suffixes
     /// ([`Diagram::suffixes`]): the binary BDD learns on the set it
@@ -184,6 +205,9 @@ pub struct Search<'a, 'm, D: Diagram> {
     affected: Vec<Vec<usize>>,
     /// Whether groups are learned on their pending states.
     pending_learning: bool,
+    /// Whether small sets of new states are learned on their states
+    /// ([`Search::learn_explicitly`]); set by [`Search::run`].
+    explicit: bool,
     pub visited: D::Set,
     /// States not yet expanded by every group.
     frontier: D::Set,
@@ -225,12 +249,14 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             dirty: vec![true; shapes.len()],
             since: vec![empty.clone(); shapes.len()],
             produced: Vec::new(),
+            owed: vec![true; shapes.len()],
             affected: if pending_learning {
                 affected(shapes, k)
             } else {
                 vec![Vec::new(); shapes.len()]
             },
             pending_learning,
+            explicit: false,
             frontier: empty,
             d,
             make,
@@ -280,27 +306,78 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         Ok(())
     }
 
-    /// Marks dirty the groups that the groups of [`Search::produced`]
-    /// affect: called before their successors join the visited set.
-    fn mark_produced(&mut self) {
-        for h in std::mem::take(&mut self.produced) {
-            for &g in &self.affected[h] {
-                if !self.dirty[g] {
-                    self.dirty[g] = true;
-                    self.since[g] = self.visited.clone();
-                }
+    /// Marks group `g` dirty: the visited states added from now on are to
+    /// be learned on.
+    fn mark_dirty(&mut self, g: usize) {
+        if !self.dirty[g] {
+            self.dirty[g] = true;
+            self.since[g] = self.visited.clone();
+        }
+    }
+
+    /// Readies the relations for `new`, the states about to join the
+    /// visited set: learned on directly while small
+    /// ([`Search::learn_explicitly`]), else the groups that the groups of
+    /// [`Search::produced`] affect are marked dirty.
+    fn admit(&mut self, new: &D::Set) -> Result<(), Stop> {
+        let producers = std::mem::take(&mut self.produced);
+        if self.learn_explicitly(new)? {
+            return Ok(());
+        }
+        self.owed.fill(true);
+        for h in producers {
+            for i in 0..self.affected[h].len() {
+                self.mark_dirty(self.affected[h][i]);
             }
         }
+        Ok(())
+    }
+
+    /// Learns every group on the states of `new` themselves
+    /// ([`Learner::learn_states`]: one model call per state, none per
+    /// group) when it holds at most [`EXPLICIT_BATCH`] states and the run
+    /// has learned at most [`EXPLICIT_TOTAL`] so; the groups that learning
+    /// leaves out are marked dirty. Whether it did: if not, nothing
+    /// changed. Issue 36: with thousands of groups, learning on
+    /// projections walks the new states once per group; LTSmin learns on
+    /// projections too, but PhilosophersDyn-PT-10 (2,310 groups) spent
+    /// 22 ms per group there.
+    fn learn_explicitly(&mut self, new: &D::Set) -> Result<bool, Stop> {
+        if !self.explicit || self.figures.explicit_states > EXPLICIT_TOTAL {
+            return Ok(false);
+        }
+        let started = Instant::now();
+        let size = self.d.count_states(new).unwrap_or(u128::MAX);
+        if size > EXPLICIT_BATCH {
+            self.figures.learn_ns += started.elapsed().as_nanos() as u64;
+            return Ok(false);
+        }
+        let learned = self.learner.learn_states(&self.d, self.shapes, new)?;
+        for (g, batch) in learned.batches {
+            self.rels[g] = self.d.union(&self.rels[g], &batch)?;
+        }
+        for g in learned.fallback {
+            self.mark_dirty(g);
+        }
+        for g in learned.enabled {
+            self.owed[g] = true;
+        }
+        self.figures.explicit_states += size as u64;
+        self.figures.learn_ns += started.elapsed().as_nanos() as u64;
+        Ok(true)
     }
 
     /// The successors of `from` (a subset of the visited set) by group
     /// `g` that are not visited, learning `g` first
     /// ([`Search::learn_pending`]) and noting `g` as their producer
-    /// ([`Search::mark_produced`]). Where the encoding has the suffixes of
+    /// ([`Search::admit`]). Where the encoding has the suffixes of
     /// `from` below `g`'s first slot ([`Diagram::suffixes`], shared by the
     /// groups of that slot), the enabling test looks at them only, and a
     /// group that no state enables costs no image.
     fn successors(&mut self, g: usize, from: &D::Set) -> Result<D::Set, Stop> {
+        if !self.owed[g] {
+            return Ok(self.d.empty());
+        }
         if self.pending_learning {
             self.learn_pending(g)?;
         } else {
@@ -313,11 +390,13 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         let top = self.shapes[g].proj.first().copied().unwrap_or(0);
         if let Some(suffixes) = self.d.suffixes(from, top)? {
             if !self.d.enables(&suffixes, &self.rels[g], g, top) {
+                self.owed[g] = false;
                 self.figures.apply_ns += started.elapsed().as_nanos() as u64;
                 return Ok(self.d.empty());
             }
         }
         self.figures.images += 1;
+        self.owed[g] = false;
         let img = self.d.image(from, &self.rels[g], g)?;
         let new = self.d.minus(&img, &self.visited)?;
         if !self.d.is_empty(&new) {
@@ -355,9 +434,9 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         f.peak_visited_nodes = f.peak_visited_nodes.max(visited);
         if std::env::var_os("STATEBENCH_SYMBOLIC_TRACE").is_some() {
             eprintln!(
-                "symbolic: rounds {} images {} fires {} learned {} calls {} live nodes {all} visited nodes {visited} applications {} learn {} ms apply {} ms",
+                "symbolic: rounds {} images {} fires {} learned {} calls {} live nodes {all} visited nodes {visited} applications {} learn {} ms apply {} ms explicit states {}",
                 f.rounds, f.images, f.fires, self.learner.learned, self.learner.calls,
-                f.applications, f.learn_ns / 1_000_000, f.apply_ns / 1_000_000
+                f.applications, f.learn_ns / 1_000_000, f.apply_ns / 1_000_000, f.explicit_states
             );
         }
         // Progress is for people: the state count (a walk over the visited
@@ -384,6 +463,18 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
 
     pub fn run(&mut self, strategy: Strategy) -> Result<(), Stop> {
         self.frontier = self.visited.clone();
+        // Node saturation learns on the nodes it fires, not on new states.
+        self.explicit = self.pending_learning && strategy != Strategy::NodeSaturation;
+        if self.explicit {
+            // The initial state learned on as new: the groups left out are
+            // marked dirty since the empty set.
+            let initial = std::mem::replace(&mut self.visited, self.d.empty());
+            self.dirty.fill(false);
+            if !self.learn_explicitly(&initial)? {
+                self.dirty.fill(true);
+            }
+            self.visited = initial;
+        }
         self.figures.rounds += 1;
         self.sample(&[]);
         loop {
@@ -422,10 +513,10 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         if self.d.is_empty(&new) {
             return Ok(false);
         }
-        for g in 0..self.dirty.len() {
-            if !self.dirty[g] {
-                self.dirty[g] = true;
-                self.since[g] = self.visited.clone();
+        if !self.learn_explicitly(&new)? {
+            self.owed.fill(true);
+            for g in 0..self.dirty.len() {
+                self.mark_dirty(g);
             }
         }
         self.visited = self.d.union(&self.visited, &new)?;
@@ -473,6 +564,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             *v = next();
         }
         self.d = new;
+        // An interrupted step is redone: its groups are owed again.
+        self.owed.fill(true);
         self.figures.reencodings += 1;
         Ok(())
     }
@@ -487,7 +580,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 self.collect(&[&next]);
             }
             self.frontier = self.d.minus(&next, &self.visited)?;
-            self.mark_produced();
+            let frontier = self.frontier.clone();
+            self.admit(&frontier)?;
             self.visited = self.d.union(&self.visited, &self.frontier)?;
             self.figures.rounds += 1;
             self.sample(&[]);
@@ -503,7 +597,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 let from = self.frontier.clone();
                 let new = self.successors(g, &from)?;
                 if !self.d.is_empty(&new) {
-                    self.mark_produced();
+                    self.admit(&new)?;
                     self.visited = self.d.union(&self.visited, &new)?;
                     self.frontier = self.d.union(&self.frontier, &new)?;
                     sweep = self.d.union(&sweep, &new)?;
@@ -547,7 +641,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 self.collect(&[&new, &all]);
             }
             self.frontier = self.d.minus(&new, &self.visited)?;
-            self.mark_produced();
+            let frontier = self.frontier.clone();
+            self.admit(&frontier)?;
             self.visited = self.d.union(&self.visited, &self.frontier)?;
             self.chain(&active)?;
         }
