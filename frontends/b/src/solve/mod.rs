@@ -26,7 +26,9 @@
 //!    with `f` known (the end of `dom(f)`); and, with the first ones,
 //!    `x |-> y = E` (`E` taken apart) and `{x} : E` (as 5.): see
 //!    `shapes`; failing those, `f(x)` in a strict position with `f`
-//!    known: the elements of `dom(f)` (see `applied`);
+//!    known: the elements of `dom(f)` (see `applied`); failing those,
+//!    `x` fixed in every case of a disjunction (`(x = a & ..) or (x = b &
+//!    ..)`) or by `P => x = E` conjuncts (see `cases`);
 //! 10. failing that, `f : D --> R` with `R` infinite and equations
 //!     `f(a) = E`: the function they fix (see `points`);
 //! 11. failing that, the values of `x`'s B type, read from an expression
@@ -48,6 +50,7 @@
 
 mod applied;
 mod bounds;
+mod cases;
 mod chain;
 mod declared;
 mod fspace;
@@ -224,6 +227,13 @@ fn candidates(
             .into_iter()
             .map(|v| vec![v])
             .collect(),
+        Gen::Cases { c, unbound } => {
+            let p = c.map(|c| cs[c]);
+            cases::candidates(p, cs, ids[st.vars[0]], unbound, env)?
+                .into_iter()
+                .map(|v| vec![v])
+                .collect()
+        }
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];

@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{applied, bounds, chain, points, shapes, typing};
+use super::{applied, bounds, cases, chain, points, shapes, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -60,6 +60,11 @@ pub enum Gen {
     /// Conjunct `c` is `f : lo..x --> R` (a total space) with `f` ready:
     /// `x` is the largest element of `dom(f)`.
     DomainEnd { c: usize },
+    /// Conjunct `c` is a disjunction fixing the step's identifier in each
+    /// case (see `cases`), by expressions not mentioning `unbound`; `None`:
+    /// conjuncts `P => Q` with `Q` fixing it (the whole conjunction is then
+    /// the case).
+    Cases { c: Option<usize>, unbound: Vec<Sym> },
     /// Failing all of the above, the step's identifier ranges over its B
     /// type, read from the first witness that shows it (see `typing`).
     Type(Vec<typing::Witness>),
@@ -224,6 +229,7 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
         let found = found.or_else(|| p.chained()).or_else(|| p.range(true));
         let found = found.or_else(|| p.boolean());
         let found = found.or_else(|| p.shaped()).or_else(|| p.applied());
+        let found = found.or_else(|| p.cases());
         let found = match found {
             None if last_resorts => p.pointwise().or_else(|| p.typed()),
             found => found,
@@ -515,6 +521,34 @@ impl Planner<'_> {
             })
     }
 
+    /// `Gen::Cases` for the first unbound identifier fixed in every case of
+    /// a disjunction not yet checked (see `cases`).
+    fn cases(&self) -> Option<Cand> {
+        let ready = |e: &Expr| self.ready(e);
+        (0..self.ids.len())
+            .filter(|&k| !self.bound[k])
+            .find_map(|k| {
+                let open = |c: &usize| !self.checked[*c] && self.ment[*c].contains(&k);
+                let x = self.ids[k];
+                let c = (0..self.cs.len())
+                    .filter(open)
+                    .find(|&c| cases::fixes(self.cs[c], x, &ready));
+                let implied = || {
+                    (0..self.cs.len())
+                        .filter(open)
+                        .any(|c| cases::implies_fixes(self.cs[c], x, &ready))
+                };
+                if c.is_none() && !implied() {
+                    return None;
+                }
+                let unbound = (0..self.ids.len())
+                    .filter(|&j| !self.bound[j] && j != k)
+                    .map(|j| self.ids[j])
+                    .collect();
+                Some((7, vec![k], Gen::Cases { c, unbound }))
+            })
+    }
+
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
     /// with `D` finite and `R` infinite, when equations `f(a) = E` are
     /// ready (a last resort: a point they leave free is unsupported).
@@ -574,6 +608,7 @@ impl Planner<'_> {
             | Gen::Bool
             | Gen::Type(_)
             | Gen::Applied { .. }
+            | Gen::Cases { .. }
             | Gen::Points { .. }
             | Gen::Pattern { .. }
             | Gen::UnionPart { .. }
@@ -620,7 +655,7 @@ fn compared_with_bool(p: &Expr, x: Sym) -> bool {
 /// `a * b : NAT` is checked against `MAXINT`.
 /// Whether `k` names one of B's integer sets (NAT, NAT1, INT, NATURAL,
 /// NATURAL1, INTEGER).
-fn is_integer_set(k: &ExprKind) -> bool {
+pub(super) fn is_integer_set(k: &ExprKind) -> bool {
     matches!(
         k,
         ExprKind::Named(
@@ -644,7 +679,7 @@ pub(super) fn is_int_typing(c: &Expr, ids: &[Sym]) -> bool {
 }
 
 /// Sets that are infinite whatever the state (never used as generators).
-fn infinite(e: &Expr) -> bool {
+pub(super) fn infinite(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Named(n) => matches!(
             n,
