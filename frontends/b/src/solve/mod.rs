@@ -28,7 +28,8 @@
 //!    `shapes`; failing those, `f(x)` in a strict position with `f`
 //!    known: the elements of `dom(f)` (see `applied`); failing those,
 //!    `x` fixed in every case of a disjunction (`(x = a & ..) or (x = b &
-//!    ..)`) or by `P => x = E` conjuncts (see `cases`);
+//!    ..)`) or by `P => x = E` conjuncts (see `cases`), or `x : seq(S)
+//!    & size(x) = n` (the sequences of length `n`, see `sized`);
 //! 10. failing that, `f : D --> R` with `R` infinite and equations
 //!     `f(a) = E`: the function they fix (see `points`);
 //! 11. failing that, the values of `x`'s B type, read from an expression
@@ -52,14 +53,17 @@ mod applied;
 mod bounds;
 mod cases;
 mod chain;
+mod consequent;
 mod declared;
 mod fspace;
 mod plan;
 mod points;
 mod shapes;
+mod sized;
 mod typing;
 mod wd;
 
+pub use consequent::{forall_typed_by_body, untyped};
 pub use declared::Declared;
 pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
 pub use wd::closed_wd;
@@ -230,6 +234,17 @@ fn candidates(
         Gen::Cases { c, unbound } => {
             let p = c.map(|c| cs[c]);
             cases::candidates(p, cs, ids[st.vars[0]], unbound, env)?
+                .into_iter()
+                .map(|v| vec![v])
+                .collect()
+        }
+        Gen::Sized { set, len } => {
+            let (s, n) = (cs[*set], cs[*len]);
+            let x = ids[st.vars[0]];
+            let (Some(s), Some(n)) = (sized::seq_set(s, x), sized::length(n, x)) else {
+                unreachable!("planned by sized")
+            };
+            sized::candidates(s, n, env)?
                 .into_iter()
                 .map(|v| vec![v])
                 .collect()

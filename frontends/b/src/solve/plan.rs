@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{applied, bounds, cases, chain, points, shapes, typing};
+use super::{applied, bounds, cases, chain, points, shapes, sized, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -65,6 +65,9 @@ pub enum Gen {
     /// conjuncts `P => Q` with `Q` fixing it (the whole conjunction is then
     /// the case).
     Cases { c: Option<usize>, unbound: Vec<Sym> },
+    /// Conjunct `set` is `x : seq(S)` (`S` finite), `len` is `size(x) =
+    /// n` (see `sized`).
+    Sized { set: usize, len: usize },
     /// Failing all of the above, the step's identifier ranges over its B
     /// type, read from the first witness that shows it (see `typing`).
     Type(Vec<typing::Witness>),
@@ -229,7 +232,7 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
         let found = found.or_else(|| p.chained()).or_else(|| p.range(true));
         let found = found.or_else(|| p.boolean());
         let found = found.or_else(|| p.shaped()).or_else(|| p.applied());
-        let found = found.or_else(|| p.cases());
+        let found = found.or_else(|| p.cases()).or_else(|| p.sized());
         let found = match found {
             None if last_resorts => p.pointwise().or_else(|| p.typed()),
             found => found,
@@ -549,6 +552,24 @@ impl Planner<'_> {
             })
     }
 
+    /// `Gen::Sized` for the first unbound identifier `x` with conjuncts
+    /// `x : seq(S)` (`S` ready and finite) and `size(x) = n` (`n` ready).
+    fn sized(&self) -> Option<Cand> {
+        let open = |c: &usize| !self.checked[*c];
+        (0..self.ids.len())
+            .filter(|&k| !self.bound[k])
+            .find_map(|k| {
+                let x = self.ids[k];
+                let set = (0..self.cs.len()).filter(open).find(|&c| {
+                    sized::seq_set(self.cs[c], x).is_some_and(|s| self.ready(s) && !infinite(s))
+                })?;
+                let len = (0..self.cs.len())
+                    .filter(open)
+                    .find(|&c| sized::length(self.cs[c], x).is_some_and(|n| self.ready(n)))?;
+                Some((7, vec![k], Gen::Sized { set, len }))
+            })
+    }
+
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
     /// with `D` finite and `R` infinite, when equations `f(a) = E` are
     /// ready (a last resort: a point they leave free is unsupported).
@@ -609,6 +630,7 @@ impl Planner<'_> {
             | Gen::Type(_)
             | Gen::Applied { .. }
             | Gen::Cases { .. }
+            | Gen::Sized { .. }
             | Gen::Points { .. }
             | Gen::Pattern { .. }
             | Gen::UnionPart { .. }
