@@ -29,7 +29,8 @@
 //!    known: the elements of `dom(f)` (see `applied`); failing those,
 //!    `x` fixed in every case of a disjunction (`(x = a & ..) or (x = b &
 //!    ..)`) or by `P => x = E` conjuncts (see `cases`), or `x : seq(S)
-//!    & size(x) = n` (the sequences of length `n`, see `sized`);
+//!    & size(x) = n` (the sequences of length `n`, see `sized`), or `x :
+//!    D +-> INTEGER` alone (the range clipped, see `clipped`);
 //! 10. failing that, `f : D --> R` with `R` infinite and equations
 //!     `f(a) = E`: the function they fix (see `points`);
 //! 11. failing that, the values of `x`'s B type, read from an expression
@@ -53,6 +54,7 @@ mod applied;
 mod bounds;
 mod cases;
 mod chain;
+mod clipped;
 mod consequent;
 mod declared;
 mod fspace;
@@ -238,6 +240,10 @@ fn candidates(
                 .map(|v| vec![v])
                 .collect()
         }
+        Gen::Clipped { c } => clipped::candidates(cs[*c], env, guard)?
+            .into_iter()
+            .map(|v| vec![v])
+            .collect(),
         Gen::Sized { set, len } => {
             let (s, n) = (cs[*set], cs[*len]);
             let x = ids[st.vars[0]];

@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{applied, bounds, cases, chain, points, shapes, sized, typing};
+use super::{applied, bounds, cases, chain, clipped, points, shapes, sized, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -65,6 +65,9 @@ pub enum Gen {
     /// conjuncts `P => Q` with `Q` fixing it (the whole conjunction is then
     /// the case).
     Cases { c: Option<usize>, unbound: Vec<Sym> },
+    /// Conjunct `c` is `x : D +-> INTEGER` (`-->`, `NATURAL`...), the only
+    /// one mentioning `x` (see `clipped`).
+    Clipped { c: usize },
     /// Conjunct `set` is `x : seq(S)` (`S` finite), `len` is `size(x) =
     /// n` (see `sized`).
     Sized { set: usize, len: usize },
@@ -233,6 +236,7 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
         let found = found.or_else(|| p.boolean());
         let found = found.or_else(|| p.shaped()).or_else(|| p.applied());
         let found = found.or_else(|| p.cases()).or_else(|| p.sized());
+        let found = found.or_else(|| p.clipped());
         let found = match found {
             None if last_resorts => p.pointwise().or_else(|| p.typed()),
             found => found,
@@ -570,6 +574,22 @@ impl Planner<'_> {
             })
     }
 
+    /// `Gen::Clipped` for the first unbound identifier whose only conjunct
+    /// is `x : D +-> INTEGER` (see `clipped`).
+    fn clipped(&self) -> Option<Cand> {
+        let ready = |e: &Expr| self.ready(e);
+        (0..self.ids.len())
+            .filter(|&k| !self.bound[k])
+            .find_map(|k| {
+                let mut on_x = (0..self.cs.len()).filter(|&c| self.ment[c].contains(&k));
+                let (Some(c), None) = (on_x.next(), on_x.next()) else {
+                    return None;
+                };
+                let typed = !self.checked[c] && clipped::typing(self.cs[c], self.ids[k], &ready);
+                typed.then(|| (7, vec![k], Gen::Clipped { c }))
+            })
+    }
+
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
     /// with `D` finite and `R` infinite, when equations `f(a) = E` are
     /// ready (a last resort: a point they leave free is unsupported).
@@ -619,9 +639,11 @@ impl Planner<'_> {
             self.clipped[k] = matches!(&gen, Gen::Range(r) if r.clip);
         }
         let exact = match gen {
-            Gen::Eq { c, .. } | Gen::In { c } | Gen::Subset { c, .. } | Gen::Exists { c, .. } => {
-                Some(c)
-            }
+            Gen::Eq { c, .. }
+            | Gen::In { c }
+            | Gen::Subset { c, .. }
+            | Gen::Exists { c, .. }
+            | Gen::Clipped { c } => Some(c),
             Gen::Lin { .. }
             | Gen::Elem { .. }
             | Gen::Proj { .. }
