@@ -528,66 +528,65 @@ impl Planner<'_> {
             })
     }
 
+    /// The first candidate `f` gives for an unbound identifier.
+    fn first_unbound(&self, f: impl Fn(usize) -> Option<Cand>) -> Option<Cand> {
+        (0..self.ids.len()).filter(|&k| !self.bound[k]).find_map(f)
+    }
+
     /// `Gen::Cases` for the first unbound identifier fixed in every case of
     /// a disjunction not yet checked (see `cases`).
     fn cases(&self) -> Option<Cand> {
         let ready = |e: &Expr| self.ready(e);
-        (0..self.ids.len())
-            .filter(|&k| !self.bound[k])
-            .find_map(|k| {
-                let open = |c: &usize| !self.checked[*c] && self.ment[*c].contains(&k);
-                let x = self.ids[k];
-                let c = (0..self.cs.len())
+        self.first_unbound(|k| {
+            let open = |c: &usize| !self.checked[*c] && self.ment[*c].contains(&k);
+            let x = self.ids[k];
+            let c = (0..self.cs.len())
+                .filter(open)
+                .find(|&c| cases::fixes(self.cs[c], x, &ready));
+            let implied = || {
+                (0..self.cs.len())
                     .filter(open)
-                    .find(|&c| cases::fixes(self.cs[c], x, &ready));
-                let implied = || {
-                    (0..self.cs.len())
-                        .filter(open)
-                        .any(|c| cases::implies_fixes(self.cs[c], x, &ready))
-                };
-                if c.is_none() && !implied() {
-                    return None;
-                }
-                let unbound = (0..self.ids.len())
-                    .filter(|&j| !self.bound[j] && j != k)
-                    .map(|j| self.ids[j])
-                    .collect();
-                Some((7, vec![k], Gen::Cases { c, unbound }))
-            })
+                    .any(|c| cases::implies_fixes(self.cs[c], x, &ready))
+            };
+            if c.is_none() && !implied() {
+                return None;
+            }
+            let unbound = (0..self.ids.len())
+                .filter(|&j| !self.bound[j] && j != k)
+                .map(|j| self.ids[j])
+                .collect();
+            Some((7, vec![k], Gen::Cases { c, unbound }))
+        })
     }
 
     /// `Gen::Sized` for the first unbound identifier `x` with conjuncts
     /// `x : seq(S)` (`S` ready and finite) and `size(x) = n` (`n` ready).
     fn sized(&self) -> Option<Cand> {
         let open = |c: &usize| !self.checked[*c];
-        (0..self.ids.len())
-            .filter(|&k| !self.bound[k])
-            .find_map(|k| {
-                let x = self.ids[k];
-                let set = (0..self.cs.len()).filter(open).find(|&c| {
-                    sized::seq_set(self.cs[c], x).is_some_and(|s| self.ready(s) && !infinite(s))
-                })?;
-                let len = (0..self.cs.len())
-                    .filter(open)
-                    .find(|&c| sized::length(self.cs[c], x).is_some_and(|n| self.ready(n)))?;
-                Some((7, vec![k], Gen::Sized { set, len }))
-            })
+        self.first_unbound(|k| {
+            let x = self.ids[k];
+            let set = (0..self.cs.len()).filter(open).find(|&c| {
+                sized::seq_set(self.cs[c], x).is_some_and(|s| self.ready(s) && !infinite(s))
+            })?;
+            let len = (0..self.cs.len())
+                .filter(open)
+                .find(|&c| sized::length(self.cs[c], x).is_some_and(|n| self.ready(n)))?;
+            Some((7, vec![k], Gen::Sized { set, len }))
+        })
     }
 
     /// `Gen::Clipped` for the first unbound identifier whose only conjunct
     /// is `x : D +-> INTEGER` (see `clipped`).
     fn clipped(&self) -> Option<Cand> {
         let ready = |e: &Expr| self.ready(e);
-        (0..self.ids.len())
-            .filter(|&k| !self.bound[k])
-            .find_map(|k| {
-                let mut on_x = (0..self.cs.len()).filter(|&c| self.ment[c].contains(&k));
-                let (Some(c), None) = (on_x.next(), on_x.next()) else {
-                    return None;
-                };
-                let typed = !self.checked[c] && clipped::typing(self.cs[c], self.ids[k], &ready);
-                typed.then(|| (7, vec![k], Gen::Clipped { c }))
-            })
+        self.first_unbound(|k| {
+            let mut on_x = (0..self.cs.len()).filter(|&c| self.ment[c].contains(&k));
+            let (Some(c), None) = (on_x.next(), on_x.next()) else {
+                return None;
+            };
+            let typed = !self.checked[c] && clipped::typing(self.cs[c], self.ids[k], &ready);
+            typed.then(|| (7, vec![k], Gen::Clipped { c }))
+        })
     }
 
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
