@@ -139,10 +139,15 @@ fn case(
         }
     }
     let pos = cs.first().map_or_else(Pos::default, |c| c.pos);
-    Err(Fail::Unsupported(
-        "no conjunct of a case fixes the identifier it generates".into(),
-        pos,
-    ))
+    Err(Fail::Unsupported(UNFIXED.into(), pos))
+}
+
+const UNFIXED: &str = "no conjunct of a case fixes the identifier it generates";
+
+/// Whether `f` says that no antecedent `P` of `P => Q` held (the plan's
+/// type witnesses may then give the candidates).
+pub fn unfixed(f: &Fail) -> bool {
+    matches!(f, Fail::Unsupported(m, _) if m == UNFIXED)
 }
 
 #[cfg(test)]

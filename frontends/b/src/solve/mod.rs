@@ -233,12 +233,15 @@ fn candidates(
             .into_iter()
             .map(|v| vec![v])
             .collect(),
-        Gen::Cases { c, unbound } => {
-            let p = c.map(|c| cs[c]);
-            cases::candidates(p, cs, ids[st.vars[0]], unbound, env)?
-                .into_iter()
-                .map(|v| vec![v])
-                .collect()
+        Gen::Cases { c, unbound, ws } => {
+            let (p, x) = (c.map(|c| cs[c]), ids[st.vars[0]]);
+            let vals = match cases::candidates(p, cs, x, unbound, env) {
+                Err(f) if cases::unfixed(&f) && !ws.is_empty() => {
+                    typing::candidates(ws, cs, x, slot(x, env), env)
+                }
+                r => r,
+            };
+            vals?.into_iter().map(|v| vec![v]).collect()
         }
         Gen::Clipped { c } => clipped::candidates(cs[*c], env, guard)?
             .into_iter()
@@ -258,11 +261,7 @@ fn candidates(
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];
-            let slot = matches!(
-                env.w.globals.get(x as usize),
-                Some(Some(crate::eval::Global::Slot(_)))
-            );
-            typing::candidates(ws, cs, x, slot, env)?
+            typing::candidates(ws, cs, x, slot(x, env), env)?
                 .into_iter()
                 .map(|v| vec![v])
                 .collect()
@@ -300,6 +299,14 @@ fn candidates(
             subs.into_iter().map(|v| vec![v]).collect()
         }
     })
+}
+
+/// Whether `x` is a state slot (a constant, or a variable of `:(`).
+fn slot(x: Sym, env: &Env) -> bool {
+    matches!(
+        env.w.globals.get(x as usize),
+        Some(Some(crate::eval::Global::Slot(_)))
+    )
 }
 
 /// The sides of a binary conjunct (a generator's, so binary by planning).

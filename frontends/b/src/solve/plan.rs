@@ -64,7 +64,13 @@ pub enum Gen {
     /// case (see `cases`), by expressions not mentioning `unbound`; `None`:
     /// conjuncts `P => Q` with `Q` fixing it (the whole conjunction is then
     /// the case).
-    Cases { c: Option<usize>, unbound: Vec<Sym> },
+    /// `ws`: the identifier's type witnesses (see `typing`), for a state
+    /// where no antecedent `P` holds.
+    Cases {
+        c: Option<usize>,
+        unbound: Vec<Sym>,
+        ws: Vec<typing::Witness>,
+    },
     /// Conjunct `c` is `x : D +-> INTEGER` (`-->`, `NATURAL`...), the only
     /// one mentioning `x` (see `clipped`).
     Clipped { c: usize },
@@ -555,7 +561,8 @@ impl Planner<'_> {
                 .filter(|&j| !self.bound[j] && j != k)
                 .map(|j| self.ids[j])
                 .collect();
-            Some((7, vec![k], Gen::Cases { c, unbound }))
+            let ws = self.witnesses(k);
+            Some((7, vec![k], Gen::Cases { c, unbound, ws }))
         })
     }
 
@@ -622,13 +629,18 @@ impl Planner<'_> {
             .filter(|&k| !self.bound[k] && !self.int_evidence[k])
             .filter(|&k| !self.ids[..k].contains(&self.ids[k]))
             .find_map(|k| {
-                let ready = |e: &Expr| self.ready(e);
-                let ws: Vec<typing::Witness> = (0..self.cs.len())
-                    .filter(|&c| !self.checked[c] && self.ment[c].contains(&k))
-                    .flat_map(|c| typing::witnesses(self.cs[c], c, self.ids[k], &ready))
-                    .collect();
+                let ws = self.witnesses(k);
                 (!ws.is_empty()).then(|| (7, vec![k], Gen::Type(ws)))
             })
+    }
+
+    /// The witnesses of the type of identifier `k` (see `typing`).
+    fn witnesses(&self, k: usize) -> Vec<typing::Witness> {
+        let ready = |e: &Expr| self.ready(e);
+        (0..self.cs.len())
+            .filter(|&c| !self.checked[c] && self.ment[c].contains(&k))
+            .flat_map(|c| typing::witnesses(self.cs[c], c, self.ids[k], &ready))
+            .collect()
     }
 
     /// Binds `vars` by `gen`: the step, with the conjuncts now checkable.
