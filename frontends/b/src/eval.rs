@@ -299,14 +299,19 @@ impl<'w> Env<'w> {
                 };
                 let p = self.plan_of(plan, ids, dom)?;
                 let mut all = true;
-                solve(ids, dom, p, self, false, &mut |env| {
+                let r = solve(ids, dom, p, self, false, &mut |env| {
                     if !env.holds(body)? {
                         all = false;
                     }
                     Ok(all)
-                })
-                .map_err(|f| quantified(f, e, self.w.try_find_abort))?;
-                Ok(all)
+                });
+                match r {
+                    Err(f) if crate::solve::untyped(&f) => {
+                        crate::solve::forall_typed_by_body(ids, dom, body, self)
+                    }
+                    r => r.map(|_| all),
+                }
+                .map_err(|f| quantified(f, e, self.w.try_find_abort))
             }
             ExprKind::Quant {
                 kind: QuantKind::Exists,

@@ -292,7 +292,8 @@ fn mentions(e: &Expr, c: Sym) -> bool {
 /// Replaces by `TRUE` the conjuncts `c : S` of `p` that hold by typing
 /// for a symbolic `c` of `chosen`: `S` a relation space between types
 /// (`fac : INTEGER <-> INTEGER`), or a function space `A --> T` (or
-/// `+->`) with `T` a type and `c` defined by `%x.(x : A | E)`.
+/// `+->`) with `T` a type and `c` defined by `%x.(x : A | E)` (or
+/// `%(x, y).(x : A & y : B | E)` with the space's domain `A * B`).
 fn drop_typing(p: &mut Expr, chosen: &[(Sym, Expr, Pos)], globals: &[Option<Global>]) {
     match &mut p.kind {
         ExprKind::Bin(BinOp::And, a, b) => {
@@ -326,13 +327,37 @@ fn typed_by(d: &Expr, s: &Expr, globals: &[Option<Global>]) -> bool {
             else {
                 return false;
             };
-            let typed = match (&ids[..], &pred.kind) {
-                ([x], ExprKind::Bin(BinOp::In, y, a)) => {
-                    named(y) == Some(*x) && same(a, dom) && !mentions(a, *x)
-                }
-                _ => false,
-            };
-            typed && is_type(ran, globals)
+            lambda_domain(ids, pred).is_some_and(|ds| same_product(&ds, dom))
+                && is_type(ran, globals)
+        }
+        _ => false,
+    }
+}
+
+/// The sets `A1, .., An` of a lambda's predicate `x1 : A1 & .. & xn :
+/// An` over its parameters `ids` (no other conjunct, no `Ai` mentioning a
+/// parameter).
+fn lambda_domain<'a>(ids: &[Sym], pred: &'a Expr) -> Option<Vec<&'a Expr>> {
+    let cs = conjuncts(pred);
+    if cs.len() != ids.len() {
+        return None;
+    }
+    let typing = |(c, x): (&&'a Expr, &Sym)| match &c.kind {
+        ExprKind::Bin(BinOp::In, y, a) if named(y) == Some(*x) => {
+            (!ids.iter().any(|&i| mentions(a, i))).then_some(&**a)
+        }
+        _ => None,
+    };
+    cs.iter().zip(ids).map(typing).collect()
+}
+
+/// Whether `dom` is the product `A1 * .. * An` of `ds` (left-associated,
+/// as the domain of a lambda over `n` parameters).
+fn same_product(ds: &[&Expr], dom: &Expr) -> bool {
+    match (ds, &dom.kind) {
+        ([a], _) => same(a, dom),
+        ([rest @ .., last], ExprKind::Bin(BinOp::Mul, l, r)) => {
+            same(last, r) && same_product(rest, l)
         }
         _ => false,
     }
@@ -364,6 +389,9 @@ fn same(a: &Expr, b: &Expr) -> bool {
         (Ident(x), Ident(y)) => x == y,
         (Int(x), Int(y)) => x == y,
         (Bin(o, a1, a2), Bin(p, b1, b2)) => o == p && same(a1, b1) && same(a2, b2),
+        (Call(f, xs), Call(g, ys)) => {
+            f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
+        }
         _ => false,
     }
 }
@@ -614,6 +642,18 @@ mod tests {
                    fac = %x.(x = 0 | 1) \\/ %x.(x > 0 | x * fac(x - 1))
                  VARIABLES n INVARIANT n : NATURAL INITIALISATION n := fac(3) END";
         assert_eq!(count(m), (3, 2));
+    }
+
+    #[test]
+    fn typing_of_a_lambda_over_two_parameters() {
+        // plus : A * A --> A holds by typing (A = POW(REF * INTEGER))
+        let m = "MACHINE P SETS REF = {ref} CONSTANTS plus
+                 PROPERTIES plus : POW(REF * INTEGER) * POW(REF * INTEGER) --> POW(REF * INTEGER) &
+                   plus = %(x, y).(x : POW(REF * INTEGER) & y : POW(REF * INTEGER) |
+                     IF x = {} or y = {} THEN {} ELSE {ref |-> x(ref) + y(ref)} END)
+                 VARIABLES n INVARIANT n : REF +-> INTEGER INITIALISATION n := {ref |-> 1}
+                 OPERATIONS step = PRE n(ref) < 3 THEN n := plus(n, n) END END";
+        assert_eq!(count(m), (5, 4));
     }
 
     #[test]

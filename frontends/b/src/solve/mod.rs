@@ -26,7 +26,11 @@
 //!    with `f` known (the end of `dom(f)`); and, with the first ones,
 //!    `x |-> y = E` (`E` taken apart) and `{x} : E` (as 5.): see
 //!    `shapes`; failing those, `f(x)` in a strict position with `f`
-//!    known: the elements of `dom(f)` (see `applied`);
+//!    known: the elements of `dom(f)` (see `applied`); failing those,
+//!    `x` fixed in every case of a disjunction (`(x = a & ..) or (x = b &
+//!    ..)`) or by `P => x = E` conjuncts (see `cases`), or `x : seq(S)
+//!    & size(x) = n` (the sequences of length `n`, see `sized`), or `x :
+//!    D +-> INTEGER` alone (the range clipped, see `clipped`);
 //! 10. failing that, `f : D --> R` with `R` infinite and equations
 //!     `f(a) = E`: the function they fix (see `points`);
 //! 11. failing that, the values of `x`'s B type, read from an expression
@@ -49,17 +53,22 @@
 
 mod applied;
 mod bounds;
+mod cases;
 mod chain;
+mod clipped;
+mod consequent;
 mod declared;
 mod fspace;
 mod memo;
 mod plan;
 mod points;
 mod shapes;
+mod sized;
 mod subsets;
 mod typing;
 mod wd;
 
+pub use consequent::{forall_typed_by_body, untyped};
 pub use declared::Declared;
 pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
 pub use wd::closed_wd;
@@ -241,14 +250,35 @@ fn candidates(
             .into_iter()
             .map(|v| vec![v])
             .collect(),
+        Gen::Cases { c, unbound, ws } => {
+            let (p, x) = (c.map(|c| cs[c]), ids[st.vars[0]]);
+            let vals = match cases::candidates(p, cs, x, unbound, env) {
+                Err(f) if cases::unfixed(&f) && !ws.is_empty() => {
+                    typing::candidates(ws, cs, x, slot(x, env), env)
+                }
+                r => r,
+            };
+            vals?.into_iter().map(|v| vec![v]).collect()
+        }
+        Gen::Clipped { c } => clipped::candidates(cs[*c], env, guard)?
+            .into_iter()
+            .map(|v| vec![v])
+            .collect(),
+        Gen::Sized { set, len } => {
+            let (s, n) = (cs[*set], cs[*len]);
+            let x = ids[st.vars[0]];
+            let (Some(s), Some(n)) = (sized::seq_set(s, x), sized::length(n, x)) else {
+                unreachable!("planned by sized")
+            };
+            sized::candidates(s, n, env)?
+                .into_iter()
+                .map(|v| vec![v])
+                .collect()
+        }
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];
-            let slot = matches!(
-                env.w.globals.get(x as usize),
-                Some(Some(crate::eval::Global::Slot(_)))
-            );
-            typing::candidates(ws, cs, x, slot, env)?
+            typing::candidates(ws, cs, x, slot(x, env), env)?
                 .into_iter()
                 .map(|v| vec![v])
                 .collect()
@@ -290,6 +320,14 @@ fn candidates(
             subs.into_iter().map(|v| vec![v]).collect()
         }
     })
+}
+
+/// Whether `x` is a state slot (a constant, or a variable of `:(`).
+fn slot(x: Sym, env: &Env) -> bool {
+    matches!(
+        env.w.globals.get(x as usize),
+        Some(Some(crate::eval::Global::Slot(_)))
+    )
 }
 
 /// The sides of a binary conjunct (a generator's, so binary by planning).

@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{applied, bounds, chain, points, shapes, typing};
+use super::{applied, bounds, cases, chain, clipped, points, shapes, sized, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -60,6 +60,23 @@ pub enum Gen {
     /// Conjunct `c` is `f : lo..x --> R` (a total space) with `f` ready:
     /// `x` is the largest element of `dom(f)`.
     DomainEnd { c: usize },
+    /// Conjunct `c` is a disjunction fixing the step's identifier in each
+    /// case (see `cases`), by expressions not mentioning `unbound`; `None`:
+    /// conjuncts `P => Q` with `Q` fixing it (the whole conjunction is then
+    /// the case).
+    /// `ws`: the identifier's type witnesses (see `typing`), for a state
+    /// where no antecedent `P` holds.
+    Cases {
+        c: Option<usize>,
+        unbound: Vec<Sym>,
+        ws: Vec<typing::Witness>,
+    },
+    /// Conjunct `c` is `x : D +-> INTEGER` (`-->`, `NATURAL`...), the only
+    /// one mentioning `x` (see `clipped`).
+    Clipped { c: usize },
+    /// Conjunct `set` is `x : seq(S)` (`S` finite), `len` is `size(x) =
+    /// n` (see `sized`).
+    Sized { set: usize, len: usize },
     /// Failing all of the above, the step's identifier ranges over its B
     /// type, read from the first witness that shows it (see `typing`).
     Type(Vec<typing::Witness>),
@@ -232,6 +249,8 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
         let found = found.or_else(|| p.chained()).or_else(|| p.range(true));
         let found = found.or_else(|| p.boolean());
         let found = found.or_else(|| p.shaped()).or_else(|| p.applied());
+        let found = found.or_else(|| p.cases()).or_else(|| p.sized());
+        let found = found.or_else(|| p.clipped());
         let found = match found {
             None if last_resorts => p.pointwise().or_else(|| p.typed()),
             found => found,
@@ -523,6 +542,68 @@ impl Planner<'_> {
             })
     }
 
+    /// The first candidate `f` gives for an unbound identifier.
+    fn first_unbound(&self, f: impl Fn(usize) -> Option<Cand>) -> Option<Cand> {
+        (0..self.ids.len()).filter(|&k| !self.bound[k]).find_map(f)
+    }
+
+    /// `Gen::Cases` for the first unbound identifier fixed in every case of
+    /// a disjunction not yet checked (see `cases`).
+    fn cases(&self) -> Option<Cand> {
+        let ready = |e: &Expr| self.ready(e);
+        self.first_unbound(|k| {
+            let open = |c: &usize| !self.checked[*c] && self.ment[*c].contains(&k);
+            let x = self.ids[k];
+            let c = (0..self.cs.len())
+                .filter(open)
+                .find(|&c| cases::fixes(self.cs[c], x, &ready));
+            let implied = || {
+                (0..self.cs.len())
+                    .filter(open)
+                    .any(|c| cases::implies_fixes(self.cs[c], x, &ready))
+            };
+            if c.is_none() && !implied() {
+                return None;
+            }
+            let unbound = (0..self.ids.len())
+                .filter(|&j| !self.bound[j] && j != k)
+                .map(|j| self.ids[j])
+                .collect();
+            let ws = self.witnesses(k);
+            Some((7, vec![k], Gen::Cases { c, unbound, ws }))
+        })
+    }
+
+    /// `Gen::Sized` for the first unbound identifier `x` with conjuncts
+    /// `x : seq(S)` (`S` ready and finite) and `size(x) = n` (`n` ready).
+    fn sized(&self) -> Option<Cand> {
+        let open = |c: &usize| !self.checked[*c];
+        self.first_unbound(|k| {
+            let x = self.ids[k];
+            let set = (0..self.cs.len()).filter(open).find(|&c| {
+                sized::seq_set(self.cs[c], x).is_some_and(|s| self.ready(s) && !infinite(s))
+            })?;
+            let len = (0..self.cs.len())
+                .filter(open)
+                .find(|&c| sized::length(self.cs[c], x).is_some_and(|n| self.ready(n)))?;
+            Some((7, vec![k], Gen::Sized { set, len }))
+        })
+    }
+
+    /// `Gen::Clipped` for the first unbound identifier whose only conjunct
+    /// is `x : D +-> INTEGER` (see `clipped`).
+    fn clipped(&self) -> Option<Cand> {
+        let ready = |e: &Expr| self.ready(e);
+        self.first_unbound(|k| {
+            let mut on_x = (0..self.cs.len()).filter(|&c| self.ment[c].contains(&k));
+            let (Some(c), None) = (on_x.next(), on_x.next()) else {
+                return None;
+            };
+            let typed = !self.checked[c] && clipped::typing(self.cs[c], self.ids[k], &ready);
+            typed.then(|| (7, vec![k], Gen::Clipped { c }))
+        })
+    }
+
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
     /// with `D` finite and `R` infinite, when equations `f(a) = E` are
     /// ready (a last resort: a point they leave free is unsupported).
@@ -556,13 +637,18 @@ impl Planner<'_> {
             .filter(|&k| !self.bound[k] && !self.int_evidence[k])
             .filter(|&k| !self.ids[..k].contains(&self.ids[k]))
             .find_map(|k| {
-                let ready = |e: &Expr| self.ready(e);
-                let ws: Vec<typing::Witness> = (0..self.cs.len())
-                    .filter(|&c| !self.checked[c] && self.ment[c].contains(&k))
-                    .flat_map(|c| typing::witnesses(self.cs[c], c, self.ids[k], &ready))
-                    .collect();
+                let ws = self.witnesses(k);
                 (!ws.is_empty()).then(|| (7, vec![k], Gen::Type(ws)))
             })
+    }
+
+    /// The witnesses of the type of identifier `k` (see `typing`).
+    fn witnesses(&self, k: usize) -> Vec<typing::Witness> {
+        let ready = |e: &Expr| self.ready(e);
+        (0..self.cs.len())
+            .filter(|&c| !self.checked[c] && self.ment[c].contains(&k))
+            .flat_map(|c| typing::witnesses(self.cs[c], c, self.ids[k], &ready))
+            .collect()
     }
 
     /// Binds `vars` by `gen`: the step, with the conjuncts now checkable.
@@ -572,9 +658,11 @@ impl Planner<'_> {
             self.clipped[k] = matches!(&gen, Gen::Range(r) if r.clip);
         }
         let exact = match gen {
-            Gen::Eq { c, .. } | Gen::In { c } | Gen::Subset { c, .. } | Gen::Exists { c, .. } => {
-                Some(c)
-            }
+            Gen::Eq { c, .. }
+            | Gen::In { c }
+            | Gen::Subset { c, .. }
+            | Gen::Exists { c, .. }
+            | Gen::Clipped { c } => Some(c),
             Gen::Lin { .. }
             | Gen::Elem { .. }
             | Gen::Proj { .. }
@@ -582,6 +670,8 @@ impl Planner<'_> {
             | Gen::Bool
             | Gen::Type(_)
             | Gen::Applied { .. }
+            | Gen::Cases { .. }
+            | Gen::Sized { .. }
             | Gen::Points { .. }
             | Gen::Pattern { .. }
             | Gen::UnionPart { .. }
@@ -628,7 +718,7 @@ fn compared_with_bool(p: &Expr, x: Sym) -> bool {
 /// `a * b : NAT` is checked against `MAXINT`.
 /// Whether `k` names one of B's integer sets (NAT, NAT1, INT, NATURAL,
 /// NATURAL1, INTEGER).
-fn is_integer_set(k: &ExprKind) -> bool {
+pub(super) fn is_integer_set(k: &ExprKind) -> bool {
     matches!(
         k,
         ExprKind::Named(
@@ -652,7 +742,7 @@ pub(super) fn is_int_typing(c: &Expr, ids: &[Sym]) -> bool {
 }
 
 /// Sets that are infinite whatever the state (never used as generators).
-fn infinite(e: &Expr) -> bool {
+pub(super) fn infinite(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Named(n) => matches!(
             n,
