@@ -796,6 +796,40 @@ fn standard_library(file: &str) -> Option<&'static [LibraryExternal]> {
             (F, "INT_TO_DEC_STRING", &[]),
             (P, "STRING_IS_INT", &[]),
         ],
+        // ProB's own state space, project and preferences, read from
+        // inside the model: none is evaluated here.
+        "LibraryMeta.def" => &[
+            (F, "PROJECT_STATISTICS", &[]),
+            (F, "PROJECT_INFO", &[]),
+            (F, "MACHINE_STAT", &[]),
+            (F, "MACHINE_INFO", &[]),
+            (F, "GET_PREF", &[]),
+            (F, "GET_PREF_DEFAULT", &[]),
+            (F, "PROB_INFO_STR", &[]),
+            (F, "PROB_STATISTICS", &[]),
+            (F, "CURRENT_STATE_ID", &[]),
+            (P, "STATE_TRANS", &[]),
+            (P, "STATE_TRANS_ARGS", &[]),
+            (P, "STATE_SUCC", &[]),
+            (P, "STATE_SAT", &[]),
+            (F, "HISTORY", &[]),
+            (F, "FORMULA_INFOS", &[]),
+            (F, "FORMULA_VALUES", &[]),
+        ],
+        // Assertions and hints to ProB's solver; the optimising
+        // predicates (which keep only the best solutions) are not
+        // evaluated here.
+        "LibraryProB.def" => &[
+            (F, "ASSERT_EXPR", &["b", "msg", "v"]),
+            (P, "ASSERT_TRUE", &["b", "msg"]),
+            (P, "DO_NOT_ENUMERATE", &["x"]),
+            (F, "FORCE", &[]),
+            (F, "COPY", &[]),
+            (F, "TO_INT", &[]),
+            (P, "LEQ_SYM_BREAK", &[]),
+            (P, "MINIMIZE_EXPR", &[]),
+            (P, "MAXIMIZE_EXPR", &[]),
+        ],
         _ => return None,
     })
 }
