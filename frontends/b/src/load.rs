@@ -96,7 +96,7 @@ impl Reader {
     }
 
     /// Binds the parameters of the machines included with arguments
-    /// (`INCLUDES M(a, b)`, the arguments names): each parameter becomes a
+    /// (`INCLUDES M(a, b)`, the arguments names or numbers): each parameter becomes a
     /// constant of `M` (a set parameter no longer a deferred set) and
     /// `p = a` joins the PROPERTIES, so the arguments fix its value.
     fn instantiate(&self, machines: &mut [Machine]) -> R<()> {
@@ -125,7 +125,8 @@ impl Reader {
                     match a.kind {
                         // `M(p)` for M's own parameter p: the same name
                         ExprKind::Ident(x) if x == p => continue,
-                        ExprKind::Ident(_) => {}
+                        // a name, or a number (included2(sA, 6)): one value
+                        ExprKind::Ident(_) | ExprKind::Int(_) => {}
                         // M1(P, p) INCLUDES M2(P, p + 3): ProB keeps one p
                         // where p + 3 : NAT1 unbounded allows four
                         _ => {
