@@ -133,7 +133,7 @@ impl Reader {
                             return unsupported(
                                 a.pos,
                                 format!(
-                                    "machine parameters of {name}: an argument other than a name"
+                                    "machine parameters of {name}: an argument other than a name or a number"
                                 ),
                             )
                         }
