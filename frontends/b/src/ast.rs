@@ -171,7 +171,8 @@ pub enum Builtin {
 }
 
 /// The external functions of ProB's standard library (`CHOOSE.def`,
-/// `LibraryIO.def`, `LibraryStrings.def`, ProB's assertion predicates)
+/// `LibraryIO.def`, `LibraryStrings.def`, `LibraryProB.def`, ProB's
+/// assertion predicates)
 /// this front-end evaluates; any other external stays unsupported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum External {
@@ -190,6 +191,10 @@ pub enum External {
     StringLength,
     /// `STRING_APPEND(a, b)`: `a` followed by `b`.
     StringAppend,
+    /// `DO_NOT_ENUMERATE(x)` (`LibraryProB.def`): true; it only tells
+    /// ProB's solver to wait for `x` to be fixed by the other conjuncts,
+    /// so the solutions are those of the rest of the predicate.
+    NoEnumeration,
 }
 
 /// Named constant sets and numbers.

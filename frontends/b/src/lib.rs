@@ -190,6 +190,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_library;
+#[cfg(test)]
 mod tests_misc;
 #[cfg(test)]
 mod tests_range;

@@ -96,7 +96,7 @@ impl Reader {
     }
 
     /// Binds the parameters of the machines included with arguments
-    /// (`INCLUDES M(a, b)`, the arguments names): each parameter becomes a
+    /// (`INCLUDES M(a, b)`, the arguments names or numbers): each parameter becomes a
     /// constant of `M` (a set parameter no longer a deferred set) and
     /// `p = a` joins the PROPERTIES, so the arguments fix its value.
     fn instantiate(&self, machines: &mut [Machine]) -> R<()> {
@@ -125,14 +125,15 @@ impl Reader {
                     match a.kind {
                         // `M(p)` for M's own parameter p: the same name
                         ExprKind::Ident(x) if x == p => continue,
-                        ExprKind::Ident(_) => {}
+                        // a name, or a number (included2(sA, 6)): one value
+                        ExprKind::Ident(_) | ExprKind::Int(_) => {}
                         // M1(P, p) INCLUDES M2(P, p + 3): ProB keeps one p
                         // where p + 3 : NAT1 unbounded allows four
                         _ => {
                             return unsupported(
                                 a.pos,
                                 format!(
-                                    "machine parameters of {name}: an argument other than a name"
+                                    "machine parameters of {name}: an argument other than a name or a number"
                                 ),
                             )
                         }
@@ -795,6 +796,40 @@ fn standard_library(file: &str) -> Option<&'static [LibraryExternal]> {
             (F, "DEC_STRING_TO_INT", &[]),
             (F, "INT_TO_DEC_STRING", &[]),
             (P, "STRING_IS_INT", &[]),
+        ],
+        // ProB's own state space, project and preferences, read from
+        // inside the model: none is evaluated here.
+        "LibraryMeta.def" => &[
+            (F, "PROJECT_STATISTICS", &[]),
+            (F, "PROJECT_INFO", &[]),
+            (F, "MACHINE_STAT", &[]),
+            (F, "MACHINE_INFO", &[]),
+            (F, "GET_PREF", &[]),
+            (F, "GET_PREF_DEFAULT", &[]),
+            (F, "PROB_INFO_STR", &[]),
+            (F, "PROB_STATISTICS", &[]),
+            (F, "CURRENT_STATE_ID", &[]),
+            (P, "STATE_TRANS", &[]),
+            (P, "STATE_TRANS_ARGS", &[]),
+            (P, "STATE_SUCC", &[]),
+            (P, "STATE_SAT", &[]),
+            (F, "HISTORY", &[]),
+            (F, "FORMULA_INFOS", &[]),
+            (F, "FORMULA_VALUES", &[]),
+        ],
+        // Assertions and hints to ProB's solver; the optimising
+        // predicates (which keep only the best solutions) are not
+        // evaluated here.
+        "LibraryProB.def" => &[
+            (F, "ASSERT_EXPR", &["b", "msg", "v"]),
+            (P, "ASSERT_TRUE", &["b", "msg"]),
+            (P, "DO_NOT_ENUMERATE", &["x"]),
+            (F, "FORCE", &[]),
+            (F, "COPY", &[]),
+            (F, "TO_INT", &[]),
+            (P, "LEQ_SYM_BREAK", &[]),
+            (P, "MINIMIZE_EXPR", &[]),
+            (P, "MAXIMIZE_EXPR", &[]),
         ],
         _ => return None,
     })

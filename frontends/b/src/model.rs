@@ -502,6 +502,16 @@ impl BModel {
                 }
                 let key = (params.clone(), results, t);
                 if !seen.contains(&key) {
+                    if seen.len() >= TRANSITIONS_HELD {
+                        return Err(Fail::Unsupported(
+                            format!(
+                                "more than {TRANSITIONS_HELD} transitions of {} from one state \
+                                 (parameter values times outcomes)",
+                                self.world.syms.name(op.name)
+                            ),
+                            op.pos,
+                        ));
+                    }
                     emit(&key.2);
                     seen.insert(key);
                 }
@@ -721,6 +731,13 @@ impl std::fmt::Debug for BModel {
             .finish()
     }
 }
+
+/// The most distinct transitions of one operation from one state that
+/// are held while they are merged (each is kept to recognise repeats):
+/// beyond it the operation is refused rather than memory exhausted
+/// (B/BZTT/DAB: 9000^4 parameter combinations). No state of ProB's
+/// examples has more than about 125,000 outgoing transitions.
+const TRANSITIONS_HELD: usize = 1 << 18;
 
 /// A top-level guard, conjunct by conjunct (see [`Env::holds_guard`]).
 fn guard_holds(env: &mut Env, g: &Expr) -> E<bool> {

@@ -211,6 +211,7 @@ fn external_builtin(name: &str) -> Option<External> {
         "vprintf" | "fvprintf" => External::ValuePrinted,
         "STRING_LENGTH" => External::StringLength,
         "STRING_APPEND" => External::StringAppend,
+        "DO_NOT_ENUMERATE" => External::NoEnumeration,
         _ => return None,
     })
 }

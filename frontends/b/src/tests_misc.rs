@@ -184,7 +184,11 @@ fn included_machine_parameters_are_bound_to_their_arguments() {
     // c starts at 2, put(v) for v : 1..3: root + 1 constants state + 3
     // states; 1 + 1 + 3 * 3 transitions
     assert_eq!(frontend_testkit::bfs::count(&m), (5, 11));
-    // an argument other than a name is refused
+    // a number is one value too: the same machine
+    write("Main.mch", &main("vals, 2"));
+    let m = crate::parse_file(&dir.join("Main.mch")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(frontend_testkit::bfs::count(&m), (5, 11));
+    // an argument other than a name or a number is refused
     write("Main.mch", &main("1..3, s0"));
     let e = crate::parse_file(&dir.join("Main.mch")).expect_err("refused");
     assert!(

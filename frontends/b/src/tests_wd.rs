@@ -6,7 +6,7 @@
 use crate::tests::count;
 
 /// The error of `text`, which must be a model error (not `unsupported`).
-fn model_error(text: &str) -> String {
+pub(crate) fn model_error(text: &str) -> String {
     let m = crate::parse_str(text, "t.mch").unwrap_or_else(|e| panic!("{e}"));
     match frontend_testkit::bfs::bfs(&m, usize::MAX, None) {
         frontend_testkit::bfs::Bfs::Error(e) => {

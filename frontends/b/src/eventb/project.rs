@@ -388,6 +388,9 @@ impl Tr<'_> {
                 out.push(EventCheck::Simulates { what, action });
             }
         }
+        if let (Some(a), [_, _, ..]) = (abs, ev.refines.as_slice()) {
+            out.extend(self.merged_check(ev, a, kept)?);
+        }
         if let Some(keeps) = self.new_event_keeps(ev, abs, kept) {
             out.push(keeps);
         }
@@ -406,6 +409,51 @@ impl Tr<'_> {
             });
         }
         Ok(out)
+    }
+
+    /// ProB's simulation check for a concrete event `ev` merging abstract
+    /// events of `abs` (see `refinement::merged_events`): the guard of one
+    /// of them holds; none if one has no guard. Their actions must not
+    /// write the variables `kept` by the refinement.
+    fn merged_check(
+        &mut self,
+        ev: &EventParts<'_>,
+        abs: &Term,
+        kept: &[&str],
+    ) -> R<Option<EventCheck>> {
+        let events = refinement::merged_events(abs, &ev.refines)
+            .map_err(|m| self.err(ErrorKind::Unsupported, abs, m))?;
+        for a in events.iter().flat_map(|e| e.actions) {
+            let lhs = a.app().and_then(|(_, xs)| xs.get(1)).and_then(Term::list);
+            if refinement::action_targets(lhs.unwrap_or(&[]))
+                .iter()
+                .any(|t| kept.contains(t))
+            {
+                let msg = "merged abstract events acting on variables the refinement keeps";
+                return Err(self.err(ErrorKind::Unsupported, a, msg));
+            }
+        }
+        let mut any: Option<Expr> = None;
+        for e in &events {
+            let Some(g) = e.guards.first() else {
+                return Ok(None);
+            };
+            let guard = conj(self.exprs(e.guards)?, self.pos_of(g));
+            any = Some(match any {
+                None => guard,
+                Some(a) => Expr {
+                    pos: a.pos,
+                    kind: ExprKind::Bin(BinOp::Or, Box::new(a), Box::new(guard)),
+                },
+            });
+        }
+        let what = format!(
+            "simulation_error: event {} enabled where the guards of the events {} it merges in machine {} are all false",
+            ev.name,
+            ev.refines.join(", "),
+            component_name(abs).unwrap_or("?")
+        );
+        Ok(any.map(|pred| EventCheck::Holds { what, pred }))
     }
 
     /// The abstract guard `guard` with the abstract parameters given by

@@ -7,9 +7,10 @@
 //!
 //! Supported: abstract actions `x := E` whose abstract parameters are
 //! parameters of the concrete event or given by its witnesses (on
-//! before-values). Refused (the message says why): nondeterministic
+//! before-values), and merged abstract events without parameters whose
+//! actions are the same. Refused (the message says why): nondeterministic
 //! abstract actions on a dropped variable, witnesses on after-values,
-//! merged events, a missing abstract event.
+//! other merged events, a missing abstract event.
 //!
 //! Owns only the walk over the terms; translation is `project`'s.
 
@@ -153,14 +154,14 @@ pub fn abstract_actions<'t>(
         if refines.is_empty() {
             break;
         }
-        let [r] = refines.as_slice() else {
-            return Err("an event refining several abstract events (merging)".into());
+        let ae = match refines.as_slice() {
+            [r] => section(a, "events")
+                .iter()
+                .filter_map(event_parts)
+                .find(|e| e.name == *r)
+                .ok_or_else(|| format!("abstract event {r} not found"))?,
+            _ => merged_events(a, &refines)?.swap_remove(0),
         };
-        let ae = section(a, "events")
-            .iter()
-            .filter_map(event_parts)
-            .find(|e| e.name == *r)
-            .ok_or_else(|| format!("abstract event {r} not found"))?;
         for act in ae.actions {
             if let Some(x) = action_on(act, &open, &ae, &params, ev)? {
                 out.push(x);
@@ -174,6 +175,52 @@ pub fn abstract_actions<'t>(
         handled.extend(vars);
     }
     Ok(out)
+}
+
+/// The abstract events `names` of machine `a` that one concrete event
+/// merges, when they have no parameters, the same actions and refine the
+/// same events (so one of them stands for all in the actions); otherwise
+/// why not supported.
+pub fn merged_events<'t>(a: &'t Term, names: &[&str]) -> Result<Vec<EventParts<'t>>, String> {
+    let events: Vec<EventParts<'t>> = section(a, "events")
+        .iter()
+        .filter_map(event_parts)
+        .filter(|e| names.contains(&e.name))
+        .collect();
+    let [first, rest @ ..] = events.as_slice() else {
+        return Err(format!("abstract events {} not found", names.join(", ")));
+    };
+    let alike = |e: &EventParts<'_>| {
+        e.params.is_empty()
+            && e.refines == first.refines
+            && e.actions.len() == first.actions.len()
+            && e.actions
+                .iter()
+                .zip(first.actions)
+                .all(|(x, y)| same_but_labels(x, y))
+    };
+    if events.len() != names.len() || !alike(first) || !rest.iter().all(alike) {
+        return Err(
+            "an event refining several abstract events (merging) with parameters or different actions"
+                .into(),
+        );
+    }
+    Ok(events)
+}
+
+/// Whether `a` and `b` are the same term but for their Rodin labels
+/// (`rodinpos(...)`) and positions.
+fn same_but_labels(a: &Term, b: &Term) -> bool {
+    match (a, b) {
+        (Term::App(f, _, _), Term::App(g, _, _)) if f == "rodinpos" && g == "rodinpos" => true,
+        (Term::App(f, x, _), Term::App(g, y, _)) => {
+            f == g && x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_but_labels(p, q))
+        }
+        (Term::List(x), Term::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_but_labels(p, q))
+        }
+        _ => a == b,
+    }
 }
 
 /// `act` when it assigns one of the `open` variables (it must be a plain

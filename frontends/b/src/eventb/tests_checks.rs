@@ -255,3 +255,49 @@ fn a_witness_must_have_a_value() {
     );
     assert_eq!(explore(&package("A", zero, "", &add(2), &abs)), "ok");
 }
+
+/// Abstract machine `A` with variable `x` (which `M` drops), from 2, and
+/// the events `a1` (`x >= 2`) and `a2` (`x = 1`), each `x := x - 1`, or
+/// `x := x - step2` for `a2`.
+fn abstract_pair(step2: i64) -> String {
+    let ev = |name: &str, guard: &str, step: i64| {
+        format!(
+            "event(none,{name},ordinary(none),[],[],[{guard}(none,identifier(none,x),integer(none,{}))],
+               [assign(none,[identifier(none,x)],
+                 [minus(none,identifier(none,x),integer(none,{step}))])],[])",
+            if name == "a1" { 2 } else { 1 }
+        )
+    };
+    format!(
+        ",event_b_model(none,'A',[sees(none,[]),
+          variables(none,[identifier(none,x)]),invariant(none,[]),theorems(none,[]),
+          events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],
+            [assign(none,[identifier(none,x)],[integer(none,2)])],[]),
+          {},{}])])",
+        ev("a1", "greater_equal", 1),
+        ev("a2", "equal", step2)
+    )
+}
+
+#[test]
+fn a_merging_event_needs_one_of_the_abstract_guards() {
+    let merging = |low: i64| decr("ordinary", low, 1).replacen("[],[],", "[a1,a2],[],", 1);
+    // at n = x = 0 neither a1 nor a2 is enabled
+    let bad = package("A", TWO, "", &merging(0), &abstract_pair(1));
+    assert!(
+        explore(&bad).contains("simulation_error: event decr"),
+        "{}",
+        explore(&bad)
+    );
+    assert_eq!(
+        explore(&package("A", TWO, "", &merging(1), &abstract_pair(1))),
+        "ok"
+    );
+    // abstract events with different actions: refused
+    let other = package("A", TWO, "", &merging(1), &abstract_pair(2));
+    assert!(
+        explore(&other).contains("different actions"),
+        "{}",
+        explore(&other)
+    );
+}

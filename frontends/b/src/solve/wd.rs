@@ -15,6 +15,13 @@
 //! no constant) or gives a constant a closed value (`c = E`) is still
 //! ProB's error (UnsatTest4_WD's `zz = {vv | vv : 0..1 & 10/vv < 20}`),
 //! provided every closed conjunct written before it holds.
+//!
+//! Likewise, a constant `x` typed by `x <: S` or `x : seq(S)` (or
+//! `POW`, `FIN`, `iseq`) may be the empty set, the first value ProB's
+//! solver tries: where every conjunct naming `x` (and no other constant)
+//! holds or fails with a well-definedness error for `x = {}`, and one does
+//! fail, that error is ProB's (MaxOfEmptySet's `nrs <: NATURAL1 &
+//! max(nrs) = 3`, LastEmptySeq's `iv : seq(ID) & last(iv) = aa`).
 
 use super::plan::{idents, is_int_typing, Gen, Plan};
 use crate::ast::*;
@@ -75,7 +82,61 @@ pub fn closed_wd(f: Fail, ids: &[Sym], pred: &Expr, env: &mut Env) -> Fail {
             _ => return f,
         }
     }
-    f
+    ids.iter()
+        .find_map(|&x| empty_candidate_wd(x, ids, pred, env))
+        .unwrap_or(f)
+}
+
+/// The well-definedness error of `x = {}` in the conjuncts naming `x`
+/// alone among `ids`, when `x` may be empty and none of them is false
+/// for it (see the module's doc).
+fn empty_candidate_wd(x: Sym, ids: &[Sym], pred: &Expr, env: &mut Env) -> Option<Fail> {
+    let own: Vec<&Expr> = super::plan::conjuncts(pred)
+        .into_iter()
+        .filter(|c| {
+            let mut used = Vec::new();
+            idents(c, &mut used);
+            used.contains(&x) && used.iter().all(|s| *s == x || !ids.contains(s))
+        })
+        .collect();
+    if !own.iter().any(|c| may_be_empty(c, x)) {
+        return None;
+    }
+    let base = env.locals.len();
+    env.locals.push((x, crate::value::Value::empty()));
+    let mut first = None;
+    let mut consistent = true;
+    for c in &own {
+        match env.holds(c) {
+            Ok(true) => {}
+            Err(Fail::Wd(m, at)) if !m.starts_with("function appl") => {
+                first = first.or(Some(Fail::Wd(m, at)));
+            }
+            _ => consistent = false,
+        }
+    }
+    env.locals.truncate(base);
+    first.filter(|_| consistent)
+}
+
+/// Whether `c` is `x <: S` or `x : T(S)` for a type constructor `T`
+/// whose sets contain the empty set (`POW`, `FIN`, `seq`, `iseq`).
+fn may_be_empty(c: &Expr, x: Sym) -> bool {
+    let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
+    match &c.kind {
+        ExprKind::Bin(BinOp::Subset, a, _) => is_x(a),
+        ExprKind::Bin(BinOp::In, a, b) => {
+            is_x(a)
+                && matches!(
+                    b.kind,
+                    ExprKind::Call(
+                        Builtin::Pow | Builtin::Fin | Builtin::Seq | Builtin::Iseq,
+                        _
+                    )
+                )
+        }
+        _ => false,
+    }
 }
 
 /// What of a conjunct can be evaluated without the constants.
