@@ -23,7 +23,8 @@
 //! 8. failing that, `x = TRUE` (or `FALSE`, `/=`) anywhere in a conjunct,
 //!    under `or`, `not`...: `x` is a boolean and ranges over `BOOL`;
 //! 9. failing that, `a \/ x = E` (the subsets of `E`), `f : lo..x --> R`
-//!    with `f` known (the end of `dom(f)`); and, with the first ones,
+//!    with `f` known (the end of `dom(f)`), `a ^ x ^ b = E` (the slices
+//!    of `E`, see `concat`); and, with the first ones,
 //!    `x |-> y = E` (`E` taken apart) and `{x} : E` (as 5.): see
 //!    `shapes`; failing those, `f(x)` in a strict position with `f`
 //!    known: the elements of `dom(f)` (see `applied`);
@@ -33,7 +34,10 @@
 //!     next to an occurrence of `x` (`x /: ran(r)`, `p(x) = 3`; see
 //!     `typing`);
 //!
-//! where `E` mentions only identifiers already bound. Every other conjunct
+//! where `E` mentions only identifiers already bound. An existential
+//! whose identifiers have no plan but are typed as unbounded integers is
+//! decided by a witness in `MININT..MAXINT` when there is one (see
+//! `witness`). Every other conjunct
 //! is checked, in the order written, as soon as its identifiers are bound.
 //! Every solution is produced (ProB counts them all), in a deterministic
 //! order. A plan is pure syntax, computed once per binder.
@@ -49,6 +53,7 @@
 mod applied;
 mod bounds;
 mod chain;
+mod concat;
 mod declared;
 mod fspace;
 mod plan;
@@ -56,10 +61,12 @@ mod points;
 mod shapes;
 mod typing;
 mod wd;
+mod witness;
 
 pub use declared::Declared;
 pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
 pub use wd::closed_wd;
+pub use witness::{exists_in_window, window_typed};
 
 use crate::ast::*;
 use crate::eval::{Env, Fail, E};
@@ -248,6 +255,14 @@ fn candidates(
             let s = env.elements(set)?;
             crate::value::subsets(&s, 24)
                 .map_err(|m| Fail::Unsupported(m, set.pos))?
+                .into_iter()
+                .map(|v| vec![v])
+                .collect()
+        }
+        Gen::Slice { c, left } => {
+            let (a, b) = sides(cs[*c]);
+            let seq = if *left { b } else { a };
+            concat::slices(seq, env)?
                 .into_iter()
                 .map(|v| vec![v])
                 .collect()

@@ -33,7 +33,7 @@ pub(super) struct Known<'a> {
 
 impl Known<'_> {
     /// The identifier `e` is, if it is one of `ids` not yet bound.
-    fn unbound(&self, e: &Expr) -> Option<usize> {
+    pub(super) fn unbound(&self, e: &Expr) -> Option<usize> {
         match e.kind {
             ExprKind::Ident(s) => self
                 .ids
