@@ -33,6 +33,8 @@
 //! 11. failing that, the values of `x`'s B type, read from an expression
 //!     next to an occurrence of `x` (`x /: ran(r)`, `p(x) = 3`; see
 //!     `typing`);
+//! 12. failing that, case splits fixing `x` in each case: `(.. & x = E1)
+//!     or (.. & x = E2)`, `(A1 => x = E1) & (A2 => x = E2)` (see `cases`);
 //!
 //! where `E` mentions only identifiers already bound. An existential
 //! whose identifiers have no plan but are typed as unbounded integers is
@@ -52,6 +54,7 @@
 
 mod applied;
 mod bounds;
+mod cases;
 mod chain;
 mod concat;
 mod declared;
@@ -232,17 +235,7 @@ fn candidates(
             .map(|v| vec![v])
             .collect(),
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
-        Gen::Type(ws) => {
-            let x = ids[st.vars[0]];
-            let slot = matches!(
-                env.w.globals.get(x as usize),
-                Some(Some(crate::eval::Global::Slot(_)))
-            );
-            typing::candidates(ws, cs, x, slot, env)?
-                .into_iter()
-                .map(|v| vec![v])
-                .collect()
-        }
+        Gen::Type(ws) => typed(ws, ids[st.vars[0]], cs, env)?,
         Gen::Pattern { c, left } => {
             let (a, b) = sides(cs[*c]);
             let (pat, other) = if *left { (a, b) } else { (b, a) };
@@ -267,6 +260,15 @@ fn candidates(
                 .map(|v| vec![v])
                 .collect()
         }
+        Gen::Cases { c, fallback } => {
+            let found = cases::case_values(cs[*c], ids[st.vars[0]], env);
+            or_typed(found, fallback, ids[st.vars[0]], cs, env)?
+        }
+        Gen::Implied { arms, fallback } => {
+            let arms: Vec<&Expr> = arms.iter().map(|&c| cs[c]).collect();
+            let found = cases::implied_value(&arms, ids[st.vars[0]], env);
+            or_typed(found, fallback, ids[st.vars[0]], cs, env)?
+        }
         Gen::DomainEnd { c } => shapes::domain_last(sides(cs[*c]).0, env)?
             .into_iter()
             .map(|v| vec![v])
@@ -284,6 +286,34 @@ fn candidates(
             subs.into_iter().map(|v| vec![v]).collect()
         }
     })
+}
+
+/// For `Gen::Type`: the values of `x`'s type, shown by the witnesses `ws`.
+fn typed(ws: &[typing::Witness], x: Sym, cs: &[&Expr], env: &mut Env) -> E<Vec<Vec<Value>>> {
+    let slot = matches!(
+        env.w.globals.get(x as usize),
+        Some(Some(crate::eval::Global::Slot(_)))
+    );
+    Ok(typing::candidates(ws, cs, x, slot, env)?
+        .into_iter()
+        .map(|v| vec![v])
+        .collect())
+}
+
+/// A split's values (`Gen::Cases`, `Gen::Implied`), or failing them those
+/// of `x`'s type when the split took the place of `Gen::Type`.
+fn or_typed(
+    found: E<Vec<Value>>,
+    fallback: &[typing::Witness],
+    x: Sym,
+    cs: &[&Expr],
+    env: &mut Env,
+) -> E<Vec<Vec<Value>>> {
+    match found {
+        Ok(vs) => Ok(vs.into_iter().map(|v| vec![v]).collect()),
+        Err(_) if !fallback.is_empty() => typed(fallback, x, cs, env),
+        Err(f) => Err(f),
+    }
 }
 
 /// The sides of a binary conjunct (a generator's, so binary by planning).

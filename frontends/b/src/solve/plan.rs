@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{applied, bounds, chain, concat, points, shapes, typing};
+use super::{applied, bounds, cases, chain, concat, points, shapes, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -56,6 +56,21 @@ pub enum Gen {
     /// Conjunct `c` is `a ^ x ^ .. = E` (`left`: the concatenation is the
     /// left side) with `E` ready: `x` ranges over `E`'s slices.
     Slice { c: usize, left: bool },
+    /// Conjunct `c` is `D1 or D2 or ..`, each `Di` fixing the step's
+    /// identifier by `x = Ei`: it ranges over the `Ei` (see `cases`).
+    /// `fallback`: the identifier's typing witnesses, used when an `Ei`
+    /// fails (`Gen::Type`, which the split takes the place of).
+    Cases {
+        c: usize,
+        fallback: Vec<typing::Witness>,
+    },
+    /// The conjuncts `arms` are `Ai => Bi`, each `Bi` fixing the step's
+    /// identifier by `x = Ei`: the `Ei` of the first `Ai` that holds;
+    /// failing one, the values of its type by `fallback` (as `Cases`).
+    Implied {
+        arms: Vec<usize>,
+        fallback: Vec<typing::Witness>,
+    },
     /// Conjunct `c` applies a ready function (at `path`, see `applied`)
     /// to the step's identifier in a strict position: it ranges over the
     /// function's domain.
@@ -228,7 +243,10 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
         let found = found.or_else(|| p.boolean());
         let found = found.or_else(|| p.shaped()).or_else(|| p.applied());
         let found = match found {
-            None if last_resorts => p.pointwise().or_else(|| p.typed()),
+            None if last_resorts => p
+                .pointwise()
+                .or_else(|| p.typed())
+                .or_else(|| p.cased(None)),
             found => found,
         };
         let Some((_, vars, gen)) = found else {
@@ -524,6 +542,32 @@ impl Planner<'_> {
             })
     }
 
+    /// `Gen::Cases`, then `Gen::Implied`, for the first unbound identifier
+    /// that a case split fixes (see `cases`), or only for `typed`'s
+    /// identifier, its typing witnesses as the fallback, when given.
+    fn cased(&self, typed: Option<(usize, Vec<typing::Witness>)>) -> Option<Cand> {
+        let ready = |e: &Expr| self.ready(e);
+        let kn = shapes::Known {
+            ids: self.ids,
+            bound: &self.bound,
+            ready: &ready,
+        };
+        let open = |c: usize| !self.checked[c];
+        let (only, fallback) = match typed {
+            Some((k, ws)) => (Some(k), ws),
+            None => (None, Vec::new()),
+        };
+        (0..self.ids.len())
+            .filter(|&k| !self.bound[k] && only.is_none_or(|o| o == k))
+            .find_map(|k| {
+                let split = (0..self.cs.len())
+                    .filter(|&c| open(c) && self.ment[c].contains(&k))
+                    .find_map(|c| cases::cases(c, self.cs[c], k, &kn));
+                split.or_else(|| cases::implied(&self.cs, &open, k, &kn))
+            })
+            .map(|(p, ks, gen)| (p, ks, cases::with_fallback(gen, fallback.clone())))
+    }
+
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
     /// with `D` finite and `R` infinite, when equations `f(a) = E` are
     /// ready (a last resort: a point they leave free is unsupported).
@@ -562,7 +606,12 @@ impl Planner<'_> {
                     .filter(|&c| !self.checked[c] && self.ment[c].contains(&k))
                     .flat_map(|c| typing::witnesses(self.cs[c], c, self.ids[k], &ready))
                     .collect();
-                (!ws.is_empty()).then(|| (7, vec![k], Gen::Type(ws)))
+                if ws.is_empty() {
+                    return None;
+                }
+                // a case split fixing `k` gives fewer candidates
+                let split = self.cased(Some((k, ws.clone())));
+                split.or(Some((7, vec![k], Gen::Type(ws))))
             })
     }
 
@@ -587,6 +636,8 @@ impl Planner<'_> {
             | Gen::Pattern { .. }
             | Gen::UnionPart { .. }
             | Gen::Slice { .. }
+            | Gen::Cases { .. }
+            | Gen::Implied { .. }
             | Gen::DomainEnd { .. } => None,
         };
         if let Some(c) = exact {
