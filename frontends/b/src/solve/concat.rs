@@ -5,25 +5,16 @@
 //! initial)`, `cur = pre ^ LHS ^ post`). The equation stays a check, so
 //! the solutions are exactly the predicate's.
 
-use super::plan::{operands, Cand, Gen};
-use super::shapes::Known;
+use super::plan::{Cand, Gen};
+use super::shapes::{operand_of, Known};
 use crate::ast::*;
 use crate::eval::{Env, E};
 use crate::value::{self as v, Value};
 
 /// `Gen::Slice` for conjunct `c`, `a = b`: one side a concatenation with
 /// an unbound identifier among its operands, the other side ready.
-pub(super) fn slice(c: usize, (a, b): (&Expr, &Expr), kn: &Known) -> Option<Cand> {
-    let pick = |cat: &Expr, e: &Expr| {
-        if !(kn.ready)(e) || !matches!(cat.kind, ExprKind::Bin(BinOp::Concat, ..)) {
-            return None;
-        }
-        let mut ops = Vec::new();
-        operands(cat, BinOp::Concat, &mut ops);
-        ops.iter().find_map(|o| kn.unbound(o))
-    };
-    let found = pick(a, b).map(|k| (k, true));
-    let found = found.or_else(|| pick(b, a).map(|k| (k, false)));
+pub(super) fn slice(c: usize, sides: (&Expr, &Expr), kn: &Known) -> Option<Cand> {
+    let found = operand_of(sides, BinOp::Concat, kn, &|_| true);
     found.map(|(k, left)| (3, vec![k], Gen::Slice { c, left }))
 }
 
