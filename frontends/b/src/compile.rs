@@ -410,7 +410,13 @@ fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {
                 }
                 _ => &**pred,
             };
-            plan(ids, dom, syms).map_err(|(m, p)| err_at(files, ErrorKind::Unsupported, p, m))?;
+            let planned = plan(ids, dom, syms).map(|_| ());
+            // an existential over unbounded integers: a witness may decide it
+            let planned = planned.or_else(|f| match kind {
+                QuantKind::Exists if crate::solve::window_typed(ids, dom) => Ok(()),
+                _ => Err(f),
+            });
+            planned.map_err(|(m, p)| err_at(files, ErrorKind::Unsupported, p, m))?;
             check_expr(pred, syms, files)?;
             if let Some(b) = body {
                 check_expr(b, syms, files)?;

@@ -320,7 +320,12 @@ impl<'w> Env<'w> {
                 plan,
                 ..
             } => {
-                let p = self.plan_of(plan, ids, pred)?;
+                let p = match self.plan_of(plan, ids, pred) {
+                    Ok(p) => p,
+                    Err(f) => {
+                        return crate::solve::exists_in_window(ids, pred, self).ok_or(f);
+                    }
+                };
                 let mut found = false;
                 solve(ids, pred, p, self, false, &mut |_| {
                     found = true;

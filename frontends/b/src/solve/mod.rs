@@ -23,7 +23,8 @@
 //! 8. failing that, `x = TRUE` (or `FALSE`, `/=`) anywhere in a conjunct,
 //!    under `or`, `not`...: `x` is a boolean and ranges over `BOOL`;
 //! 9. failing that, `a \/ x = E` (the subsets of `E`), `f : lo..x --> R`
-//!    with `f` known (the end of `dom(f)`); and, with the first ones,
+//!    with `f` known (the end of `dom(f)`), `a ^ x ^ b = E` (the slices
+//!    of `E`, see `concat`); and, with the first ones,
 //!    `x |-> y = E` (`E` taken apart) and `{x} : E` (as 5.): see
 //!    `shapes`; failing those, `f(x)` in a strict position with `f`
 //!    known: the elements of `dom(f)` (see `applied`); failing those,
@@ -36,8 +37,13 @@
 //! 11. failing that, the values of `x`'s B type, read from an expression
 //!     next to an occurrence of `x` (`x /: ran(r)`, `p(x) = 3`; see
 //!     `typing`);
+//! 12. failing that, case splits fixing `x` in each case: `(.. & x = E1)
+//!     or (.. & x = E2)`, `(A1 => x = E1) & (A2 => x = E2)` (see `cases`);
 //!
-//! where `E` mentions only identifiers already bound. Every other conjunct
+//! where `E` mentions only identifiers already bound. An existential
+//! whose identifiers have no plan but are typed as unbounded integers is
+//! decided by a witness in `MININT..MAXINT` when there is one (see
+//! `witness`). Every other conjunct
 //! is checked, in the order written, as soon as its identifiers are bound.
 //! Every solution is produced (ProB counts them all), in a deterministic
 //! order. A plan is pure syntax, computed once per binder.
@@ -56,6 +62,7 @@ mod bounds;
 mod cases;
 mod chain;
 mod clipped;
+mod concat;
 mod consequent;
 mod declared;
 mod fspace;
@@ -67,11 +74,13 @@ mod sized;
 mod subsets;
 mod typing;
 mod wd;
+mod witness;
 
 pub use consequent::{forall_typed_by_body, untyped};
 pub use declared::Declared;
 pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
 pub use wd::closed_wd;
+pub use witness::{exists_in_window, window_typed};
 
 use crate::ast::*;
 use crate::eval::{Env, Fail, E};
@@ -295,6 +304,14 @@ fn candidates(
             let s = env.elements(set)?;
             crate::value::subsets(&s, 24)
                 .map_err(|m| Fail::Unsupported(m, set.pos))?
+                .into_iter()
+                .map(|v| vec![v])
+                .collect()
+        }
+        Gen::Slice { c, left } => {
+            let (a, b) = sides(cs[*c]);
+            let seq = if *left { b } else { a };
+            concat::slices(seq, env)?
                 .into_iter()
                 .map(|v| vec![v])
                 .collect()

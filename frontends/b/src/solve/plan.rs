@@ -2,7 +2,7 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{applied, bounds, cases, chain, clipped, points, shapes, sized, typing};
+use super::{applied, bounds, cases, chain, clipped, concat, points, shapes, sized, typing};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -53,6 +53,9 @@ pub enum Gen {
     /// Conjunct `c` is `a \/ x \/ .. = E` (`left`: the union is the left
     /// side) with `E` finite: `x` ranges over `E`'s subsets.
     UnionPart { c: usize, left: bool },
+    /// Conjunct `c` is `a ^ x ^ .. = E` (`left`: the concatenation is the
+    /// left side) with `E` ready: `x` ranges over `E`'s slices.
+    Slice { c: usize, left: bool },
     /// Conjunct `c` applies a ready function (at `path`, see `applied`)
     /// to the step's identifier in a strict position: it ranges over the
     /// function's domain.
@@ -498,7 +501,8 @@ impl Planner<'_> {
     }
 
     /// Failing the generators above, the first conjunct not yet checked
-    /// that gives `Gen::UnionPart`, then `Gen::DomainEnd` (see `shapes`).
+    /// that gives `Gen::UnionPart`, then `Gen::DomainEnd` (see `shapes`),
+    /// then `Gen::Slice` (see `concat`).
     fn shaped(&self) -> Option<Cand> {
         let ready = |e: &Expr| self.ready(e);
         let kn = shapes::Known {
@@ -519,7 +523,12 @@ impl Planner<'_> {
             (BinOp::In, a, b) => shapes::domain_end(c, (a, b), &kn),
             _ => None,
         };
-        open().find_map(union).or_else(|| open().find_map(end))
+        let slice = |c| match sides(c)? {
+            (BinOp::Eq, a, b) => concat::slice(c, (a, b), &kn),
+            _ => None,
+        };
+        let found = open().find_map(union).or_else(|| open().find_map(end));
+        found.or_else(|| open().find_map(slice))
     }
 
     /// `Gen::Applied` for the first unbound identifier applied to by a ready
@@ -675,6 +684,7 @@ impl Planner<'_> {
             | Gen::Points { .. }
             | Gen::Pattern { .. }
             | Gen::UnionPart { .. }
+            | Gen::Slice { .. }
             | Gen::DomainEnd { .. } => None,
         };
         if let Some(c) = exact {

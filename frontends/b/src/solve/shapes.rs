@@ -33,7 +33,7 @@ pub(super) struct Known<'a> {
 
 impl Known<'_> {
     /// The identifier `e` is, if it is one of `ids` not yet bound.
-    fn unbound(&self, e: &Expr) -> Option<usize> {
+    pub(super) fn unbound(&self, e: &Expr) -> Option<usize> {
         match e.kind {
             ExprKind::Ident(s) => self
                 .ids
@@ -148,22 +148,35 @@ fn split(
 /// `infinite`.
 pub(super) fn union_part(
     c: usize,
-    (a, b): (&Expr, &Expr),
+    sides: (&Expr, &Expr),
     kn: &Known,
     infinite: &dyn Fn(&Expr) -> bool,
 ) -> Option<Cand> {
-    let ready = kn.ready;
+    let found = operand_of(sides, BinOp::Union, kn, &|e| !infinite(e));
+    found.map(|(k, left)| (3, vec![k], Gen::UnionPart { c, left }))
+}
+
+/// The first unbound identifier among the `op`-operands of one side of
+/// `a = b` (`a \/ x \/ ..`) whose other side is `ready` and `fits`, and
+/// whether that side is `a`.
+pub(super) fn operand_of(
+    (a, b): (&Expr, &Expr),
+    op: BinOp,
+    kn: &Known,
+    fits: &dyn Fn(&Expr) -> bool,
+) -> Option<(usize, bool)> {
     let pick = |u: &Expr, e: &Expr| {
-        if !ready(e) || infinite(e) || !matches!(u.kind, ExprKind::Bin(BinOp::Union, ..)) {
+        let shaped = matches!(&u.kind, ExprKind::Bin(o, ..) if *o == op);
+        if !shaped || !(kn.ready)(e) || !fits(e) {
             return None;
         }
         let mut ops = Vec::new();
-        operands(u, BinOp::Union, &mut ops);
+        operands(u, op, &mut ops);
         ops.iter().find_map(|o| kn.unbound(o))
     };
-    let found = pick(a, b).map(|k| (k, true));
-    let found = found.or_else(|| pick(b, a).map(|k| (k, false)));
-    found.map(|(k, left)| (3, vec![k], Gen::UnionPart { c, left }))
+    pick(a, b)
+        .map(|k| (k, true))
+        .or_else(|| pick(b, a).map(|k| (k, false)))
 }
 
 /// `Gen::DomainEnd` for conjunct `c`, `f : lo..x --> R` (a total space:
