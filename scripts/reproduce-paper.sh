@@ -32,6 +32,9 @@ die() { echo "reproduce-paper.sh: $*" >&2; exit 2; }
 paper_ct="--param compact-tree.slot_order=model --param compact-tree.node_growth=double"
 explicit="hash-table,collapse,trie,tree,compact-tree"
 dd_sweep="--engines bdd,mdd --param mdd.encoding=onehot --sweep bdd.strategy=saturation,bfs --sweep mdd.strategy=saturation,bfs --sweep-where-first-finished --timeout 180 --mem-limit 10"
+# Issue 34: today's Compact Tree defaults side by side with the paper's
+# configuration, in one campaign.
+ct_sides="--sweep compact-tree.slot_order=sample,model --sweep compact-tree.node_growth=fine,double"
 speed_models="at.3,blocks.3,brp.3,extinction.2,frogs.3,hanoi.2,lamport.6,leader_filters.5,peg_solitaire.4,peterson.4,phils.5,reader_writer.3,rether.7,sokoban.2,sorter.3,telephony.3"
 
 # NAME|THE COMMITTED CAMPAIGNS IN results/paper|ARGUMENTS of `statebench run`
@@ -45,6 +48,9 @@ campaigns=(
   "speed|speed|--suite beem-promela --models $speed_models --engines hash-table,compact-tree,spin,spin-collapse --timeout 120 --mem-limit 8"
   "mcrl2-engines|mcrl2-engines|--suite mcrl2 --max-states 1e6 --engines $explicit,comback-ddd,bdd,mdd $paper_ct --timeout 600 --mem-limit 8"
   "b-engines|b-engines-1e3-1e5 b-engines-lt1e3 b-engines-lt1e3-fix|--suite b,eventb --max-states 1e5 --engines $explicit,comback-ddd,bdd,mdd $paper_ct --timeout 60 --mem-limit 8"
+  "ct-defaults-beem|ct-defaults-beem-1e5-1e6 ct-defaults-beem-1e6-1e7 ct-defaults-beem-rechosen|--suite beem --min-states 100001 --max-states 1e7 --engines compact-tree $ct_sides --timeout 300 --mem-limit 8"
+  "ct-defaults-mcc|ct-defaults-mcc-1e5-1e6 ct-defaults-mcc-1e6-1e7-shard1of4 ct-defaults-mcc-1e6-1e7-shard2of4 ct-defaults-mcc-1e6-1e7-shard3of4 ct-defaults-mcc-1e6-1e7-shard4of4 ct-defaults-mcc-rechosen|--suite mcc --min-states 100001 --max-states 1e7 --engines compact-tree $ct_sides --timeout 300"
+  "ct-spin-ma|ct-spin-ma-1e5-1e6-vmhwm|--suite beem-promela --min-states 100001 --max-states 1e6 --engines compact-tree,spin-ma --timeout 300 --mem-limit 6"
 )
 
 results="results/reproduced" only="" list=0 plan=0 slurm="" dry_run=0 statebench=""
