@@ -66,6 +66,15 @@ impl Env<'_> {
         }
     }
 
+    /// A conflict between the writes `a` and `b` of parallel branches
+    /// (see [`crate::errors_parallel`]).
+    fn parallel_conflict(&self, a: &Writes, b: &Writes) -> Option<String> {
+        b.iter().find_map(|(t, x)| {
+            let (_, y) = a.iter().find(|(u, _)| u == t)?;
+            crate::errors_parallel::conflict(&self.read(*t), x, y)
+        })
+    }
+
     pub(crate) fn read(&self, t: Target) -> Value {
         match t {
             Target::Slot(i) => self.slots[i].clone(),
@@ -277,6 +286,14 @@ impl Env<'_> {
                             // two branches writing one variable differently
                             // (`f(x) := 1 || f(y) := 2` under ProB's
                             // ALLOW_SIMULTANEOUS_ASSIGNMENTS) would need a merge
+                            if let Some(what) = self.parallel_conflict(a, o) {
+                                return Err(Fail::Wd(
+                                    format!(
+                                        "parallel substitutions writing one variable with {what}"
+                                    ),
+                                    pos,
+                                ));
+                            }
                             if o.iter()
                                 .any(|(t, v)| a.iter().any(|(u, w)| u == t && v != w))
                             {

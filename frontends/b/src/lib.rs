@@ -119,6 +119,7 @@ mod bijection;
 mod bodytyped;
 mod compile;
 mod error;
+mod errors_parallel;
 mod eval;
 mod eventb;
 mod exec;

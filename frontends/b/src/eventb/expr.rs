@@ -251,7 +251,14 @@ impl Tr<'_> {
                     let x = self.tuple(xs, pos)?;
                     return Ok(bin(step, x, mk(ExprKind::Int(1), pos)));
                 }
-                ExprKind::Apply(Box::new(self.expr(fun)?), Box::new(self.tuple(xs, pos)?))
+                if let Some(which) = untyped_projection(fun) {
+                    // `prj1(x)` with no `typeof`: the side of `x`, total
+                    // over the type Event-B's type checker gave `x`
+                    let prj = mk(ExprKind::Call(which, Vec::new()), pos);
+                    ExprKind::Apply(Box::new(prj), Box::new(self.tuple(xs, pos)?))
+                } else {
+                    ExprKind::Apply(Box::new(self.expr(fun)?), Box::new(self.tuple(xs, pos)?))
+                }
             }
             ("couple", [_, Term::List(xs)]) if !xs.is_empty() => return self.tuple(xs, pos),
             ("set_extension", [_, Term::List(xs)]) => ExprKind::SetExt(self.exprs(xs)?),
@@ -491,4 +498,14 @@ fn typed_by_consequent(pred: &mut Expr) {
         pos,
     };
     d.kind = ExprKind::Bin(BinOp::Or, q.clone(), Box::new(not_q));
+}
+
+/// `prj1` / `prj2` written without the `typeof` annotation that gives
+/// their sets.
+fn untyped_projection(t: &Term) -> Option<Builtin> {
+    match t.app()? {
+        ("event_b_first_projection_v2", [_]) => Some(Builtin::Prj1),
+        ("event_b_second_projection_v2", [_]) => Some(Builtin::Prj2),
+        _ => None,
+    }
 }

@@ -11,10 +11,13 @@
 //!
 //! Owns only the Event-B syntax; it must not evaluate anything.
 
+mod after;
 mod expr;
 mod project;
 mod refinement;
 mod term;
+#[cfg(test)]
+mod tests_after;
 #[cfg(test)]
 mod tests_checks;
 #[cfg(test)]
