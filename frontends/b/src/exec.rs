@@ -47,9 +47,19 @@ pub fn unset_local() -> Value {
 /// The text of the VAR placeholder.
 pub const UNSET_LOCAL: &str = "\u{0}unset VAR";
 
+/// Placeholder of a result of an operation ProB runs itself (not one
+/// called): ProB starts those undefined, and reading one is an error of
+/// the model (see [`crate::errors_results`]).
+pub fn unset_result() -> Value {
+    Value::Str(UNSET_RESULT.into())
+}
+
+/// The text of the result placeholder.
+pub const UNSET_RESULT: &str = "\u{0}unset result";
+
 /// Whether `v` is the placeholder of an unassigned variable.
 pub fn is_unset(v: &Value) -> bool {
-    matches!(v, Value::Str(s) if &**s == UNSET || &**s == UNSET_LOCAL)
+    matches!(v, Value::Str(s) if &**s == UNSET || &**s == UNSET_LOCAL || &**s == UNSET_RESULT)
 }
 
 impl Env<'_> {

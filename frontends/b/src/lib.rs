@@ -120,6 +120,7 @@ mod bodytyped;
 mod compile;
 mod error;
 mod errors_parallel;
+mod errors_results;
 mod eval;
 mod eventb;
 mod exec;

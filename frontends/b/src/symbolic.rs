@@ -365,7 +365,7 @@ fn same_product(ds: &[&Expr], dom: &Expr) -> bool {
 
 /// Whether `e` denotes a whole B type (`INTEGER`, `BOOL`, `STRING`, a
 /// SETS name, products, powersets and relations of types).
-fn is_type(e: &Expr, globals: &[Option<Global>]) -> bool {
+pub(crate) fn is_type(e: &Expr, globals: &[Option<Global>]) -> bool {
     use ExprKind::*;
     match &e.kind {
         Named(NamedSet::Integer | NamedSet::Bool | NamedSet::String) => true,

@@ -239,3 +239,23 @@ fn parallel_writes_of_two_values_are_model_errors() {
         None
     );
 }
+
+#[test]
+fn a_result_read_before_it_is_assigned_is_a_model_error() {
+    // ProB starts the results of the operations it runs undefined
+    let e = model_error(
+        "MACHINE R VARIABLES x INITIALISATION x := 0
+         OPERATIONS r <-- op = PRE r : 0..3 THEN r := x END END",
+    );
+    assert!(
+        e.contains("result 'r' of the operation read before it is assigned"),
+        "{e}"
+    );
+    // a typing predicate over a whole type is ProB's type checker's: refused
+    let e = crate::tests::first_error(
+        "MACHINE T VARIABLES x INITIALISATION x := 0
+         OPERATIONS r <-- op = PRE r : INTEGER THEN r := x END END",
+    )
+    .expect("refused");
+    assert!(e.contains("a typing predicate of a result"), "{e}");
+}
