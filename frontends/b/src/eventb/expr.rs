@@ -31,6 +31,8 @@ pub struct Tr<'a> {
     pub rename: Vec<(String, String)>,
     /// The carrier sets declared so far (finite in ProB).
     pub carriers: Vec<String>,
+    /// The theory operators with a direct definition (see `theory`).
+    pub operators: Vec<super::theory::Operator>,
     /// Where each axiom and event starts, and its name (for messages).
     pub regions: Vec<(Pos, String)>,
 }
@@ -291,6 +293,11 @@ impl Tr<'_> {
             }
             ("event_b_comprehension_set", [_, ids, e, p]) => return self.comprehension(ids, e, p),
             ("partition", [_, s, Term::List(parts)]) => return self.partition(s, parts, pos),
+            ("extended_expr" | "extended_pred", [_, name, Term::List(xs), Term::List(ps)])
+                if ps.is_empty() =>
+            {
+                return self.theory_operator(t, name, xs);
+            }
             _ => {
                 return Err(self.err(
                     ErrorKind::Unsupported,
@@ -300,6 +307,19 @@ impl Tr<'_> {
             }
         };
         Ok(mk(k, pos))
+    }
+
+    /// The application of theory operator `name` to `args`: its direct
+    /// definition with the arguments for its parameters (see `theory`).
+    fn theory_operator(&mut self, t: &Term, name: &Term, args: &[Term]) -> R<Expr> {
+        let name = name.atom().unwrap_or("?");
+        let Some(op) = self.operators.iter().find(|o| o.name == name) else {
+            let msg = format!("the theory operator {name} (no direct definition)");
+            return Err(self.err(ErrorKind::Unsupported, t, msg));
+        };
+        let def = super::theory::instantiate(op, args)
+            .map_err(|m| self.err(ErrorKind::Unsupported, t, m))?;
+        self.expr(&def)
     }
 
     /// Event-B's untyped `id`, `prj1` and `prj2` where the context gives

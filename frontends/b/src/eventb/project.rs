@@ -61,10 +61,11 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<(Composed, Reg
         what: String::new(),
         rename: Vec::new(),
         carriers: Vec::new(),
+        operators: Vec::new(),
         regions: Vec::new(),
     };
-    // the extras (theories of ProB's theory plug-in, ...) only matter where
-    // their operators occur, and those are refused as unknown constructs
+    // the extras: the theories of ProB's theory plug-in, whose operators
+    // with a direct definition are expanded where applied (`theory`)
     let (models, contexts) = match project_parts(term) {
         Some(p) => p,
         None => {
@@ -75,6 +76,7 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<(Composed, Reg
             ))
         }
     };
+    tr.operators = super::theory::operators(extras(term));
     let mut machines = Vec::new();
     let mut enumerated = Vec::new();
     for c in order_contexts(contexts) {
@@ -120,6 +122,17 @@ impl Regions {
             _ => e,
         }
     }
+}
+
+/// The extras of the package term (theories, proof obligations).
+fn extras(t: &Term) -> &[Term] {
+    let extras = t
+        .app()
+        .and_then(|(_, a)| a.first())
+        .and_then(Term::app)
+        .and_then(|(_, args)| args.get(2))
+        .and_then(Term::list);
+    extras.unwrap_or(&[])
 }
 
 /// The machines and contexts of the package term.
