@@ -36,10 +36,11 @@ fn before(v: &str) -> String {
 }
 
 impl Tr<'_> {
-    /// The step of abstract action `act` (`becomes_element_of` or
-    /// `becomes_such` on dropped variables) with the `witnesses` of their
-    /// after-values (`x'`, predicate); `state` names the state variables,
-    /// `after.before` those with before-values.
+    /// The step of abstract action `act` on dropped variables with the
+    /// `witnesses` (name, predicate) it needs, some reading after-values:
+    /// those of the variables' after-values `x'` (`becomes_element_of`,
+    /// `becomes_such`) or of abstract parameters (`assign`); `state`
+    /// names the state variables, `after.before` those with before-values.
     pub fn after_step(
         &mut self,
         act: &Term,
