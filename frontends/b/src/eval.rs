@@ -162,6 +162,9 @@ impl<'w> Env<'w> {
                     pos,
                 ));
             }
+            if crate::errors_results::is_unset_result(v) {
+                return Err(crate::errors_results::read_error(self.w.syms.name(s), pos));
+            }
             if crate::exec::is_unset(v) {
                 return Err(unset());
             }
@@ -232,6 +235,7 @@ impl<'w> Env<'w> {
                 // ProB decides `E : {}` without evaluating `E`.
                 In | NotIn if matches!(b.kind, ExprKind::EmptySet) => Ok(*op == NotIn),
                 In => {
+                    crate::errors_results::typing_of_unset(self, a, b)?;
                     let x = self.eval(a)?;
                     self.member(&x, b)
                 }

@@ -47,9 +47,19 @@ pub fn unset_local() -> Value {
 /// The text of the VAR placeholder.
 pub const UNSET_LOCAL: &str = "\u{0}unset VAR";
 
+/// Placeholder of a result of an operation ProB runs itself (not one
+/// called): ProB starts those undefined, and reading one is an error of
+/// the model (see [`crate::errors_results`]).
+pub fn unset_result() -> Value {
+    Value::Str(UNSET_RESULT.into())
+}
+
+/// The text of the result placeholder.
+pub const UNSET_RESULT: &str = "\u{0}unset result";
+
 /// Whether `v` is the placeholder of an unassigned variable.
 pub fn is_unset(v: &Value) -> bool {
-    matches!(v, Value::Str(s) if &**s == UNSET || &**s == UNSET_LOCAL)
+    matches!(v, Value::Str(s) if &**s == UNSET || &**s == UNSET_LOCAL || &**s == UNSET_RESULT)
 }
 
 impl Env<'_> {
@@ -64,6 +74,15 @@ impl Env<'_> {
                 pos,
             )),
         }
+    }
+
+    /// A conflict between the writes `a` and `b` of parallel branches
+    /// (see [`crate::errors_parallel`]).
+    fn parallel_conflict(&self, a: &Writes, b: &Writes) -> Option<String> {
+        b.iter().find_map(|(t, x)| {
+            let (_, y) = a.iter().find(|(u, _)| u == t)?;
+            crate::errors_parallel::conflict(&self.read(*t), x, y)
+        })
     }
 
     pub(crate) fn read(&self, t: Target) -> Value {
@@ -277,6 +296,14 @@ impl Env<'_> {
                             // two branches writing one variable differently
                             // (`f(x) := 1 || f(y) := 2` under ProB's
                             // ALLOW_SIMULTANEOUS_ASSIGNMENTS) would need a merge
+                            if let Some(what) = self.parallel_conflict(a, o) {
+                                return Err(Fail::Wd(
+                                    format!(
+                                        "parallel substitutions writing one variable with {what}"
+                                    ),
+                                    pos,
+                                ));
+                            }
                             if o.iter()
                                 .any(|(t, v)| a.iter().any(|(u, w)| u == t && v != w))
                             {

@@ -119,6 +119,8 @@ mod bijection;
 mod bodytyped;
 mod compile;
 mod error;
+mod errors_parallel;
+mod errors_results;
 mod eval;
 mod eventb;
 mod exec;

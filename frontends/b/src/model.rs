@@ -474,7 +474,7 @@ impl BModel {
         emit: &mut dyn FnMut(&[PValue]),
     ) -> E<()> {
         for &o in &op.outs {
-            env.locals.push((o, crate::exec::unset()));
+            env.locals.push((o, crate::exec::unset_result()));
         }
         let mut seen: FxHashSet<(Vec<Value>, Vec<Value>, Vec<PValue>)> = FxHashSet::default();
         let mut instances = 0usize;

@@ -365,7 +365,7 @@ fn same_product(ds: &[&Expr], dom: &Expr) -> bool {
 
 /// Whether `e` denotes a whole B type (`INTEGER`, `BOOL`, `STRING`, a
 /// SETS name, products, powersets and relations of types).
-fn is_type(e: &Expr, globals: &[Option<Global>]) -> bool {
+pub(crate) fn is_type(e: &Expr, globals: &[Option<Global>]) -> bool {
     use ExprKind::*;
     match &e.kind {
         Named(NamedSet::Integer | NamedSet::Bool | NamedSet::String) => true,
@@ -526,6 +526,11 @@ impl Env<'_> {
     /// projection (`S`, `T` may be infinite: `prj1(INTEGER, INTEGER)`):
     /// a side of `x`, defined where `x : S * T`.
     pub(crate) fn projection(&mut self, b: Builtin, sets: &[Expr], x: Value, pos: Pos) -> E<Value> {
+        if sets.is_empty() {
+            // Event-B's untyped `prj1(x)`: total over the type of `x`
+            let (l, r) = x.as_pair().map_err(|m| Fail::Wd(m, pos))?;
+            return Ok(if b == Builtin::Prj1 { l } else { r }.clone());
+        }
         let [s, t] = sets else {
             return Err(Fail::Unsupported(
                 "a projection of other than two sets".into(),

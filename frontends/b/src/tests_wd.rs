@@ -213,3 +213,49 @@ fn untyped_parameters_refused_when_tried() {
     );
     assert!(e.contains("division by zero"), "{e}");
 }
+
+#[test]
+fn parallel_writes_of_two_values_are_model_errors() {
+    // both branches change f(1) (or x) to different values: ProB's error
+    let e = model_error(
+        "MACHINE P VARIABLES f INITIALISATION f := {1 |-> 1, 2 |-> 2}
+         OPERATIONS op = BEGIN f(1) := 2 || f(1) := 3 END END",
+    );
+    assert!(
+        e.contains("writing one variable with two values at one point"),
+        "{e}"
+    );
+    let e = model_error(
+        "MACHINE X VARIABLES x INITIALISATION x := 0
+         OPERATIONS op = BEGIN x := 1 || x := 2 END END",
+    );
+    assert!(e.contains("writing one variable with two values"), "{e}");
+    // the same value twice is no conflict
+    assert_eq!(
+        crate::tests::first_error(
+            "MACHINE Y VARIABLES x INITIALISATION x := 0
+             OPERATIONS op = BEGIN x := 1 || x := 1 END END",
+        ),
+        None
+    );
+}
+
+#[test]
+fn a_result_read_before_it_is_assigned_is_a_model_error() {
+    // ProB starts the results of the operations it runs undefined
+    let e = model_error(
+        "MACHINE R VARIABLES x INITIALISATION x := 0
+         OPERATIONS r <-- op = PRE r : 0..3 THEN r := x END END",
+    );
+    assert!(
+        e.contains("result 'r' of the operation read before it is assigned"),
+        "{e}"
+    );
+    // a typing predicate over a whole type is ProB's type checker's: refused
+    let e = crate::tests::first_error(
+        "MACHINE T VARIABLES x INITIALISATION x := 0
+         OPERATIONS r <-- op = PRE r : INTEGER THEN r := x END END",
+    )
+    .expect("refused");
+    assert!(e.contains("a typing predicate of a result"), "{e}");
+}

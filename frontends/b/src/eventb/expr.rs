@@ -31,6 +31,8 @@ pub struct Tr<'a> {
     pub rename: Vec<(String, String)>,
     /// The carrier sets declared so far (finite in ProB).
     pub carriers: Vec<String>,
+    /// The theory operators with a direct definition (see `theory`).
+    pub operators: Vec<super::theory::Operator>,
     /// Where each axiom and event starts, and its name (for messages).
     pub regions: Vec<(Pos, String)>,
 }
@@ -251,7 +253,14 @@ impl Tr<'_> {
                     let x = self.tuple(xs, pos)?;
                     return Ok(bin(step, x, mk(ExprKind::Int(1), pos)));
                 }
-                ExprKind::Apply(Box::new(self.expr(fun)?), Box::new(self.tuple(xs, pos)?))
+                if let Some(which) = untyped_projection(fun) {
+                    // `prj1(x)` with no `typeof`: the side of `x`, total
+                    // over the type Event-B's type checker gave `x`
+                    let prj = mk(ExprKind::Call(which, Vec::new()), pos);
+                    ExprKind::Apply(Box::new(prj), Box::new(self.tuple(xs, pos)?))
+                } else {
+                    ExprKind::Apply(Box::new(self.expr(fun)?), Box::new(self.tuple(xs, pos)?))
+                }
             }
             ("couple", [_, Term::List(xs)]) if !xs.is_empty() => return self.tuple(xs, pos),
             ("set_extension", [_, Term::List(xs)]) => ExprKind::SetExt(self.exprs(xs)?),
@@ -284,6 +293,11 @@ impl Tr<'_> {
             }
             ("event_b_comprehension_set", [_, ids, e, p]) => return self.comprehension(ids, e, p),
             ("partition", [_, s, Term::List(parts)]) => return self.partition(s, parts, pos),
+            ("extended_expr" | "extended_pred", [_, name, Term::List(xs), Term::List(ps)])
+                if ps.is_empty() =>
+            {
+                return self.theory_operator(t, name, xs);
+            }
             _ => {
                 return Err(self.err(
                     ErrorKind::Unsupported,
@@ -293,6 +307,19 @@ impl Tr<'_> {
             }
         };
         Ok(mk(k, pos))
+    }
+
+    /// The application of theory operator `name` to `args`: its direct
+    /// definition with the arguments for its parameters (see `theory`).
+    fn theory_operator(&mut self, t: &Term, name: &Term, args: &[Term]) -> R<Expr> {
+        let name = name.atom().unwrap_or("?");
+        let Some(op) = self.operators.iter().find(|o| o.name == name) else {
+            let msg = format!("the theory operator {name} (no direct definition)");
+            return Err(self.err(ErrorKind::Unsupported, t, msg));
+        };
+        let def = super::theory::instantiate(op, args)
+            .map_err(|m| self.err(ErrorKind::Unsupported, t, m))?;
+        self.expr(&def)
     }
 
     /// Event-B's untyped `id`, `prj1` and `prj2` where the context gives
@@ -491,4 +518,14 @@ fn typed_by_consequent(pred: &mut Expr) {
         pos,
     };
     d.kind = ExprKind::Bin(BinOp::Or, q.clone(), Box::new(not_q));
+}
+
+/// `prj1` / `prj2` written without the `typeof` annotation that gives
+/// their sets.
+fn untyped_projection(t: &Term) -> Option<Builtin> {
+    match t.app()? {
+        ("event_b_first_projection_v2", [_]) => Some(Builtin::Prj1),
+        ("event_b_second_projection_v2", [_]) => Some(Builtin::Prj2),
+        _ => None,
+    }
 }

@@ -5,20 +5,28 @@
 //! `project` turns contexts and the most concrete machine into B machines
 //! (SETS/CONSTANTS/PROPERTIES, VARIABLES, INITIALISATION, events as
 //! guarded operations), `refinement` adds the abstract variables the
-//! concrete machine drops and the abstract actions on them. The result goes through the same `compile`,
+//! concrete machine drops and the abstract actions on them (`after` those
+//! whose witnesses read after-values), `theory` expands the theory
+//! operators with a direct definition. The result goes through the same `compile`,
 //! evaluator and [`crate::BModel`] as classical B, so ProB's conventions
 //! (settings, deferred set sizes, counting) are the same.
 //!
 //! Owns only the Event-B syntax; it must not evaluate anything.
 
+mod after;
 mod expr;
 mod project;
 mod refinement;
 mod term;
 #[cfg(test)]
+mod tests_after;
+#[cfg(test)]
 mod tests_checks;
 #[cfg(test)]
+mod tests_theory;
+#[cfg(test)]
 mod tests_typing;
+mod theory;
 
 use crate::error::BError;
 use crate::load::{Composed, Reader};

@@ -30,6 +30,7 @@ use crate::ast::*;
 use crate::error::{BError, ErrorKind};
 use crate::load::{Composed, Reader};
 
+use super::after::After;
 use super::expr::{conj, ident_name_of, Tr};
 use super::refinement::{self, event_parts, EventParts};
 use super::term::{read_terms, Term};
@@ -60,10 +61,11 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<(Composed, Reg
         what: String::new(),
         rename: Vec::new(),
         carriers: Vec::new(),
+        operators: Vec::new(),
         regions: Vec::new(),
     };
-    // the extras (theories of ProB's theory plug-in, ...) only matter where
-    // their operators occur, and those are refused as unknown constructs
+    // the extras: the theories of ProB's theory plug-in, whose operators
+    // with a direct definition are expanded where applied (`theory`)
     let (models, contexts) = match project_parts(term) {
         Some(p) => p,
         None => {
@@ -74,6 +76,7 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<(Composed, Reg
             ))
         }
     };
+    tr.operators = super::theory::operators(extras(term));
     let mut machines = Vec::new();
     let mut enumerated = Vec::new();
     for c in order_contexts(contexts) {
@@ -119,6 +122,17 @@ impl Regions {
             _ => e,
         }
     }
+}
+
+/// The extras of the package term (theories, proof obligations).
+fn extras(t: &Term) -> &[Term] {
+    let extras = t
+        .app()
+        .and_then(|(_, a)| a.first())
+        .and_then(Term::app)
+        .and_then(|(_, args)| args.get(2))
+        .and_then(Term::list);
+    extras.unwrap_or(&[])
 }
 
 /// The machines and contexts of the package term.
@@ -184,7 +198,7 @@ fn order_contexts(cs: &[Term]) -> Vec<&Term> {
 
 /// The label of an element (`rodinpos(Component, Label, Id)` or
 /// `rodinpos(Label, Id)`), or `?`.
-fn label(t: &Term) -> String {
+pub(super) fn label(t: &Term) -> String {
     let pos = t.app().and_then(|(_, a)| a.first());
     match pos.and_then(Term::app) {
         Some(("rodinpos", [_, l, _])) | Some(("rodinpos", [l, _])) => match l {
@@ -287,12 +301,24 @@ impl Tr<'_> {
             self.regions.push((self.pos_of(e), self.what.clone()));
             let mut actions: Vec<&Term> = ev.actions.iter().collect();
             let mut witnessed = Vec::new();
+            let mut after = After::default();
             if !dropped.is_empty() {
                 let more = refinement::abstract_actions(m, &ev, &chain, &dropped)
                     .map_err(|msg| self.err(ErrorKind::Unsupported, e, msg))?;
                 for (act, witnesses) in more {
                     if witnesses.is_empty() {
                         actions.push(act);
+                    } else if witnesses.iter().any(refinement::reads_after_values) {
+                        let mut state: Vec<String> = refinement::var_names(m)
+                            .into_iter()
+                            .map(str::to_owned)
+                            .collect();
+                        state.extend(dropped.iter().cloned());
+                        if ev.name != "INITIALISATION" {
+                            after.before.clone_from(&state);
+                        }
+                        let step = self.after_step(act, &witnesses, &state, &after)?;
+                        after.steps.push(step);
                     } else {
                         witnessed.push(self.witnessed_action(act, &witnesses)?);
                     }
@@ -301,7 +327,7 @@ impl Tr<'_> {
             let pos = self.pos_of(e);
             let params = self.ident_list(ev.params)?;
             let checks = self.event_checks(&ev, variant, chain.first().copied(), &kept)?;
-            let body = self.event_body(ev.guards, &actions, witnessed, checks, pos)?;
+            let body = self.event_body(ev.guards, &actions, (witnessed, after), checks, pos)?;
             if ev.name == "INITIALISATION" {
                 if !params.is_empty() {
                     return Err(self.err(ErrorKind::Unsupported, e, "initialisation parameters"));
@@ -562,7 +588,7 @@ impl Tr<'_> {
         &mut self,
         guards: &[Term],
         actions: &[&Term],
-        witnessed: Vec<Subst>,
+        (witnessed, after): (Vec<Subst>, After),
         checks: Vec<EventCheck>,
         pos: Pos,
     ) -> R<Subst> {
@@ -595,6 +621,7 @@ impl Tr<'_> {
                 pos,
             },
         };
+        let then = self.sequenced(then, after);
         let then = checks.into_iter().rev().fold(then, |b, c| wrap(c, b));
         if g.is_empty() {
             return Ok(then);
@@ -605,7 +632,7 @@ impl Tr<'_> {
         })
     }
 
-    fn action(&mut self, a: &Term) -> R<Subst> {
+    pub(super) fn action(&mut self, a: &Term) -> R<Subst> {
         let pos = self.pos_of(a);
         let kind = match a.app() {
             Some(("assign", [_, Term::List(l), Term::List(r)])) if l.len() == r.len() => {
@@ -646,7 +673,7 @@ impl Tr<'_> {
 }
 
 /// `body` under check `c`.
-fn wrap(c: EventCheck, body: Subst) -> Subst {
+pub(super) fn wrap(c: EventCheck, body: Subst) -> Subst {
     let pos = body.pos;
     Subst {
         kind: SubstKind::EventCheck(Box::new(c), Box::new(body)),

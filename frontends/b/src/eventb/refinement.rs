@@ -6,11 +6,14 @@
 //! them, following the `refines` links machine by machine.
 //!
 //! Supported: abstract actions `x := E` whose abstract parameters are
-//! parameters of the concrete event or given by its witnesses (on
-//! before-values), and merged abstract events without parameters whose
-//! actions are the same. Refused (the message says why): nondeterministic
-//! abstract actions on a dropped variable, witnesses on after-values,
-//! other merged events, a missing abstract event.
+//! parameters of the concrete event or given by its witnesses,
+//! nondeterministic abstract actions on dropped variables whose
+//! after-values the concrete event gives by witnesses `x' = E` (witnesses
+//! reading after-values are `after`'s), and merged abstract events
+//! without parameters whose actions are the same. Refused (the message
+//! says why): other nondeterministic abstract actions on a dropped
+//! variable, abstract parameters without a witness, other merged events,
+//! a missing abstract event.
 //!
 //! Owns only the walk over the terms; translation is `project`'s.
 
@@ -243,7 +246,13 @@ fn action_on<'t>(
     if on_open == 0 {
         return Ok(None);
     }
-    if f != "assign" || on_open != targets.len() {
+    let mut witnessed = Vec::new();
+    if f != "assign" && on_open == targets.len() {
+        // a nondeterministic action on dropped variables whose
+        // after-values the concrete event gives by witnesses `x' = E`
+        witnessed = after_witnesses(&targets, ev).unwrap_or_default();
+    }
+    if (f != "assign" && witnessed.is_empty()) || on_open != targets.len() {
         return Err(format!(
             "the abstract action {f} on the dropped variable {} (in abstract event {})",
             targets.join(", "),
@@ -253,7 +262,6 @@ fn action_on<'t>(
     let mut ids = Vec::new();
     identifiers(act, &mut ids);
     let abstract_params: Vec<&str> = ae.params.iter().filter_map(ident_name_of).collect();
-    let mut witnessed = Vec::new();
     for p in ids
         .iter()
         .filter(|i| abstract_params.contains(i) && !params.contains(i))
@@ -262,25 +270,45 @@ fn action_on<'t>(
             Some(("witness", [_, x, pred])) if ident_name_of(x) == Some(*p) => Some(pred),
             _ => None,
         });
-        let mut used = Vec::new();
-        if let Some(pred) = pred {
-            identifiers(pred, &mut used);
-        }
         match pred {
-            Some(pred) if !used.iter().any(|u| u.ends_with('\'')) => {
+            Some(pred) => {
                 if !witnessed.iter().any(|(q, _)| q == p) {
                     witnessed.push((*p, pred));
                 }
             }
-            _ => {
+            None => {
                 return Err(format!(
-                    "the abstract parameter {p} of {} given by a witness on after-values or none",
+                    "the abstract parameter {p} of {} given by no witness",
                     ae.name
                 ))
             }
         }
     }
     Ok(Some((act, witnessed)))
+}
+
+/// Whether witness `(name, pred)` gives an after-value (`x'`) or reads one.
+pub fn reads_after_values((name, pred): &(&str, &Term)) -> bool {
+    let mut used = Vec::new();
+    identifiers(pred, &mut used);
+    name.ends_with('\'') || used.iter().any(|u| u.ends_with('\''))
+}
+
+/// The witnesses `x' = E` of event `ev` for the after-values of the
+/// dropped variables `targets`, when there is one for each.
+fn after_witnesses<'t>(targets: &[&str], ev: &EventParts<'t>) -> Option<Vec<(&'t str, &'t Term)>> {
+    targets
+        .iter()
+        .map(|t| {
+            ev.witnesses.iter().find_map(|w| match w.app() {
+                Some(("witness", [_, x, pred])) => {
+                    let x = ident_name_of(x)?;
+                    (x.strip_suffix('\'') == Some(*t)).then_some((x, pred))
+                }
+                _ => None,
+            })
+        })
+        .collect()
 }
 
 /// The witness `x = E` of the abstract parameter `p` in event `ev`, when

@@ -78,6 +78,10 @@ pub fn candidates(
     };
     found.map_err(|f| match f {
         Fail::Unsupported(..) => f,
+        // every solution meets the conjunction `cs` whose left-to-right
+        // evaluation failed: its well-definedness error is the model's
+        // (ExtremaFinding_normalized, as ProB)
+        Fail::Wd(..) if p.is_none() => f,
         Fail::Wd(m, pos) => Fail::Unsupported(
             format!("a case of a disjunction fixing an identifier is undefined ({m})"),
             pos,

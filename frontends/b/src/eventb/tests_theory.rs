@@ -1,0 +1,41 @@
+//! Tests of theory operators with a direct definition (`theory`): their
+//! applications are the definitions with the arguments put in; others are
+//! refused by name.
+
+use frontend_testkit::bfs::{bfs, Bfs};
+
+/// A machine with the boolean `c` (TRUE at first) and the event `flip`
+/// doing `c := NOT(c)`, with the theory operator NOT defined by `def`
+/// (`direct` for a direct definition, else a recursive case list).
+fn flip(direct: bool) -> String {
+    let c = "identifier(none,c)";
+    let a = "identifier(none,a)";
+    let def = format!("convert_bool(none,negation(none,equal(none,{a},boolean_true(none))))");
+    let (defs, rec) = if direct {
+        (format!("[{def}]"), "[]".to_owned())
+    } else {
+        ("[]".to_owned(), format!("[{def}]"))
+    };
+    format!(
+        "package(load_event_b_project([event_b_model(none,'M',[sees(none,[]),
+          variables(none,[{c}]),invariant(none,[]),theorems(none,[]),
+          events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],[],
+            [assign(none,[{c}],[boolean_true(none)])],[]),
+          event(none,flip,ordinary(none),[],[],[],[],
+            [assign(none,[{c}],[extended_expr(none,'NOT',[{c}],[])])],[])])])],[],
+          [theory([],[],[operator('NOT',[argument({a},bool_set(none))],truth(none),{defs},{rec})])],_E))."
+    )
+}
+
+#[test]
+fn a_theory_operator_is_its_direct_definition() {
+    let m = crate::parse_str(&flip(true), "M_mch.eventb").expect("parses");
+    // TRUE and FALSE plus the root; init + a flip from each
+    assert!(matches!(bfs(&m, 100, None), Bfs::Done(3, 3)));
+    let e = crate::parse_str(&flip(false), "M_mch.eventb").expect_err("refused");
+    assert!(
+        e.to_string()
+            .contains("the theory operator NOT (no direct definition)"),
+        "{e}"
+    );
+}

@@ -1,0 +1,148 @@
+//! Operators of ProB's theory plug-in with a direct definition
+//! (`operator(Name, [argument(a, T), ..], WD, [Definition], [])` in a
+//! `theory(...)` term of the export's extras): an application
+//! `extended_expr(_, Name, Args, [])` (or `extended_pred`) is the
+//! definition with the arguments put for the parameters, as ProB
+//! evaluates it. Refused: operators defined by recursive cases or
+//! axioms, predicate arguments, an argument an inner binder of the
+//! definition would capture, a definition applying its own operator.
+//!
+//! Owns only the terms; translation is `expr`'s.
+
+use super::expr::ident_name_of;
+use super::term::Term;
+
+/// A theory operator with a direct definition.
+pub struct Operator {
+    pub name: String,
+    params: Vec<String>,
+    def: Term,
+}
+
+/// The operators with a direct definition of the `theory(...)` terms
+/// among the export's `extras`.
+pub fn operators(extras: &[Term]) -> Vec<Operator> {
+    let mut out = Vec::new();
+    for t in extras {
+        if t.app().is_some_and(|(f, _)| f == "theory") {
+            collect(t, &mut out);
+        }
+    }
+    out
+}
+
+fn collect(t: &Term, out: &mut Vec<Operator>) {
+    if let Some(("operator", [name, Term::List(args), _wd, Term::List(defs), Term::List(rec)])) =
+        t.app()
+    {
+        let params: Option<Vec<String>> = args
+            .iter()
+            .map(|a| match a.app() {
+                Some(("argument", [x, _])) => {
+                    ident_name_of(x).or_else(|| x.atom()).map(str::to_owned)
+                }
+                _ => None,
+            })
+            .collect();
+        if let (Some(name), Some(params), [def], []) =
+            (name.atom(), params, defs.as_slice(), rec.as_slice())
+        {
+            out.push(Operator {
+                name: name.to_owned(),
+                params,
+                def: def.clone(),
+            });
+        }
+        return;
+    }
+    match t {
+        Term::App(_, xs, _) | Term::List(xs) => xs.iter().for_each(|x| collect(x, out)),
+        _ => {}
+    }
+}
+
+/// The definition of `op` applied to `args`, or why not.
+pub fn instantiate(op: &Operator, args: &[Term]) -> Result<Term, String> {
+    if args.len() != op.params.len() {
+        return Err(format!(
+            "the theory operator {} with {} arguments",
+            op.name,
+            args.len()
+        ));
+    }
+    let mut bound = Vec::new();
+    binders(&op.def, &mut bound);
+    let mut free = Vec::new();
+    args.iter().for_each(|a| names(a, &mut free));
+    let captured = bound
+        .iter()
+        .any(|b| free.contains(b) || op.params.contains(b));
+    if captured || applies(&op.def, &op.name) {
+        return Err(format!(
+            "the theory operator {} (a binder of its definition meets an argument, or it applies itself)",
+            op.name
+        ));
+    }
+    Ok(substitute(&op.def, &op.params, args))
+}
+
+fn substitute(t: &Term, params: &[String], args: &[Term]) -> Term {
+    if let Some(n) = ident_name_of(t) {
+        if let Some(k) = params.iter().position(|p| p == n) {
+            return args[k].clone();
+        }
+    }
+    match t {
+        Term::App(f, xs, p) => Term::App(
+            f.clone(),
+            xs.iter().map(|x| substitute(x, params, args)).collect(),
+            *p,
+        ),
+        Term::List(xs) => Term::List(xs.iter().map(|x| substitute(x, params, args)).collect()),
+        _ => t.clone(),
+    }
+}
+
+/// The names bound by the quantifiers and comprehensions in `t`.
+fn binders(t: &Term, out: &mut Vec<String>) {
+    if let Some((
+        "forall"
+        | "exists"
+        | "quantified_union"
+        | "quantified_intersection"
+        | "event_b_comprehension_set",
+        [_, ids, ..],
+    )) = t.app()
+    {
+        names(ids, out);
+    }
+    match t {
+        Term::App(_, xs, _) | Term::List(xs) => xs.iter().for_each(|x| binders(x, out)),
+        _ => {}
+    }
+}
+
+/// The identifiers in `t`.
+fn names(t: &Term, out: &mut Vec<String>) {
+    if let Some(n) = ident_name_of(t) {
+        out.push(n.to_owned());
+        return;
+    }
+    match t {
+        Term::App(_, xs, _) | Term::List(xs) => xs.iter().for_each(|x| names(x, out)),
+        _ => {}
+    }
+}
+
+/// Whether `t` applies the operator `name`.
+fn applies(t: &Term, name: &str) -> bool {
+    match t {
+        Term::App(f, xs, _) => {
+            let own = (f == "extended_expr" || f == "extended_pred")
+                && xs.get(1).and_then(Term::atom) == Some(name);
+            own || xs.iter().any(|x| applies(x, name))
+        }
+        Term::List(xs) => xs.iter().any(|x| applies(x, name)),
+        _ => false,
+    }
+}
