@@ -502,6 +502,7 @@ fn summarize<D: Diagram>(
             ("learn_ms".into(), f.learn_ns / 1_000_000),
             ("apply_ms".into(), f.apply_ns / 1_000_000),
             ("explicit_states".into(), f.explicit_states),
+            ("explicit_images".into(), f.explicit_images),
             ("reencodings".into(), f.reencodings),
             ("dd_collections".into(), f.collections),
             (
