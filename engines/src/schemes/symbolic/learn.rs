@@ -25,9 +25,10 @@
 //!
 //! Small sets of new states are learned on the states themselves
 //! ([`Learner::learn_states`]: one `next_all` per state, whatever the
-//! number of groups); a group whose successors need the checks above
-//! (error state, a change outside the write set, a value outside the
-//! layout) is left to the learning on projections.
+//! number of groups), their successors gathered as one set where the
+//! search adds them as the image; a group whose successors need the
+//! checks above (error state, a change outside the write set, a value
+//! outside the layout) is left to the learning on projections.
 //!
 //! Owns the calls to the model and the learned-pair count. Must not know
 //! search strategies; the diagram is used only through [`Diagram`].
