@@ -163,6 +163,19 @@
 //!   built from it; not profiled further) is now the cost, where the hash
 //!   table explores PhilosophersDyn-PT-10 in 1.1 s: the next lever is
 //!   there, or node-wise firing once the batches outgrow the gate.
+//!   Counts at 60 s, `bdd` and `mdd`, base then new on the same loaded VM
+//!   (`bdd`, whose code did not change, as the load's control): MCC nets
+//!   of at most 10^4 states, `mdd` 53 of 53 equal to the oracle both
+//!   times, `bdd` 53 -> 52 (DoubleExponent-PT-002, 37.8 s before, past
+//!   60 s under the heavier load); summed times of the runs both finish
+//!   `bdd` 139.4 -> 213.8 s, `mdd` 138.8 -> 213.7 s, the 6 `mdd` runs
+//!   with explicit images 40.3 -> 48.4 s (TokenRing-PT-005 0.75 -> 1.69
+//!   s, PhaseVariation-PT-D02CS010 1.24 -> 2.28 s, the DNAwalker nets
+//!   faster). BEEM of at most 10^4 states: `bdd` 43, `mdd` 44 of 45 both
+//!   times (hanoi.1 `mdd` times out both times at this load), none
+//!   differs; `bdd` 172.6 -> 212.2 s, `mdd` 142.1 -> 146.1 s, the 7
+//!   `mdd` runs with explicit images 18.0 -> 5.3 s (lifts.2 5.67 ->
+//!   1.06 s).
 //!   Before,
 //!   the one-hot ZBDD was chosen because its nodes are in
 //!   one-to-one correspondence with an LDD's (one node per present value
