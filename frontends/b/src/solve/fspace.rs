@@ -16,6 +16,12 @@
 //!   `Env::holds_guard`); an instance failing otherwise leaves it
 //!   undecided, as the whole quantifier could be an error there.
 //!
+//! A conjunct found false at none of its first `FRUITLESS` evaluations
+//! with a given number of points chosen is no longer evaluated with that
+//! many (StonePuzzle's `!w.(w : 1..weight => #x.(..st(i)..))` is
+//! undecided until every point is chosen, and costly): pruning only
+//! saves work, so leaving a conjunct out changes no solution.
+//!
 //! Every candidate that survives is a member of the space (checked as
 //! `Env::elements` checks it) and is then checked against every conjunct
 //! by the enumeration loop as before: the solutions are those of the
@@ -24,12 +30,17 @@
 //!
 //! Owns the point-by-point search.
 
+use super::fast_forall::{self, Instances};
 use crate::ast::*;
 use crate::eval::{Env, Fail, E, ENUM_LIMIT};
 use crate::value::Value;
 
 /// Spaces with at most this many candidate relations are enumerated whole.
 const WHOLE: f64 = 65536.0;
+
+/// Evaluations of a pruning conjunct, at one number of points chosen,
+/// that must find it false once for it to be evaluated further there.
+const FRUITLESS: u32 = 256;
 
 /// The most partial functions one search may visit.
 const NODES: usize = 1 << 22;
@@ -38,7 +49,7 @@ const NODES: usize = 1 << 22;
 /// 16 bytes each: ForallConstraints' `array : 1..100 --> ID`, whose
 /// quantifier over `dom(array)` prunes nothing, would otherwise exhaust
 /// memory before `NODES` stops it).
-const HELD: usize = 1 << 25;
+pub(super) const HELD: usize = 1 << 25;
 
 /// The candidates for `f` in `f : space` (`space` a function arrow with
 /// ready sides), pruned by the conjuncts `checks` of `cs`; `None` when
@@ -60,10 +71,15 @@ pub fn search(
     if ((ran.len() + 1) as f64).powi(dom.len() as i32) <= WHOLE {
         return Ok(None);
     }
-    let prune = checks
+    let prune: Vec<&Expr> = checks
         .iter()
         .map(|&c| cs[c])
         .filter(|e| applied_only(e, f))
+        .collect();
+    let tries = vec![(0, 0); prune.len() * (dom.len() + 1)];
+    let instances = prune
+        .iter()
+        .map(|e| Instances::of(e, f, &dom, env))
         .collect();
     let mut s = Search {
         f,
@@ -73,6 +89,8 @@ pub fn search(
         uses: vec![0; ran.len()],
         dom,
         ran,
+        tries,
+        instances,
         prune,
         pairs: Vec::new(),
         nodes: 0,
@@ -84,14 +102,14 @@ pub fn search(
 
 /// What an arrow says of the points.
 #[derive(Clone, Copy)]
-struct Arrow {
-    total: bool,
-    injective: bool,
-    surjective: bool,
+pub(super) struct Arrow {
+    pub(super) total: bool,
+    pub(super) injective: bool,
+    pub(super) surjective: bool,
 }
 
 impl Arrow {
-    fn of(k: SpaceKind) -> Option<Arrow> {
+    pub(super) fn of(k: SpaceKind) -> Option<Arrow> {
         use SpaceKind::*;
         let (total, injective, surjective) = match k {
             Partial => (false, false, false),
@@ -109,6 +127,26 @@ impl Arrow {
             injective,
             surjective,
         })
+    }
+
+    /// Whether `choice` (an index into the range, `None` for no value) at
+    /// a point with `left` points still to choose, itself included, keeps
+    /// the arrow satisfiable; `uses`: how many chosen points map to each
+    /// element of the range.
+    pub(super) fn allows(&self, uses: &[usize], left: usize, choice: Option<usize>) -> bool {
+        if self.total && choice.is_none() {
+            return false;
+        }
+        if self.injective && choice.is_some_and(|j| uses[j] > 0) {
+            return false;
+        }
+        if self.surjective {
+            let unreached = (0..uses.len())
+                .filter(|&j| uses[j] == 0 && choice != Some(j))
+                .count();
+            return unreached < left;
+        }
+        true
     }
 }
 
@@ -136,6 +174,12 @@ struct Search<'a> {
     dom: Vec<Value>,
     ran: Vec<Value>,
     prune: Vec<&'a Expr>,
+    /// Per pruning conjunct and number of points chosen: how often it was
+    /// evaluated and found false.
+    tries: Vec<(u32, u32)>,
+    /// Per pruning conjunct: its instances, for a universal quantifier
+    /// checked instance by instance (see `fast_forall`).
+    instances: Vec<Option<Instances>>,
     /// How many chosen points map to each element of `ran`.
     uses: Vec<usize>,
     /// The points chosen so far.
@@ -167,7 +211,7 @@ impl Search<'_> {
                 let pair = Value::pair(self.dom[i].clone(), self.ran[j].clone());
                 self.pairs.push(pair);
             }
-            let r = match self.consistent(env) {
+            let r = match self.consistent(i + 1, env) {
                 true => self.point(i + 1, env),
                 false => Ok(()),
             };
@@ -182,26 +226,38 @@ impl Search<'_> {
 
     /// Whether `choice` at `dom[i]` keeps the arrow satisfiable.
     fn allowed(&self, i: usize, choice: Option<usize>) -> bool {
-        if self.arrow.injective && choice.is_some_and(|j| self.uses[j] > 0) {
-            return false;
-        }
-        if self.arrow.surjective {
-            let unreached = (0..self.ran.len())
-                .filter(|&j| self.uses[j] == 0 && choice != Some(j))
-                .count();
-            return unreached < self.dom.len() - i;
-        }
-        true
+        self.arrow.allows(&self.uses, self.dom.len() - i, choice)
     }
 
     /// Whether no pruning conjunct is false on the points chosen so far.
-    fn consistent(&self, env: &mut Env) -> bool {
+    /// `decided`: how many points are decided (chosen or left out).
+    fn consistent(&mut self, decided: usize, env: &mut Env) -> bool {
         if self.prune.is_empty() {
             return true;
         }
         let base = env.locals.len();
         env.locals.push((self.f, Value::set(self.pairs.clone())));
-        let ok = self.prune.iter().all(|e| !refuted(e, self.f, env));
+        let depth = decided * self.prune.len();
+        let mut ok = true;
+        for (k, e) in self.prune.iter().enumerate() {
+            let (tried, found) = &mut self.tries[depth + k];
+            if *tried >= FRUITLESS && *found == 0 {
+                if let Some(inst) = &mut self.instances[k] {
+                    inst.inherit(decided);
+                }
+                continue;
+            }
+            *tried += 1;
+            let no = match &mut self.instances[k] {
+                Some(inst) => inst.refuted(e, decided, env),
+                None => refuted(e, self.f, env),
+            };
+            if no {
+                *found += 1;
+                ok = false;
+                break;
+            }
+        }
         env.locals.truncate(base);
         ok
     }
@@ -239,17 +295,7 @@ impl Search<'_> {
 /// Whether conjunct `e` is false on the points of `f` chosen so far (see
 /// the module's doc).
 fn refuted(e: &Expr, f: Sym, env: &mut Env) -> bool {
-    let ExprKind::Quant {
-        kind: QuantKind::Forall,
-        ids,
-        pred,
-        plan,
-        ..
-    } = &e.kind
-    else {
-        return matches!(env.holds(e), Ok(false));
-    };
-    let ExprKind::Bin(BinOp::Implies, dom, body) = &pred.kind else {
+    let Some((ids, dom, body, plan)) = fast_forall::forall(e) else {
         return matches!(env.holds(e), Ok(false));
     };
     let mut free = Vec::new();
@@ -266,17 +312,15 @@ fn refuted(e: &Expr, f: Sym, env: &mut Env) -> bool {
             found = true;
             Ok(false)
         }
-        Err(Fail::Wd(m, at)) if m.starts_with("function appl") && skippable(e, at, env) => Ok(true),
+        Err(Fail::Wd(m, at))
+            if m.starts_with("function appl") && fast_forall::skippable(e, at, env) =>
+        {
+            Ok(true)
+        }
         Ok(true) => Ok(true),
         Err(other) => Err(other),
     });
     found
-}
-
-/// Whether an application outside its domain at `at` in the quantifier
-/// `q` makes the whole guard conjunct false rather than an error.
-fn skippable(q: &Expr, at: Pos, env: &Env) -> bool {
-    !env.w.try_find_abort && crate::eval::relational_apply(q, at)
 }
 
 #[cfg(test)]
