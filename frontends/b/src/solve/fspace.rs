@@ -16,12 +16,6 @@
 //!   `Env::holds_guard`); an instance failing otherwise leaves it
 //!   undecided, as the whole quantifier could be an error there.
 //!
-//! A conjunct found false at none of its first `FRUITLESS` evaluations
-//! with a given number of points chosen is no longer evaluated with that
-//! many (StonePuzzle's `!w.(w : 1..weight => #x.(..st(i)..))` is
-//! undecided until every point is chosen, and costly): pruning only
-//! saves work, so leaving a conjunct out changes no solution.
-//!
 //! Every candidate that survives is a member of the space (checked as
 //! `Env::elements` checks it) and is then checked against every conjunct
 //! by the enumeration loop as before: the solutions are those of the
@@ -30,17 +24,12 @@
 //!
 //! Owns the point-by-point search.
 
-use super::fast_forall::{self, Instances};
 use crate::ast::*;
 use crate::eval::{Env, Fail, E, ENUM_LIMIT};
 use crate::value::Value;
 
 /// Spaces with at most this many candidate relations are enumerated whole.
 const WHOLE: f64 = 65536.0;
-
-/// Evaluations of a pruning conjunct, at one number of points chosen,
-/// that must find it false once for it to be evaluated further there.
-const FRUITLESS: u32 = 256;
 
 /// The most partial functions one search may visit.
 const NODES: usize = 1 << 22;
@@ -71,15 +60,10 @@ pub fn search(
     if ((ran.len() + 1) as f64).powi(dom.len() as i32) <= WHOLE {
         return Ok(None);
     }
-    let prune: Vec<&Expr> = checks
+    let prune = checks
         .iter()
         .map(|&c| cs[c])
         .filter(|e| applied_only(e, f))
-        .collect();
-    let tries = vec![(0, 0); prune.len() * (dom.len() + 1)];
-    let instances = prune
-        .iter()
-        .map(|e| Instances::of(e, f, &dom, env))
         .collect();
     let mut s = Search {
         f,
@@ -89,8 +73,6 @@ pub fn search(
         uses: vec![0; ran.len()],
         dom,
         ran,
-        tries,
-        instances,
         prune,
         pairs: Vec::new(),
         nodes: 0,
@@ -174,12 +156,6 @@ struct Search<'a> {
     dom: Vec<Value>,
     ran: Vec<Value>,
     prune: Vec<&'a Expr>,
-    /// Per pruning conjunct and number of points chosen: how often it was
-    /// evaluated and found false.
-    tries: Vec<(u32, u32)>,
-    /// Per pruning conjunct: its instances, for a universal quantifier
-    /// checked instance by instance (see `fast_forall`).
-    instances: Vec<Option<Instances>>,
     /// How many chosen points map to each element of `ran`.
     uses: Vec<usize>,
     /// The points chosen so far.
@@ -211,7 +187,7 @@ impl Search<'_> {
                 let pair = Value::pair(self.dom[i].clone(), self.ran[j].clone());
                 self.pairs.push(pair);
             }
-            let r = match self.consistent(i + 1, env) {
+            let r = match self.consistent(env) {
                 true => self.point(i + 1, env),
                 false => Ok(()),
             };
@@ -230,34 +206,13 @@ impl Search<'_> {
     }
 
     /// Whether no pruning conjunct is false on the points chosen so far.
-    /// `decided`: how many points are decided (chosen or left out).
-    fn consistent(&mut self, decided: usize, env: &mut Env) -> bool {
+    fn consistent(&self, env: &mut Env) -> bool {
         if self.prune.is_empty() {
             return true;
         }
         let base = env.locals.len();
         env.locals.push((self.f, Value::set(self.pairs.clone())));
-        let depth = decided * self.prune.len();
-        let mut ok = true;
-        for (k, e) in self.prune.iter().enumerate() {
-            let (tried, found) = &mut self.tries[depth + k];
-            if *tried >= FRUITLESS && *found == 0 {
-                if let Some(inst) = &mut self.instances[k] {
-                    inst.inherit(decided);
-                }
-                continue;
-            }
-            *tried += 1;
-            let no = match &mut self.instances[k] {
-                Some(inst) => inst.refuted(e, decided, env),
-                None => refuted(e, self.f, env),
-            };
-            if no {
-                *found += 1;
-                ok = false;
-                break;
-            }
-        }
+        let ok = self.prune.iter().all(|e| !refuted(e, self.f, env));
         env.locals.truncate(base);
         ok
     }
@@ -295,7 +250,17 @@ impl Search<'_> {
 /// Whether conjunct `e` is false on the points of `f` chosen so far (see
 /// the module's doc).
 fn refuted(e: &Expr, f: Sym, env: &mut Env) -> bool {
-    let Some((ids, dom, body, plan)) = fast_forall::forall(e) else {
+    let ExprKind::Quant {
+        kind: QuantKind::Forall,
+        ids,
+        pred,
+        plan,
+        ..
+    } = &e.kind
+    else {
+        return matches!(env.holds(e), Ok(false));
+    };
+    let ExprKind::Bin(BinOp::Implies, dom, body) = &pred.kind else {
         return matches!(env.holds(e), Ok(false));
     };
     let mut free = Vec::new();
@@ -312,15 +277,17 @@ fn refuted(e: &Expr, f: Sym, env: &mut Env) -> bool {
             found = true;
             Ok(false)
         }
-        Err(Fail::Wd(m, at))
-            if m.starts_with("function appl") && fast_forall::skippable(e, at, env) =>
-        {
-            Ok(true)
-        }
+        Err(Fail::Wd(m, at)) if m.starts_with("function appl") && skippable(e, at, env) => Ok(true),
         Ok(true) => Ok(true),
         Err(other) => Err(other),
     });
     found
+}
+
+/// Whether an application outside its domain at `at` in the quantifier
+/// `q` makes the whole guard conjunct false rather than an error.
+fn skippable(q: &Expr, at: Pos, env: &Env) -> bool {
+    !env.w.try_find_abort && crate::eval::relational_apply(q, at)
 }
 
 #[cfg(test)]
