@@ -354,6 +354,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         any_values,
         try_find_abort,
         wd_swallowed: Default::default(),
+        sets: Default::default(),
     };
     if let (Some((m, at)), Some(p)) = (unplanned, &properties) {
         // left to SETUP_CONSTANTS when a closed conjunct is an error there

@@ -68,6 +68,8 @@ pub struct World {
     pub wd_swallowed: std::sync::atomic::AtomicBool,
     /// The slots' declared types (see `solve::Declared`).
     pub declared: crate::solve::Declared,
+    /// Elements of expensive generating sets already enumerated.
+    pub sets: crate::solve::SetCache,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:
@@ -546,62 +548,23 @@ impl<'w> Env<'w> {
             ExprKind::Bin(BinOp::Space(k), a, b) => {
                 let da = self.elements(a)?;
                 let rb = self.elements(b)?;
-                let mut out = Vec::new();
-                let func = !matches!(
-                    k,
-                    SpaceKind::Rel
-                        | SpaceKind::TotalRel
-                        | SpaceKind::SurjRel
-                        | SpaceKind::TotalSurjRel
-                );
-                if func {
-                    let choices = rb.len() + 1;
-                    let total = (choices as f64).powi(da.len() as i32);
-                    if total > ENUM_LIMIT as f64 {
-                        return Err(Fail::Unsupported(
-                            format!("enumerating a function space of {total} candidates"),
-                            s.pos,
-                        ));
-                    }
-                    let mut idx = vec![0usize; da.len()];
-                    loop {
-                        let f: Vec<Value> = idx
-                            .iter()
-                            .zip(&da)
-                            .filter(|(i, _)| **i > 0)
-                            .map(|(i, d)| Value::pair(d.clone(), rb[i - 1].clone()))
-                            .collect();
-                        let f = Value::set_sorted(f);
-                        if self.space_props(*k, f.as_set().expect("set"), a, b, s.pos)? {
-                            out.push(f);
-                        }
-                        let mut j = 0;
-                        loop {
-                            if j == idx.len() {
-                                out.sort();
-                                return Ok(out);
-                            }
-                            idx[j] += 1;
-                            if idx[j] == choices {
-                                idx[j] = 0;
-                                j += 1;
-                            } else {
-                                break;
-                            }
-                        }
-                    }
-                } else {
-                    let prod = v::cartesian(&da, &rb);
-                    let subs = v::subsets(prod.as_set().expect("set"), 22)
-                        .map_err(|m| Fail::Unsupported(m, s.pos))?;
-                    for r in subs {
-                        if self.space_props(*k, r.as_set().expect("set"), a, b, s.pos)? {
-                            out.push(r);
-                        }
-                    }
-                    out.sort();
-                    Ok(out)
+                if let Some(members) = crate::solve::space_members(*k, &da, &rb, ENUM_LIMIT) {
+                    return members.map_err(|n| {
+                        let what = format!("enumerating a function space of {n} members");
+                        Fail::Unsupported(what, s.pos)
+                    });
                 }
+                let prod = v::cartesian(&da, &rb);
+                let mut out = Vec::new();
+                let subs = v::subsets(prod.as_set().expect("set"), 22)
+                    .map_err(|m| Fail::Unsupported(m, s.pos))?;
+                for r in subs {
+                    if self.space_props(*k, r.as_set().expect("set"), a, b, s.pos)? {
+                        out.push(r);
+                    }
+                }
+                out.sort();
+                Ok(out)
             }
             ExprKind::Call(b @ (Builtin::Iseq | Builtin::Iseq1 | Builtin::Perm), a) => {
                 let base = self.elements(&a[0])?;

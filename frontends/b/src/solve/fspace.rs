@@ -38,7 +38,7 @@ const NODES: usize = 1 << 22;
 /// 16 bytes each: ForallConstraints' `array : 1..100 --> ID`, whose
 /// quantifier over `dom(array)` prunes nothing, would otherwise exhaust
 /// memory before `NODES` stops it).
-const HELD: usize = 1 << 25;
+pub(super) const HELD: usize = 1 << 25;
 
 /// The candidates for `f` in `f : space` (`space` a function arrow with
 /// ready sides), pruned by the conjuncts `checks` of `cs`; `None` when
@@ -84,14 +84,14 @@ pub fn search(
 
 /// What an arrow says of the points.
 #[derive(Clone, Copy)]
-struct Arrow {
-    total: bool,
-    injective: bool,
-    surjective: bool,
+pub(super) struct Arrow {
+    pub(super) total: bool,
+    pub(super) injective: bool,
+    pub(super) surjective: bool,
 }
 
 impl Arrow {
-    fn of(k: SpaceKind) -> Option<Arrow> {
+    pub(super) fn of(k: SpaceKind) -> Option<Arrow> {
         use SpaceKind::*;
         let (total, injective, surjective) = match k {
             Partial => (false, false, false),
@@ -109,6 +109,26 @@ impl Arrow {
             injective,
             surjective,
         })
+    }
+
+    /// Whether `choice` (an index into the range, `None` for no value) at
+    /// a point with `left` points still to choose, itself included, keeps
+    /// the arrow satisfiable; `uses`: how many chosen points map to each
+    /// element of the range.
+    pub(super) fn allows(&self, uses: &[usize], left: usize, choice: Option<usize>) -> bool {
+        if self.total && choice.is_none() {
+            return false;
+        }
+        if self.injective && choice.is_some_and(|j| uses[j] > 0) {
+            return false;
+        }
+        if self.surjective {
+            let unreached = (0..uses.len())
+                .filter(|&j| uses[j] == 0 && choice != Some(j))
+                .count();
+            return unreached < left;
+        }
+        true
     }
 }
 
@@ -182,16 +202,7 @@ impl Search<'_> {
 
     /// Whether `choice` at `dom[i]` keeps the arrow satisfiable.
     fn allowed(&self, i: usize, choice: Option<usize>) -> bool {
-        if self.arrow.injective && choice.is_some_and(|j| self.uses[j] > 0) {
-            return false;
-        }
-        if self.arrow.surjective {
-            let unreached = (0..self.ran.len())
-                .filter(|&j| self.uses[j] == 0 && choice != Some(j))
-                .count();
-            return unreached < self.dom.len() - i;
-        }
-        true
+        self.arrow.allows(&self.uses, self.dom.len() - i, choice)
     }
 
     /// Whether no pruning conjunct is false on the points chosen so far.

@@ -37,18 +37,18 @@ impl Memo {
                 env.symbolic |= *symbolic;
                 return Ok(v.clone());
             }
-            Known::Varying => return env.elements(set),
+            Known::Varying => return super::fast_sets::elements(set, env),
             Known::Unseen => {}
         }
         let mut seen = Vec::new();
         idents(set, &mut seen);
         if seen.iter().any(|s| ids.contains(s)) {
             self.0[k] = Known::Varying;
-            return env.elements(set);
+            return super::fast_sets::elements(set, env);
         }
         let before = env.symbolic;
         env.symbolic = false;
-        let r = env.elements(set);
+        let r = super::fast_sets::elements(set, env);
         let symbolic = env.symbolic;
         env.symbolic |= before;
         let v = r?;

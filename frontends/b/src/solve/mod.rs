@@ -65,7 +65,10 @@ mod clipped;
 mod concat;
 mod consequent;
 mod declared;
+mod fast_alternative;
+mod fast_sets;
 mod fspace;
+mod fspace_arrows;
 mod memo;
 mod plan;
 mod points;
@@ -78,6 +81,8 @@ mod witness;
 
 pub use consequent::{forall_typed_by_body, untyped};
 pub use declared::Declared;
+pub use fast_sets::SetCache;
+pub(crate) use fspace_arrows::members as space_members;
 pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
 pub use wd::closed_wd;
 pub use witness::{exists_in_window, window_typed};
@@ -218,9 +223,14 @@ fn candidates(
                 unreachable!()
             };
             if let ExprKind::Ident(f) = a.kind {
-                if let Some(fs) = fspace::search(f, b, cs, &st.checks, env)? {
-                    return Ok(fs.into_iter().map(|v| vec![v]).collect());
-                }
+                let fs = match fspace::search(f, b, cs, &st.checks, env) {
+                    Ok(Some(fs)) => Ok(fs),
+                    Ok(None) => memo.elements(k, b, ids, env),
+                    Err(e) => Err(e),
+                };
+                let fs =
+                    fs.or_else(|e| fast_alternative::candidates(f, cs[*c], cs, &st.checks, env, e));
+                return Ok(fs?.into_iter().map(|v| vec![v]).collect());
             }
             let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
             members(a, memo.elements(k, b, ids, env)?, &vars)?
@@ -321,22 +331,38 @@ fn candidates(
             .map(|v| vec![v])
             .collect(),
         Gen::Subset { c, strict } => {
-            let ExprKind::Bin(_, _, b) = &cs[*c].kind else {
-                unreachable!()
-            };
-            let s = memo.elements(k, b, ids, env)?;
-            let checks: Vec<&Expr> = st.checks.iter().map(|&k| cs[k]).collect();
-            if let Some(subs) = subsets::pruned(ids[st.vars[0]], &s, &checks, *strict, env) {
-                return Ok(subs.into_iter().map(|v| vec![v]).collect());
-            }
-            let mut subs =
-                crate::value::subsets(&s, 24).map_err(|m| Fail::Unsupported(m, b.pos))?;
-            if *strict {
-                subs.retain(|x| x.as_set().is_ok_and(|x| x.len() < s.len()));
-            }
-            subs.into_iter().map(|v| vec![v]).collect()
+            let x = ids[st.vars[0]];
+            let subs =
+                subset_candidates((ids, x), cs[*c], *strict, (cs, &st.checks), (k, memo), env);
+            let subs =
+                subs.or_else(|e| fast_alternative::candidates(x, cs[*c], cs, &st.checks, env, e));
+            subs?.into_iter().map(|v| vec![v]).collect()
         }
     })
+}
+
+/// For `Gen::Subset`: the subsets of `S` for `x` in conjunct `c`, `x <: S`
+/// (`x <<: S` if `strict`), pruned by the step's `checks` where they can
+/// (`ids`: the binder's identifiers).
+fn subset_candidates(
+    (ids, x): (&[Sym], Sym),
+    c: &Expr,
+    strict: bool,
+    (cs, checks): (&[&Expr], &[usize]),
+    (k, memo): (usize, &mut memo::Memo),
+    env: &mut Env,
+) -> E<Vec<Value>> {
+    let (_, b) = sides(c);
+    let s = memo.elements(k, b, ids, env)?;
+    let checks: Vec<&Expr> = checks.iter().map(|&k| cs[k]).collect();
+    if let Some(subs) = subsets::pruned(x, &s, &checks, strict, env) {
+        return Ok(subs);
+    }
+    let mut subs = crate::value::subsets(&s, 24).map_err(|m| Fail::Unsupported(m, b.pos))?;
+    if strict {
+        subs.retain(|x| x.as_set().is_ok_and(|x| x.len() < s.len()));
+    }
+    Ok(subs)
 }
 
 /// Whether `x` is a state slot (a constant, or a variable of `:(`).
