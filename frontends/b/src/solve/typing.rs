@@ -424,6 +424,19 @@ mod tests {
     }
 
     #[test]
+    fn declared_type_of_a_constant_being_solved() {
+        // `g = {}` shows no type for x in g[{x}]; g's declaration does
+        // (Vizing's graph): symmetric g with at most N neighbours each,
+        // N = 0: {}; N = 1: {}, {a |-> a}, {b |-> b}, both loops, the
+        // edge a - b; each of the 6 constants states initialised
+        let m = "MACHINE G SETS V = {a, b} CONSTANTS g, N
+                 PROPERTIES g : V <-> V & g = g~ & N : 0..1 &
+                   not(#x.(card(g[{x}]) > N))
+                 VARIABLES q INVARIANT q : BOOL INITIALISATION q := TRUE END";
+        assert_eq!(count(m), (13, 12));
+    }
+
+    #[test]
     fn sets_typed_by_an_intersection() {
         // b is a set of S (by a /\ b = {}): a = {s1}, b = {s2} and the
         // converse; each constants state initialised
