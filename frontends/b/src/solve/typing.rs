@@ -168,7 +168,7 @@ fn integer_or_string(e: &Expr) -> bool {
 }
 
 /// Where `x` is in the maplet pattern `p` (`x`, `x |-> y`, `(y |-> x) |-> z`).
-fn pattern_projs(p: &Expr, x: Sym) -> Option<Vec<Proj>> {
+pub(super) fn pattern_projs(p: &Expr, x: Sym) -> Option<Vec<Proj>> {
     match &p.kind {
         ExprKind::Ident(s) if *s == x => Some(Vec::new()),
         ExprKind::Bin(BinOp::Maplet, a, b) => {
@@ -267,7 +267,7 @@ fn shown(
     Ok(None)
 }
 
-fn project(mut v: Value, projs: &[Proj]) -> Option<Value> {
+pub(super) fn project(mut v: Value, projs: &[Proj]) -> Option<Value> {
     for p in projs {
         v = match (p, v) {
             (Proj::Elem, Value::Set(s)) => s.first()?.clone(),
