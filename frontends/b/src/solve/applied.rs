@@ -76,13 +76,11 @@ pub fn candidates(c: &Expr, path: &[u8], x: Sym, env: &mut Env) -> E<Vec<Value>>
     if projs.is_empty() {
         return Ok(dom.to_vec());
     }
-    let mut out: Vec<Value> = dom
+    let places: std::collections::BTreeSet<Value> = dom
         .iter()
         .filter_map(|d| project(d.clone(), &projs))
         .collect();
-    out.sort();
-    out.dedup();
-    Ok(out)
+    Ok(places.into_iter().collect())
 }
 
 #[cfg(test)]
