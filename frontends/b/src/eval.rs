@@ -469,6 +469,9 @@ impl<'w> Env<'w> {
             ExprKind::Bin(BinOp::Union, a, b) => Ok(self.member(x, a)? || self.member(x, b)?),
             ExprKind::Bin(BinOp::Inter, a, b) => Ok(self.member(x, a)? && self.member(x, b)?),
             _ => {
+                if let Some(r) = self.member_filtered(x, s) {
+                    return r;
+                }
                 let set = self.eval(s)?;
                 wd(set.contains(x), s.pos)
             }
@@ -821,6 +824,9 @@ impl<'w> Env<'w> {
                 wd(v::apply(&fv, &xv), pos)?
             }
             ExprKind::Image(r, s) => {
+                if let Some(v) = self.filtered(e) {
+                    return v;
+                }
                 let rv = self.set(r)?;
                 let sv = self.set(s)?;
                 wd(v::image(&rv, &sv), pos)?
@@ -975,6 +981,9 @@ impl<'w> Env<'w> {
                     })
                 }
                 Minus | Mul => {
+                    if let Some(v) = self.filtered(e) {
+                        return v;
+                    }
                     let x = self.eval(a)?;
                     let y = self.eval(b)?;
                     match (&x, &y, op) {
@@ -1007,6 +1016,9 @@ impl<'w> Env<'w> {
                 Maplet => Value::pair(self.eval(a)?, self.eval(b)?),
                 Union | Inter | Override | DirectProduct | DomRes | DomSub | RanRes | RanSub
                 | Compose | ParProduct => {
+                    if let Some(v) = self.filtered(e) {
+                        return v;
+                    }
                     let x = self.set(a)?;
                     let y = self.set(b)?;
                     match op {

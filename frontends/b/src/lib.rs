@@ -135,6 +135,7 @@ mod setinfer;
 mod setsize;
 mod solve;
 mod symbolic;
+mod symbolic_filter;
 mod symmetry;
 mod value;
 mod visit;

@@ -115,11 +115,13 @@ pub(crate) fn take_definitions(
             break;
         }
     }
+    let names: Vec<Sym> = chosen.iter().map(|d| d.0).collect();
+    let inlined = inlinable(&defs, &names, globals);
     for p in props.iter_mut() {
         for (s, _, pos) in &chosen {
             replace_conjunct(p, *s, *pos, const_ids);
         }
-        drop_typing(p, &chosen, globals);
+        drop_typing(p, &chosen, (&inlined, globals));
     }
     chosen.into_iter().map(|(s, e, _)| (s, e)).collect()
 }
@@ -294,15 +296,23 @@ fn mentions(e: &Expr, c: Sym) -> bool {
 /// (`fac : INTEGER <-> INTEGER`), or a function space `A --> T` (or
 /// `+->`) with `T` a type and `c` defined by `%x.(x : A | E)` (or
 /// `%(x, y).(x : A & y : B | E)` with the space's domain `A * B`).
-fn drop_typing(p: &mut Expr, chosen: &[(Sym, Expr, Pos)], globals: &[Option<Global>]) {
+/// `S` is read with the constants of `inlined` replaced by their
+/// definitions, as in the symbolic definitions (`seq(Σ)` with `Σ = {0,1}`).
+fn drop_typing(
+    p: &mut Expr,
+    chosen: &[(Sym, Expr, Pos)],
+    (inlined, globals): (&[(Sym, Expr)], &[Option<Global>]),
+) {
     match &mut p.kind {
         ExprKind::Bin(BinOp::And, a, b) => {
-            drop_typing(a, chosen, globals);
-            drop_typing(b, chosen, globals);
+            drop_typing(a, chosen, (inlined, globals));
+            drop_typing(b, chosen, (inlined, globals));
         }
         ExprKind::Bin(BinOp::In, a, s) => {
             let def = named(a).and_then(|c| chosen.iter().find(|d| d.0 == c));
-            if def.is_some_and(|(_, d, _)| typed_by(d, s, globals)) {
+            let known = |x: Sym| is_set(x, globals) || chosen.iter().any(|d| d.0 == x);
+            let s = inline(s, inlined, &known, &mut Vec::new()).unwrap_or_else(|| (**s).clone());
+            if def.is_some_and(|(_, d, _)| typed_by(d, &s, globals)) {
                 p.kind = ExprKind::Bool(true);
             }
         }
@@ -336,15 +346,23 @@ fn typed_by(d: &Expr, s: &Expr, globals: &[Option<Global>]) -> bool {
 
 /// The sets `A1, .., An` of a lambda's predicate `x1 : A1 & .. & xn :
 /// An` over its parameters `ids` (no other conjunct, no `Ai` mentioning a
-/// parameter).
-fn lambda_domain<'a>(ids: &[Sym], pred: &'a Expr) -> Option<Vec<&'a Expr>> {
+/// parameter); `xi <: B` is `xi : POW(B)`.
+fn lambda_domain(ids: &[Sym], pred: &Expr) -> Option<Vec<Expr>> {
     let cs = conjuncts(pred);
     if cs.len() != ids.len() {
         return None;
     }
-    let typing = |(c, x): (&&'a Expr, &Sym)| match &c.kind {
-        ExprKind::Bin(BinOp::In, y, a) if named(y) == Some(*x) => {
-            (!ids.iter().any(|&i| mentions(a, i))).then_some(&**a)
+    let typing = |(c, x): (&&Expr, &Sym)| match &c.kind {
+        ExprKind::Bin(op @ (BinOp::In | BinOp::Subset), y, a)
+            if named(y) == Some(*x) && !ids.iter().any(|&i| mentions(a, i)) =>
+        {
+            Some(match op {
+                BinOp::In => (**a).clone(),
+                _ => Expr {
+                    kind: ExprKind::Call(Builtin::Pow, vec![(**a).clone()]),
+                    pos: a.pos,
+                },
+            })
         }
         _ => None,
     };
@@ -353,7 +371,7 @@ fn lambda_domain<'a>(ids: &[Sym], pred: &'a Expr) -> Option<Vec<&'a Expr>> {
 
 /// Whether `dom` is the product `A1 * .. * An` of `ds` (left-associated,
 /// as the domain of a lambda over `n` parameters).
-fn same_product(ds: &[&Expr], dom: &Expr) -> bool {
+fn same_product(ds: &[Expr], dom: &Expr) -> bool {
     match (ds, &dom.kind) {
         ([a], _) => same(a, dom),
         ([rest @ .., last], ExprKind::Bin(BinOp::Mul, l, r)) => {
@@ -388,6 +406,9 @@ fn same(a: &Expr, b: &Expr) -> bool {
         (Named(x), Named(y)) => x == y,
         (Ident(x), Ident(y)) => x == y,
         (Int(x), Int(y)) => x == y,
+        (SetExt(xs), SetExt(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
+        }
         (Bin(o, a1, a2), Bin(p, b1, b2)) => o == p && same(a1, b1) && same(a2, b2),
         (Call(f, xs), Call(g, ys)) => {
             f == g && xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same(x, y))
@@ -659,6 +680,36 @@ mod tests {
                  VARIABLES n INVARIANT n : REF +-> INTEGER INITIALISATION n := {ref |-> 1}
                  OPERATIONS step = PRE n(ref) < 3 THEN n := plus(n, n) END END";
         assert_eq!(count(m), (5, 4));
+    }
+
+    #[test]
+    fn typing_through_an_inlined_constant() {
+        // ds : Z * seq(A) --> Z holds by typing once A = {0, 1} is
+        // inlined (DFA_Unicode); ds(z0, [0, 0, 0]) = z1, ds(z1, ..) = z0:
+        // root, the constants, q = z0, q = z1; setup, init, two go
+        let m = "MACHINE D SETS Z = {z0, z1} CONSTANTS A, d, ds
+                 PROPERTIES A = {0, 1} & d : Z * A --> Z &
+                   d = {(z0, 0) |-> z1, (z0, 1) |-> z0, (z1, 0) |-> z0, (z1, 1) |-> z1} &
+                   ds : Z * seq(A) --> Z &
+                   ds = %(z, s).(z : Z & s : seq(A) |
+                     IF s = [] THEN z ELSE ds(d(z, first(s)), tail(s)) END)
+                 VARIABLES q INVARIANT q : Z INITIALISATION q := z0
+                 OPERATIONS go = q := ds(q, [0, 0, 0]) END";
+        assert_eq!(count(m), (4, 4));
+    }
+
+    #[test]
+    fn typing_of_a_lambda_over_a_subset_parameter() {
+        // zs <: Z types zs as POW(Z) (NFA_Unicode): ds({z0}, [0]) = {z1},
+        // ds({z1}, [0]) = {z0}
+        let m = "MACHINE N SETS Z = {z0, z1} CONSTANTS A, d, ds
+                 PROPERTIES A = {0, 1} & d = {z0 |-> z1, z1 |-> z0} &
+                   ds : POW(Z) * seq(A) --> POW(Z) &
+                   ds = %(zs, s).(zs <: Z & s : seq(A) |
+                     IF s = [] THEN zs ELSE ds(d[zs], tail(s)) END)
+                 VARIABLES q INVARIANT q <: Z INITIALISATION q := {z0}
+                 OPERATIONS go = q := ds(q, [0]) END";
+        assert_eq!(count(m), (4, 4));
     }
 
     #[test]

@@ -29,6 +29,9 @@ struct Decl {
 #[derive(Debug, Default)]
 pub struct Declared {
     slots: Vec<Vec<Decl>>,
+    /// The slots' identifiers (a constant is a local while PROPERTIES
+    /// are solved).
+    ids: Vec<Sym>,
 }
 
 impl Declared {
@@ -63,7 +66,10 @@ impl Declared {
                 }
             }
         }
-        Declared { slots }
+        Declared {
+            slots,
+            ids: slot_ids.to_vec(),
+        }
     }
 
     /// Whether no slot is declared.
@@ -74,7 +80,9 @@ impl Declared {
 
 /// `env` with each declared slot holding a sample of its type (two rounds,
 /// so that a declaration by another slot's value, `rr : waiting`, sees
-/// that slot's sample); other slots keep their values.
+/// that slot's sample); other slots keep their values. A constant bound
+/// as a local (PROPERTIES being solved) gets the sample too, where its
+/// value has the sample's form (see `same_form`).
 pub fn sample_env<'w>(env: &Env<'w>) -> Env<'w> {
     let mut s = Env {
         w: env.w,
@@ -93,11 +101,41 @@ pub fn sample_env<'w>(env: &Env<'w>) -> Env<'w> {
                 Some(if d.subset { Value::set(vec![e]) } else { e })
             });
             if let Some(v) = sample {
+                resample_local(&mut s, declared.ids[k], &v);
                 s.slots[k] = v;
             }
         }
     }
     s
+}
+
+/// Gives the sample `v` to the innermost local binding `x`, if its value
+/// has `v`'s form.
+fn resample_local(env: &mut Env, x: Sym, v: &Value) {
+    if let Some(l) = env.locals.iter_mut().rev().find(|l| l.0 == x) {
+        if same_form(&l.1, v) {
+            l.1 = v.clone();
+        }
+    }
+}
+
+/// Whether `a` and `b` are values of the same form (of one type where
+/// they show it): the same kind, elements of the same set, pairs of
+/// such sides, sets of such elements (an empty set has every set's form).
+fn same_form(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Bool(_), Value::Bool(_))
+        | (Value::Int(_), Value::Int(_))
+        | (Value::Str(_), Value::Str(_))
+        | (Value::Rec(_), Value::Rec(_)) => true,
+        (Value::Elem(s, _), Value::Elem(t, _)) => s == t,
+        (Value::Pair(p), Value::Pair(q)) => same_form(&p.0, &q.0) && same_form(&p.1, &q.1),
+        (Value::Set(s), Value::Set(t)) => match (s.first(), t.first()) {
+            (Some(x), Some(y)) => same_form(x, y),
+            _ => true,
+        },
+        _ => false,
+    }
 }
 
 /// A value of the type of `set`'s elements, every set in it non-empty:

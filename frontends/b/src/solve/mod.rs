@@ -265,7 +265,7 @@ fn candidates(
             witnesses(cs[*c], inner, plan, &vars, env)?
         }
         Gen::Bool => vec![vec![Value::Bool(false)], vec![Value::Bool(true)]],
-        Gen::Applied { c, path } => applied::candidates(cs[*c], path, env)?
+        Gen::Applied { c, path } => applied::candidates(cs[*c], path, ids[st.vars[0]], env)?
             .into_iter()
             .map(|v| vec![v])
             .collect(),

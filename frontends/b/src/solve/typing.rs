@@ -168,7 +168,7 @@ fn integer_or_string(e: &Expr) -> bool {
 }
 
 /// Where `x` is in the maplet pattern `p` (`x`, `x |-> y`, `(y |-> x) |-> z`).
-fn pattern_projs(p: &Expr, x: Sym) -> Option<Vec<Proj>> {
+pub(super) fn pattern_projs(p: &Expr, x: Sym) -> Option<Vec<Proj>> {
     match &p.kind {
         ExprKind::Ident(s) if *s == x => Some(Vec::new()),
         ExprKind::Bin(BinOp::Maplet, a, b) => {
@@ -267,7 +267,7 @@ fn shown(
     Ok(None)
 }
 
-fn project(mut v: Value, projs: &[Proj]) -> Option<Value> {
+pub(super) fn project(mut v: Value, projs: &[Proj]) -> Option<Value> {
     for p in projs {
         v = match (p, v) {
             (Proj::Elem, Value::Set(s)) => s.first()?.clone(),
@@ -421,6 +421,19 @@ mod tests {
                  OPERATIONS add(p, v) = PRE p /: dom(book) & v : BOOL
                  THEN book := book \\/ {p |-> v} END END";
         assert_eq!(count(m), (10, 13));
+    }
+
+    #[test]
+    fn declared_type_of_a_constant_being_solved() {
+        // `g = {}` shows no type for x in g[{x}]; g's declaration does
+        // (Vizing's graph): symmetric g with at most N neighbours each,
+        // N = 0: {}; N = 1: {}, {a |-> a}, {b |-> b}, both loops, the
+        // edge a - b; each of the 6 constants states initialised
+        let m = "MACHINE G SETS V = {a, b} CONSTANTS g, N
+                 PROPERTIES g : V <-> V & g = g~ & N : 0..1 &
+                   not(#x.(card(g[{x}]) > N))
+                 VARIABLES q INVARIANT q : BOOL INITIALISATION q := TRUE END";
+        assert_eq!(count(m), (13, 12));
     }
 
     #[test]
