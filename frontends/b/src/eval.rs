@@ -1330,6 +1330,9 @@ impl Env<'_> {
             (External::StringLength, [s]) => Ok(Value::Int(text(s)?.chars().count() as i64)),
             (External::StringAppend, [a, b]) => Ok(Value::Str((text(a)? + &text(b)?).into())),
             (External::NoEnumeration, [_]) => Ok(Value::Bool(true)),
+            (External::StringIsInt, [s]) => {
+                Ok(Value::Bool(crate::library_strings::is_int(&text(s)?)))
+            }
             _ => Err(arity_error()),
         }
     }

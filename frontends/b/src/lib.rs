@@ -127,6 +127,8 @@ mod eventb;
 mod exec;
 mod lazy_sets;
 mod lexer;
+mod library_pragmas;
+mod library_strings;
 mod load;
 mod model;
 mod outcomes;
