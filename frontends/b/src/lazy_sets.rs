@@ -27,6 +27,7 @@
 //! where a variable is written and an operation starts.
 
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 use pins::Value as PValue;
@@ -59,11 +60,17 @@ type Held = Vec<(usize, u128)>;
 #[derive(Default)]
 pub(crate) struct LazySets {
     origins: Mutex<FxHashMap<Vec<PValue>, Held>>,
+    /// Whether `origins` has an entry (so that models without large sets
+    /// skip the table).
+    any: AtomicBool,
 }
 
 impl LazySets {
     /// The origins of the large sets `state` holds.
     fn origins_in(&self, state: &[PValue]) -> Held {
+        if !self.any.load(Ordering::Acquire) {
+            return Held::new();
+        }
         let t = self.origins.lock().unwrap_or_else(|e| e.into_inner());
         t.get(state).cloned().unwrap_or_default()
     }
@@ -108,6 +115,9 @@ impl LazySets {
         symbolic: bool,
         o: &Origin,
     ) -> Result<(), (usize, usize)> {
+        if !self.any.load(Ordering::Acquire) && written.iter().all(|w| w.1.is_none()) {
+            return Ok(());
+        }
         let fresh = if symbolic {
             self.fingerprint(o)
         } else {
@@ -142,6 +152,7 @@ impl LazySets {
             Some(_) => Ok(()),
             None => {
                 t.insert(target.to_vec(), held);
+                self.any.store(true, Ordering::Release);
                 Ok(())
             }
         }
