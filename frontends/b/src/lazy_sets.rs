@@ -26,6 +26,7 @@
 //! Owns the origin table and the membership check; `model` calls it
 //! where a variable is written and an operation starts.
 
+use std::cell::Cell;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -183,6 +184,20 @@ impl Hasher for HashTo<'_> {
     }
 }
 
+thread_local! {
+    /// Whether an INITIALISATION or operation is being computed here.
+    static IN_TRANSITION: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` as the computation of an INITIALISATION or an operation (see
+/// [`check_space_member`]).
+pub(crate) fn in_transition<R>(f: impl FnOnce() -> R) -> R {
+    let was = IN_TRANSITION.with(|c| c.replace(true));
+    let r = f();
+    IN_TRANSITION.with(|c| c.set(was));
+    r
+}
+
 /// Whether `x` is a set large enough for ProB to keep it symbolic.
 pub(crate) fn is_large(x: &Value) -> bool {
     matches!(x, Value::Set(s) if s.len() > LARGE_SET)
@@ -191,6 +206,10 @@ pub(crate) fn is_large(x: &Value) -> bool {
 /// Refuses `x : s` for a large set `x` of a symbolic evaluation and a
 /// relation, function or sequence space `s` (see the module comment).
 pub(crate) fn check_space_member(x: &Value, s: &Expr, symbolic: bool) -> E<()> {
+    if !IN_TRANSITION.with(Cell::get) {
+        // constants (PROPERTIES) hold their large sets as ours: ID_Checks
+        return Ok(());
+    }
     let space = matches!(
         s.kind,
         ExprKind::Bin(BinOp::Space(_), ..)

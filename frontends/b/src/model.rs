@@ -495,7 +495,8 @@ impl BModel {
             slots: std::mem::take(slots),
             locals: Vec::new(),
         };
-        let r = self.op_successors_in(state, group, op, &mut env, emit);
+        let r =
+            lazy_sets::in_transition(|| self.op_successors_in(state, group, op, &mut env, emit));
         *slots = env.slots;
         r
     }
@@ -628,7 +629,7 @@ impl BModel {
             .iter()
             .filter_map(|m| m.init.as_ref())
             .collect();
-        let outs = self.exec_list(&mut env, &inits)?;
+        let outs = lazy_sets::in_transition(|| self.exec_list(&mut env, &inits))?;
         if outs.is_empty() && matches!(self.kinds[0], Kind::Setup) {
             // ProB reports a constants state from which the
             // INITIALISATION has no solution as an error; without
