@@ -195,6 +195,9 @@ pub enum External {
     /// ProB's solver to wait for `x` to be fixed by the other conjuncts,
     /// so the solutions are those of the rest of the predicate.
     NoEnumeration,
+    /// `STRING_IS_INT(s)` (`LibraryStrings.def`): whether `s` is the
+    /// decimal notation of an integer (see `library_strings`).
+    StringIsInt,
 }
 
 /// Named constant sets and numbers.

@@ -50,7 +50,7 @@ fn tighter(old: Option<Cap>, new: Cap) -> Option<Cap> {
 }
 
 fn parse_int(s: &str) -> Option<i64> {
-    s.trim().parse().ok()
+    crate::library_pragmas::int_value(s)
 }
 
 /// Builds the model.

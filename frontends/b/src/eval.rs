@@ -347,6 +347,7 @@ impl<'w> Env<'w> {
     /// Whether `x` belongs to the set denoted by `s` (decided from the
     /// syntax for infinite sets).
     pub fn member(&mut self, x: &Value, s: &Expr) -> E<bool> {
+        crate::lazy_sets::check_space_member(x, s, self.symbolic)?;
         if let Some(d) = crate::symbolic::named(s).and_then(|c| self.closure_of(c)) {
             return self.closure_member(x, &d, s.pos);
         }
@@ -695,15 +696,11 @@ impl<'w> Env<'w> {
     }
 
     /// `POW(S)`, `S --> T`, `struct(..)`... as a value (a set of sets,
-    /// functions or records), refused beyond [`LARGE_SET`] elements.
+    /// functions or records), symbolic beyond [`LARGE_SET`] elements.
     fn set_value(&mut self, e: &Expr) -> E<Value> {
         let els = self.elements(e)?;
-        if els.len() > LARGE_SET {
-            return Err(Fail::Unsupported(
-                format!("a set of {} sets, functions or records as a value (ProB keeps such sets symbolic)", els.len()),
-                e.pos,
-            ));
-        }
+        // kept symbolic by ProB: see `lazy_sets`
+        self.symbolic |= els.len() > LARGE_SET;
         Ok(Value::set_sorted(els))
     }
 
@@ -1312,6 +1309,9 @@ impl Env<'_> {
             (External::StringLength, [s]) => Ok(Value::Int(text(s)?.chars().count() as i64)),
             (External::StringAppend, [a, b]) => Ok(Value::Str((text(a)? + &text(b)?).into())),
             (External::NoEnumeration, [_]) => Ok(Value::Bool(true)),
+            (External::StringIsInt, [s]) => {
+                Ok(Value::Bool(crate::library_strings::is_int(&text(s)?)))
+            }
             _ => Err(arity_error()),
         }
     }

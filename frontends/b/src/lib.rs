@@ -48,10 +48,13 @@
 //! * A renamed instance `r.M` (INCLUDES, EXTENDS, SEES... `r.M`) has
 //!   its variables and operations renamed `r.x`; its sets and constants
 //!   are shared by all instances of `M` (see `rename`).
-//! * Intervals and comprehensions of up to 2^21 elements are values;
-//!   a variable holding a set of over 5,000 elements is unsupported
-//!   (ProB keeps such sets symbolic and may count one set as two
-//!   states), a constant may. `x :: INTEGER` (`NATURAL`, `NATURAL1`)
+//! * Intervals and comprehensions of up to 2^21 elements are values.
+//!   A variable may hold a set of over 5,000 elements that ProB keeps
+//!   symbolic when each state holds it from one origin (the operation,
+//!   its parameters and the slots it reads): a state reached with one
+//!   computed in two ways is unsupported (ProB may count it as two
+//!   states), and so is its membership in a function or sequence space
+//!   (see `lazy_sets`). `x :: INTEGER` (`NATURAL`, `NATURAL1`)
 //!   ranges over `MININT..MAXINT`, as ProB's model checker enumerates it.
 //! * A constant defined by `c = E` with `E` infinite by its syntax
 //!   (`seq1(BIT)`, a lambda over `NATURAL`), recursive, or a lambda or
@@ -124,7 +127,10 @@ mod errors_results;
 mod eval;
 mod eventb;
 mod exec;
+mod lazy_sets;
 mod lexer;
+mod library_pragmas;
+mod library_strings;
 mod load;
 mod model;
 mod outcomes;
@@ -192,6 +198,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_lazy;
 #[cfg(test)]
 mod tests_library;
 #[cfg(test)]

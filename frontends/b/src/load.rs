@@ -795,7 +795,7 @@ fn standard_library(file: &str) -> Option<&'static [LibraryExternal]> {
             (F, "INT_TO_STRING", &[]),
             (F, "DEC_STRING_TO_INT", &[]),
             (F, "INT_TO_DEC_STRING", &[]),
-            (P, "STRING_IS_INT", &[]),
+            (P, "STRING_IS_INT", &["s"]),
         ],
         // ProB's own state space, project and preferences, read from
         // inside the model: none is evaluated here.

@@ -32,6 +32,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::ast::*;
 use crate::eval::{Cap, Env, Fail, Global, World, E, LARGE_SET};
 use crate::exec::{Callee, Target, Writes};
+use crate::lazy_sets::{self, LazySets, Origin};
 use crate::solve::{idents, solve, PlanResult};
 use crate::value::Value;
 use crate::visit::{walk_subst, Role, SubstVisitor};
@@ -69,6 +70,10 @@ pub struct BModel {
     groups: Vec<TransitionGroup>,
     procs: Vec<String>,
     tables: Vec<RwLock<Table>>,
+    /// Origins of the large sets variables hold (see `lazy_sets`).
+    lazy: LazySets,
+    /// Per group, the slots it evaluates (not those it only assigns).
+    lazy_reads: Vec<Vec<usize>>,
 }
 
 impl Callee for BModel {
@@ -160,8 +165,11 @@ impl BModel {
             groups: Vec::new(),
             procs: Vec::new(),
             tables: (0..nslots).map(|_| RwLock::new(Table::default())).collect(),
+            lazy: LazySets::default(),
+            lazy_reads: Vec::new(),
         };
         model.groups = model.kinds.iter().map(|k| model.group_of(*k)).collect();
+        model.lazy_reads = model.kinds.iter().map(|k| model.reads_of(*k)).collect();
         model
     }
 
@@ -171,6 +179,27 @@ impl BModel {
             Some(Global::Slot(i)) => Some(i + 1),
             _ => None,
         }
+    }
+
+    /// The slots group `k` evaluates (see [`lazy_sets::reads_of`]).
+    fn reads_of(&self, k: Kind) -> Vec<usize> {
+        let slot_of = |s| self.slot_of(s);
+        let substs: Vec<&Subst> = match k {
+            Kind::Setup => Vec::new(),
+            Kind::Init => self
+                .machines
+                .iter()
+                .filter_map(|m| m.init.as_ref())
+                .collect(),
+            Kind::Op(m, i) => vec![&self.machines[m].operations[i].body],
+        };
+        let mut out: Vec<usize> = substs
+            .into_iter()
+            .flat_map(|s| lazy_sets::reads_of(s, self, &slot_of))
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     fn group_of(&self, k: Kind) -> TransitionGroup {
@@ -246,12 +275,16 @@ impl BModel {
         let Ok(()) = walk_subst(s, &mut c);
     }
 
+    fn decode_slot(&self, state: &[PValue], i: usize) -> Value {
+        match state[i + 1] {
+            0 => crate::exec::unset(),
+            k => self.tables[i].read().expect("table lock").vals[(k - 1) as usize].clone(),
+        }
+    }
+
     fn decode(&self, state: &[PValue]) -> Vec<Value> {
         (0..self.nslots)
-            .map(|i| match state[i + 1] {
-                0 => crate::exec::unset(),
-                k => self.tables[i].read().expect("table lock").vals[(k - 1) as usize].clone(),
-            })
+            .map(|i| self.decode_slot(state, i))
             .collect()
     }
 
@@ -316,24 +349,25 @@ impl BModel {
             .any(|v| matches!(v, Value::Set(s) if s.len() > LARGE_SET))
     }
 
-    /// [`Self::intern`] for a written slot: a variable getting a set of
-    /// over [`LARGE_SET`] elements from a `symbolic` evaluation (see
-    /// [`Env::symbolic`]) is unsupported (ProB may hold it symbolically,
-    /// and then distinguishes states we identify).
-    fn store(&self, i: usize, v: &Value, pos: Pos, symbolic: bool) -> E<PValue> {
-        match v {
-            Value::Set(s) if symbolic && i >= self.nconst && s.len() > LARGE_SET => {
-                Err(Fail::Unsupported(
-                    format!(
-                        "variable {} holding a set of {} elements (ProB keeps such sets symbolic)",
-                        self.slots[i + 1].name,
-                        s.len()
-                    ),
-                    pos,
-                ))
+    /// Records the origins of the large sets `t` holds, `t` reached at `o`
+    /// by writes `w` (see `lazy_sets`): a state reached with a large set
+    /// computed in two ways from a `symbolic` evaluation is unsupported.
+    fn arrive(&self, t: &[PValue], w: &Writes, symbolic: bool, o: &Origin, pos: Pos) -> E<()> {
+        let mut written: Vec<(usize, Option<usize>)> = Vec::new();
+        for (tg, v) in w.iter().rev() {
+            if let Target::Slot(i) = *tg {
+                if i >= self.nconst && !written.iter().any(|x| x.0 == i) {
+                    let large = lazy_sets::is_large(v).then(|| v.as_set().map_or(0, |s| s.len()));
+                    written.push((i, large));
+                }
             }
-            _ => Ok(self.intern(i, v)),
         }
+        self.lazy
+            .arrive(t, &written, symbolic, o)
+            .map_err(|(i, _)| {
+                let len = self.decode_slot(t, i).as_set().map_or(0, |s| s.len());
+                lazy_sets::conflict(&self.slots[i + 1].name, len, pos)
+            })
     }
 
     /// [`Self::fail`], the message naming the transition group.
@@ -456,11 +490,13 @@ impl BModel {
         let op = &self.machines[m].operations[k];
         let mut env = Env {
             w: &self.world,
-            symbolic: self.large_constant(slots),
+            symbolic: self.large_constant(slots)
+                || self.lazy.tainted(state, &self.lazy_reads[group]),
             slots: std::mem::take(slots),
             locals: Vec::new(),
         };
-        let r = self.op_successors_in(state, group, op, &mut env, emit);
+        let r =
+            lazy_sets::in_transition(|| self.op_successors_in(state, group, op, &mut env, emit));
         *slots = env.slots;
         r
     }
@@ -486,11 +522,18 @@ impl BModel {
             for w in outs {
                 let mut t = state.to_vec();
                 let mut results = Vec::with_capacity(op.outs.len());
+                let o = Origin {
+                    group,
+                    params: &params,
+                    state,
+                    reads: &self.lazy_reads[group],
+                };
                 for (tg, v) in &w {
                     if let Target::Slot(i) = tg {
-                        t[i + 1] = self.store(*i, v, op.pos, env.symbolic)?;
+                        t[i + 1] = self.intern(*i, v);
                     }
                 }
+                self.arrive(&t, &w, env.symbolic, &o, op.pos)?;
                 for &o in &op.outs {
                     let v = w
                         .iter()
@@ -568,9 +611,16 @@ impl BModel {
         }
         let state = &state[..];
         let slots = self.decode(state);
+        let group = usize::from(matches!(self.kinds[0], Kind::Setup));
+        let o = Origin {
+            group,
+            params: &[],
+            state,
+            reads: &self.lazy_reads[group],
+        };
         let mut env = Env {
             w: &self.world,
-            symbolic: self.large_constant(&slots),
+            symbolic: self.large_constant(&slots) || self.lazy.tainted(state, o.reads),
             slots,
             locals: Vec::new(),
         };
@@ -579,7 +629,7 @@ impl BModel {
             .iter()
             .filter_map(|m| m.init.as_ref())
             .collect();
-        let outs = self.exec_list(&mut env, &inits)?;
+        let outs = lazy_sets::in_transition(|| self.exec_list(&mut env, &inits))?;
         if outs.is_empty() && matches!(self.kinds[0], Kind::Setup) {
             // ProB reports a constants state from which the
             // INITIALISATION has no solution as an error; without
@@ -603,10 +653,11 @@ impl BModel {
             let mut written = vec![false; self.nslots];
             for (tg, v) in &w {
                 if let Target::Slot(i) = tg {
-                    t[i + 1] = self.store(*i, v, pos, env.symbolic)?;
+                    t[i + 1] = self.intern(*i, v);
                     written[*i] = true;
                 }
             }
+            self.arrive(&t, &w, env.symbolic, &o, pos)?;
             if let Some(i) = (self.nconst..self.nslots).find(|&i| !written[i]) {
                 return Err(Fail::Wd(
                     format!("variable {} not initialised", self.slots[i + 1].name),

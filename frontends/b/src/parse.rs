@@ -212,6 +212,7 @@ fn external_builtin(name: &str) -> Option<External> {
         "STRING_LENGTH" => External::StringLength,
         "STRING_APPEND" => External::StringAppend,
         "DO_NOT_ENUMERATE" => External::NoEnumeration,
+        "STRING_IS_INT" => External::StringIsInt,
         _ => return None,
     })
 }

@@ -1,7 +1,8 @@
 //! Unit tests of ProB's standard library files named without a copy
 //! beside the machine (`LibraryMeta.def`, `LibraryProB.def`), of the
 //! empty-set candidate's well-definedness errors in the PROPERTIES, and of
-//! the bound on one operation's transitions from one state.
+//! the bound on one operation's transitions from one state, of
+//! `STRING_IS_INT` and of integer expressions in preference pragmas.
 
 use crate::tests::{count, first_error};
 use crate::tests_wd::model_error;
@@ -73,4 +74,32 @@ fn too_many_transitions_of_one_operation_are_refused() {
         e.starts_with("unsupported: ") && e.contains("transitions of op from one state"),
         "{e}"
     );
+}
+
+#[test]
+fn string_is_int_from_library_strings() {
+    // s ranges over 4 strings, 2 of them integers: root, init, 2 states;
+    // the init edge and 2 set edges from each of the 3 states
+    let (s, t) = count(
+        "MACHINE S DEFINITIONS \"LibraryStrings.def\"
+         VARIABLES x INITIALISATION x := \"\"
+         OPERATIONS set(s) = PRE s : {\"12\", \"-3\", \"1a\", \"b\"} & STRING_IS_INT(s)
+           THEN x := s END END",
+    );
+    assert_eq!((s, t), (4, 7));
+}
+
+#[test]
+fn maxint_pragma_as_an_integer_expression() {
+    // MAXINT = 2**2-1 = 3 given as an expression: NAT = 0..3
+    let (s, t) = count(
+        "MACHINE M DEFINITIONS SET_PREF_MAXINT == 2**2-1
+         VARIABLES x INITIALISATION x :: NAT END",
+    );
+    assert_eq!((s, t), (5, 4));
+    let (s, _) = count(
+        "MACHINE N DEFINITIONS SET_PREF_MAXINT == (1+1)**3
+         VARIABLES x INITIALISATION x :: NAT END",
+    );
+    assert_eq!(s, 10);
 }
