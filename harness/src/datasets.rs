@@ -1,8 +1,8 @@
 //! Suites and their manifests, and where model files are found.
 //!
 //! Owns: the manifests embedded from `datasets/*.csv` (names, formalisms,
-//! paths, sources, checksums, oracle counts), the built-in models embedded
-//! from `datasets/builtin/`, the data lookup order of DESIGN.md
+//! paths, sources, checksums, oracle counts), the built-in models' entries
+//! (their text is embedded by `source`), the data lookup order of DESIGN.md
 //! (`$STATEBENCH_DATA`, then `datasets/cache/`, then `../shared/datasets/`)
 //! and checksum verification. Must not parse models nor run anything.
 
@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-include!(concat!(env!("OUT_DIR"), "/builtin_files.rs"));
+pub use statebench_child::source::{embedded_text, ModelSource};
 
 /// The suites statebench knows: (name, description, manifest CSV text).
 const MANIFESTS: &[(&str, &str, &str)] = &[
@@ -108,42 +108,6 @@ pub fn parse_manifest(suite: &str, text: &str) -> Result<Vec<Entry>, String> {
             .map_err(|e| format!("line {}: {e}", i + 2))
         })
         .collect()
-}
-
-/// Where a model's text comes from.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ModelSource {
-    /// A built-in model compiled into the binary.
-    Embedded { label: String },
-    /// A file on disk.
-    File(PathBuf),
-}
-
-impl ModelSource {
-    /// The argument naming this source on a child's command line.
-    pub fn to_arg(&self) -> String {
-        match self {
-            ModelSource::Embedded { label } => format!("builtin:{label}"),
-            ModelSource::File(p) => p.display().to_string(),
-        }
-    }
-
-    pub fn from_arg(arg: &str) -> ModelSource {
-        match arg.strip_prefix("builtin:") {
-            Some(label) => ModelSource::Embedded {
-                label: label.to_string(),
-            },
-            None => ModelSource::File(PathBuf::from(arg)),
-        }
-    }
-}
-
-/// The text of an embedded built-in model, by its path relative to `datasets/`.
-pub fn embedded_text(label: &str) -> Option<&'static str> {
-    BUILTIN_FILES
-        .iter()
-        .find(|(path, _)| *path == label)
-        .map(|(_, text)| *text)
 }
 
 /// The project root this binary was built from.

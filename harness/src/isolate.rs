@@ -3,46 +3,17 @@
 //!
 //! Owns spawning, limit enforcement (the parent polls the child's peak RSS
 //! and kills it with SIGKILL past the limit or the timeout), reaping with
-//! `wait4`, and the line protocol by which a child reports
-//! (one JSON [`ChildMessage`] per stdout line; other lines are kept as
-//! text, for peers such as SPIN's verifier that print their own report).
+//! `wait4`, and the reading of the line protocol by which a child reports
+//! (one JSON [`ChildMessage`] per stdout line, defined in the library's
+//! `protocol`; other lines are kept as text, for peers such as SPIN's
+//! verifier that print their own report).
 //! Must not know models, engines or CSV. Linux only (reads `/proc`).
 
-use serde::{Deserialize, Serialize};
+pub use statebench_child::protocol::{peak_rss, ChildMessage};
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// What a child says on its stdout, one JSON object per line.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ChildMessage {
-    /// The model is loaded: its shape and the time parsing took.
-    Loaded {
-        k: u64,
-        groups: u64,
-        parse_time_s: f64,
-    },
-    /// The engine's parameters as resolved when its search starts (the
-    /// report repeats them; a run killed at a limit has only these).
-    Configured { engine_params: String },
-    /// Figures so far. `queued`: states waiting in the explicit
-    /// explorer's open set (full vectors; 0 where the engine has none).
-    Progress {
-        states: u64,
-        transitions: u64,
-        #[serde(default)]
-        queued: u64,
-    },
-    /// The child's own peak resident set so far (its `VmHWM`), said just
-    /// before its report, so the last moments before it exits count too.
-    Peak { rss_bytes: u64 },
-    /// The run's report (any status the engine itself can tell).
-    Report(engines::RunReport),
-    /// The run could not start: a broken or unsupported model, bad options.
-    Failed { status: String, message: String },
-}
 
 /// Limits of one child run.
 #[derive(Clone, Copy, Debug)]
@@ -225,22 +196,8 @@ fn kill(pid: libc::pid_t) {
     }
 }
 
-/// Peak resident set of a live process since its last `exec` (`VmHWM` of
-/// `/proc/<pid>/status`; `pid` may be `self`), bytes; 0 if it cannot be
-/// read (an exited process has none).
-pub fn peak_rss(pid: &str) -> u64 {
-    let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else {
-        return 0;
-    };
-    let kib = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
-    kib.unwrap_or(0) * 1024
-}
-
 /// Makes a command's process receive SIGKILL when this process dies, for
-/// children that cannot call [`die_with_parent`] themselves (a peer's
+/// children that cannot call `protocol::die_with_parent` themselves (a peer's
 /// verifier binary), so that killing a campaign leaves no orphan.
 pub fn kill_with_parent(command: &mut Command) {
     use std::os::unix::process::CommandExt;
@@ -252,26 +209,6 @@ pub fn kill_with_parent(command: &mut Command) {
             libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
             Ok(())
         });
-    }
-}
-
-/// Called first thing in a child: dies with the parent, so that killing a
-/// campaign never leaves an orphan exploring.
-pub fn die_with_parent() {
-    let Some(parent) = std::env::var("STATEBENCH_PARENT_PID")
-        .ok()
-        .and_then(|p| p.parse::<libc::pid_t>().ok())
-    else {
-        return;
-    };
-    // SAFETY: prctl(PR_SET_PDEATHSIG) takes plain integers and touches no memory.
-    unsafe {
-        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong);
-    }
-    // The parent may have died before prctl took effect.
-    // SAFETY: getppid has no preconditions.
-    if unsafe { libc::getppid() } != parent {
-        std::process::exit(3);
     }
 }
 

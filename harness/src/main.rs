@@ -7,7 +7,6 @@
 //! `explore`; the work itself lives in the modules below.
 
 mod campaign;
-mod child;
 mod claims;
 mod compare;
 mod datasets;
@@ -16,7 +15,6 @@ mod interrupt;
 mod isolate;
 mod machine;
 mod merge;
-mod models;
 mod numa;
 mod peers;
 mod plot;
@@ -29,6 +27,7 @@ mod summary;
 use campaign::{RunArgs, Selection};
 use clap::{Parser, Subcommand};
 use runner::{Planned, RunContext};
+use statebench_child::{child, models};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -69,9 +68,6 @@ enum Cmd {
     /// Recompute every number of ARTIFACT.md's claims table from the
     /// committed rows (results/paper); exit code 1 when one differs.
     Claims(claims::ClaimsArgs),
-    /// One isolated run (used by `run` and `explore`).
-    #[command(hide = true)]
-    Child(child::ChildArgs),
 }
 
 #[derive(clap::Args)]
@@ -103,16 +99,18 @@ struct ExploreArgs {
 
 fn main() {
     restore_sigpipe();
-    // A child run parses its own arguments only: building the whole
-    // command line runs every subcommand's argument code, and the pages it
-    // touches stay resident in the measured process (peak RSS 4.4 MiB
-    // before the model is read, against 1.8 for an empty program).
-    if let Some(args) = child::args_if_child() {
-        std::process::exit(child::main(args));
+    // `statebench child ...`: one isolated run (used by `run` and
+    // `explore` where `statebench-child` is not beside this binary). It
+    // parses its own arguments only: building the whole command line runs
+    // every subcommand's argument code, and the pages it touches stay
+    // resident in the measured process (peak RSS 4.4 MiB before the model
+    // is read, against 1.8 for an empty program).
+    let mut argv = std::env::args_os().skip(1);
+    if argv.next().is_some_and(|a| a == "child") {
+        std::process::exit(child::main_from(argv));
     }
     let cli = Cli::parse();
     let code = match cli.command {
-        Cmd::Child(args) => child::main(args),
         Cmd::Run(args) => exit_code(campaign::run(args)),
         Cmd::List { selection, brief } => exit_code(list(&selection, brief).map(|_| 0)),
         Cmd::Explore(args) => exit_code(explore(args)),

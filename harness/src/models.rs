@@ -2,7 +2,7 @@
 //! errors into `model_error` / `unsupported`. The only place the harness
 //! names front-ends. Must not know engines.
 
-use crate::datasets::{embedded_text, ModelSource};
+use crate::source::{embedded_text, ModelSource};
 use pins::Model;
 use std::path::Path;
 
@@ -16,10 +16,11 @@ pub enum LoadError {
 }
 
 impl LoadError {
-    pub fn status(&self) -> crate::schema::Status {
+    /// The row status it gives, as the CSV spells it.
+    pub fn status(&self) -> &'static str {
         match self {
-            LoadError::Unsupported(_) => crate::schema::Status::Unsupported,
-            LoadError::Model(_) => crate::schema::Status::ModelError,
+            LoadError::Unsupported(_) => "unsupported",
+            LoadError::Model(_) => "model_error",
         }
     }
 

@@ -66,6 +66,9 @@ fn default_suite_matches_the_manifest_oracles() {
         assert_eq!(row["states_match"], "true");
         let rss: u64 = row["rss_peak_bytes"].parse().unwrap();
         assert!(rss > 0, "no peak RSS for {}", row["instance"]);
+        // Cargo builds `statebench-child` beside `statebench` for the tests:
+        // the runs went through it.
+        assert!(row["counters"].contains("lean_child=1"), "{row:?}");
     }
     assert!(
         stdout.contains("builtin  hash-table"),

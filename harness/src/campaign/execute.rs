@@ -4,7 +4,9 @@
 //! first run did not finish, with the live progress display, each row
 //! appended to the CSV as it finishes.
 //!
-//! Owns the child's command line and the order of execution. Must not fill
+//! Owns the child's command line (the lean `statebench-child` beside this
+//! binary where it is of this build, else `statebench child`; the row's
+//! counter `lean_child` says which ran) and the order of execution. Must not fill
 //! a row's figures itself (`row`), plan (`plan`) nor define CSV columns
 //! (`schema`); process limits are `isolate`'s.
 
@@ -17,8 +19,11 @@ use crate::runner::{one_line, Job, Planned, RunContext, Runner};
 use crate::schema::{Row, RowWriter, RunKey, Status};
 use crate::summary;
 use indicatif::{ProgressBar, ProgressStyle};
+use statebench_child::child::{self, ChildArgs};
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 
 /// Share of the memory limit an engine's tables may take; the rest is for
 /// the model, the search queue and the process itself.
@@ -38,14 +43,18 @@ impl Runner for EngineChild {
                 return;
             }
         };
+        let lean = lean_child(&exe);
         let path = std::env::var_os("PATH");
         let (mut cmd, placement) = crate::numa::command(
-            &exe,
+            lean.unwrap_or(exe.as_path()),
             run.threads,
             crate::numa::machine_nodes(),
             path.as_deref(),
         );
-        cmd.args(child_args(ctx, run, source));
+        if lean.is_none() {
+            cmd.arg("child");
+        }
+        cmd.args(child_args(ctx, run, source).to_args());
         let outcome = match isolate::run(cmd, ctx.limits, |msg| {
             if let ChildMessage::Progress { states, .. } = msg {
                 on_progress(*states)
@@ -57,27 +66,50 @@ impl Runner for EngineChild {
                 return;
             }
         };
-        let placement = (run.threads > 1).then(|| placement.counters());
-        row::fill_from_child(row, &outcome, ctx.limits, placement.as_deref());
+        let mut counters = format!("lean_child={}", u8::from(lean.is_some()));
+        if run.threads > 1 {
+            counters = format!("{counters};{}", placement.counters());
+        }
+        row::fill_from_child(row, &outcome, ctx.limits, &counters);
     }
 }
 
-/// The arguments of `statebench child` for `run`.
-fn child_args(ctx: &RunContext, run: &Planned, source: &ModelSource) -> Vec<String> {
+/// The lean child binary's file name, beside `statebench`.
+const LEAN_CHILD: &str = "statebench-child";
+
+/// The lean child beside `exe` (see the library's `child`), where it is
+/// there and of this build, found once per process; `None`: runs go
+/// through `exe child`, the same code linked with the whole harness.
+fn lean_child(exe: &Path) -> Option<&'static Path> {
+    static LEAN: OnceLock<Option<PathBuf>> = OnceLock::new();
+    LEAN.get_or_init(|| lean_child_beside(exe)).as_deref()
+}
+
+/// `statebench-child` beside `exe` if it says this build's identity: one
+/// left from another build (`cargo run` builds `statebench` alone) is not
+/// run.
+fn lean_child_beside(exe: &Path) -> Option<PathBuf> {
+    let lean = exe.with_file_name(LEAN_CHILD);
+    let out = Command::new(&lean)
+        .arg(child::BUILD_ID_FLAG)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .ok()?;
+    let said = out.stdout.trim_ascii_end();
+    (out.status.success() && said == child::BUILD_ID.as_bytes()).then_some(lean)
+}
+
+/// The arguments of a child for `run`.
+fn child_args(ctx: &RunContext, run: &Planned, source: &ModelSource) -> ChildArgs {
     let budget = (ctx.limits.mem_limit_bytes as f64 * ENGINE_SHARE) as u64;
-    vec![
-        "child".into(),
-        "--model".into(),
-        source.to_arg(),
-        "--engine".into(),
-        run.engine.clone(),
-        "--params".into(),
-        run.engine_config.clone(),
-        "--mem-budget".into(),
-        budget.to_string(),
-        "--threads".into(),
-        run.threads.to_string(),
-    ]
+    ChildArgs {
+        model: source.to_arg(),
+        engine: run.engine.clone(),
+        params: run.engine_config.clone(),
+        mem_budget: budget,
+        threads: run.threads as usize,
+    }
 }
 
 /// The kind of run of `engine`: a peer's program, else a statebench engine.
@@ -217,4 +249,39 @@ pub(super) fn planned_rows(csv_path: &Path, plan: &[Planned]) -> anyhow::Result<
         .into_iter()
         .filter(|r| planned_keys.contains(&r.key()))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A directory holding `statebench` and, if `says` is given, a
+    /// `statebench-child` script that prints it on `--build-id`.
+    fn install(tag: &str, says: Option<&str>) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("statebench-lean-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        if let Some(id) = says {
+            let lean = dir.join(LEAN_CHILD);
+            let script = format!("#!/bin/sh\n[ \"$1\" = --build-id ] && echo '{id}'\n");
+            std::fs::write(&lean, script).unwrap();
+            std::fs::set_permissions(&lean, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        dir
+    }
+
+    #[test]
+    fn the_lean_child_runs_only_where_it_is_of_this_build() {
+        let ours = install("ours", Some(child::BUILD_ID));
+        let exe = ours.join("statebench");
+        assert_eq!(lean_child_beside(&exe), Some(ours.join(LEAN_CHILD)));
+        for (tag, says) in [("none", None), ("stale", Some("0000000@1"))] {
+            let dir = install(tag, says);
+            assert_eq!(lean_child_beside(&dir.join("statebench")), None, "{tag}");
+            std::fs::remove_dir_all(dir).unwrap();
+        }
+        std::fs::remove_dir_all(ours).unwrap();
+    }
 }

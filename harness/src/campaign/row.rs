@@ -101,13 +101,14 @@ pub(super) fn base_row(ctx: &RunContext, run: &Planned) -> Row {
 
 /// Fills `row` from a statebench child's outcome: its messages (shape,
 /// parameters, progress, report or failure), then how it ended (a limit,
-/// a signal, an exit without a report). `placement`: the NUMA counters of
-/// a multi-thread run, appended to the engine's.
+/// a signal, an exit without a report). `run_counters`: the run's own
+/// counters (which child binary ran, a multi-thread run's NUMA
+/// placement), appended to the engine's.
 pub(super) fn fill_from_child(
     row: &mut Row,
     outcome: &ChildOutcome,
     limits: Limits,
-    placement: Option<&str>,
+    run_counters: &str,
 ) {
     row.wall_time_s = outcome.wall_time_s;
     row.rss_peak_bytes = Some(outcome.rss_peak_bytes);
@@ -134,7 +135,7 @@ pub(super) fn fill_from_child(
             } => progress_states = Some((*states, *transitions, *queued)),
             ChildMessage::Report(r) => {
                 reported = true;
-                fill_from_report(row, r, placement);
+                fill_from_report(row, r, run_counters);
             }
             ChildMessage::Peak { .. } => {}
             ChildMessage::Failed { status, message } => {
@@ -151,7 +152,7 @@ pub(super) fn fill_from_child(
 }
 
 /// The engine's report into the row.
-fn fill_from_report(row: &mut Row, r: &engines::RunReport, placement: Option<&str>) {
+fn fill_from_report(row: &mut Row, r: &engines::RunReport, run_counters: &str) {
     row.status = match r.status {
         engines::RunStatus::Ok => Status::Ok,
         engines::RunStatus::TableFull => Status::TableFull,
@@ -184,11 +185,11 @@ fn fill_from_report(row: &mut Row, r: &engines::RunReport, placement: Option<&st
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join(";");
-    if let Some(placement) = placement {
+    if !run_counters.is_empty() {
         if !row.counters.is_empty() {
             row.counters.push(';');
         }
-        row.counters.push_str(placement);
+        row.counters.push_str(run_counters);
     }
 }
 
