@@ -341,7 +341,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     }
     let unplanned = properties
         .as_ref()
-        .and_then(|p| plan(&const_ids, p, &syms).err());
+        .and_then(|p| crate::solve::plan_deferring(&const_ids, p, &syms).err());
     let world = World {
         declared,
         syms,
@@ -411,9 +411,12 @@ fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {
                 _ => &**pred,
             };
             let planned = plan(ids, dom, syms).map(|_| ());
-            // an existential over unbounded integers: a witness may decide it
+            // a quantifier over unbounded integers: a witness (a counterexample)
+            // in the window may decide it
             let planned = planned.or_else(|f| match kind {
-                QuantKind::Exists if crate::solve::window_typed(ids, dom) => Ok(()),
+                QuantKind::Exists | QuantKind::Forall if crate::solve::window_typed(ids, dom) => {
+                    Ok(())
+                }
                 _ => Err(f),
             });
             planned.map_err(|(m, p)| err_at(files, ErrorKind::Unsupported, p, m))?;

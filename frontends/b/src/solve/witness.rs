@@ -8,6 +8,11 @@
 //! caller's `unsupported`): it may hold beyond the window. A candidate
 //! whose evaluation fails also leaves it undecided, since ProB need not
 //! evaluate that candidate.
+//!
+//! Dually, `!xs.(P => Q)` with each identifier so typed among `P`'s
+//! conjuncts is decided false by a counterexample in the window (`!x,y,z.
+//! (x : INTEGER & .. & x * y = x * z => y = z)` with `x = 0`, Abrial's
+//! hybrid contexts), and left undecided otherwise.
 
 use super::plan::conjuncts;
 use crate::ast::*;
@@ -30,6 +35,43 @@ pub fn window_typed(ids: &[Sym], pred: &Expr) -> bool {
 /// no witness lies there.
 pub fn exists_in_window(ids: &[Sym], pred: &Expr, env: &mut Env) -> Option<bool> {
     let cs = conjuncts(pred);
+    let all = |env: &mut Env| {
+        cs.iter().try_fold(true, |all, c| match all {
+            true => env.holds(c),
+            false => Ok(false),
+        })
+    };
+    find_in_window(ids, &cs, env, &all)
+}
+
+/// `Some(false)` when a counterexample of `!ids.(dom => body)` lies in the
+/// window; `None` otherwise (as `exists_in_window`).
+pub fn forall_refuted_in_window(
+    ids: &[Sym],
+    dom: &Expr,
+    body: &Expr,
+    env: &mut Env,
+) -> Option<bool> {
+    let cs = conjuncts(dom);
+    let refutes = |env: &mut Env| {
+        for c in &cs {
+            if !env.holds(c)? {
+                return Ok(false);
+            }
+        }
+        Ok(!env.holds(body)?)
+    };
+    find_in_window(ids, &cs, env, &refutes).map(|_| false)
+}
+
+/// `Some(true)` when `test` holds for a tuple of `ids` in the window (each
+/// typed by a conjunct of `cs`); `None` when none does, or a test fails.
+fn find_in_window(
+    ids: &[Sym],
+    cs: &[&Expr],
+    env: &mut Env,
+    test: &dyn Fn(&mut Env) -> crate::eval::E<bool>,
+) -> Option<bool> {
     let (lo, hi) = (env.w.minint, env.w.maxint);
     let mut windows = Vec::with_capacity(ids.len());
     for &x in ids {
@@ -53,10 +95,7 @@ pub fn exists_in_window(ids: &[Sym], pred: &Expr, env: &mut Env) -> Option<bool>
             let n = i64::try_from(n).ok()?;
             env.locals.push((ids[k], crate::value::Value::Int(l + n)));
         }
-        let holds = cs.iter().try_fold(true, |all, c| match all {
-            true => env.holds(c),
-            false => Ok(false),
-        });
+        let holds = test(env);
         env.locals.truncate(base);
         match holds {
             Ok(true) => return Some(true),
@@ -97,6 +136,15 @@ mod tests {
                  OPERATIONS op = SELECT #x.(x : INTEGER & (x : 2..10 => x > 100))
                  THEN n := 1 END END";
         assert_eq!(count(m), (3, 3));
+    }
+
+    #[test]
+    fn a_counterexample_in_the_window_refutes_the_universal() {
+        // x * y = x * z => y = z fails for x = 0: no constants, no state
+        let m = "MACHINE K CONSTANTS c PROPERTIES c : NAT &
+                 !(x, y, z).(x : INTEGER & y : INTEGER & z : INTEGER & x * y = x * z => y = z)
+                 VARIABLES n INVARIANT n : NAT INITIALISATION n := 0 END";
+        assert_eq!(count(m).0, 1);
     }
 
     #[test]
