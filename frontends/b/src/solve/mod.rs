@@ -69,6 +69,7 @@ mod fspace;
 mod memo;
 mod plan;
 mod points;
+mod range_alias;
 mod range_product;
 mod shapes;
 mod sized;

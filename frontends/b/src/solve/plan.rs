@@ -3,7 +3,8 @@
 //! checked after each step (pure syntax, computed once per binder).
 
 use super::{
-    applied, bounds, cases, chain, clipped, concat, points, range_product, shapes, sized, typing,
+    applied, bounds, cases, chain, clipped, concat, points, range_alias, range_product, shapes,
+    sized, typing,
 };
 use crate::ast::*;
 
@@ -495,7 +496,15 @@ impl Planner<'_> {
                 let mentions_x = |c: usize| self.ment[c].contains(&k);
                 let partner = |y: Sym| boxed && self.partner(k, y);
                 let (cs, checked) = (&self.cs, &self.checked);
-                let r = bounds::range_of(self.ids[k], cs, checked, &ready, &mentions_x, &partner)?;
+                let open = range_alias::Open {
+                    ids: self.ids,
+                    bound: &self.bound,
+                    cs,
+                    checked,
+                };
+                let x = self.ids[k];
+                let defines = |e: &Expr| range_alias::defines_unused(e, x, &open);
+                let r = bounds::range_of(x, cs, checked, &ready, &mentions_x, &partner, &defines)?;
                 Some((4, vec![k], Gen::Range(r)))
             })
     }
