@@ -388,6 +388,13 @@ fn closed_wd_error(world: &World, const_ids: &[Sym], p: &Expr, m: String, at: Po
     matches!(f, Fail::Wd(..))
 }
 
+/// Whether `e` is in an Event-B model.
+fn event_b(files: &[String], e: &Expr) -> bool {
+    files
+        .get(usize::from(e.pos.file))
+        .is_some_and(|f| crate::is_event_b(f))
+}
+
 fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {
     use ExprKind::*;
     match &e.kind {
@@ -414,7 +421,9 @@ fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {
             // a quantifier over unbounded integers: a witness (a counterexample)
             // in the window may decide it
             let planned = planned.or_else(|f| match kind {
-                QuantKind::Exists | QuantKind::Forall if crate::solve::window_typed(ids, dom) => {
+                QuantKind::Exists | QuantKind::Forall
+                    if crate::solve::window_typed(ids, dom, pred, event_b(files, pred)) =>
+                {
                     Ok(())
                 }
                 _ => Err(f),
