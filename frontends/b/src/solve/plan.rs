@@ -437,18 +437,22 @@ impl Planner<'_> {
         found.map(|(k, left)| (3, vec![k], Gen::Elem { c, left }))
     }
 
-    /// `Gen::Lin` for conjunct `c`, `a = b`, when it has one unbound
-    /// identifier, an integer, on a `+`/`-` chain of one side.
-    fn lin(&self, c: usize, a: &Expr, b: &Expr) -> Option<Cand> {
+    /// The only unbound identifier conjunct `c` mentions (as the one index
+    /// of a step, and itself), when it is an integer by evidence.
+    fn one_integer(&self, c: usize) -> Option<(Vec<usize>, Sym)> {
         let free: Vec<usize> = self.ment[c]
             .iter()
             .copied()
             .filter(|&k| !self.bound[k])
             .collect();
-        if free.len() != 1 || !self.int_evidence[free[0]] {
-            return None;
-        }
-        let x = self.ids[free[0]];
+        let x = self.ids[*free.first()?];
+        (free.len() == 1 && self.int_evidence[free[0]]).then_some((free, x))
+    }
+
+    /// `Gen::Lin` for conjunct `c`, `a = b`, when it has one unbound
+    /// identifier, an integer, on a `+`/`-` chain of one side.
+    fn lin(&self, c: usize, a: &Expr, b: &Expr) -> Option<Cand> {
+        let (free, x) = self.one_integer(c)?;
         if lin_path(a, x) && mentions(b, &[x]).is_empty() {
             Some((1, free, Gen::Lin { c, left: true }))
         } else if lin_path(b, x) && mentions(a, &[x]).is_empty() {
@@ -462,15 +466,8 @@ impl Planner<'_> {
     /// identifier, an integer, in a product on a `+`/`-` chain of one side
     /// (see `range_product`).
     fn product(&self, c: usize, a: &Expr, b: &Expr) -> Option<Cand> {
-        let free: Vec<usize> = self.ment[c]
-            .iter()
-            .copied()
-            .filter(|&k| !self.bound[k])
-            .collect();
-        if free.len() != 1 || !self.int_evidence[free[0]] {
-            return None;
-        }
-        let (x, ready) = (self.ids[free[0]], |e: &Expr| self.ready(e));
+        let (free, x) = self.one_integer(c)?;
+        let ready = |e: &Expr| self.ready(e);
         let solvable = |side: &Expr, other: &Expr| {
             range_product::solvable(side, x, &ready) && mentions(other, &[x]).is_empty()
         };
