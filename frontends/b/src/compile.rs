@@ -341,7 +341,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     }
     let unplanned = properties
         .as_ref()
-        .and_then(|p| plan(&const_ids, p, &syms).err());
+        .and_then(|p| crate::solve::plan_deferring(&const_ids, p, &syms).err());
     let world = World {
         declared,
         syms,
@@ -389,6 +389,13 @@ fn closed_wd_error(world: &World, const_ids: &[Sym], p: &Expr, m: String, at: Po
     matches!(f, Fail::Wd(..))
 }
 
+/// Whether `e` is in an Event-B model.
+fn event_b(files: &[String], e: &Expr) -> bool {
+    files
+        .get(usize::from(e.pos.file))
+        .is_some_and(|f| crate::is_event_b(f))
+}
+
 fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {
     use ExprKind::*;
     match &e.kind {
@@ -412,9 +419,14 @@ fn check_expr(e: &Expr, syms: &Syms, files: &[String]) -> R<()> {
                 _ => &**pred,
             };
             let planned = plan(ids, dom, syms).map(|_| ());
-            // an existential over unbounded integers: a witness may decide it
+            // a quantifier over unbounded integers: a witness (a counterexample)
+            // in the window may decide it
             let planned = planned.or_else(|f| match kind {
-                QuantKind::Exists if crate::solve::window_typed(ids, dom) => Ok(()),
+                QuantKind::Exists | QuantKind::Forall
+                    if crate::solve::window_typed(ids, dom, pred, event_b(files, pred)) =>
+                {
+                    Ok(())
+                }
                 _ => Err(f),
             });
             planned.map_err(|(m, p)| err_at(files, ErrorKind::Unsupported, p, m))?;

@@ -303,7 +303,13 @@ impl<'w> Env<'w> {
                         ))
                     }
                 };
-                let p = self.plan_of(plan, ids, dom)?;
+                let p = match self.plan_of(plan, ids, dom) {
+                    Ok(p) => p,
+                    Err(f) => {
+                        return crate::solve::forall_refuted_in_window(ids, dom, body, self)
+                            .ok_or(f);
+                    }
+                };
                 let mut all = true;
                 let r = solve(ids, dom, p, self, false, &mut |env| {
                     if !env.holds(body)? {

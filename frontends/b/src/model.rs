@@ -412,7 +412,13 @@ impl BModel {
                     pos: Pos::default(),
                 };
                 let pred = self.properties.as_ref().unwrap_or(&truth);
-                let plan = env.plan_of(&self.const_plan, &self.const_ids, pred);
+                let plan = self
+                    .const_plan
+                    .get_or_init(|| {
+                        crate::solve::plan_deferring(&self.const_ids, pred, &env.w.syms)
+                    })
+                    .as_ref()
+                    .map_err(|(m, p)| Fail::Unsupported(m.clone(), *p));
                 let plan =
                     plan.map_err(|f| crate::solve::closed_wd(f, &self.const_ids, pred, &mut env))?;
                 let r = solve(&self.const_ids, pred, plan, &mut env, true, &mut |env| {

@@ -5,7 +5,7 @@
 //! (`solve::typing`), on small machines whose counts are computed by
 //! hand.
 
-use crate::tests::count;
+use crate::tests::{count, first_error};
 
 /// A machine with `f = {2 |-> 1, 4 |-> 7}` and `y` (initially 0), and the
 /// operation `read(p)` with guard `guard`, setting `y := f(p)`.
@@ -97,4 +97,20 @@ fn images_show_the_type_of_their_argument() {
                         THEN v := v \\/ {r} END END";
     // constants, {}, {r1}, {r2}, {r1, r2}; setup, init, 2 + 1 + 1 edges
     assert_eq!(count(m), (6, 6));
+}
+
+#[test]
+fn properties_without_solution_for_the_bounded_constants() {
+    // y has no finite range, but no value of a satisfies the conjuncts
+    // without y: the PROPERTIES have no solution (ProB: no state)
+    let m = |lower: i64| {
+        format!(
+            "MACHINE U CONSTANTS a, y PROPERTIES a : 1..3 & a > {lower} & y : INTEGER & y mod 2 = a
+             VARIABLES v INVARIANT v : INTEGER INITIALISATION v := 0 END"
+        )
+    };
+    assert_eq!(count(&m(5)).0, 1);
+    // with a = 3 a solution of the rest: y must be enumerated
+    let e = first_error(&m(2)).expect("unsupported");
+    assert!(e.contains("cannot enumerate 'y'"), "{e}");
 }

@@ -96,9 +96,10 @@ pub struct Range {
 /// The range of `x` given by the conjuncts `cs` not yet `checked`, whose
 /// other side is `ready`; `None` when there is none. `mentions_x(c)`:
 /// conjunct `c` mentions `x`. A missing bound is clipped only when every
-/// such conjunct is a bound, a typing, `x /= E` or a comparison with a
-/// `partner` (so that no other conjunct could give ProB a finite domain,
-/// as `f(x) = 3` would).
+/// such conjunct is a bound, a typing, `x /= E`, a comparison with a
+/// `partner` or a definition that `defines` (see `range_alias`) (so that
+/// no other conjunct could give ProB a finite domain, as `f(x) = 3`
+/// would).
 pub fn range_of(
     x: Sym,
     cs: &[&Expr],
@@ -106,6 +107,7 @@ pub fn range_of(
     ready: &dyn Fn(&Expr) -> bool,
     mentions_x: &dyn Fn(usize) -> bool,
     partner: &dyn Fn(Sym) -> bool,
+    defines: &dyn Fn(&Expr) -> bool,
 ) -> Option<Range> {
     let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
     let mut r = Range::default();
@@ -118,7 +120,7 @@ pub fn range_of(
         let (side, op) = match &e.kind {
             ExprKind::Bin(op, a, b) if is_x(a) && !is_x(b) && ready(b) => (Side::Right, *op),
             ExprKind::Bin(op, a, b) if is_x(b) && !is_x(a) && ready(a) => (Side::Left, mirror(*op)),
-            _ if domain_end_of_unbound(e, x, ready) => continue,
+            _ if domain_end_of_unbound(e, x, ready) || defines(e) => continue,
             _ if compared_with_partner(e, x, partner) => {
                 if let ExprKind::Bin(op, a, _) = &e.kind {
                     let op = if is_x(a) { *op } else { mirror(*op) };

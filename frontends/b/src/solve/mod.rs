@@ -72,6 +72,8 @@ mod fspace_arrows;
 mod memo;
 mod plan;
 mod points;
+mod range_alias;
+mod range_product;
 mod shapes;
 mod sized;
 mod subsets;
@@ -83,9 +85,9 @@ pub use consequent::{forall_typed_by_body, untyped};
 pub use declared::Declared;
 pub use fast_sets::SetCache;
 pub(crate) use fspace_arrows::members as space_members;
-pub use plan::{conjuncts, idents, plan, Gen, Plan, PlanResult, Step};
+pub use plan::{conjuncts, idents, plan, plan_deferring, Gen, Plan, PlanResult, Step};
 pub use wd::closed_wd;
-pub use witness::{exists_in_window, window_typed};
+pub use witness::{exists_in_window, forall_refuted_in_window, window_typed};
 
 use crate::ast::*;
 use crate::eval::{Env, Fail, E};
@@ -109,16 +111,32 @@ pub fn solve(
     f: &mut dyn FnMut(&mut Env) -> E<bool>,
 ) -> E<bool> {
     let cs = conjuncts(pred);
+    let mut undecided = Vec::new();
     for &c in &plan.pre {
-        if !check(env, cs[c], guard)? {
-            return Ok(true);
+        match check(env, cs[c], guard) {
+            Ok(true) => {}
+            Ok(false) => return Ok(true),
+            Err(Fail::Unsupported(..)) if plan.deferring => undecided.push(c),
+            Err(e) => return Err(e),
         }
     }
     let mut run = Run {
         plan,
         memo: memo::Memo::new(plan.steps.len()),
     };
-    step(ids, &cs, &mut run, 0, env, guard, f)
+    if undecided.is_empty() {
+        return step(ids, &cs, &mut run, 0, env, guard, f);
+    }
+    // a solution of the rest: the undecided conjuncts are unsupported again
+    let mut last = |env: &mut Env| {
+        for &c in &undecided {
+            if !check(env, cs[c], guard)? {
+                return Ok(true);
+            }
+        }
+        f(env)
+    };
+    step(ids, &cs, &mut run, 0, env, guard, &mut last)
 }
 
 /// A plan and the generating sets remembered while following it.
@@ -294,6 +312,19 @@ fn candidates(
                 .map(|v| vec![v])
                 .collect()
         }
+        Gen::Product { c, left } => {
+            let (a, b) = sides(cs[*c]);
+            let (side, other) = if *left { (a, b) } else { (b, a) };
+            let target = env
+                .eval(other)?
+                .as_int()
+                .map_err(|m| Fail::Wd(m, other.pos))?;
+            range_product::candidates(side, ids[st.vars[0]], target, env)?
+                .into_iter()
+                .map(|n| vec![Value::Int(n)])
+                .collect()
+        }
+        Gen::Unbounded(m, pos) => return Err(Fail::Unsupported(m.clone(), *pos)),
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];

@@ -2,7 +2,10 @@
 //! identifier's candidates, in which order, and which conjuncts are
 //! checked after each step (pure syntax, computed once per binder).
 
-use super::{applied, bounds, cases, chain, clipped, concat, points, shapes, sized, typing};
+use super::{
+    applied, bounds, cases, chain, clipped, concat, points, range_alias, range_product, shapes,
+    sized, typing,
+};
 use crate::ast::*;
 
 /// How one step of a plan generates candidate values.
@@ -83,6 +86,14 @@ pub enum Gen {
     /// Failing all of the above, the step's identifier ranges over its B
     /// type, read from the first witness that shows it (see `typing`).
     Type(Vec<typing::Witness>),
+    /// Conjunct `c` is `A = B` with the step's identifier in a product
+    /// (`x * x`, `x * E`) on a `+`/`-` chain of one side (`left`: the
+    /// left side; see `range_product`).
+    Product { c: usize, left: bool },
+    /// The identifiers no conjunct gives a finite range, last in a
+    /// deferring plan (see `plan_deferring`): reaching this step is
+    /// unsupported (message, position).
+    Unbounded(String, Pos),
 }
 
 /// One binding step.
@@ -101,6 +112,10 @@ pub struct Plan {
     /// Conjuncts that mention none of the identifiers.
     pub pre: Vec<usize>,
     pub steps: Vec<Step>,
+    /// Made by `plan_deferring`: a conjunct of `pre` that cannot be
+    /// decided (unsupported) is decided last, once a solution of the
+    /// rest is found (none: the predicate has no solution either way).
+    pub deferring: bool,
 }
 
 /// A plan, or why none exists (message, position).
@@ -224,14 +239,25 @@ struct Planner<'a> {
 /// Plans the binding of `ids` by `pred`; `Err` names an identifier for which
 /// no conjunct gives a finite range.
 pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)> {
-    plan_with(ids, pred, syms, true)
+    plan_with(ids, pred, syms, true, false)
+}
+
+/// `plan`, except that the identifiers no conjunct gives a finite range
+/// are bound last, by `Gen::Unbounded`, every conjunct mentioning them
+/// checked after: the solving is then unsupported only when some values
+/// of the others satisfy every conjunct that does not mention them
+/// (otherwise the predicate has no solution, whatever their values:
+/// Abrial's hybrid contexts, `sqrt3 * sqrt3 = 3`, with unbounded reals
+/// beside). For the PROPERTIES, whose solving ProB counts.
+pub fn plan_deferring(ids: &[Sym], pred: &Expr, syms: &Syms) -> PlanResult {
+    plan_with(ids, pred, syms, true, true)
 }
 
 /// `plan`; `last_resorts`: whether pointwise functions and types (see
 /// `points`, `typing`) may generate. Not for the body of an existential
 /// conjunct (`Gen::Exists`), whose generator would otherwise be preferred
 /// to an integer range or `BOOL` for the outer identifiers.
-fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanResult {
+fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool, defer: bool) -> PlanResult {
     let cs = conjuncts(pred);
     let ment: Vec<Vec<usize>> = cs.iter().map(|c| mentions(c, ids)).collect();
     let int_evidence = ids.iter().map(|&x| int_evidence(x, &cs)).collect();
@@ -259,17 +285,24 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool) -> PlanR
             found => found,
         };
         let Some((_, vars, gen)) = found else {
-            return Err((
-                format!(
-                    "cannot enumerate '{}': no conjunct gives it a finite range (x = E, x : S, x <: S, integer bounds)",
-                    syms.name(ids[k])
-                ),
-                pred.pos,
-            ));
+            let m = format!(
+                "cannot enumerate '{}': no conjunct gives it a finite range (x = E, x : S, x <: S, integer bounds)",
+                syms.name(ids[k])
+            );
+            if !defer {
+                return Err((m, pred.pos));
+            }
+            let rest = (k..ids.len()).filter(|&j| !p.bound[j]).collect();
+            steps.push(p.bind(rest, Gen::Unbounded(m, pred.pos)));
+            break;
         };
         steps.push(p.bind(vars, gen));
     }
-    Ok(Plan { pre, steps })
+    Ok(Plan {
+        pre,
+        steps,
+        deferring: defer,
+    })
 }
 
 /// Solving `A = B` for `x` through `+` and `-` is only sound for integers
@@ -336,6 +369,7 @@ impl Planner<'_> {
                         ready: &ready,
                     };
                     self.lin(c, a, b)
+                        .or_else(|| self.product(c, a, b))
                         .or_else(|| self.elem(c, a, b, true))
                         .or_else(|| shapes::pattern(c, (a, b), &kn))
                 }
@@ -379,7 +413,7 @@ impl Planner<'_> {
             .copied()
             .chain(free.iter().map(|&k| self.ids[k]))
             .collect();
-        let plan = plan_with(&inner, q, self.syms, false).ok()?;
+        let plan = plan_with(&inner, q, self.syms, false, false).ok()?;
         let gen = Gen::Exists {
             c,
             ids: inner,
@@ -403,22 +437,44 @@ impl Planner<'_> {
         found.map(|(k, left)| (3, vec![k], Gen::Elem { c, left }))
     }
 
-    /// `Gen::Lin` for conjunct `c`, `a = b`, when it has one unbound
-    /// identifier, an integer, on a `+`/`-` chain of one side.
-    fn lin(&self, c: usize, a: &Expr, b: &Expr) -> Option<Cand> {
+    /// The only unbound identifier conjunct `c` mentions (as the one index
+    /// of a step, and itself), when it is an integer by evidence.
+    fn one_integer(&self, c: usize) -> Option<(Vec<usize>, Sym)> {
         let free: Vec<usize> = self.ment[c]
             .iter()
             .copied()
             .filter(|&k| !self.bound[k])
             .collect();
-        if free.len() != 1 || !self.int_evidence[free[0]] {
-            return None;
-        }
-        let x = self.ids[free[0]];
+        let x = self.ids[*free.first()?];
+        (free.len() == 1 && self.int_evidence[free[0]]).then_some((free, x))
+    }
+
+    /// `Gen::Lin` for conjunct `c`, `a = b`, when it has one unbound
+    /// identifier, an integer, on a `+`/`-` chain of one side.
+    fn lin(&self, c: usize, a: &Expr, b: &Expr) -> Option<Cand> {
+        let (free, x) = self.one_integer(c)?;
         if lin_path(a, x) && mentions(b, &[x]).is_empty() {
             Some((1, free, Gen::Lin { c, left: true }))
         } else if lin_path(b, x) && mentions(a, &[x]).is_empty() {
             Some((1, free, Gen::Lin { c, left: false }))
+        } else {
+            None
+        }
+    }
+
+    /// `Gen::Product` for conjunct `c`, `a = b`, when it has one unbound
+    /// identifier, an integer, in a product on a `+`/`-` chain of one side
+    /// (see `range_product`).
+    fn product(&self, c: usize, a: &Expr, b: &Expr) -> Option<Cand> {
+        let (free, x) = self.one_integer(c)?;
+        let ready = |e: &Expr| self.ready(e);
+        let solvable = |side: &Expr, other: &Expr| {
+            range_product::solvable(side, x, &ready) && mentions(other, &[x]).is_empty()
+        };
+        if solvable(a, b) {
+            Some((1, free, Gen::Product { c, left: true }))
+        } else if solvable(b, a) {
+            Some((1, free, Gen::Product { c, left: false }))
         } else {
             None
         }
@@ -437,7 +493,15 @@ impl Planner<'_> {
                 let mentions_x = |c: usize| self.ment[c].contains(&k);
                 let partner = |y: Sym| boxed && self.partner(k, y);
                 let (cs, checked) = (&self.cs, &self.checked);
-                let r = bounds::range_of(self.ids[k], cs, checked, &ready, &mentions_x, &partner)?;
+                let open = range_alias::Open {
+                    ids: self.ids,
+                    bound: &self.bound,
+                    cs,
+                    checked,
+                };
+                let x = self.ids[k];
+                let defines = |e: &Expr| range_alias::defines_unused(e, x, &open);
+                let r = bounds::range_of(x, cs, checked, &ready, &mentions_x, &partner, &defines)?;
                 Some((4, vec![k], Gen::Range(r)))
             })
     }
@@ -685,6 +749,8 @@ impl Planner<'_> {
             | Gen::Pattern { .. }
             | Gen::UnionPart { .. }
             | Gen::Slice { .. }
+            | Gen::Product { .. }
+            | Gen::Unbounded(..)
             | Gen::DomainEnd { .. } => None,
         };
         if let Some(c) = exact {
