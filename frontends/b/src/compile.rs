@@ -212,6 +212,12 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             set_no += 1;
         }
     }
+    let sizes_given = crate::deferred_given::sizes_given(
+        &machines,
+        &syms,
+        &scopes,
+        &crate::setinfer::Bounds { maxint, minint },
+    );
     let mut const_ids = Vec::new();
     let mut var_ids = Vec::new();
     for m in &machines {
@@ -354,6 +360,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         any_values,
         try_find_abort,
         wd_swallowed: Default::default(),
+        sizes_given,
     };
     if let (Some((m, at)), Some(p)) = (unplanned, &properties) {
         // left to SETUP_CONSTANTS when a closed conjunct is an error there

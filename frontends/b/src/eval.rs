@@ -68,6 +68,9 @@ pub struct World {
     pub wd_swallowed: std::sync::atomic::AtomicBool,
     /// The slots' declared types (see `solve::Declared`).
     pub declared: crate::solve::Declared,
+    /// Every deferred set has a size ProB cannot infer from the
+    /// PROPERTIES (see `deferred_given`).
+    pub sizes_given: bool,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:

@@ -118,6 +118,9 @@ mod ast;
 mod bijection;
 mod bodytyped;
 mod compile;
+mod deferred_given;
+mod deferred_mincard;
+mod deferred_product;
 mod error;
 mod eval;
 mod eventb;
@@ -189,6 +192,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_deferred;
 #[cfg(test)]
 mod tests_library;
 #[cfg(test)]

@@ -274,16 +274,13 @@ impl BModel {
     /// a conjunct taken as false for a function applied outside its
     /// domain (wd_if_then_else: 2 states), deferred sets (whose size
     /// ProB may infer from the PROPERTIES: DeferredSetMinCard, 15 states;
-    /// OpenRecordSimple, 48),
+    /// OpenRecordSimple, 48; not when every size is given: see
+    /// `deferred_given`),
     /// or strict inclusions (UnsatTest3_union's `V <<: W`: 2 states).
     fn unsatisfiable(&self, pos: Pos) -> E<()> {
         let why = if self.world.wd_swallowed.load(Ordering::Relaxed) {
             Some("a function applied outside its domain while solving them")
-        } else if self
-            .machines
-            .iter()
-            .any(|m| m.sets.iter().any(|d| d.elements.is_none()))
-        {
+        } else if !self.world.sizes_given {
             Some("deferred sets, whose size ProB may infer")
         } else if self.properties.as_ref().is_some_and(|p| {
             let mut strict = false;

@@ -22,6 +22,9 @@
 //! 256`); otherwise ProB infers another size: refused. `dom(f) = S` and
 //! `ran(f) = S` keep it too (Access, Access2, AccessU3, SimpleCycle).
 //!
+//! A bijection or surjection that needs more elements than the default
+//! size (`make : BOOL * BOOL >->> S`) raises it (`deferred_mincard`).
+//!
 //! Other constraints on `S` itself (`S = A \/ B`: ProB's counts of
 //! Ancestors and the stellwerk models are smaller than the plain
 //! solutions', ProB breaking the symmetry of such partitions) are
@@ -32,6 +35,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::ast::*;
+use crate::deferred_mincard::{known_size, least_size};
 use crate::error::{BError, ErrorKind};
 use crate::parse::err_at;
 use crate::setinfer::{card_before_solving, lower_bound, Before, Bounds};
@@ -63,10 +67,26 @@ impl SetSizes<'_> {
 
     /// The size of deferred set `d`: see the module comment.
     pub fn size(&self, d: &SetDecl) -> R<i64> {
-        self.size_at(d)
+        self.size_at(d, &[])
     }
 
-    fn size_at(&self, d: &SetDecl) -> R<i64> {
+    /// The size of a set named `x` known before solving: an enumerated
+    /// set's, or a deferred set's not among `visiting` (see
+    /// `deferred_mincard`).
+    fn named_size(&self, x: Sym, visiting: &[Sym]) -> Option<i64> {
+        let d = self
+            .machines
+            .iter()
+            .flat_map(|m| &m.sets)
+            .find(|d| d.name == x)?;
+        match &d.elements {
+            Some(es) => Some(es.len() as i64),
+            None if visiting.contains(&x) => None,
+            None => self.size_at(d, visiting).ok(),
+        }
+    }
+
+    fn size_at(&self, d: &SetDecl, visiting: &[Sym]) -> R<i64> {
         let name = self.syms.name(d.name);
         let is_card_s = |e: &Expr| matches!(&e.kind, ExprKind::Call(Builtin::Card, a) if matches!(a[0].kind, ExprKind::Ident(s) if s == d.name));
         let is_s = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == d.name);
@@ -161,7 +181,11 @@ impl SetSizes<'_> {
             [_, (c, _), ..] => return Err(refuse(c, format!("{name} = {{..}} twice"))),
         };
         let defaulted = fixed.is_none() && listed.is_empty();
-        let n = match bounds.iter().filter_map(|c| lower_bound(c, d.name)).max() {
+        let within: Vec<Sym> = visiting.iter().copied().chain([d.name]).collect();
+        let size_of = |e: &Expr| known_size(e, &|x| self.named_size(x, &within));
+        let demanded = all.iter().filter_map(|c| least_size(c, d.name, &size_of));
+        let least = bounds.iter().filter_map(|c| lower_bound(c, d.name));
+        let n = match least.chain(demanded).max() {
             Some(least) if defaulted && least > n => least,
             _ => n,
         };
