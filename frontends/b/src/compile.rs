@@ -212,6 +212,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             set_no += 1;
         }
     }
+    crate::deferred_singletons::type_listed(&mut machines);
     let sizes_given = crate::deferred_given::sizes_given(
         &machines,
         &syms,

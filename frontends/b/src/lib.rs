@@ -121,6 +121,7 @@ mod compile;
 mod deferred_given;
 mod deferred_mincard;
 mod deferred_product;
+mod deferred_singletons;
 mod error;
 mod eval;
 mod eventb;

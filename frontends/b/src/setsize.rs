@@ -36,6 +36,7 @@ use rustc_hash::FxHashMap;
 
 use crate::ast::*;
 use crate::deferred_mincard::{known_size, least_size};
+use crate::deferred_singletons::{setup_stays, singleton_union};
 use crate::error::{BError, ErrorKind};
 use crate::parse::err_at;
 use crate::setinfer::{card_before_solving, lower_bound, Before, Bounds};
@@ -108,7 +109,9 @@ impl SetSizes<'_> {
                 union_at = Some(c);
                 continue;
             }
-            if let Some(xs) = listing(c, d.name, &consts) {
+            if let Some(xs) =
+                listing(c, d.name, &consts).or_else(|| singleton_union(c, d.name, &consts))
+            {
                 listed.push((c, xs));
                 continue;
             }
@@ -170,13 +173,16 @@ impl SetSizes<'_> {
             [(c, xs)] => {
                 let (n, k) = (fixed.unwrap_or(self.default), xs.len() as i64);
                 let m = largest_clique(xs.len(), &self.distinct_pairs(xs));
-                if k >= 2 && m == Some(xs.len()) {
+                let stays = setup_stays(&all, &consts, xs);
+                if k >= 2 && m == Some(xs.len()) && stays && fixed.is_none_or(|f| f == k) {
+                    k
+                } else if k >= 2 && m == Some(xs.len()) {
                     return Err(refuse(c, format!("{name} = {{..}} of {k} constants said pairwise distinct (ProB may make {name} an enumerated set without a SETUP_CONSTANTS step: ModeProtocolMachine)")));
-                }
-                if m.is_none_or(|m| n < m as i64) || n > k {
+                } else if m.is_none_or(|m| n < m as i64) || n > k {
                     return Err(refuse(c, format!("{name} = {{..}} of {k} constants, {name} of {n} elements (ProB may choose its size)")));
+                } else {
+                    n
                 }
-                n
             }
             [_, (c, _), ..] => return Err(refuse(c, format!("{name} = {{..}} twice"))),
         };

@@ -34,7 +34,8 @@ fn element_constants(machines: &[Machine], const_ids: &[Sym], deferred: &[Sym]) 
             for c in crate::solve::conjuncts(p) {
                 for (d, &s) in deferred.iter().enumerate() {
                     let listed = crate::setsize::listing(c, s, const_ids)
-                        .or_else(|| subset_of(c, s, const_ids));
+                        .or_else(|| subset_of(c, s, const_ids))
+                        .or_else(|| crate::deferred_singletons::singleton_union(c, s, const_ids));
                     for x in listed.unwrap_or_default() {
                         let k = const_ids.iter().position(|&i| i == x);
                         if let Some(k) = k.filter(|k| !groups[d].contains(k)) {

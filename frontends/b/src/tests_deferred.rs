@@ -80,3 +80,23 @@ fn a_bijection_from_a_product_of_a_deferred_set_is_fixed() {
     .unwrap_err();
     assert!(e.contains("constant elements"), "{e}");
 }
+
+#[test]
+fn a_partition_into_singletons_beside_other_constants_sizes_the_set() {
+    // S = {a} \/ {b} \/ {c}, pairwise disjoint: S has 3 elements and a, b,
+    // c one value (symmetry); f : S --> BOOL keeps the SETUP_CONSTANTS
+    // step: 8 solutions, root + 8 + 8 states, 8 + 8 edges
+    let props = "S = {a} \\/ {b} \\/ {c} & {a} /\\ {b} = {} & {a} /\\ {c} = {} & {b} /\\ {c} = {}";
+    let (s, t) = count(&format!(
+        "MACHINE C SETS S CONSTANTS a, b, c, f PROPERTIES {props} & f : S --> BOOL
+         VARIABLES x INITIALISATION x := f(a) END"
+    ));
+    assert_eq!((s, t), (17, 16));
+    // nothing else: ProB may drop the step, refused
+    let e = explore(&format!(
+        "MACHINE C SETS S CONSTANTS a, b, c PROPERTIES {props}
+         VARIABLES x INITIALISATION x := a END"
+    ))
+    .unwrap_err();
+    assert!(e.contains("pairwise distinct"), "{e}");
+}
