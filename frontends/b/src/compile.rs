@@ -254,22 +254,12 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     let params: Vec<Sym> = machines.iter().flat_map(|m| m.params.clone()).collect();
     let symmetry = Symmetry::of(&machines, &const_ids, &params, &deferred)
         .map_err(|(p, m)| err_at(&files, ErrorKind::Unsupported, p, m))?;
-    if !const_ids.is_empty() {
-        for m in &machines {
-            for p in &m.properties {
-                if let Some((pos, what)) = symmetric_constants(p, &const_ids, &deferred) {
-                    return Err(err_at(
-                        &files,
-                        ErrorKind::Unsupported,
-                        pos,
-                        format!(
-                            "{what} (ProB breaks deferred-set symmetry while solving PROPERTIES)"
-                        ),
-                    ));
-                }
-            }
-        }
-    }
+    // checked once the PROPERTIES are solved (`deferred_unique`)
+    let unmodelled_symmetry = machines
+        .iter()
+        .flat_map(|m| &m.properties)
+        .filter(|_| !const_ids.is_empty())
+        .find_map(|p| symmetric_constants(p, &const_ids, &deferred));
     for (i, &s) in const_ids.iter().chain(&var_ids).enumerate() {
         set_global(&mut globals, s, Global::Slot(i));
     }
@@ -362,6 +352,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         try_find_abort,
         wd_swallowed: Default::default(),
         sizes_given,
+        unmodelled_symmetry,
     };
     if let (Some((m, at)), Some(p)) = (unplanned, &properties) {
         // left to SETUP_CONSTANTS when a closed conjunct is an error there

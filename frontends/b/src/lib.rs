@@ -122,6 +122,7 @@ mod deferred_given;
 mod deferred_mincard;
 mod deferred_product;
 mod deferred_singletons;
+mod deferred_unique;
 mod error;
 mod eval;
 mod eventb;

@@ -370,6 +370,7 @@ impl BModel {
                     symbolic: false,
                 };
                 let mut sols = Vec::new();
+                let mut seen = 0;
                 let truth = Expr {
                     kind: ExprKind::Bool(true),
                     pos: Pos::default(),
@@ -384,12 +385,16 @@ impl BModel {
                         .iter()
                         .map(|&c| env.lookup(c, pred.pos))
                         .collect::<E<Vec<Value>>>()?;
+                    seen += 1;
+                    crate::deferred_unique::beyond_one(&self.world.unmodelled_symmetry, seen)?;
                     if self.world.symmetry.keeps(&vals) {
                         sols.push(vals);
                     }
                     Ok(true)
                 });
                 r.map_err(|f| crate::solve::closed_wd(f, &self.const_ids, pred, &mut env))?;
+                let u = &self.world.unmodelled_symmetry;
+                crate::deferred_unique::kept_whole(u, seen, sols.len())?;
                 Ok(sols)
             })
             .as_ref()

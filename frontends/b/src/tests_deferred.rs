@@ -100,3 +100,19 @@ fn a_partition_into_singletons_beside_other_constants_sizes_the_set() {
     .unwrap_err();
     assert!(e.contains("pairwise distinct"), "{e}");
 }
+
+#[test]
+fn a_bijection_over_a_deferred_set_with_one_solution_is_accepted() {
+    // n : S >->> S without fixed points: over 2 elements only the swap,
+    // root + 1 + 1 states, 1 + 1 edges; over 3 elements two cycles
+    // (ProB keeps one or both: refused)
+    let m = |card: &str| {
+        format!(
+            "MACHINE C SETS S CONSTANTS n PROPERTIES {card} n : S >->> S & !x.(x : S => n(x) /= x)
+             VARIABLES x INITIALISATION x := 0 END"
+        )
+    };
+    assert_eq!(explore(&m("")), Ok((3, 2)));
+    let e = explore(&m("card(S) = 3 &")).unwrap_err();
+    assert!(e.contains("more than one solution"), "{e}");
+}
