@@ -244,13 +244,9 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     // ProB breaks the symmetry of deferred sets while solving the
     // PROPERTIES: constant elements of a deferred set are enumerated MACE
     // style (`symmetry`); other cases (a constant element of another
-    // constant set, a bijection onto a deferred set) are refused.
-    let deferred: Vec<Sym> = machines
-        .iter()
-        .flat_map(|m| &m.sets)
-        .filter(|d| d.elements.is_none())
-        .map(|d| d.name)
-        .collect();
+    // constant set, a bijection onto a deferred set) are accepted only
+    // with a single solution (`deferred_unique`).
+    let deferred = crate::deferred_given::deferred_sets(&machines);
     let params: Vec<Sym> = machines.iter().flat_map(|m| m.params.clone()).collect();
     let symmetry = Symmetry::of(&machines, &const_ids, &params, &deferred)
         .map_err(|(p, m)| err_at(&files, ErrorKind::Unsupported, p, m))?;

@@ -82,3 +82,13 @@ fn card_given(c: &Expr, s: Sym, consts: &[Sym], all: &[&Expr], bounds: &Bounds) 
             )
     })
 }
+
+/// The deferred sets of `machines`, in declaration order.
+pub fn deferred_sets(machines: &[Machine]) -> Vec<Sym> {
+    machines
+        .iter()
+        .flat_map(|m| &m.sets)
+        .filter(|d| d.elements.is_none())
+        .map(|d| d.name)
+        .collect()
+}

@@ -98,12 +98,7 @@ fn elementary(c: &Expr) -> bool {
 /// deferred set `S` (which implies them), giving the `ai` the finite
 /// range the solver needs.
 pub fn type_listed(machines: &mut [Machine]) {
-    let deferred: Vec<Sym> = machines
-        .iter()
-        .flat_map(|m| &m.sets)
-        .filter(|d| d.elements.is_none())
-        .map(|d| d.name)
-        .collect();
+    let deferred = crate::deferred_given::deferred_sets(machines);
     let consts: Vec<Sym> = machines
         .iter()
         .flat_map(|m| m.constants.iter().copied())

@@ -60,7 +60,12 @@
 //! * Constants that are elements of a deferred set (`c : S`) are
 //!   enumerated as ProB's static symmetry reduction does (see `symmetry`),
 //!   and a bijection between a deferred set and a finite set or another
-//!   deferred set is fixed (see `bijection`).
+//!   deferred set is fixed (see `bijection`, `deferred_product`); a
+//!   bijection or surjection needing more elements than the default size
+//!   sizes the set (`deferred_mincard`), as does a listing of constants
+//!   said pairwise distinct (`deferred_singletons`). Other symmetry
+//!   breaking of ProB's is accepted when the PROPERTIES have a single
+//!   solution (`deferred_unique`).
 //! * `SET_PREF_MAX_OPERATIONS` / `SET_PREF_MAX_INITIALISATIONS` = n: ProB
 //!   computes at most n instances of an operation (of SETUP_CONSTANTS,
 //!   INITIALISATION) per state; a reached state where we find more is
@@ -83,7 +88,8 @@
 //!   no state (ProB's count 0).
 //! * PROPERTIES without solution: no state either (ProB's count 0),
 //!   unless ProB's solver may find one where ours does not (a deferred
-//!   set, whose size ProB may infer; a function applied outside its
+//!   set named by the PROPERTIES without a given size, which ProB may
+//!   infer: `deferred_given`; a function applied outside its
 //!   domain while solving; strict inclusions): then unsupported.
 //!
 //! Refused with [`ErrorKind::Unsupported`] (naming the construct and
