@@ -248,7 +248,10 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     // with a single solution (`deferred_unique`).
     let deferred = crate::deferred_given::deferred_sets(&machines);
     let params: Vec<Sym> = machines.iter().flat_map(|m| m.params.clone()).collect();
-    let symmetry = Symmetry::of(&machines, &const_ids, &params, &deferred)
+    let event_b = machines
+        .last()
+        .is_some_and(|m| crate::is_event_b(&files[usize::from(m.pos.file)]));
+    let symmetry = Symmetry::of(&machines, &const_ids, &params, &deferred, event_b)
         .map_err(|(p, m)| err_at(&files, ErrorKind::Unsupported, p, m))?;
     // checked once the PROPERTIES are solved (`deferred_unique`)
     let unmodelled_symmetry = machines

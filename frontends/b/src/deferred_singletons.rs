@@ -124,3 +124,69 @@ pub fn type_listed(machines: &mut [Machine]) {
         m.properties.extend(typing);
     }
 }
+
+/// Whether every conjunct of `all` is a membership of identifiers, a
+/// distinctness or a listing (see `elementary`).
+pub fn all_elementary(all: &[&Expr]) -> bool {
+    all.iter().all(|c| elementary(c))
+}
+
+/// Whether ProB fixes every constant as an element of an enumerated set,
+/// without a SETUP_CONSTANTS step: the PROPERTIES are elementary, list
+/// some deferred set, and every constant (no machine parameter) is either
+/// in the listing of its set, whose constants are pairwise distinct, or
+/// the only constant element of its set, in an Event-B export (as its
+/// contexts' enumerated sets: `eventb::project`). ProB's counts: two
+/// ModeProtocolMachine models (8,352 states, 22,045 transitions: no step,
+/// where ours had one more of each), SetLaws (512 states, 2,305
+/// transitions). Classical B keeps the step (DeferredSetAndConstants2: 2
+/// states, 2 transitions), not modelled: refused (`symmetry`).
+/// `groups`: per deferred set (`deferred`), the indices of its constant
+/// elements (`symmetry`).
+pub fn fixed_as_enumerated(
+    all: &[&Expr],
+    consts: &[Sym],
+    params: &[Sym],
+    deferred: &[Sym],
+    groups: &[Vec<usize>],
+) -> bool {
+    let covered = groups.iter().map(Vec::len).sum::<usize>() == consts.len();
+    let sets_ok = deferred.iter().zip(groups).all(|(&s, g)| {
+        if g.len() < 2 {
+            return true;
+        }
+        let Some(mut xs) = distinct_listing(all, consts, s) else {
+            return false;
+        };
+        let mut mine: Vec<Sym> = g.iter().map(|&k| consts[k]).collect();
+        mine.sort_unstable();
+        xs.sort_unstable();
+        mine == xs
+    });
+    !consts.is_empty()
+        && params.iter().all(|p| !consts.contains(p))
+        && listing_alone(all, consts, deferred)
+        && covered
+        && sets_ok
+}
+
+/// Whether the PROPERTIES `all` are elementary and list some deferred
+/// set by constants said pairwise distinct.
+pub fn listing_alone(all: &[&Expr], consts: &[Sym], deferred: &[Sym]) -> bool {
+    all_elementary(all)
+        && deferred
+            .iter()
+            .any(|&s| distinct_listing(all, consts, s).is_some())
+}
+
+/// The constants of a listing of `s` (`S = {..}`, `S = {a} \/ ..`) among
+/// `all`, when every pair of them is said distinct.
+fn distinct_listing(all: &[&Expr], consts: &[Sym], s: Sym) -> Option<Vec<Sym>> {
+    let xs = all.iter().find_map(|c| {
+        crate::setsize::listing(c, s, consts).or_else(|| singleton_union(c, s, consts))
+    })?;
+    let pairs = crate::setsize::distinct_pairs(all.iter().copied(), &xs);
+    let said = |i: usize, j: usize| pairs.contains(&(i, j)) || pairs.contains(&(j, i));
+    let k = xs.len();
+    (k >= 2 && (0..k).all(|i| (0..i).all(|j| said(i, j)))).then_some(xs)
+}

@@ -36,7 +36,7 @@ use rustc_hash::FxHashMap;
 
 use crate::ast::*;
 use crate::deferred_mincard::{known_size, least_size};
-use crate::deferred_singletons::{setup_stays, singleton_union};
+use crate::deferred_singletons::{all_elementary, setup_stays, singleton_union};
 use crate::error::{BError, ErrorKind};
 use crate::parse::err_at;
 use crate::setinfer::{card_before_solving, lower_bound, Before, Bounds};
@@ -173,7 +173,7 @@ impl SetSizes<'_> {
             [(c, xs)] => {
                 let (n, k) = (fixed.unwrap_or(self.default), xs.len() as i64);
                 let m = largest_clique(xs.len(), &self.distinct_pairs(xs));
-                let stays = setup_stays(&all, &consts, xs);
+                let stays = setup_stays(&all, &consts, xs) || all_elementary(&all);
                 if k >= 2 && m == Some(xs.len()) && stays && fixed.is_none_or(|f| f == k) {
                     k
                 } else if k >= 2 && m == Some(xs.len()) {
@@ -291,30 +291,40 @@ impl SetSizes<'_> {
     /// distinct: `x /= y`, `not(x = y)` or `{x} /\ {y} = {}` (a
     /// partition's translation).
     fn distinct_pairs(&self, xs: &[Sym]) -> Vec<(usize, usize)> {
-        let at = |e: &Expr| match &e.kind {
-            ExprKind::Ident(x) => xs.iter().position(|y| y == x),
-            ExprKind::SetExt(v) if v.len() == 1 => match v[0].kind {
-                ExprKind::Ident(x) => xs.iter().position(|&y| y == x),
-                _ => None,
-            },
-            _ => None,
-        };
-        let pair = |e: &Expr, op: BinOp| match &e.kind {
-            ExprKind::Bin(o, a, b) if *o == op => at(a).zip(at(b)),
-            _ => None,
-        };
-        self.conjuncts()
-            .filter_map(|c| match &c.kind {
-                ExprKind::Bin(BinOp::Neq, ..) => pair(c, BinOp::Neq),
-                ExprKind::Call(Builtin::Not, a) => a.first().and_then(|e| pair(e, BinOp::Eq)),
-                ExprKind::Bin(BinOp::Eq, a, b) => [(a, b), (b, a)]
-                    .iter()
-                    .filter(|(_, q)| matches!(q.kind, ExprKind::EmptySet))
-                    .find_map(|(p, _)| pair(p, BinOp::Inter)),
-                _ => None,
-            })
-            .collect()
+        distinct_pairs(self.conjuncts(), xs)
     }
+}
+
+/// The pairs of `xs` (indices) that one of `conjuncts` says distinct:
+/// `x /= y`, `not(x = y)` or `{x} /\ {y} = {}` (a partition's
+/// translation).
+pub(crate) fn distinct_pairs<'e>(
+    conjuncts: impl Iterator<Item = &'e Expr>,
+    xs: &[Sym],
+) -> Vec<(usize, usize)> {
+    let at = |e: &Expr| match &e.kind {
+        ExprKind::Ident(x) => xs.iter().position(|y| y == x),
+        ExprKind::SetExt(v) if v.len() == 1 => match v[0].kind {
+            ExprKind::Ident(x) => xs.iter().position(|&y| y == x),
+            _ => None,
+        },
+        _ => None,
+    };
+    let pair = |e: &Expr, op: BinOp| match &e.kind {
+        ExprKind::Bin(o, a, b) if *o == op => at(a).zip(at(b)),
+        _ => None,
+    };
+    conjuncts
+        .filter_map(|c| match &c.kind {
+            ExprKind::Bin(BinOp::Neq, ..) => pair(c, BinOp::Neq),
+            ExprKind::Call(Builtin::Not, a) => a.first().and_then(|e| pair(e, BinOp::Eq)),
+            ExprKind::Bin(BinOp::Eq, a, b) => [(a, b), (b, a)]
+                .iter()
+                .filter(|(_, q)| matches!(q.kind, ExprKind::EmptySet))
+                .find_map(|(p, _)| pair(p, BinOp::Inter)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `xs` when the conjunct `c` is `S = {x1, .., xk}` (or `{..} = S`), the
