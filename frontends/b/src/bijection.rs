@@ -17,6 +17,9 @@
 //! MIO_ref3, MIO_ref4 and MIO_ref6 (`doorSta : DOORS >->> STATS`, 144,090
 //! states and 836,148 transitions).
 //!
+//! A side that is a cartesian product over one other deferred set (`D *
+//! D >->> S`) is taken as that deferred set (`deferred_product`).
+//!
 //! Owns that selection; the refusal of other bijections over deferred
 //! sets is `compile`'s.
 
@@ -83,6 +86,15 @@ pub fn fixed_bijection(c: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<Fix
             set,
             other: None,
         }),
+        (Some(set), None) | (None, Some(set)) => {
+            let side = if deferred_ident(x).is_some() { y } else { x };
+            let other = crate::deferred_product::product_over(side, set, deferred, &finite)?;
+            Some(FixedBijection {
+                constant,
+                set,
+                other: Some(other),
+            })
+        }
         (Some(set), Some(other)) if set != other => Some(FixedBijection {
             constant,
             set,

@@ -212,6 +212,13 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             set_no += 1;
         }
     }
+    crate::deferred_singletons::type_listed(&mut machines);
+    let sizes_given = crate::deferred_given::sizes_given(
+        &machines,
+        &syms,
+        &scopes,
+        &crate::setinfer::Bounds { maxint, minint },
+    );
     let mut const_ids = Vec::new();
     let mut var_ids = Vec::new();
     for m in &machines {
@@ -237,32 +244,21 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     // ProB breaks the symmetry of deferred sets while solving the
     // PROPERTIES: constant elements of a deferred set are enumerated MACE
     // style (`symmetry`); other cases (a constant element of another
-    // constant set, a bijection onto a deferred set) are refused.
-    let deferred: Vec<Sym> = machines
-        .iter()
-        .flat_map(|m| &m.sets)
-        .filter(|d| d.elements.is_none())
-        .map(|d| d.name)
-        .collect();
+    // constant set, a bijection onto a deferred set) are accepted only
+    // with a single solution (`deferred_unique`).
+    let deferred = crate::deferred_given::deferred_sets(&machines);
     let params: Vec<Sym> = machines.iter().flat_map(|m| m.params.clone()).collect();
-    let symmetry = Symmetry::of(&machines, &const_ids, &params, &deferred)
+    let event_b = machines
+        .last()
+        .is_some_and(|m| crate::is_event_b(&files[usize::from(m.pos.file)]));
+    let symmetry = Symmetry::of(&machines, &const_ids, &params, &deferred, event_b)
         .map_err(|(p, m)| err_at(&files, ErrorKind::Unsupported, p, m))?;
-    if !const_ids.is_empty() {
-        for m in &machines {
-            for p in &m.properties {
-                if let Some((pos, what)) = symmetric_constants(p, &const_ids, &deferred) {
-                    return Err(err_at(
-                        &files,
-                        ErrorKind::Unsupported,
-                        pos,
-                        format!(
-                            "{what} (ProB breaks deferred-set symmetry while solving PROPERTIES)"
-                        ),
-                    ));
-                }
-            }
-        }
-    }
+    // checked once the PROPERTIES are solved (`deferred_unique`)
+    let unmodelled_symmetry = machines
+        .iter()
+        .flat_map(|m| &m.properties)
+        .filter(|_| !const_ids.is_empty())
+        .find_map(|p| symmetric_constants(p, &const_ids, &deferred));
     for (i, &s) in const_ids.iter().chain(&var_ids).enumerate() {
         set_global(&mut globals, s, Global::Slot(i));
     }
@@ -355,6 +351,8 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         try_find_abort,
         wd_swallowed: Default::default(),
         sets: Default::default(),
+        sizes_given,
+        unmodelled_symmetry,
     };
     if let (Some((m, at)), Some(p)) = (unplanned, &properties) {
         // left to SETUP_CONSTANTS when a closed conjunct is an error there

@@ -70,6 +70,12 @@ pub struct World {
     pub declared: crate::solve::Declared,
     /// Elements of expensive generating sets already enumerated.
     pub sets: crate::solve::SetCache,
+    /// Every deferred set has a size ProB cannot infer from the
+    /// PROPERTIES (see `deferred_given`).
+    pub sizes_given: bool,
+    /// A symmetry-breaking construct of ProB's not modelled, accepted
+    /// with a single solution (see `deferred_unique`).
+    pub unmodelled_symmetry: crate::deferred_unique::Unmodelled,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:

@@ -63,7 +63,12 @@
 //! * Constants that are elements of a deferred set (`c : S`) are
 //!   enumerated as ProB's static symmetry reduction does (see `symmetry`),
 //!   and a bijection between a deferred set and a finite set or another
-//!   deferred set is fixed (see `bijection`).
+//!   deferred set is fixed (see `bijection`, `deferred_product`); a
+//!   bijection or surjection needing more elements than the default size
+//!   sizes the set (`deferred_mincard`), as does a listing of constants
+//!   said pairwise distinct (`deferred_singletons`). Other symmetry
+//!   breaking of ProB's is accepted when the PROPERTIES have a single
+//!   solution (`deferred_unique`).
 //! * `SET_PREF_MAX_OPERATIONS` / `SET_PREF_MAX_INITIALISATIONS` = n: ProB
 //!   computes at most n instances of an operation (of SETUP_CONSTANTS,
 //!   INITIALISATION) per state; a reached state where we find more is
@@ -86,7 +91,8 @@
 //!   no state (ProB's count 0).
 //! * PROPERTIES without solution: no state either (ProB's count 0),
 //!   unless ProB's solver may find one where ours does not (a deferred
-//!   set, whose size ProB may infer; a function applied outside its
+//!   set named by the PROPERTIES without a given size, which ProB may
+//!   infer: `deferred_given`; a function applied outside its
 //!   domain while solving; strict inclusions): then unsupported.
 //!
 //! Refused with [`ErrorKind::Unsupported`] (naming the construct and
@@ -121,6 +127,11 @@ mod ast;
 mod bijection;
 mod bodytyped;
 mod compile;
+mod deferred_given;
+mod deferred_mincard;
+mod deferred_product;
+mod deferred_singletons;
+mod deferred_unique;
 mod error;
 mod errors_parallel;
 mod errors_results;
@@ -198,6 +209,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_deferred;
 #[cfg(test)]
 mod tests_lazy;
 #[cfg(test)]

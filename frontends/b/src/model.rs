@@ -307,16 +307,13 @@ impl BModel {
     /// a conjunct taken as false for a function applied outside its
     /// domain (wd_if_then_else: 2 states), deferred sets (whose size
     /// ProB may infer from the PROPERTIES: DeferredSetMinCard, 15 states;
-    /// OpenRecordSimple, 48),
+    /// OpenRecordSimple, 48; not when every size is given: see
+    /// `deferred_given`),
     /// or strict inclusions (UnsatTest3_union's `V <<: W`: 2 states).
     fn unsatisfiable(&self, pos: Pos) -> E<()> {
         let why = if self.world.wd_swallowed.load(Ordering::Relaxed) {
             Some("a function applied outside its domain while solving them")
-        } else if self
-            .machines
-            .iter()
-            .any(|m| m.sets.iter().any(|d| d.elements.is_none()))
-        {
+        } else if !self.world.sizes_given {
             Some("deferred sets, whose size ProB may infer")
         } else if self.properties.as_ref().is_some_and(|p| {
             let mut strict = false;
@@ -407,6 +404,7 @@ impl BModel {
                     symbolic: false,
                 };
                 let mut sols = Vec::new();
+                let mut seen = 0;
                 let truth = Expr {
                     kind: ExprKind::Bool(true),
                     pos: Pos::default(),
@@ -427,12 +425,16 @@ impl BModel {
                         .iter()
                         .map(|&c| env.lookup(c, pred.pos))
                         .collect::<E<Vec<Value>>>()?;
+                    seen += 1;
+                    crate::deferred_unique::beyond_one(&self.world.unmodelled_symmetry, seen)?;
                     if self.world.symmetry.keeps(&vals) {
                         sols.push(vals);
                     }
                     Ok(true)
                 });
                 r.map_err(|f| crate::solve::closed_wd(f, &self.const_ids, pred, &mut env))?;
+                let u = &self.world.unmodelled_symmetry;
+                crate::deferred_unique::kept_whole(u, seen, sols.len())?;
                 Ok(sols)
             })
             .as_ref()

@@ -22,6 +22,9 @@
 //! 256`); otherwise ProB infers another size: refused. `dom(f) = S` and
 //! `ran(f) = S` keep it too (Access, Access2, AccessU3, SimpleCycle).
 //!
+//! A bijection or surjection that needs more elements than the default
+//! size (`make : BOOL * BOOL >->> S`) raises it (`deferred_mincard`).
+//!
 //! Other constraints on `S` itself (`S = A \/ B`: ProB's counts of
 //! Ancestors and the stellwerk models are smaller than the plain
 //! solutions', ProB breaking the symmetry of such partitions) are
@@ -32,6 +35,8 @@
 use rustc_hash::FxHashMap;
 
 use crate::ast::*;
+use crate::deferred_mincard::{known_size, least_size};
+use crate::deferred_singletons::{all_elementary, setup_stays, singleton_union};
 use crate::error::{BError, ErrorKind};
 use crate::parse::err_at;
 use crate::setinfer::{card_before_solving, lower_bound, Before, Bounds};
@@ -63,10 +68,26 @@ impl SetSizes<'_> {
 
     /// The size of deferred set `d`: see the module comment.
     pub fn size(&self, d: &SetDecl) -> R<i64> {
-        self.size_at(d)
+        self.size_at(d, &[])
     }
 
-    fn size_at(&self, d: &SetDecl) -> R<i64> {
+    /// The size of a set named `x` known before solving: an enumerated
+    /// set's, or a deferred set's not among `visiting` (see
+    /// `deferred_mincard`).
+    fn named_size(&self, x: Sym, visiting: &[Sym]) -> Option<i64> {
+        let d = self
+            .machines
+            .iter()
+            .flat_map(|m| &m.sets)
+            .find(|d| d.name == x)?;
+        match &d.elements {
+            Some(es) => Some(es.len() as i64),
+            None if visiting.contains(&x) => None,
+            None => self.size_at(d, visiting).ok(),
+        }
+    }
+
+    fn size_at(&self, d: &SetDecl, visiting: &[Sym]) -> R<i64> {
         let name = self.syms.name(d.name);
         let is_card_s = |e: &Expr| matches!(&e.kind, ExprKind::Call(Builtin::Card, a) if matches!(a[0].kind, ExprKind::Ident(s) if s == d.name));
         let is_s = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == d.name);
@@ -88,7 +109,9 @@ impl SetSizes<'_> {
                 union_at = Some(c);
                 continue;
             }
-            if let Some(xs) = listing(c, d.name, &consts) {
+            if let Some(xs) =
+                listing(c, d.name, &consts).or_else(|| singleton_union(c, d.name, &consts))
+            {
                 listed.push((c, xs));
                 continue;
             }
@@ -150,18 +173,25 @@ impl SetSizes<'_> {
             [(c, xs)] => {
                 let (n, k) = (fixed.unwrap_or(self.default), xs.len() as i64);
                 let m = largest_clique(xs.len(), &self.distinct_pairs(xs));
-                if k >= 2 && m == Some(xs.len()) {
+                let stays = setup_stays(&all, &consts, xs) || all_elementary(&all);
+                if k >= 2 && m == Some(xs.len()) && stays && fixed.is_none_or(|f| f == k) {
+                    k
+                } else if k >= 2 && m == Some(xs.len()) {
                     return Err(refuse(c, format!("{name} = {{..}} of {k} constants said pairwise distinct (ProB may make {name} an enumerated set without a SETUP_CONSTANTS step: ModeProtocolMachine)")));
-                }
-                if m.is_none_or(|m| n < m as i64) || n > k {
+                } else if m.is_none_or(|m| n < m as i64) || n > k {
                     return Err(refuse(c, format!("{name} = {{..}} of {k} constants, {name} of {n} elements (ProB may choose its size)")));
+                } else {
+                    n
                 }
-                n
             }
             [_, (c, _), ..] => return Err(refuse(c, format!("{name} = {{..}} twice"))),
         };
         let defaulted = fixed.is_none() && listed.is_empty();
-        let n = match bounds.iter().filter_map(|c| lower_bound(c, d.name)).max() {
+        let within: Vec<Sym> = visiting.iter().copied().chain([d.name]).collect();
+        let size_of = |e: &Expr| known_size(e, &|x| self.named_size(x, &within));
+        let demanded = all.iter().filter_map(|c| least_size(c, d.name, &size_of));
+        let least = bounds.iter().filter_map(|c| lower_bound(c, d.name));
+        let n = match least.chain(demanded).max() {
             Some(least) if defaulted && least > n => least,
             _ => n,
         };
@@ -261,30 +291,40 @@ impl SetSizes<'_> {
     /// distinct: `x /= y`, `not(x = y)` or `{x} /\ {y} = {}` (a
     /// partition's translation).
     fn distinct_pairs(&self, xs: &[Sym]) -> Vec<(usize, usize)> {
-        let at = |e: &Expr| match &e.kind {
-            ExprKind::Ident(x) => xs.iter().position(|y| y == x),
-            ExprKind::SetExt(v) if v.len() == 1 => match v[0].kind {
-                ExprKind::Ident(x) => xs.iter().position(|&y| y == x),
-                _ => None,
-            },
-            _ => None,
-        };
-        let pair = |e: &Expr, op: BinOp| match &e.kind {
-            ExprKind::Bin(o, a, b) if *o == op => at(a).zip(at(b)),
-            _ => None,
-        };
-        self.conjuncts()
-            .filter_map(|c| match &c.kind {
-                ExprKind::Bin(BinOp::Neq, ..) => pair(c, BinOp::Neq),
-                ExprKind::Call(Builtin::Not, a) => a.first().and_then(|e| pair(e, BinOp::Eq)),
-                ExprKind::Bin(BinOp::Eq, a, b) => [(a, b), (b, a)]
-                    .iter()
-                    .filter(|(_, q)| matches!(q.kind, ExprKind::EmptySet))
-                    .find_map(|(p, _)| pair(p, BinOp::Inter)),
-                _ => None,
-            })
-            .collect()
+        distinct_pairs(self.conjuncts(), xs)
     }
+}
+
+/// The pairs of `xs` (indices) that one of `conjuncts` says distinct:
+/// `x /= y`, `not(x = y)` or `{x} /\ {y} = {}` (a partition's
+/// translation).
+pub(crate) fn distinct_pairs<'e>(
+    conjuncts: impl Iterator<Item = &'e Expr>,
+    xs: &[Sym],
+) -> Vec<(usize, usize)> {
+    let at = |e: &Expr| match &e.kind {
+        ExprKind::Ident(x) => xs.iter().position(|y| y == x),
+        ExprKind::SetExt(v) if v.len() == 1 => match v[0].kind {
+            ExprKind::Ident(x) => xs.iter().position(|&y| y == x),
+            _ => None,
+        },
+        _ => None,
+    };
+    let pair = |e: &Expr, op: BinOp| match &e.kind {
+        ExprKind::Bin(o, a, b) if *o == op => at(a).zip(at(b)),
+        _ => None,
+    };
+    conjuncts
+        .filter_map(|c| match &c.kind {
+            ExprKind::Bin(BinOp::Neq, ..) => pair(c, BinOp::Neq),
+            ExprKind::Call(Builtin::Not, a) => a.first().and_then(|e| pair(e, BinOp::Eq)),
+            ExprKind::Bin(BinOp::Eq, a, b) => [(a, b), (b, a)]
+                .iter()
+                .filter(|(_, q)| matches!(q.kind, ExprKind::EmptySet))
+                .find_map(|(p, _)| pair(p, BinOp::Inter)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// `xs` when the conjunct `c` is `S = {x1, .., xk}` (or `{..} = S`), the

@@ -34,7 +34,8 @@ fn element_constants(machines: &[Machine], const_ids: &[Sym], deferred: &[Sym]) 
             for c in crate::solve::conjuncts(p) {
                 for (d, &s) in deferred.iter().enumerate() {
                     let listed = crate::setsize::listing(c, s, const_ids)
-                        .or_else(|| subset_of(c, s, const_ids));
+                        .or_else(|| subset_of(c, s, const_ids))
+                        .or_else(|| crate::deferred_singletons::singleton_union(c, s, const_ids));
                     for x in listed.unwrap_or_default() {
                         let k = const_ids.iter().position(|&i| i == x);
                         if let Some(k) = k.filter(|k| !groups[d].contains(k)) {
@@ -79,12 +80,14 @@ pub struct Symmetry {
 }
 
 impl Symmetry {
-    /// `params`: the machine parameters (among `const_ids`).
+    /// `params`: the machine parameters (among `const_ids`); `event_b`:
+    /// the machines are an Event-B export's.
     pub fn of(
         machines: &[Machine],
         const_ids: &[Sym],
         params: &[Sym],
         deferred: &[Sym],
+        event_b: bool,
     ) -> Result<Symmetry, (Pos, String)> {
         let conjuncts: Vec<&Expr> = machines
             .iter()
@@ -112,6 +115,19 @@ impl Symmetry {
         let partitions =
             crate::partition::partitions(&conjuncts, const_ids, deferred, &elements, bijective)
                 .map_err(|m| (conjuncts.first().map_or(Pos::default(), |c| c.pos), m))?;
+        let listed_fixed = event_b
+            && crate::deferred_singletons::fixed_as_enumerated(
+                &conjuncts, const_ids, params, deferred, &elements,
+            );
+        if !listed_fixed
+            && crate::deferred_singletons::listing_alone(&conjuncts, const_ids, deferred)
+        {
+            let pos = conjuncts.first().map_or(Pos::default(), |c| c.pos);
+            return Err((
+                pos,
+                "a deferred set listed by constants said pairwise distinct and little else (ProB may make it an enumerated set and drop the SETUP_CONSTANTS step, or keep it: DeferredSetAndConstants2)".into(),
+            ));
+        }
         let groups = elements
             .into_iter()
             .enumerate()
@@ -141,7 +157,7 @@ impl Symmetry {
             ));
         }
         Ok(Symmetry {
-            all_fixed: candidates && conjuncts.iter().all(member),
+            all_fixed: (candidates && conjuncts.iter().all(member)) || listed_fixed,
             groups,
             bijections,
             partitions,
