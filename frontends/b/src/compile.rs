@@ -259,6 +259,30 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         .flat_map(|m| &m.properties)
         .filter(|_| !const_ids.is_empty())
         .find_map(|p| symmetric_constants(p, &const_ids, &deferred));
+    if let Some((pos, what)) = unmodelled_symmetry.as_ref().filter(|_| {
+        let mut infinite = false;
+        for p in machines.iter().flat_map(|m| &m.properties) {
+            visit(p, &mut |e| {
+                infinite |= matches!(
+                    e.kind,
+                    ExprKind::Named(
+                        NamedSet::Integer
+                            | NamedSet::Natural
+                            | NamedSet::Natural1
+                            | NamedSet::String
+                    )
+                )
+            });
+        }
+        infinite
+    }) {
+        return Err(err_at(
+            &files,
+            ErrorKind::Unsupported,
+            *pos,
+            format!("{what} (ProB breaks deferred-set symmetry while solving PROPERTIES)"),
+        ));
+    }
     for (i, &s) in const_ids.iter().chain(&var_ids).enumerate() {
         set_global(&mut globals, s, Global::Slot(i));
     }
