@@ -730,6 +730,9 @@ impl Planner<'_> {
             self.bound[k] = true;
             self.clipped[k] = matches!(&gen, Gen::Range(r) if r.clip);
         }
+        // a product's solution must still lie in the typing set (`z : NAT1
+        // & 5 * z = 20` has none with MAXINT = 3)
+        let typings_checked = matches!(gen, Gen::Product { .. });
         let exact = match gen {
             Gen::Eq { c, .. }
             | Gen::In { c }
@@ -760,7 +763,7 @@ impl Planner<'_> {
         for c in 0..self.cs.len() {
             if !self.checked[c] && self.ment[c].iter().all(|&k| self.bound[k]) {
                 self.checked[c] = true;
-                if !is_int_typing(self.cs[c], self.ids) {
+                if typings_checked || !is_int_typing(self.cs[c], self.ids) {
                     checks.push(c);
                 }
             }

@@ -118,6 +118,15 @@ mod tests {
     }
 
     #[test]
+    fn a_quotient_outside_the_typing_set_is_no_solution() {
+        // #z.(z : NAT1 & 5 * z = 20): z = 4 lies beyond MAXINT = 3, so op
+        // is never enabled (Typecheckertests/definitions)
+        let m = "MACHINE T VARIABLES x INVARIANT x : INTEGER INITIALISATION x := 5
+                 OPERATIONS op = PRE #z.(z : NAT1 & x * z = 20) THEN x := 0 END END";
+        assert_eq!(count(m), (2, 1));
+    }
+
+    #[test]
     fn square_roots_and_quotients() {
         // s * s + 1 = 10: s = -3 or 3; 2 * q = s + 3: q = 0 or 3
         let m =
