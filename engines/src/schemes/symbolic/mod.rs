@@ -136,46 +136,6 @@
 //!   of at most 10^4 states 104 -> 106 of 106 equal to the oracle
 //!   (GlobalResAllocation-PT-03 `mdd`, IBM703-PT-none `bdd` finish),
 //!   BEEM 86 -> 88 of 90 (hanoi.1, plc.1 `mdd` finish), none differs.
-//!   Images from the learner's successors (issue 36; [`search`], `mdd`
-//!   except node saturation): learning on a small set of new states calls
-//!   `next_all` on each of them, so their successors by every group are
-//!   known; on models with at least 4 groups per slot, where building
-//!   those vectors costs less than the groups' walks over the set's nodes,
-//!   they are added as the set's image (the successors not yet visited,
-//!   learned on the same way), with no relational product and without
-//!   the set joining the frontier (counter `explicit_images`). On
-//!   Philosophers-PT-000010 (50 groups, 50 slots, 59,049 states in 294
-//!   nodes) every batch's successors took 3.0 s against 1.7 s with
-//!   relational products, hence the gate. 180 s, base and new side by
-//!   side on the 2-core VM at a load of about 20 (wall clock, so every
-//!   figure is a tenth of a core's): PhilosophersDyn-PT-10 38,047 ->
-//!   148,071 states reached (of 199,051), BridgeAndVehicles-PT-V20P10N50
-//!   70,722 -> 219,933 (of 9.08 M); neither finishes. Time per group and
-//!   per image, base (trace): PhilosophersDyn learning 9.2 s (4.0 ms per
-//!   group), 6,975 images at 21.5 ms; BridgeAndVehicles learning 7.0 s
-//!   (3.1 ms per group), 1,093 images at 14.2 ms. New, a second run
-//!   beside a test build: PhilosophersDyn 121,967 states, 111 explicit
-//!   images, 181 relational images at 309 ms (after the batches outgrow
-//!   the gate), learning 89.7 s (38.8 ms per group, 0.74 ms per state);
-//!   BridgeAndVehicles 154,417 states, 65 explicit images, 1 relational
-//!   image, learning 131.7 s (59 ms per group, 0.85 ms per state).
-//!   Learning on states (a `next_all` per state, the pairs and relations
-//!   built from it; not profiled further) is now the cost, where the hash
-//!   table explores PhilosophersDyn-PT-10 in 1.1 s: the next lever is
-//!   there, or node-wise firing once the batches outgrow the gate.
-//!   Counts at 60 s, `bdd` and `mdd`, base then new on the same loaded VM
-//!   (`bdd`, whose code did not change, as the load's control): MCC nets
-//!   of at most 10^4 states, `mdd` 53 of 53 equal to the oracle both
-//!   times, `bdd` 53 -> 52 (DoubleExponent-PT-002, 37.8 s before, past
-//!   60 s under the heavier load); summed times of the runs both finish
-//!   `bdd` 139.4 -> 213.8 s, `mdd` 138.8 -> 213.7 s, the 6 `mdd` runs
-//!   with explicit images 40.3 -> 48.4 s (TokenRing-PT-005 0.75 -> 1.69
-//!   s, PhaseVariation-PT-D02CS010 1.24 -> 2.28 s, the DNAwalker nets
-//!   faster). BEEM of at most 10^4 states: `bdd` 43, `mdd` 44 of 45 both
-//!   times (hanoi.1 `mdd` times out both times at this load), none
-//!   differs; `bdd` 172.6 -> 212.2 s, `mdd` 142.1 -> 146.1 s, the 7
-//!   `mdd` runs with explicit images 18.0 -> 5.3 s (lifts.2 5.67 ->
-//!   1.06 s).
 //!   Before,
 //!   the one-hot ZBDD was chosen because its nodes are in
 //!   one-to-one correspondence with an LDD's (one node per present value
@@ -542,7 +502,6 @@ fn summarize<D: Diagram>(
             ("learn_ms".into(), f.learn_ns / 1_000_000),
             ("apply_ms".into(), f.apply_ns / 1_000_000),
             ("explicit_states".into(), f.explicit_states),
-            ("explicit_images".into(), f.explicit_images),
             ("reencodings".into(), f.reencodings),
             ("dd_collections".into(), f.collections),
             (
