@@ -15,6 +15,7 @@
 
 mod after;
 mod expr;
+mod param_typing;
 mod project;
 mod refinement;
 mod term;
@@ -26,6 +27,8 @@ mod tests_checks;
 mod tests_theory;
 #[cfg(test)]
 mod tests_typing;
+#[cfg(test)]
+mod tests_witness_chain;
 mod theory;
 
 use crate::error::BError;

@@ -216,11 +216,11 @@ impl Tr<'_> {
     fn context(&mut self, c: &Term, enumerated: &mut Vec<(String, Vec<String>)>) -> R<Machine> {
         let name = component_name(c).unwrap_or("?").to_owned();
         self.what = format!("context {name}");
-        if let Some(a) = section(c, "abstract_constants").first() {
-            return Err(self.err(ErrorKind::Unsupported, a, "abstract constants"));
-        }
         let mut consts: Vec<String> = Vec::new();
-        for t in section(c, "constants") {
+        // ProB's abstract constants (those it keeps symbolic) are
+        // constants like the others, as classical B's ABSTRACT_CONSTANTS
+        let all = section(c, "constants").iter();
+        for t in all.chain(section(c, "abstract_constants")) {
             consts.push(self.ident_name(t)?.to_owned());
         }
         let mut axioms: Vec<&Term> = section(c, "axioms").iter().collect();
@@ -327,7 +327,11 @@ impl Tr<'_> {
             let pos = self.pos_of(e);
             let params = self.ident_list(ev.params)?;
             let checks = self.event_checks(&ev, variant, chain.first().copied(), &kept)?;
-            let body = self.event_body(ev.guards, &actions, (witnessed, after), checks, pos)?;
+            let mut guards: Vec<Term> = ev.guards.to_vec();
+            let typing =
+                super::param_typing::typing_theorems(ev.theorems, ev.params, &self.carriers);
+            guards.extend(typing.into_iter().cloned());
+            let body = self.event_body(&guards, &actions, (witnessed, after), checks, pos)?;
             if ev.name == "INITIALISATION" {
                 if !params.is_empty() {
                     return Err(self.err(ErrorKind::Unsupported, e, "initialisation parameters"));

@@ -139,7 +139,6 @@ pub fn abstract_actions<'t>(
     dropped: &[String],
 ) -> Result<Vec<AbstractAction<'t>>, String> {
     let init = ev.name == "INITIALISATION";
-    let params: Vec<&str> = ev.params.iter().filter_map(ident_name_of).collect();
     let mut handled: Vec<&str> = var_names(concrete);
     let mut refines: Vec<&str> = if init {
         vec!["INITIALISATION"]
@@ -147,6 +146,8 @@ pub fn abstract_actions<'t>(
         ev.refines.clone()
     };
     let mut out = Vec::new();
+    // the abstract events refined so far, nearest the concrete first
+    let mut below: Vec<EventParts<'t>> = Vec::new();
     for a in chain {
         let vars = var_names(a);
         let open: Vec<&str> = vars
@@ -166,7 +167,7 @@ pub fn abstract_actions<'t>(
             _ => merged_events(a, &refines)?.swap_remove(0),
         };
         for act in ae.actions {
-            if let Some(x) = action_on(act, &open, &ae, &params, ev)? {
+            if let Some(x) = action_on(act, &open, &ae, (&below, ev))? {
                 out.push(x);
             }
         }
@@ -175,6 +176,7 @@ pub fn abstract_actions<'t>(
         } else {
             ae.refines.clone()
         };
+        below.insert(0, ae);
         handled.extend(vars);
     }
     Ok(out)
@@ -229,13 +231,13 @@ fn same_but_labels(a: &Term, b: &Term) -> bool {
 /// `act` when it assigns one of the `open` variables (it must be a plain
 /// assignment of those only), with the witnesses of the abstract
 /// parameters it uses that the concrete event `ev` drops (a witness must
-/// not mention after-values).
+/// not mention after-values); `below` are the abstract events between
+/// `ae` and `ev`, nearest `ae` first.
 fn action_on<'t>(
     act: &'t Term,
     open: &[&str],
     ae: &EventParts<'_>,
-    params: &[&str],
-    ev: &EventParts<'t>,
+    (below, ev): (&[EventParts<'t>], &EventParts<'t>),
 ) -> Result<Option<AbstractAction<'t>>, String> {
     let (f, lhs) = match act.app() {
         Some((f, [_, Term::List(l), _])) => (f, l),
@@ -262,29 +264,61 @@ fn action_on<'t>(
     let mut ids = Vec::new();
     identifiers(act, &mut ids);
     let abstract_params: Vec<&str> = ae.params.iter().filter_map(ident_name_of).collect();
-    for p in ids
-        .iter()
-        .filter(|i| abstract_params.contains(i) && !params.contains(i))
-    {
-        let pred = ev.witnesses.iter().find_map(|w| match w.app() {
-            Some(("witness", [_, x, pred])) if ident_name_of(x) == Some(*p) => Some(pred),
-            _ => None,
-        });
-        match pred {
-            Some(pred) => {
+    for p in ids.iter().filter(|i| abstract_params.contains(i)) {
+        match parameter_witness(p, below, ev) {
+            Ok(Some(pred)) => {
                 if !witnessed.iter().any(|(q, _)| q == p) {
                     witnessed.push((*p, pred));
                 }
             }
-            None => {
-                return Err(format!(
-                    "the abstract parameter {p} of {} given by no witness",
-                    ae.name
-                ))
-            }
+            Ok(None) => {}
+            Err(why) => return Err(format!("the abstract parameter {p} of {} {why}", ae.name)),
         }
     }
     Ok(Some((act, witnessed)))
+}
+
+/// The witness giving abstract parameter `p` (of the event refined by
+/// the first of `below`, or by `ev` when `below` is empty): that of the
+/// nearest refining event which gives one, `p` staying a parameter of
+/// the events in between; none when `p` is a parameter of the concrete
+/// event `ev` itself. Refused when a witness found in an intermediate
+/// event reads one of the intermediate events' parameters that `ev`
+/// drops (its value would need a witness in turn).
+fn parameter_witness<'t>(
+    p: &str,
+    below: &[EventParts<'t>],
+    ev: &EventParts<'t>,
+) -> Result<Option<&'t Term>, String> {
+    let has_param =
+        |e: &EventParts<'_>, q: &str| e.params.iter().any(|x| ident_name_of(x) == Some(q));
+    let concrete: Vec<&str> = ev.params.iter().filter_map(ident_name_of).collect();
+    for (level, e) in below.iter().chain(std::iter::once(ev)).enumerate() {
+        let is_concrete = level == below.len();
+        if let Some(pred) = e.witnesses.iter().find_map(|w| match w.app() {
+            Some(("witness", [_, x, pred])) if ident_name_of(x) == Some(p) => Some(pred),
+            _ => None,
+        }) {
+            let mut used = Vec::new();
+            identifiers(pred, &mut used);
+            let hidden = used.iter().find(|u| {
+                **u != p && !concrete.contains(u) && below.iter().any(|b| has_param(b, u))
+            });
+            return match hidden {
+                Some(u) => Err(format!(
+                    "given by a witness reading the parameter {u} of an intermediate event"
+                )),
+                None => Ok(Some(pred)),
+            };
+        }
+        if !has_param(e, p) {
+            return Err("given by no witness".into());
+        }
+        if is_concrete {
+            return Ok(None);
+        }
+    }
+    Ok(None)
 }
 
 /// Whether witness `(name, pred)` gives an after-value (`x'`) or reads one.
