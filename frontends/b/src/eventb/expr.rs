@@ -395,9 +395,10 @@ impl Tr<'_> {
         pred: &Term,
         body: Option<&Term>,
     ) -> R<ExprKind> {
-        let ids = self.ident_syms(ids)?;
+        let mut ids = self.ident_syms(ids)?;
         let mut pred = Box::new(self.expr(pred)?);
         if kind == QuantKind::Forall {
+            super::nested_forall::merge_nested(&mut ids, &mut pred);
             typed_by_consequent(&mut pred);
         }
         let body = match body {

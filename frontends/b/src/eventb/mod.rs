@@ -15,6 +15,7 @@
 
 mod after;
 mod expr;
+mod nested_forall;
 mod param_typing;
 mod project;
 mod refinement;
@@ -23,6 +24,8 @@ mod term;
 mod tests_after;
 #[cfg(test)]
 mod tests_checks;
+#[cfg(test)]
+mod tests_nested_forall;
 #[cfg(test)]
 mod tests_theory;
 #[cfg(test)]
