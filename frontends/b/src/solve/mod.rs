@@ -59,6 +59,7 @@
 
 mod applied;
 mod bounds;
+mod carrier_locals;
 mod cases;
 mod chain;
 mod clipped;
@@ -177,9 +178,11 @@ fn step(
     };
     for vals in cands {
         let base = env.locals.len();
+        let sampled = env.local_samples.len();
         for (&k, v) in st.vars.iter().zip(vals) {
             env.locals.push((ids[k], v));
         }
+        carrier_locals::record(st, cs, base, env);
         let mut ok = true;
         for &c in &st.checks {
             match check(env, cs[c], guard) {
@@ -190,6 +193,7 @@ fn step(
                 }
                 Err(e) => {
                     env.locals.truncate(base);
+                    env.local_samples.truncate(sampled);
                     return Err(e);
                 }
             }
@@ -200,6 +204,7 @@ fn step(
             Ok(true)
         };
         env.locals.truncate(base);
+        env.local_samples.truncate(sampled);
         if !cont? {
             return Ok(false);
         }
