@@ -59,6 +59,7 @@
 
 mod applied;
 mod bounds;
+mod carrier_images;
 mod carrier_locals;
 mod cases;
 mod chain;
@@ -248,7 +249,10 @@ fn candidates(
             if let ExprKind::Ident(f) = a.kind {
                 let fs = match fspace::search(f, b, cs, &st.checks, env) {
                     Ok(Some(fs)) => Ok(fs),
-                    Ok(None) => memo.elements(k, b, ids, env),
+                    Ok(None) => match carrier_images::search(f, b, cs, &st.checks, env) {
+                        Some(rs) => Ok(rs),
+                        None => memo.elements(k, b, ids, env),
+                    },
                     Err(e) => Err(e),
                 };
                 let fs =
