@@ -405,6 +405,7 @@ fn closed_wd_error(world: &World, const_ids: &[Sym], p: &Expr, m: String, at: Po
         w: world,
         slots: vec![crate::exec::unset(); world.globals.len() + 1],
         locals: Vec::new(),
+        local_samples: Vec::new(),
         symbolic: false,
     };
     let f = crate::solve::closed_wd(Fail::Unsupported(m, at), const_ids, p, &mut env);

@@ -104,6 +104,9 @@ pub struct Env<'w> {
     pub w: &'w World,
     pub slots: Vec<Value>,
     pub locals: Vec<(Sym, Value)>,
+    /// Type samples of locals whose values show no type (index into
+    /// `locals`, sample), see `solve::carrier_locals`.
+    pub local_samples: Vec<(usize, Value)>,
     /// Whether a set of over [`LARGE_SET`] elements that ProB may keep
     /// symbolic (an interval, a comprehension, a constant) took part in
     /// this evaluation: a variable may then not hold such a set (see

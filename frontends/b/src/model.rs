@@ -401,6 +401,7 @@ impl BModel {
                     w: &self.world,
                     slots: vec![crate::exec::unset(); self.nslots],
                     locals: Vec::new(),
+                    local_samples: Vec::new(),
                     symbolic: false,
                 };
                 let mut sols = Vec::new();
@@ -502,6 +503,7 @@ impl BModel {
                 || self.lazy.tainted(state, &self.lazy_reads[group]),
             slots: std::mem::take(slots),
             locals: Vec::new(),
+            local_samples: Vec::new(),
         };
         let r =
             lazy_sets::in_transition(|| self.op_successors_in(state, group, op, &mut env, emit));
@@ -631,6 +633,7 @@ impl BModel {
             symbolic: self.large_constant(&slots) || self.lazy.tainted(state, o.reads),
             slots,
             locals: Vec::new(),
+            local_samples: Vec::new(),
         };
         let inits: Vec<&Subst> = self
             .machines

@@ -88,8 +88,10 @@ pub fn sample_env<'w>(env: &Env<'w>) -> Env<'w> {
         w: env.w,
         slots: env.slots.clone(),
         locals: env.locals.clone(),
+        local_samples: env.local_samples.clone(),
         symbolic: false,
     };
+    super::carrier_locals::apply(&mut s);
     let declared = &env.w.declared;
     for _ in 0..2 {
         for (k, decls) in declared.slots.iter().enumerate() {
@@ -141,7 +143,7 @@ fn same_form(a: &Value, b: &Value) -> bool {
 /// A value of the type of `set`'s elements, every set in it non-empty:
 /// from the form of `set` for the type constructors, else from its first
 /// element in `env`.
-fn elem_sample(set: &Expr, env: &mut Env) -> Option<Value> {
+pub(super) fn elem_sample(set: &Expr, env: &mut Env) -> Option<Value> {
     use ExprKind::*;
     let pair = |a: Value, b: Value| Value::pair(a, b);
     Some(match &set.kind {
@@ -168,6 +170,21 @@ fn elem_sample(set: &Expr, env: &mut Env) -> Option<Value> {
         {
             Value::set(vec![pair(Value::Int(1), elem_sample(&a[0], env)?)])
         }
-        _ => env.eval(set).ok()?.as_set().ok()?.first()?.clone(),
+        // an element that shows its type, if any does (`{}` does not)
+        _ => {
+            let v = env.eval(set).ok()?;
+            let s = v.as_set().ok()?;
+            s.iter().find(|v| !typeless(v)).or(s.first())?.clone()
+        }
     })
+}
+
+/// Whether `v` has an empty set where its type would show (an empty set,
+/// a pair with such a side, a set whose first element is such a value).
+pub(super) fn typeless(v: &Value) -> bool {
+    match v {
+        Value::Set(s) => s.first().is_none_or(typeless),
+        Value::Pair(p) => typeless(&p.0) || typeless(&p.1),
+        _ => false,
+    }
 }

@@ -59,6 +59,8 @@
 
 mod applied;
 mod bounds;
+mod carrier_images;
+mod carrier_locals;
 mod cases;
 mod chain;
 mod clipped;
@@ -177,9 +179,11 @@ fn step(
     };
     for vals in cands {
         let base = env.locals.len();
+        let sampled = env.local_samples.len();
         for (&k, v) in st.vars.iter().zip(vals) {
             env.locals.push((ids[k], v));
         }
+        carrier_locals::record(st, cs, base, env);
         let mut ok = true;
         for &c in &st.checks {
             match check(env, cs[c], guard) {
@@ -190,6 +194,7 @@ fn step(
                 }
                 Err(e) => {
                     env.locals.truncate(base);
+                    env.local_samples.truncate(sampled);
                     return Err(e);
                 }
             }
@@ -200,6 +205,7 @@ fn step(
             Ok(true)
         };
         env.locals.truncate(base);
+        env.local_samples.truncate(sampled);
         if !cont? {
             return Ok(false);
         }
@@ -243,7 +249,10 @@ fn candidates(
             if let ExprKind::Ident(f) = a.kind {
                 let fs = match fspace::search(f, b, cs, &st.checks, env) {
                     Ok(Some(fs)) => Ok(fs),
-                    Ok(None) => memo.elements(k, b, ids, env),
+                    Ok(None) => match carrier_images::search(f, b, cs, &st.checks, env) {
+                        Some(rs) => Ok(rs),
+                        None => memo.elements(k, b, ids, env),
+                    },
                     Err(e) => Err(e),
                 };
                 let fs =

@@ -222,8 +222,9 @@ pub fn candidates(
         return Ok(c);
     }
     // the values at hand show no element: the same witnesses on the
-    // slots' declared type samples (see `declared`)
-    if !env.w.declared.is_empty() {
+    // slots' declared type samples (see `declared`) and the locals'
+    // (see `carrier_locals`)
+    if !env.w.declared.is_empty() || !env.local_samples.is_empty() {
         let mut samples = super::declared::sample_env(env);
         if let Some(c) = shown(ws, cs, slot, &mut samples, &unsupported)? {
             return Ok(c);
