@@ -160,3 +160,20 @@ fn a_bijection_from_an_interval_up_to_a_deferred_set_size_is_fixed() {
     );
     assert_eq!((s, t), (5, 4));
 }
+
+#[test]
+fn a_constant_in_natural_minus_a_set_with_a_fixed_bijection() {
+    // the InitialisationByPredicate contexts: tmax : NATURAL - {0} takes
+    // 1..MAXINT (3 values, as tmax : NATURAL1), color : 1..card(V) >->> C
+    // is fixed: root + 3 constants states + 3 states; 3 + 3 edges
+    let m = |minus: &str| {
+        format!(
+            "MACHINE C SETS V; C CONSTANTS tmax, color
+             PROPERTIES tmax : NATURAL - {minus} & color : 1..card(V) >->> C
+             VARIABLES x INITIALISATION x := tmax END"
+        )
+    };
+    assert_eq!(count(&m("{0}")), (7, 6));
+    // without 2 as well: 2 values
+    assert_eq!(count(&m("{0, 2}")), (5, 4));
+}
