@@ -40,7 +40,8 @@ pub struct FixedBijection {
 /// The conjunct `f : S >->> T` or `f : T >->> S` of `c`, when `f` is a
 /// constant, `S` a deferred set and `T` another deferred set, or `T`
 /// mentions none nor `INTEGER`, `NATURAL`, `NATURAL1` or `STRING`, nor a
-/// constant unless `T` is an interval.
+/// constant unless `T` is an interval, or `T` is an interval whose bounds
+/// are literals or sizes of deferred sets (`1..card(V)`).
 pub fn fixed_bijection(c: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<FixedBijection> {
     let ExprKind::Bin(BinOp::In, f, space) = &c.kind else {
         return None;
@@ -71,9 +72,11 @@ pub fn fixed_bijection(c: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<Fix
         // A constant's value may hold a deferred set's elements
         // (`ran(fst)`, rodin_train_4): only an interval may name constants.
         let interval = matches!(e.kind, ExprKind::Bin(BinOp::Interval, ..));
+        let sized = matches!(&e.kind, ExprKind::Bin(BinOp::Interval, lo, hi) if sized_bound(lo, deferred) && sized_bound(hi, deferred));
         bounded
-            && ids.iter().all(|s| !deferred.contains(s))
-            && (interval || ids.iter().all(|s| !consts.contains(s)))
+            && (sized
+                || ids.iter().all(|s| !deferred.contains(s))
+                    && (interval || ids.iter().all(|s| !consts.contains(s))))
     };
     match (deferred_ident(x), deferred_ident(y)) {
         (Some(set), None) if finite(y) => Some(FixedBijection {
@@ -101,6 +104,19 @@ pub fn fixed_bijection(c: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<Fix
             other: Some(other),
         }),
         _ => None,
+    }
+}
+
+/// Whether `e`, an interval's bound, is a literal or the size of a
+/// deferred set (`1..card(V)`: the InitialisationByPredicate models),
+/// known before the PROPERTIES are solved.
+fn sized_bound(e: &Expr, deferred: &[Sym]) -> bool {
+    match &e.kind {
+        ExprKind::Int(_) => true,
+        ExprKind::Call(Builtin::Card, a) => {
+            matches!(a.as_slice(), [x] if matches!(x.kind, ExprKind::Ident(d) if deferred.contains(&d)))
+        }
+        _ => false,
     }
 }
 

@@ -52,17 +52,35 @@ pub fn least_size(c: &Expr, s: Sym, size_of: &dyn Fn(&Expr) -> Option<i64>) -> O
 }
 
 /// The size of the set `e` when it is known before solving: `BOOL`,
-/// cartesian products (`*`) and intervals of literals; `named` gives the size of a set
+/// cartesian products (`*`), power sets (`POW`, `FIN`: Mengen_Gesetze_PowBool's
+/// `bij : S >->> POW(BOOL)`) and intervals whose bounds are literals or
+/// `card` of such sets; `named` gives the size of a set
 /// named by an identifier (an enumerated or deferred set), if known.
 pub fn known_size(e: &Expr, named: &dyn Fn(Sym) -> Option<i64>) -> Option<i64> {
     match &e.kind {
         ExprKind::Named(NamedSet::Bool) => Some(2),
         ExprKind::Ident(x) => named(*x),
         ExprKind::Bin(BinOp::Mul, a, b) => known_size(a, named)?.checked_mul(known_size(b, named)?),
-        ExprKind::Bin(BinOp::Interval, a, b) => match (&a.kind, &b.kind) {
-            (ExprKind::Int(lo), ExprKind::Int(hi)) => Some((hi - lo + 1).max(0)),
-            _ => None,
-        },
+        ExprKind::Call(Builtin::Pow | Builtin::Fin, a) if a.len() == 1 => 1i64.checked_shl(
+            u32::try_from(known_size(&a[0], named)?)
+                .ok()
+                .filter(|&k| k < 62)?,
+        ),
+        ExprKind::Bin(BinOp::Interval, a, b) => {
+            let (lo, hi) = (known_int(a, named)?, known_int(b, named)?);
+            Some(hi.checked_sub(lo)?.checked_add(1)?.max(0))
+        }
+        _ => None,
+    }
+}
+
+/// The value of the integer expression `e` when it is known before
+/// solving: a literal, or `card(T)` of a set whose size is known
+/// (`1..card(V)`: the InitialisationByPredicate models).
+fn known_int(e: &Expr, named: &dyn Fn(Sym) -> Option<i64>) -> Option<i64> {
+    match &e.kind {
+        ExprKind::Int(n) => Some(*n),
+        ExprKind::Call(Builtin::Card, a) if a.len() == 1 => known_size(&a[0], named),
         _ => None,
     }
 }

@@ -484,6 +484,11 @@ impl<'w> Env<'w> {
             }
             ExprKind::Bin(BinOp::Union, a, b) => Ok(self.member(x, a)? || self.member(x, b)?),
             ExprKind::Bin(BinOp::Inter, a, b) => Ok(self.member(x, a)? && self.member(x, b)?),
+            // `NATURAL - {0}`: decided from the syntax, as `NATURAL`
+            ExprKind::Bin(BinOp::Minus, a, b) if matches!(a.kind, ExprKind::Named(_)) => {
+                let (inside, removed) = (self.member(x, a)?, self.member(x, b)?);
+                Ok(inside && !removed)
+            }
             _ => {
                 if let Some(r) = self.member_filtered(x, s) {
                     return r;

@@ -65,8 +65,9 @@
 //!   and a bijection between a deferred set and a finite set or another
 //!   deferred set is fixed (see `bijection`, `deferred_product`); a
 //!   bijection or surjection needing more elements than the default size
-//!   sizes the set (`deferred_mincard`), as does a listing of constants
-//!   said pairwise distinct (`deferred_singletons`). Other symmetry
+//!   sizes the set (`deferred_mincard`), as do a tree of partitions into
+//!   non-empty parts (`deferred_parts`) and a listing of constants said
+//!   pairwise distinct (`deferred_singletons`). Other symmetry
 //!   breaking of ProB's is accepted when the PROPERTIES have a single
 //!   solution (`deferred_unique`).
 //! * `SET_PREF_MAX_OPERATIONS` / `SET_PREF_MAX_INITIALISATIONS` = n: ProB
@@ -129,6 +130,7 @@ mod bodytyped;
 mod compile;
 mod deferred_given;
 mod deferred_mincard;
+mod deferred_parts;
 mod deferred_product;
 mod deferred_singletons;
 mod deferred_unique;

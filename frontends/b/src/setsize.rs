@@ -23,7 +23,9 @@
 //! `ran(f) = S` keep it too (Access, Access2, AccessU3, SimpleCycle).
 //!
 //! A bijection or surjection that needs more elements than the default
-//! size (`make : BOOL * BOOL >->> S`) raises it (`deferred_mincard`).
+//! size (`make : BOOL * BOOL >->> S`) raises it (`deferred_mincard`), as
+//! do a tree of partitions into non-empty parts (`deferred_parts`) and
+//! constants `x : S` said pairwise distinct (the largest such clique).
 //!
 //! Other constraints on `S` itself (`S = A \/ B`: ProB's counts of
 //! Ancestors and the stellwerk models are smaller than the plain
@@ -36,6 +38,7 @@ use rustc_hash::FxHashMap;
 
 use crate::ast::*;
 use crate::deferred_mincard::{known_size, least_size};
+use crate::deferred_parts::least_by_parts;
 use crate::deferred_singletons::{all_elementary, setup_stays, singleton_union};
 use crate::error::{BError, ErrorKind};
 use crate::parse::err_at;
@@ -191,7 +194,9 @@ impl SetSizes<'_> {
         let size_of = |e: &Expr| known_size(e, &|x| self.named_size(x, &within));
         let demanded = all.iter().filter_map(|c| least_size(c, d.name, &size_of));
         let least = bounds.iter().filter_map(|c| lower_bound(c, d.name));
-        let n = match least.chain(demanded).max() {
+        let parts = Some(least_by_parts(&all, d.name)).filter(|&k| k > 0);
+        let distinct = self.distinct_elements(d.name, &consts);
+        let n = match least.chain(demanded).chain(parts).chain(distinct).max() {
             Some(least) if defaulted && least > n => least,
             _ => n,
         };
@@ -292,6 +297,26 @@ impl SetSizes<'_> {
     /// partition's translation).
     fn distinct_pairs(&self, xs: &[Sym]) -> Vec<(usize, usize)> {
         distinct_pairs(self.conjuncts(), xs)
+    }
+
+    /// The number of constants typed `x : S` by a conjunct that
+    /// conjuncts say pairwise distinct, the largest such clique: ProB
+    /// fixes them to distinct elements (its documentation, "Deferred
+    /// Sets": `aa:AA & bb:AA & aa/=bb` sizes `AA`), so `S` needs that many
+    /// (DeferredSetMinCard: 4 of 5 constants, 15 states).
+    fn distinct_elements(&self, s: Sym, consts: &[Sym]) -> Option<i64> {
+        let mut xs: Vec<Sym> = Vec::new();
+        for c in self.conjuncts() {
+            if let ExprKind::Bin(BinOp::In, a, b) = &c.kind {
+                if let (ExprKind::Ident(x), ExprKind::Ident(t)) = (&a.kind, &b.kind) {
+                    if *t == s && consts.contains(x) && !xs.contains(x) {
+                        xs.push(*x);
+                    }
+                }
+            }
+        }
+        let k = largest_clique(xs.len(), &self.distinct_pairs(&xs))?;
+        Some(k as i64).filter(|&k| k >= 2)
     }
 }
 

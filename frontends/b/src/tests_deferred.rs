@@ -1,7 +1,7 @@
 //! Unit tests of `deferred_given` (PROPERTIES without solution when every
 //! deferred set's size is given) and `deferred_mincard` (sizes demanded
-//! by bijections and surjections), on small machines whose counts are
-//! computed by hand.
+//! by bijections and surjections, and by constants said distinct), on
+//! small machines whose counts are computed by hand.
 
 use frontend_testkit::bfs::{bfs, Bfs};
 
@@ -115,4 +115,65 @@ fn a_bijection_over_a_deferred_set_with_one_solution_is_accepted() {
     assert_eq!(explore(&m("")), Ok((3, 2)));
     let e = explore(&m("card(S) = 3 &")).unwrap_err();
     assert!(e.contains("more than one solution"), "{e}");
+}
+
+#[test]
+fn constants_said_pairwise_distinct_size_the_deferred_set() {
+    // a, b, c : S pairwise distinct: S has 3 elements; the MACE-style
+    // enumeration (`symmetry`) leaves a = 0, b = 1, c = 2 (n = 1 keeps
+    // the SETUP_CONSTANTS step); x :: S: root + 1 constants state + 3
+    // states; 1 + 3 edges
+    let (s, t) = count(
+        "MACHINE C SETS S CONSTANTS a, b, c, n
+         PROPERTIES a : S & b : S & c : S & a /= b & a /= c & b /= c & n = 1
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert_eq!((s, t), (5, 4));
+    // a /= c missing: two distinct suffice, the default size stays;
+    // a = 0, b = 1, c : {0, 1} with c /= b: c = 0; root + 1 + 2; 1 + 2
+    let (s, t) = count(
+        "MACHINE C SETS S CONSTANTS a, b, c, n
+         PROPERTIES a : S & b : S & c : S & a /= b & b /= c & n = 1
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert_eq!((s, t), (4, 3));
+}
+
+#[test]
+fn a_bijection_onto_a_power_set_sizes_the_deferred_set() {
+    // f : S >->> POW(BOOL): S has 4 elements, f fixed (`bijection`),
+    // x :: S: root + 1 + 4 states; 1 + 4 edges
+    let (s, t) = count(
+        "MACHINE C SETS S CONSTANTS f PROPERTIES f : S >->> POW(BOOL)
+         VARIABLES x INITIALISATION x :: S END",
+    );
+    assert_eq!((s, t), (6, 5));
+}
+
+#[test]
+fn a_bijection_from_an_interval_up_to_a_deferred_set_size_is_fixed() {
+    // card(V) = 3 and f : 1..card(V) >->> T: T has 3 elements and f is
+    // fixed (one of the 3! bijections); x :: T: root + 1 + 3; 1 + 3
+    let (s, t) = count(
+        "MACHINE C SETS V; T CONSTANTS f PROPERTIES card(V) = 3 & f : 1..card(V) >->> T
+         VARIABLES x INITIALISATION x :: T END",
+    );
+    assert_eq!((s, t), (5, 4));
+}
+
+#[test]
+fn a_constant_in_natural_minus_a_set_with_a_fixed_bijection() {
+    // the InitialisationByPredicate contexts: tmax : NATURAL - {0} takes
+    // 1..MAXINT (3 values, as tmax : NATURAL1), color : 1..card(V) >->> C
+    // is fixed: root + 3 constants states + 3 states; 3 + 3 edges
+    let m = |minus: &str| {
+        format!(
+            "MACHINE C SETS V; C CONSTANTS tmax, color
+             PROPERTIES tmax : NATURAL - {minus} & color : 1..card(V) >->> C
+             VARIABLES x INITIALISATION x := tmax END"
+        )
+    };
+    assert_eq!(count(&m("{0}")), (7, 6));
+    // without 2 as well: 2 values
+    assert_eq!(count(&m("{0, 2}")), (5, 4));
 }

@@ -213,6 +213,19 @@ fn interval(c: usize, s: &Expr, ready: &dyn Fn(&Expr) -> bool, r: &mut Range) ->
         ExprKind::Named(NamedSet::Natural) => r.lower.push(Bound::Const(0)),
         ExprKind::Named(NamedSet::Natural1) => r.lower.push(Bound::Const(1)),
         ExprKind::Named(NamedSet::Integer) => {}
+        // `x : NATURAL - {0}` (the InitialisationByPredicate models): the
+        // bounds of `NATURAL`, the conjunct checked once `x` is bound.
+        // Not `NATURAL - vals`: ProB's count of Bicknell_Timeout's `v :
+        // NATURAL - vals` (74 states) is not that of `v : 0..MAXINT`.
+        ExprKind::Bin(BinOp::Minus, a, b)
+            if literals(b)
+                && matches!(
+                    a.kind,
+                    ExprKind::Named(NamedSet::Natural | NamedSet::Natural1 | NamedSet::Integer)
+                ) =>
+        {
+            return interval(c, a, ready, r)
+        }
         ExprKind::Bin(BinOp::Interval, lo, hi) => {
             let bound = |side| Bound::Expr { c, side, shift: 0 };
             if ready(lo) {
@@ -225,6 +238,11 @@ fn interval(c: usize, s: &Expr, ready: &dyn Fn(&Expr) -> bool, r: &mut Range) ->
         _ => return false,
     }
     true
+}
+
+/// Whether `e` is a set of integer literals (`{0}`, `{0, 2}`).
+pub(super) fn literals(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::SetExt(v) if v.iter().all(|x| matches!(x.kind, ExprKind::Int(_))))
 }
 
 /// The candidate values of a range: `max(lower)..min(upper)`, a missing

@@ -832,6 +832,10 @@ pub(super) fn infinite(e: &Expr) -> bool {
             a.iter().any(infinite)
         }
         ExprKind::Bin(BinOp::Space(_) | BinOp::Mul, a, b) => infinite(a) || infinite(b),
+        // `NATURAL - {0}` (see `bounds::interval`)
+        ExprKind::Bin(BinOp::Minus, a, b) => {
+            matches!(a.kind, ExprKind::Named(_)) && infinite(a) && super::bounds::literals(b)
+        }
         _ => false,
     }
 }
