@@ -198,6 +198,12 @@ pub enum External {
     /// `STRING_IS_INT(s)` (`LibraryStrings.def`): whether `s` is the
     /// decimal notation of an integer (see `library_strings`).
     StringIsInt,
+    /// `ARGV(n)` (`LibraryIO.def`): the `n`-th command-line argument
+    /// (see `errors_argv`); `ARGC` expands to its constant.
+    Argv,
+    /// An external this front-end does not evaluate, its first argument
+    /// naming it (`external function EOF`): unsupported when evaluated.
+    Unmodelled,
 }
 
 /// Named constant sets and numbers.

@@ -5,6 +5,8 @@
 //! all errors in ProB). A typing predicate `x : T` over a whole type `T`
 //! (`dd : DATA`, GSM_revue, counted by ProB) is another matter, which
 //! ProB's type checker takes out: refused as before, never an error.
+//! An operation call storing a result anywhere but in a variable is an
+//! error of the model too.
 
 use crate::ast::*;
 use crate::eval::{Env, Fail, E};
@@ -46,4 +48,18 @@ pub fn typing_of_unset(env: &Env, a: &Expr, b: &Expr) -> E<()> {
         ));
     }
     Ok(())
+}
+
+/// The results of an operation call go into variables only (`zz, ww <--
+/// op`); storing one into a function application or a record field
+/// (IllegalOpCall's `zz(1), ww <-- Copy2(zz(1))`, which Atelier-B refuses)
+/// is an error of the model, as in ProB.
+pub fn stored_into_variables(outs: &[Expr]) -> E<()> {
+    match outs.iter().find(|o| !matches!(o.kind, ExprKind::Ident(_))) {
+        Some(o) => Err(Fail::Wd(
+            "the result of an operation call stored into an expression, not a variable (B allows only variables there)".into(),
+            o.pos,
+        )),
+        None => Ok(()),
+    }
 }

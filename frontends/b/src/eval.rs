@@ -1051,11 +1051,18 @@ impl<'w> Env<'w> {
                         _ => wd(v::parallel_product(&x, &y), pos)?,
                     }
                 }
-                Concat => {
-                    let mut x = wd(v::as_seq(&self.eval(a)?), pos)?;
-                    x.extend(wd(v::as_seq(&self.eval(b)?), pos)?);
-                    v::seq_of(x)
-                }
+                Concat => match self.eval(a)? {
+                    // ProB's `^` of two strings: their concatenation
+                    Value::Str(s) => match self.eval(b)? {
+                        Value::Str(t) => Value::Str(format!("{s}{t}").into()),
+                        _ => return Err(Fail::Wd("^ of a string and a sequence".into(), pos)),
+                    },
+                    l => {
+                        let mut x = wd(v::as_seq(&l), pos)?;
+                        x.extend(wd(v::as_seq(&self.eval(b)?), pos)?);
+                        v::seq_of(x)
+                    }
+                },
                 Prepend => {
                     let x = self.eval(a)?;
                     let mut s = vec![x];
@@ -1332,6 +1339,11 @@ impl Env<'_> {
             (External::StringIsInt, [s]) => {
                 Ok(Value::Bool(crate::library_strings::is_int(&text(s)?)))
             }
+            (External::Argv, [n]) => crate::errors_argv::argv(n, pos),
+            (External::Unmodelled, [what, ..]) => Err(Fail::Unsupported(
+                format!("{} (ProB built-in library)", text(what)?),
+                pos,
+            )),
             _ => Err(arity_error()),
         }
     }

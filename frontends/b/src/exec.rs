@@ -10,6 +10,7 @@
 //! evaluation is `eval`, the state vector is `model`.
 
 use crate::ast::*;
+use crate::errors_show::show;
 use crate::eval::{Env, Fail, Global, E};
 use crate::solve::solve;
 use crate::value::{self as v, Value};
@@ -475,7 +476,11 @@ impl Env<'_> {
                     if !variant_ok(&before, &after, *convergent)
                         .map_err(|m| Fail::Wd(m, expr.pos))?
                     {
-                        let m = format!("invalid_variant: {what}, from {before:?} to {after:?}");
+                        let m = format!(
+                            "invalid_variant: {what}, from {} to {}",
+                            show(&before, self.w),
+                            show(&after, self.w)
+                        );
                         return Err(Fail::Wd(m, expr.pos));
                     }
                 }
@@ -559,6 +564,7 @@ impl Env<'_> {
                 pos,
             ));
         }
+        crate::errors_results::stored_into_variables(outs)?;
         if let Some(p) = parameter_clash(op, outs, &self.locals) {
             return Err(Fail::Unsupported(
                 format!(

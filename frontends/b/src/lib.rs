@@ -135,8 +135,10 @@ mod deferred_product;
 mod deferred_singletons;
 mod deferred_unique;
 mod error;
+mod errors_argv;
 mod errors_parallel;
 mod errors_results;
+mod errors_show;
 mod eval;
 mod eventb;
 mod exec;
@@ -209,6 +211,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
     e.unsupported
 }
 
+#[cfg(test)]
+mod errors_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -760,7 +760,7 @@ fn standard_library(file: &str) -> Option<&'static [LibraryExternal]> {
             (P, "EOF_STDIN", &[]),
             (P, "SET_PREF", &[]),
             (F, "ARGC", &[]),
-            (F, "ARGV", &[]),
+            (F, "ARGV", &["x"]),
             (F, "CURRENT_FILE_POSITION", &[]),
             (F, "DELTA_WALLTIME", &[]),
             (F, "GET_CODE", &[]),

@@ -433,7 +433,10 @@ impl BModel {
                     }
                     Ok(true)
                 });
-                r.map_err(|f| crate::solve::closed_wd(f, &self.const_ids, pred, &mut env))?;
+                r.map_err(|f| crate::solve::closed_wd(f, &self.const_ids, pred, &mut env))
+                    .map_err(|f| {
+                        crate::solve::false_beside_wd(f, &self.const_ids, pred, &mut env)
+                    })?;
                 let u = &self.world.unmodelled_symmetry;
                 crate::deferred_unique::kept_whole(u, seen, sols.len())?;
                 Ok(sols)

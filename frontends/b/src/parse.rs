@@ -202,6 +202,13 @@ fn builtin(name: &str) -> Option<Builtin> {
 /// call gives its builtin (no B identifier starts with it).
 const EXTERNAL_PREFIX: &str = "\u{1}";
 
+/// The internal name (after [`EXTERNAL_PREFIX`]) of the externals this
+/// front-end does not evaluate: their calls stay in the machine and are
+/// unsupported when evaluated, so that an error reached before them
+/// (`wc`'s `ARGV(1)` in the INITIALISATION, before its `EOF(file)`) is
+/// reported.
+const UNMODELLED: &str = "\u{1}UNMODELLED";
+
 fn external_builtin(name: &str) -> Option<External> {
     Some(match name.strip_prefix(EXTERNAL_PREFIX)? {
         "CHOOSE" => External::Choose,
@@ -213,6 +220,8 @@ fn external_builtin(name: &str) -> Option<External> {
         "STRING_APPEND" => External::StringAppend,
         "DO_NOT_ENUMERATE" => External::NoEnumeration,
         "STRING_IS_INT" => External::StringIsInt,
+        "ARGV" => External::Argv,
+        UNMODELLED => External::Unmodelled,
         _ => return None,
     })
 }
@@ -233,18 +242,24 @@ fn external_body(kind: &str, name: &str, params: &[String], at: &Token) -> Optio
         return matches!(name, "PRINT" | "PRINTF" | "FPRINTF")
             .then(|| vec![tok(Tok::Ident("skip".into()))]);
     }
-    let internal = format!("{EXTERNAL_PREFIX}{name}");
-    external_builtin(&internal)?;
-    if params.is_empty() {
-        return None;
+    if kind == "FUNCTION" && name == "ARGC" && params.is_empty() {
+        return Some(vec![tok(Tok::Int(crate::errors_argv::ARGC))]);
     }
-    let mut body = vec![tok(Tok::Ident(internal)), tok(Tok::Sym("("))];
-    for (k, p) in params.iter().enumerate() {
-        if k > 0 {
+    let mut internal = format!("{EXTERNAL_PREFIX}{name}");
+    let mut body = Vec::new();
+    if external_builtin(&internal).is_none() || params.is_empty() {
+        internal = format!("{EXTERNAL_PREFIX}{UNMODELLED}");
+        let what = format!("external {} {name}", kind.to_lowercase());
+        body.push(tok(Tok::Str(what)));
+    }
+    for p in params {
+        if !body.is_empty() {
             body.push(tok(Tok::Sym(",")));
         }
         body.push(tok(Tok::Ident(p.clone())));
     }
+    body.insert(0, tok(Tok::Sym("(")));
+    body.insert(0, tok(Tok::Ident(internal)));
     body.push(tok(Tok::Sym(")")));
     Some(body)
 }

@@ -67,6 +67,7 @@ mod clipped;
 mod concat;
 mod consequent;
 mod declared;
+mod errors_unsat;
 mod fast_alternative;
 mod fast_sets;
 mod fspace;
@@ -85,6 +86,7 @@ mod witness;
 
 pub use consequent::{forall_typed_by_body, untyped};
 pub use declared::Declared;
+pub use errors_unsat::false_beside_wd;
 pub use fast_sets::SetCache;
 pub(crate) use fspace_arrows::members as space_members;
 pub use plan::{conjuncts, idents, plan, plan_deferring, Gen, Plan, PlanResult, Step};

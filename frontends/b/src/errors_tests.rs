@@ -1,0 +1,142 @@
+//! Unit tests of the model errors of the `errors_*` modules (ProB's
+//! command-line externals, externals left unevaluated until reached,
+//! results stored into expressions, errors beside false PROPERTIES, values
+//! in error messages), on small machines worked out by hand.
+
+use crate::tests::{count, first_error};
+use crate::tests_wd::model_error;
+use crate::value::Value;
+
+/// A machine reading ProB's `LibraryIO.def` (no copy beside it) with
+/// variable `x` initialised by `init` and the operation `op`.
+fn io_machine(init: &str, op: &str) -> String {
+    format!(
+        "MACHINE P DEFINITIONS \"LibraryIO.def\"
+         VARIABLES x INITIALISATION x := {init}
+         OPERATIONS {op} END"
+    )
+}
+
+#[test]
+fn argc_is_zero_and_argv_an_error() {
+    // x stays 0: root + 1 state; the init edge and step's self-loop
+    assert_eq!(
+        count(&io_machine("0", "step = BEGIN x := x + ARGC END")),
+        (2, 2)
+    );
+    let e = model_error(&io_machine("0", "r <-- get = BEGIN r := ARGV(1) END"));
+    assert!(
+        e.contains("ARGV(1): command-line argument 1 does not exist"),
+        "{e}"
+    );
+    let e = first_error(&io_machine("0", "r <-- get = BEGIN r := ARGV(0) END")).expect("refused");
+    assert!(e.starts_with("unsupported") && e.contains("ARGV(0)"), "{e}");
+}
+
+#[test]
+fn an_external_not_evaluated_is_refused_only_when_reached() {
+    // READ_LINE is never evaluated: the error of ARGV(1) comes first
+    let e = model_error(&io_machine(
+        "ARGV(1)",
+        "r <-- read = BEGIN r := READ_LINE(x) END",
+    ));
+    assert!(e.contains("ARGV(1)"), "{e}");
+    // reached, it is unsupported and named
+    let e = first_error(&io_machine(
+        "\"f\"",
+        "r <-- read = BEGIN r := READ_LINE(x) END",
+    ))
+    .expect("refused");
+    assert!(
+        e.contains("unsupported") && e.contains("external function READ_LINE"),
+        "{e}"
+    );
+    // not reached (a guard false before it): counted; root + 1 state
+    let op = "read = SELECT x = \"g\" & READ_LINE(x) = \"h\" THEN skip END";
+    assert_eq!(count(&io_machine("\"f\"", op)), (2, 1));
+}
+
+#[test]
+fn a_call_result_stored_into_a_function_application_is_an_error() {
+    let dir = std::env::temp_dir().join(format!("bmethod-errors-call-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(
+        dir.join("V.mch"),
+        "MACHINE V OPERATIONS a, b <-- get = BEGIN a := 1 || b := 2 END END",
+    )
+    .expect("write");
+    let explore = |target: &str| {
+        let main = dir.join("U.mch");
+        std::fs::write(
+            &main,
+            format!(
+                "MACHINE U INCLUDES V VARIABLES f, y
+                 INITIALISATION f := {{1 |-> 0}} || y := 0
+                 OPERATIONS t = BEGIN {target}, y <-- get END END"
+            ),
+        )
+        .expect("write");
+        let m = crate::parse_file(&main).unwrap_or_else(|e| panic!("{e}"));
+        frontend_testkit::bfs::bfs(&m, usize::MAX, None)
+    };
+    match explore("f(1)") {
+        frontend_testkit::bfs::Bfs::Error(e) => {
+            assert!(!crate::is_unsupported(&e), "{e}");
+            assert!(e.to_string().contains("not a variable"), "{e}");
+        }
+        _ => panic!("no error"),
+    }
+    // into variables: f = {1 |-> 1}, y = 2 after t; root + 2 states
+    match explore("f") {
+        frontend_testkit::bfs::Bfs::Done(s, t) => assert_eq!((s, t), (3, 3)),
+        _ => panic!("not explored"),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn strings_concatenate_with_the_sequence_operator() {
+    // "ab", then "abc" (t is not enabled there): root + 2 states
+    let text = "MACHINE S VARIABLES s INITIALISATION s := \"a\" ^ \"b\"
+                OPERATIONS t = SELECT s = \"ab\" THEN s := s ^ \"c\" END END";
+    assert_eq!(count(text), (3, 2));
+}
+
+#[test]
+fn a_wd_error_beside_a_false_property_is_refused() {
+    let m = |other: &str| {
+        format!(
+            "MACHINE C CONSTANTS c PROPERTIES c = 1 & 1 / 0 = 0 & {other}
+             VARIABLES x INITIALISATION x := c END"
+        )
+    };
+    let e = model_error(&m("1 = 1"));
+    assert!(e.contains("division by zero"), "{e}");
+    // a false conjunct after the error (`E : {}` false without evaluating
+    // E): ProB may find the PROPERTIES false rather than report the error
+    for other in ["1 = 2", "1 / 0 : {}"] {
+        let e = first_error(&m(other)).expect("refused");
+        assert!(
+            e.starts_with("unsupported") && e.contains("ProB may find them false"),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn values_in_messages_are_written_in_b() {
+    let m = crate::parse_str(
+        "MACHINE W SETS E = {red, green}; D
+         VARIABLES x INITIALISATION x := 0 END",
+        "t.mch",
+    )
+    .expect("parses");
+    let w = &m.world;
+    let show = |v: &Value| crate::errors_show::show(v, w);
+    assert_eq!(show(&Value::Int(4)), "4");
+    assert_eq!(show(&Value::Elem(0, 1)), "green");
+    assert_eq!(show(&Value::Elem(1, 1)), "D2");
+    let p = Value::pair(Value::Int(-1), Value::Bool(true));
+    assert_eq!(show(&p), "(-1|->TRUE)");
+    assert_eq!(show(&Value::set(vec![Value::Str("s".into())])), "{\"s\"}");
+}
