@@ -31,6 +31,11 @@ const CASES: &[(&str, &str)] = &[
     ("mcc", "FMS-PT-00002"),
 ];
 
+/// Cases besides [`CASES`] whose searches fill the smallest node table:
+/// pouring.2 adds the successors found by learning as images (issue 36),
+/// with collections between them; the smaller cases do not collect.
+const COLLECTING: &[(&str, &str)] = &[("beem", "pouring.2")];
+
 /// The explicit reachable set (plain breadth-first search).
 fn explicit(model: &dyn Model) -> HashSet<Vec<Value>> {
     let init = model.initial_state();
@@ -162,7 +167,7 @@ fn reports_match_the_oracle_and_account_nodes() {
 #[test]
 fn ldd_collections_keep_the_counts_exact() {
     let mut collections = 0;
-    for &(suite, instance) in CASES {
+    for &(suite, instance) in CASES.iter().chain(COLLECTING) {
         let (path, oracle) = manifest(suite, instance);
         let model = load(&path);
         for strategy in ["bfs", "chaining", "saturation"] {

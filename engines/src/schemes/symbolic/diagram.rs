@@ -69,6 +69,20 @@ pub trait Diagram: Sized {
     fn is_empty(&self, a: &Self::Set) -> bool;
     /// The set holding one full state vector.
     fn state(&self, v: &[Value]) -> DdResult<Self::Set>;
+    /// Whether `s`, a set of states, holds the full vector `v` (false
+    /// where the test runs out of nodes).
+    fn contains(&self, s: &Self::Set, v: &[Value]) -> bool {
+        let rest = self.state(v).and_then(|x| self.minus(&x, s));
+        rest.is_ok_and(|r| self.is_empty(&r))
+    }
+    /// The set holding the full state vectors `vs` (sorted, distinct).
+    fn states(&self, vs: &[Vec<Value>]) -> DdResult<Self::Set> {
+        let mut acc = self.empty();
+        for v in vs {
+            acc = self.union(&acc, &self.state(v)?)?;
+        }
+        Ok(acc)
+    }
     /// `s`, a set over slots `≥ slot` (`slot` 0 or `g`'s first slot),
     /// projected on group `g`'s read ∪ write slots (the other slots'
     /// variables quantified).

@@ -594,6 +594,26 @@ impl Ldd {
     }
 }
 
+/// The set of `rows` (sorted, distinct, of one length) from column `col`
+/// on, a trie built bottom-up: one level per column.
+fn trie(st: &mut Store, rows: &[Vec<Value>], col: usize) -> DdResult<Id> {
+    let Some(first) = rows.first() else {
+        return Ok(EMPTY);
+    };
+    if col == first.len() {
+        return Ok(END);
+    }
+    let mut entries = Vec::new();
+    let mut start = 0;
+    while start < rows.len() {
+        let v = rows[start][col];
+        let end = start + rows[start..].partition_point(|r| r[col] == v);
+        entries.push((v, trie(st, &rows[start..end], col + 1)?));
+        start = end;
+    }
+    st.level(&entries)
+}
+
 /// The pairs (current, next, rest) of a relation level with role `role`
 /// (empty for [`Role::Skip`]).
 fn rel_entries(st: &Store, r: Id, role: Role) -> Vec<(Value, Value, Id)> {
@@ -681,24 +701,26 @@ impl Diagram for Ldd {
             .collect();
         rows.sort_unstable();
         rows.dedup();
-        fn build(st: &mut Store, rows: &[Vec<Value>], col: usize) -> DdResult<Id> {
-            let Some(first) = rows.first() else {
-                return Ok(EMPTY);
-            };
-            if col == first.len() {
-                return Ok(END);
+        trie(&mut self.store.borrow_mut(), &rows, 0)
+    }
+
+    fn contains(&self, s: &Id, v: &[Value]) -> bool {
+        let st = self.store.borrow();
+        let mut id = *s;
+        for &x in v {
+            while id > END && st.node(id).value < x {
+                id = st.node(id).right;
             }
-            let mut entries = Vec::new();
-            let mut start = 0;
-            while start < rows.len() {
-                let v = rows[start][col];
-                let end = start + rows[start..].partition_point(|r| r[col] == v);
-                entries.push((v, build(st, &rows[start..end], col + 1)?));
-                start = end;
+            if id <= END || st.node(id).value != x {
+                return false;
             }
-            st.level(&entries)
+            id = st.node(id).down;
         }
-        build(&mut self.store.borrow_mut(), &rows, 0)
+        id == END
+    }
+
+    fn states(&self, vs: &[Vec<Value>]) -> DdResult<Id> {
+        trie(&mut self.store.borrow_mut(), vs, 0)
     }
 
     fn image(&self, s: &Id, rel: &Id, g: usize) -> DdResult<Id> {

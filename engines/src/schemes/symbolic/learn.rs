@@ -25,9 +25,10 @@
 //!
 //! Small sets of new states are learned on the states themselves
 //! ([`Learner::learn_states`]: one `next_all` per state, whatever the
-//! number of groups); a group whose successors need the checks above
-//! (error state, a change outside the write set, a value outside the
-//! layout) is left to the learning on projections.
+//! number of groups), their successors gathered as one set where the
+//! search adds them as the image; a group whose successors need the
+//! checks above (error state, a change outside the write set, a value
+//! outside the layout) is left to the learning on projections.
 //!
 //! Owns the calls to the model and the learned-pair count. Must not know
 //! search strategies; the diagram is used only through [`Diagram`].
@@ -278,7 +279,17 @@ pub struct Explicit<S> {
     pub fallback: Vec<usize>,
     /// The groups some state enables.
     pub enabled: Vec<usize>,
+    /// With `known` given ([`Learner::learn_states`]), every successor
+    /// of the states by the groups not in `fallback` that `known` lacks
+    /// (full vectors, as one set): with `fallback` empty, the image of the
+    /// states by every group less `known`, which the search adds without
+    /// a relational product. Empty otherwise.
+    pub successors: S,
 }
+
+/// Successor vectors gathered before they are joined to the successor set
+/// as one diagram ([`Diagram::states`]).
+const SUCCESSOR_CHUNK: usize = 1 << 14;
 
 /// The successors of one state, as (group, write values), in `next_all`'s
 /// order.
@@ -290,14 +301,28 @@ impl Learner<'_> {
     /// successor a pair (the state's projection on the group's slots, the
     /// successor's write values). Costs one call per state whatever the
     /// number of groups, where learning on projections walks the set once
-    /// per group (issue 36); meant for small sets of new states.
+    /// per group (issue 36); meant for small sets of new states. With
+    /// `known` (a set of states), the successors it lacks are gathered too
+    /// ([`Explicit::successors`]).
     pub fn learn_states<D: Diagram>(
         &mut self,
         d: &D,
         shapes: &[GroupShape],
         states: &D::Set,
+        known: Option<&D::Set>,
     ) -> Result<Explicit<D::Set>, Stop> {
-        let slots: Vec<usize> = (0..self.filler.len()).collect();
+        let k = self.filler.len();
+        let slots: Vec<usize> = (0..k).collect();
+        // The states first, one after the other in one vector: the walk
+        // holds the diagram, which the successor chunks need.
+        let mut sources: Vec<Value> = Vec::new();
+        let mut count = 0;
+        d.for_each_vector(states, &slots, &mut |full| {
+            sources.extend_from_slice(full);
+            count += 1;
+        });
+        let mut found: Vec<Vec<Value>> = Vec::new();
+        let mut successors = d.empty();
         let mut pairs: Vec<Vec<(Vec<Value>, Vec<Value>)>> = vec![Vec::new(); shapes.len()];
         let mut fallback = vec![false; shapes.len()];
         let mut enabled = vec![false; shapes.len()];
@@ -308,9 +333,10 @@ impl Learner<'_> {
         let model = self.model;
         let layout = d.layout();
         let repeats = &mut self.repeats;
-        d.for_each_vector(states, &slots, &mut |full| {
+        for i in 0..count {
+            let full = &sources[i * k..(i + 1) * k];
             if failure.is_some() {
-                return;
+                break;
             }
             calls += 1;
             succs.clear();
@@ -327,10 +353,13 @@ impl Learner<'_> {
                 let next: Vec<Value> = shape.write.iter().map(|&i| succ[i]).collect();
                 or = next.iter().fold(or, |a, &v| a | v);
                 succs.push((g, next));
+                if known.is_some_and(|known| !d.contains(known, succ)) {
+                    found.push(succ.to_vec());
+                }
             });
             if let Err(e) = done {
                 failure = Some(Stop::Model(e));
-                return;
+                break;
             }
             succs.sort_unstable();
             for run in succs.chunk_by(|a, b| a.0 == b.0) {
@@ -344,7 +373,11 @@ impl Learner<'_> {
                     pairs[g].push((cur.clone(), same[0].1.clone()));
                 }
             }
-        });
+            if found.len() >= SUCCESSOR_CHUNK {
+                successors = join_states(d, &successors, &mut found)?;
+            }
+        }
+        successors = join_states(d, &successors, &mut found)?;
         self.calls += calls;
         self.value_bits_or |= or;
         if let Some(stop) = failure {
@@ -365,6 +398,19 @@ impl Learner<'_> {
             batches,
             fallback: which(&fallback),
             enabled: which(&enabled),
+            successors,
         })
     }
+}
+
+/// `acc` joined with the states of `found`, which is emptied.
+fn join_states<D: Diagram>(d: &D, acc: &D::Set, found: &mut Vec<Vec<Value>>) -> Result<D::Set, Stop> {
+    if found.is_empty() {
+        return Ok(acc.clone());
+    }
+    found.sort_unstable();
+    found.dedup();
+    let chunk = d.states(found)?;
+    found.clear();
+    Ok(d.union(acc, &chunk)?)
 }

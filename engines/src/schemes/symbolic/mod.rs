@@ -136,6 +136,25 @@
 //!   of at most 10^4 states 104 -> 106 of 106 equal to the oracle
 //!   (GlobalResAllocation-PT-03 `mdd`, IBM703-PT-none `bdd` finish),
 //!   BEEM 86 -> 88 of 90 (hanoi.1, plc.1 `mdd` finish), none differs.
+//!   Images from the learner's successors (issue 36; [`search`], `mdd`
+//!   except node saturation): learning on a small set of new states calls
+//!   `next_all` on each, so their successors by every group are known; on
+//!   models with at least 4 groups per slot, where building those vectors
+//!   costs less than the groups' walks over the set's nodes, they are
+//!   added as the set's image (the successors not yet visited learned on
+//!   the same way), no relational product, the set not joining the
+//!   frontier (counter `explicit_images`). A first form (768b1c4,
+//!   reverted) marked groups dirty after a large batch had joined the
+//!   visited set, so they never learned on it: 390,050 of
+//!   philosophers-15's 551,614 states; `tests/symbolic_builtin.rs` runs
+//!   the default suite in every configuration since. 60 s, base and new
+//!   alternating, two runs each on the loaded 2-core VM, states reached
+//!   (medians; neither finishes): PhilosophersDyn-PT-10 (2,310 groups)
+//!   23,130 -> 111,363 (4.8x), BridgeAndVehicles-PT-V20P10N50 (2,228
+//!   groups) 70,722 -> 92,911 (1.3x). Counts at 60 s: MCC nets of at most
+//!   10^4 states `bdd` and `mdd` 53 of 53 equal to the oracle, BEEM `mdd`
+//!   45 of 45, `bdd` 43 (hanoi.1, plc.1 time out), none differs; the
+//!   default suite 32 of 32.
 //!   Before,
 //!   the one-hot ZBDD was chosen because its nodes are in
 //!   one-to-one correspondence with an LDD's (one node per present value
@@ -502,6 +521,7 @@ fn summarize<D: Diagram>(
             ("learn_ms".into(), f.learn_ns / 1_000_000),
             ("apply_ms".into(), f.apply_ns / 1_000_000),
             ("explicit_states".into(), f.explicit_states),
+            ("explicit_images".into(), f.explicit_images),
             ("reencodings".into(), f.reencodings),
             ("dd_collections".into(), f.collections),
             (

@@ -54,8 +54,9 @@
 //! again, until none is new.
 //!
 //! Diagnostics: with `STATEBENCH_SYMBOLIC_TRACE` set in the environment,
-//! every sampling point prints the figures so far on stderr (the node
-//! saturation shows no progress otherwise).
+//! every sampling point and every progress report (at most one per
+//! 250 ms) prints the figures so far on stderr (the node saturation shows
+//! no progress otherwise).
 //!
 //! Node accounting (`dd_peak_nodes`, a lower bound of the true peak): the
 //! search counts the inner nodes reachable from everything it keeps live
@@ -123,6 +124,9 @@ pub struct Figures {
     /// States every group was learned on directly
     /// ([`Search::learn_explicitly`]).
     pub explicit_states: u64,
+    /// Sets of such states whose successors from learning were added as
+    /// their image by every group ([`Search::admit`]).
+    pub explicit_images: u64,
 }
 
 /// The most states [`Search::learn_explicitly`] learns on at once: a model
@@ -134,6 +138,23 @@ const EXPLICIT_BATCH: u128 = 1 << 16;
 /// their projections (which learning on projections expands once) would
 /// cost a model call each.
 const EXPLICIT_TOTAL: u64 = 1 << 24;
+
+/// Groups per slot from which a model's successors found by learning are
+/// used as images ([`Search::learn_explicitly`]).
+const IMAGE_GROUPS_PER_SLOT: u128 = 4;
+
+/// What [`Search::learn_explicitly`] did with a set of new states.
+enum Learned<S> {
+    /// Nothing: too many states.
+    No,
+    /// Every group learned on them; `successors` is their image by every
+    /// group, `enabled` the groups with a successor.
+    Fully { successors: S, enabled: Vec<usize> },
+    /// Every group but some, which are marked dirty and owed, or every
+    /// group, their successors not gathered: every group they enable is
+    /// owed.
+    Partly,
+}
 
 /// Makes an empty diagram for a layout.
 pub type Make<'a, D> = dyn Fn(Layout) -> DdResult<D> + 'a;
@@ -191,9 +212,11 @@ pub struct Search<'a, 'm, D: Diagram> {
     produced: Vec<usize>,
     /// Per group `g`, whether some visited state that enables `g` may not
     /// have been in a set `g` was applied to. States join the frontier as
-    /// they join the visited set, so applying `g` to the frontier (or the
-    /// whole visited set) pays what it owes; states learned on directly
-    /// say which groups they enable, others make every group owed. A group
+    /// they join the visited set, unless their successors by every group
+    /// are added with them ([`Search::admit`]), so applying `g` to the
+    /// frontier (or the whole visited set) pays what it owes; states
+    /// learned on directly but not for every group say which groups they
+    /// enable, others make every group owed. A group
     /// not owed costs no enabling test (issue 36: 107,862 applications
     /// for 10,985 images on PhilosophersDyn-PT-10).
     owed: Vec<bool>,
@@ -315,46 +338,101 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         }
     }
 
-    /// Readies the relations for `new`, the states about to join the
-    /// visited set: learned on directly while small
-    /// ([`Search::learn_explicitly`]), else the groups that the groups of
-    /// [`Search::produced`] affect are marked dirty.
-    fn admit(&mut self, new: &D::Set) -> Result<(), Stop> {
-        let producers = std::mem::take(&mut self.produced);
-        if self.learn_explicitly(new)? {
-            return Ok(());
-        }
-        self.owed.fill(true);
-        for h in producers {
-            for i in 0..self.affected[h].len() {
-                self.mark_dirty(self.affected[h][i]);
+    /// Adds `new` (states not visited) to the visited set with the
+    /// relations readied for them, and returns the states among them and
+    /// those found from them that still need expanding by the groups (the
+    /// caller's frontier). While the states to add are few
+    /// ([`Search::learn_explicitly`]), their successors found by learning
+    /// on them are their image by every group: those states need no
+    /// relational product, and the successors not visited are added the
+    /// same way (issue 36: an image walks the frontier from the root, 74 ms
+    /// each on BridgeAndVehicles-PT-V20P10N50). Otherwise the groups that
+    /// the groups of [`Search::produced`] (or those the last batch
+    /// enabled) affect are marked dirty and the states are returned.
+    /// `live` holds the caller's sets, kept through garbage collections.
+    fn admit(&mut self, new: &D::Set, live: &[&D::Set]) -> Result<D::Set, Stop> {
+        let mut producers = std::mem::take(&mut self.produced);
+        let mut batch = new.clone();
+        loop {
+            let learned = self.learn_explicitly(&batch)?;
+            if let Learned::No = learned {
+                // Before the batch joins the visited set: a group marked
+                // dirty learns on the visited states added from now on,
+                // and the batch is among them. Marked after, its groups
+                // never learned on it (the reverted 768b1c4: mdd found
+                // 390,050 of philosophers-15's 551,614 states).
+                self.owed.fill(true);
+                for h in producers {
+                    for i in 0..self.affected[h].len() {
+                        self.mark_dirty(self.affected[h][i]);
+                    }
+                }
+            }
+            self.visited = self.d.union(&self.visited, &batch)?;
+            let Learned::Fully {
+                successors,
+                enabled,
+            } = learned
+            else {
+                return Ok(batch);
+            };
+            self.figures.explicit_images += 1;
+            batch = self.d.minus(&successors, &self.visited)?;
+            producers = enabled;
+            let mut roots = live.to_vec();
+            roots.push(&batch);
+            self.collect(&roots);
+            self.report_progress();
+            if self.d.is_empty(&batch) {
+                return Ok(batch);
             }
         }
-        Ok(())
     }
 
     /// Learns every group on the states of `new` themselves
     /// ([`Learner::learn_states`]: one model call per state, none per
     /// group) when it holds at most [`EXPLICIT_BATCH`] states and the run
     /// has learned at most [`EXPLICIT_TOTAL`] so; the groups that learning
-    /// leaves out are marked dirty. Whether it did: if not, nothing
-    /// changed. Issue 36: with thousands of groups, learning on
+    /// leaves out are marked dirty and, as the states enabling them join
+    /// the frontier, owed. Issue 36: with thousands of groups, learning on
     /// projections walks the new states once per group; LTSmin learns on
     /// projections too, but PhilosophersDyn-PT-10 (2,310 groups) spent
     /// 22 ms per group there.
-    fn learn_explicitly(&mut self, new: &D::Set) -> Result<bool, Stop> {
+    fn learn_explicitly(&mut self, new: &D::Set) -> Result<Learned<D::Set>, Stop> {
         if !self.explicit || self.figures.explicit_states > EXPLICIT_TOTAL {
-            return Ok(false);
+            return Ok(Learned::No);
         }
         let started = Instant::now();
         let size = self.d.count_states(new).unwrap_or(u128::MAX);
         if size > EXPLICIT_BATCH {
             self.figures.learn_ns += started.elapsed().as_nanos() as u64;
-            return Ok(false);
+            return Ok(Learned::No);
         }
-        let learned = self.learner.learn_states(&self.d, self.shapes, new)?;
+        // The successors are the image where building them from the
+        // vectors (about `k` steps per state) costs less than the groups'
+        // walks over the set's nodes, and on models with many more groups
+        // than slots only: on Philosophers-PT-000010 (50 groups, 50 slots,
+        // 59,049 states in 294 nodes) relational products took 1.7 s and
+        // the successors of every small batch 3.0 s (a breadth-first start
+        // leaves the saturation larger intermediate sets).
+        let k = self.d.layout().width.len() as u128;
+        let groups = self.shapes.len() as u128;
+        let image = groups >= IMAGE_GROUPS_PER_SLOT * k
+            && size * k <= groups * u128::from(self.d.shared_nodes(&[new]));
+        let known = image.then(|| self.visited.clone());
+        let learned = self
+            .learner
+            .learn_states(&self.d, self.shapes, new, known.as_ref())?;
         for (g, batch) in learned.batches {
             self.rels[g] = self.d.union(&self.rels[g], &batch)?;
+        }
+        self.figures.explicit_states += size as u64;
+        self.figures.learn_ns += started.elapsed().as_nanos() as u64;
+        if image && learned.fallback.is_empty() {
+            return Ok(Learned::Fully {
+                successors: learned.successors,
+                enabled: learned.enabled,
+            });
         }
         for g in learned.fallback {
             self.mark_dirty(g);
@@ -362,9 +440,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         for g in learned.enabled {
             self.owed[g] = true;
         }
-        self.figures.explicit_states += size as u64;
-        self.figures.learn_ns += started.elapsed().as_nanos() as u64;
-        Ok(true)
+        Ok(Learned::Partly)
     }
 
     /// The successors of `from` (a subset of the visited set) by group
@@ -439,26 +515,41 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 f.applications, f.learn_ns / 1_000_000, f.apply_ns / 1_000_000, f.explicit_states
             );
         }
-        // Progress is for people: the state count (a walk over the visited
-        // set) at most every 250 ms.
-        let Some(cb) = self.progress.as_mut() else {
-            return;
-        };
-        if self
-            .last_progress
-            .is_some_and(|t| t.elapsed() < Duration::from_millis(250))
+        self.report_progress();
+    }
+
+    /// Progress is for people: the state count (a walk over the visited
+    /// set) at most every 250 ms, also on stderr with the time figures
+    /// under `STATEBENCH_SYMBOLIC_TRACE` (a run that times out reports no
+    /// counters).
+    fn report_progress(&mut self) {
+        let trace = std::env::var_os("STATEBENCH_SYMBOLIC_TRACE").is_some();
+        if (self.progress.is_none() && !trace)
+            || self
+                .last_progress
+                .is_some_and(|t| t.elapsed() < Duration::from_millis(250))
         {
             return;
         }
         self.last_progress = Some(Instant::now());
         let states = self.d.count_states(&self.visited).unwrap_or(u128::MAX);
-        cb(&Progress {
-            states: u64::try_from(states).unwrap_or(u64::MAX),
-            transitions: 0,
-            queued: 0,
-            levels: f.rounds,
-            engine_bytes_alloc: f.peak_nodes * super::BYTES_PER_NODE,
-        });
+        let f = &self.figures;
+        if trace {
+            eprintln!(
+                "symbolic: states {states} images {} applications {} learn {} ms apply {} ms explicit states {} explicit images {}",
+                f.images, f.applications, f.learn_ns / 1_000_000, f.apply_ns / 1_000_000,
+                f.explicit_states, f.explicit_images
+            );
+        }
+        if let Some(cb) = self.progress.as_mut() {
+            cb(&Progress {
+                states: u64::try_from(states).unwrap_or(u64::MAX),
+                transitions: 0,
+                queued: 0,
+                levels: f.rounds,
+                engine_bytes_alloc: f.peak_nodes * super::BYTES_PER_NODE,
+            });
+        }
     }
 
     pub fn run(&mut self, strategy: Strategy) -> Result<(), Stop> {
@@ -470,7 +561,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             // marked dirty since the empty set.
             let initial = std::mem::replace(&mut self.visited, self.d.empty());
             self.dirty.fill(false);
-            if !self.learn_explicitly(&initial)? {
+            if let Learned::No = self.learn_explicitly(&initial)? {
                 self.dirty.fill(true);
             }
             self.visited = initial;
@@ -513,12 +604,13 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         if self.d.is_empty(&new) {
             return Ok(false);
         }
-        if !self.learn_explicitly(&new)? {
-            self.owed.fill(true);
+        // The new states join the frontier: every group is owed.
+        if let Learned::No = self.learn_explicitly(&new)? {
             for g in 0..self.dirty.len() {
                 self.mark_dirty(g);
             }
         }
+        self.owed.fill(true);
         self.visited = self.d.union(&self.visited, &new)?;
         self.frontier = new;
         Ok(true)
@@ -579,10 +671,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 next = self.d.union(&next, &img)?;
                 self.collect(&[&next]);
             }
-            self.frontier = self.d.minus(&next, &self.visited)?;
-            let frontier = self.frontier.clone();
-            self.admit(&frontier)?;
-            self.visited = self.d.union(&self.visited, &self.frontier)?;
+            let new = self.d.minus(&next, &self.visited)?;
+            self.frontier = self.admit(&new, &[])?;
             self.figures.rounds += 1;
             self.sample(&[]);
         }
@@ -597,10 +687,9 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 let from = self.frontier.clone();
                 let new = self.successors(g, &from)?;
                 if !self.d.is_empty(&new) {
-                    self.admit(&new)?;
-                    self.visited = self.d.union(&self.visited, &new)?;
-                    self.frontier = self.d.union(&self.frontier, &new)?;
-                    sweep = self.d.union(&sweep, &new)?;
+                    let rest = self.admit(&new, &[&sweep])?;
+                    self.frontier = self.d.union(&self.frontier, &rest)?;
+                    sweep = self.d.union(&sweep, &rest)?;
                 }
                 self.collect(&[&sweep]);
             }
@@ -640,10 +729,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 new = self.d.union(&new, &img)?;
                 self.collect(&[&new, &all]);
             }
-            self.frontier = self.d.minus(&new, &self.visited)?;
-            let frontier = self.frontier.clone();
-            self.admit(&frontier)?;
-            self.visited = self.d.union(&self.visited, &self.frontier)?;
+            let new = self.d.minus(&new, &self.visited)?;
+            self.frontier = self.admit(&new, &[])?;
             self.chain(&active)?;
         }
         Ok(())
