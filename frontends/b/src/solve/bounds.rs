@@ -121,6 +121,10 @@ pub fn range_of(
             ExprKind::Bin(op, a, b) if is_x(a) && !is_x(b) && ready(b) => (Side::Right, *op),
             ExprKind::Bin(op, a, b) if is_x(b) && !is_x(a) && ready(a) => (Side::Left, mirror(*op)),
             _ if domain_end_of_unbound(e, x, ready) || defines(e) => continue,
+            _ if super::range_group::divides(e, x, partner, cs) => {
+                integer = true;
+                continue;
+            }
             _ if compared_with_partner(e, x, partner) => {
                 if let ExprKind::Bin(op, a, _) = &e.kind {
                     let op = if is_x(a) { *op } else { mirror(*op) };
@@ -180,7 +184,7 @@ fn domain_end_of_unbound(c: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> boo
 }
 
 /// Whether `c` is `x op y` (either way round, `op` one of `<`, `<=`, `>`,
-/// `>=`, `/=`) with `y` a `partner` (see `Planner::boxed`): no bound, and
+/// `>=`, `/=`) with `y` a `partner` (see `range_group`): no bound, and
 /// no obstacle to clipping both `x` and `y` to `MININT..MAXINT`, the
 /// conjunct being checked once both are bound (`Tmin > 0 & Tmin < Tmax`
 /// has ProB's solutions `Tmin` in `1..2`, `Tmax` in `Tmin+1..MAXINT`).

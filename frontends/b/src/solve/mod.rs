@@ -73,6 +73,9 @@ mod memo;
 mod plan;
 mod points;
 mod range_alias;
+mod range_group;
+#[cfg(test)]
+mod range_group_tests;
 mod range_product;
 mod shapes;
 mod sized;

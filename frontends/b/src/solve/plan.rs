@@ -3,8 +3,8 @@
 //! checked after each step (pure syntax, computed once per binder).
 
 use super::{
-    applied, bounds, cases, chain, clipped, concat, points, range_alias, range_product, shapes,
-    sized, typing,
+    applied, bounds, cases, chain, clipped, concat, points, range_alias, range_group,
+    range_product, shapes, sized, typing,
 };
 use crate::ast::*;
 
@@ -161,7 +161,7 @@ pub fn idents(e: &Expr, out: &mut Vec<Sym>) {
     }
 }
 
-fn mentions(e: &Expr, ids: &[Sym]) -> Vec<usize> {
+pub(super) fn mentions(e: &Expr, ids: &[Sym]) -> Vec<usize> {
     let mut v = Vec::new();
     idents(e, &mut v);
     let mut out: Vec<usize> = ids
@@ -491,7 +491,11 @@ impl Planner<'_> {
                     m.iter().all(|&j| self.bound[j] && !self.clipped[j])
                 };
                 let mentions_x = |c: usize| self.ment[c].contains(&k);
-                let partner = |y: Sym| boxed && self.partner(k, y);
+                let group = if boxed { self.group(k) } else { Vec::new() };
+                let partner = |y: Sym| {
+                    let j = self.ids.iter().position(|&i| i == y);
+                    j.is_some_and(|j| j != k && group.get(j) == Some(&true))
+                };
                 let (cs, checked) = (&self.cs, &self.checked);
                 let open = range_alias::Open {
                     ids: self.ids,
@@ -506,31 +510,18 @@ impl Planner<'_> {
             })
     }
 
-    /// Whether `y` may be clipped with `x` (number `k`) to `MININT..MAXINT`
-    /// (see `bounds`): `y` is clipped already or not yet bound, and its
-    /// other conjuncts are only typings, bounds by expressions of
-    /// identifiers bound and not clipped, and comparisons with `x` (no
-    /// chain of identifiers to propagate bounds through, as ProB would).
-    fn partner(&self, k: usize, y: Sym) -> bool {
-        let Some(j) = self.ids.iter().position(|&i| i == y) else {
-            return false;
+    /// The identifiers that may be clipped with identifier `k` to
+    /// `MININT..MAXINT` (see `range_group`).
+    fn group(&self, k: usize) -> Vec<bool> {
+        let binder = range_group::Binder {
+            ids: self.ids,
+            cs: &self.cs,
+            checked: &self.checked,
+            ment: &self.ment,
+            bound: &self.bound,
+            clipped: &self.clipped,
         };
-        if self.bound[j] && !self.clipped[j] {
-            return false;
-        }
-        let ready = |e: &Expr| {
-            let m = mentions(e, self.ids);
-            m.iter().all(|&i| self.bound[i] && !self.clipped[i])
-        };
-        let is = |e: &Expr, i: usize| matches!(e.kind, ExprKind::Ident(s) if s == self.ids[i]);
-        (0..self.cs.len())
-            .filter(|&c| !self.checked[c] && self.ment[c].contains(&j))
-            .all(|c| match &self.cs[c].kind {
-                ExprKind::Bin(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Neq, a, b) => {
-                    (is(a, j) && (ready(b) || is(b, k))) || (is(b, j) && (ready(a) || is(a, k)))
-                }
-                _ => is_int_typing(self.cs[c], &[y]),
-            })
+        binder.group(k)
     }
 
     /// `Gen::Range` for the first unbound identifier with a finite range by
