@@ -90,6 +90,9 @@ pub enum Gen {
     /// (`x * x`, `x * E`) on a `+`/`-` chain of one side (`left`: the
     /// left side; see `range_product`).
     Product { c: usize, left: bool },
+    /// Conjunct `c` is `A : S` with the step's identifier on a `+`/`-`
+    /// chain of `A` and `S` finite and ready (see `range_member`).
+    LinIn { c: usize },
     /// The identifiers no conjunct gives a finite range, last in a
     /// deferring plan (see `plan_deferring`): reaching this step is
     /// unsupported (message, position).
@@ -375,9 +378,12 @@ impl Planner<'_> {
                 }
             }
             ExprKind::Bin(BinOp::In, a, b) if ready(b) && !infinite(b) => {
-                in_step(a, self.ids, &self.bound, c).or_else(|| {
-                    proj_vars(a, self.ids, &self.bound, &ready).map(|ks| (2, ks, Gen::Proj { c }))
-                })
+                in_step(a, self.ids, &self.bound, c)
+                    .or_else(|| {
+                        proj_vars(a, self.ids, &self.bound, &ready)
+                            .map(|ks| (2, ks, Gen::Proj { c }))
+                    })
+                    .or_else(|| self.lin_in(c, a))
             }
             ExprKind::Bin(op @ (BinOp::Subset | BinOp::StrictSubset), a, b) if ready(b) => {
                 let strict = *op == BinOp::StrictSubset;
@@ -460,6 +466,14 @@ impl Planner<'_> {
         } else {
             None
         }
+    }
+
+    /// `Gen::LinIn` for conjunct `c`, `a : S`, when it has one unbound
+    /// identifier, an integer, on a `+`/`-` chain of `a` (see
+    /// `range_member`).
+    fn lin_in(&self, c: usize, a: &Expr) -> Option<Cand> {
+        let (free, x) = self.one_integer(c)?;
+        lin_path(a, x).then_some((2, free, Gen::LinIn { c }))
     }
 
     /// `Gen::Product` for conjunct `c`, `a = b`, when it has one unbound
@@ -722,8 +736,9 @@ impl Planner<'_> {
             self.clipped[k] = matches!(&gen, Gen::Range(r) if r.clip);
         }
         // a product's solution must still lie in the typing set (`z : NAT1
-        // & 5 * z = 20` has none with MAXINT = 3)
-        let typings_checked = matches!(gen, Gen::Product { .. });
+        // & 5 * z = 20` has none with MAXINT = 3), and a member's
+        // (`p : NATURAL1 & p + 3 : 1..3` has none)
+        let typings_checked = matches!(gen, Gen::Product { .. } | Gen::LinIn { .. });
         let exact = match gen {
             Gen::Eq { c, .. }
             | Gen::In { c }
@@ -744,6 +759,7 @@ impl Planner<'_> {
             | Gen::UnionPart { .. }
             | Gen::Slice { .. }
             | Gen::Product { .. }
+            | Gen::LinIn { .. }
             | Gen::Unbounded(..)
             | Gen::DomainEnd { .. } => None,
         };
