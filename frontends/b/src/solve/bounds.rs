@@ -91,6 +91,8 @@ pub struct Range {
     /// `x - shift`, shift). A partner pushed out of `MININT..MAXINT` is
     /// unsupported (`a > 2 & a < b`: how ProB clips `b` is not known).
     pub ties: Vec<(bool, i64)>,
+    /// Conjuncts `A /: S` excluding values of `x` (see `range_member`).
+    pub excluded: Vec<(usize, Sym)>,
 }
 
 /// The range of `x` given by the conjuncts `cs` not yet `checked`, whose
@@ -121,6 +123,14 @@ pub fn range_of(
             ExprKind::Bin(op, a, b) if is_x(a) && !is_x(b) && ready(b) => (Side::Right, *op),
             ExprKind::Bin(op, a, b) if is_x(b) && !is_x(a) && ready(a) => (Side::Left, mirror(*op)),
             _ if domain_end_of_unbound(e, x, ready) || defines(e) => continue,
+            _ if super::range_member::excludes(e, x, ready) => {
+                r.excluded.push((c, x));
+                continue;
+            }
+            _ if super::range_group::divides(e, x, partner, cs) => {
+                integer = true;
+                continue;
+            }
             _ if compared_with_partner(e, x, partner) => {
                 if let ExprKind::Bin(op, a, _) = &e.kind {
                     let op = if is_x(a) { *op } else { mirror(*op) };
@@ -148,6 +158,12 @@ pub fn range_of(
             (BinOp::Gt, _) => r.lower.push(bound(1)),
             (BinOp::Ge, _) => r.lower.push(bound(0)),
             (BinOp::Neq, _) => {}
+            // `x /: S`, S finite: no bound (see `range_member`)
+            (BinOp::NotIn, ExprKind::Bin(_, _, set))
+                if matches!(side, Side::Right) && !super::plan::infinite(set) =>
+            {
+                r.excluded.push((c, x))
+            }
             (BinOp::In, ExprKind::Bin(_, _, set)) if matches!(side, Side::Right) => {
                 let typing = interval(c, set, ready, &mut r);
                 integer |= typing;
@@ -180,7 +196,7 @@ fn domain_end_of_unbound(c: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> boo
 }
 
 /// Whether `c` is `x op y` (either way round, `op` one of `<`, `<=`, `>`,
-/// `>=`, `/=`) with `y` a `partner` (see `Planner::boxed`): no bound, and
+/// `>=`, `/=`) with `y` a `partner` (see `range_group`): no bound, and
 /// no obstacle to clipping both `x` and `y` to `MININT..MAXINT`, the
 /// conjunct being checked once both are bound (`Tmin > 0 & Tmin < Tmax`
 /// has ProB's solutions `Tmin` in `1..2`, `Tmax` in `Tmin+1..MAXINT`).
@@ -284,6 +300,10 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         false => hi.saturating_sub(shift) < minint,
     };
     if r.ties.iter().any(pushed_out) {
+        return Err(unbounded());
+    }
+    let clipped = (r.lower.is_empty(), r.upper.is_empty());
+    if super::range_member::reaches_edge(&r.excluded, clipped, cs, env)? {
         return Err(unbounded());
     }
     if hi < lo {

@@ -46,6 +46,7 @@ pub fn chained(x: Sym, ctx: &Ctx) -> Option<Range> {
         upper,
         clip: false,
         ties: Vec::new(),
+        excluded: Vec::new(),
     })
 }
 

@@ -76,6 +76,12 @@ mod memo;
 mod plan;
 mod points;
 mod range_alias;
+mod range_group;
+#[cfg(test)]
+mod range_group_tests;
+mod range_member;
+#[cfg(test)]
+mod range_member_tests;
 mod range_product;
 mod shapes;
 mod sized;
@@ -333,6 +339,13 @@ fn candidates(
             range_product::candidates(side, ids[st.vars[0]], target, env)?
                 .into_iter()
                 .map(|n| vec![Value::Int(n)])
+                .collect()
+        }
+        Gen::LinIn { c } => {
+            let (a, b) = sides(cs[*c]);
+            range_member::candidates(a, ids[st.vars[0]], b, env)?
+                .into_iter()
+                .map(|v| vec![v])
                 .collect()
         }
         Gen::Unbounded(m, pos) => return Err(Fail::Unsupported(m.clone(), *pos)),

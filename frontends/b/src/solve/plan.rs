@@ -3,8 +3,8 @@
 //! checked after each step (pure syntax, computed once per binder).
 
 use super::{
-    applied, bounds, cases, chain, clipped, concat, points, range_alias, range_product, shapes,
-    sized, typing,
+    applied, bounds, cases, chain, clipped, concat, points, range_alias, range_group,
+    range_product, shapes, sized, typing,
 };
 use crate::ast::*;
 
@@ -90,6 +90,9 @@ pub enum Gen {
     /// (`x * x`, `x * E`) on a `+`/`-` chain of one side (`left`: the
     /// left side; see `range_product`).
     Product { c: usize, left: bool },
+    /// Conjunct `c` is `A : S` with the step's identifier on a `+`/`-`
+    /// chain of `A` and `S` finite and ready (see `range_member`).
+    LinIn { c: usize },
     /// The identifiers no conjunct gives a finite range, last in a
     /// deferring plan (see `plan_deferring`): reaching this step is
     /// unsupported (message, position).
@@ -161,7 +164,7 @@ pub fn idents(e: &Expr, out: &mut Vec<Sym>) {
     }
 }
 
-fn mentions(e: &Expr, ids: &[Sym]) -> Vec<usize> {
+pub(super) fn mentions(e: &Expr, ids: &[Sym]) -> Vec<usize> {
     let mut v = Vec::new();
     idents(e, &mut v);
     let mut out: Vec<usize> = ids
@@ -375,9 +378,12 @@ impl Planner<'_> {
                 }
             }
             ExprKind::Bin(BinOp::In, a, b) if ready(b) && !infinite(b) => {
-                in_step(a, self.ids, &self.bound, c).or_else(|| {
-                    proj_vars(a, self.ids, &self.bound, &ready).map(|ks| (2, ks, Gen::Proj { c }))
-                })
+                in_step(a, self.ids, &self.bound, c)
+                    .or_else(|| {
+                        proj_vars(a, self.ids, &self.bound, &ready)
+                            .map(|ks| (2, ks, Gen::Proj { c }))
+                    })
+                    .or_else(|| self.lin_in(c, a))
             }
             ExprKind::Bin(op @ (BinOp::Subset | BinOp::StrictSubset), a, b) if ready(b) => {
                 let strict = *op == BinOp::StrictSubset;
@@ -462,6 +468,14 @@ impl Planner<'_> {
         }
     }
 
+    /// `Gen::LinIn` for conjunct `c`, `a : S`, when it has one unbound
+    /// identifier, an integer, on a `+`/`-` chain of `a` (see
+    /// `range_member`).
+    fn lin_in(&self, c: usize, a: &Expr) -> Option<Cand> {
+        let (free, x) = self.one_integer(c)?;
+        lin_path(a, x).then_some((2, free, Gen::LinIn { c }))
+    }
+
     /// `Gen::Product` for conjunct `c`, `a = b`, when it has one unbound
     /// identifier, an integer, in a product on a `+`/`-` chain of one side
     /// (see `range_product`).
@@ -491,7 +505,11 @@ impl Planner<'_> {
                     m.iter().all(|&j| self.bound[j] && !self.clipped[j])
                 };
                 let mentions_x = |c: usize| self.ment[c].contains(&k);
-                let partner = |y: Sym| boxed && self.partner(k, y);
+                let group = if boxed { self.group(k) } else { Vec::new() };
+                let partner = |y: Sym| {
+                    let j = self.ids.iter().position(|&i| i == y);
+                    j.is_some_and(|j| j != k && group.get(j) == Some(&true))
+                };
                 let (cs, checked) = (&self.cs, &self.checked);
                 let open = range_alias::Open {
                     ids: self.ids,
@@ -506,31 +524,18 @@ impl Planner<'_> {
             })
     }
 
-    /// Whether `y` may be clipped with `x` (number `k`) to `MININT..MAXINT`
-    /// (see `bounds`): `y` is clipped already or not yet bound, and its
-    /// other conjuncts are only typings, bounds by expressions of
-    /// identifiers bound and not clipped, and comparisons with `x` (no
-    /// chain of identifiers to propagate bounds through, as ProB would).
-    fn partner(&self, k: usize, y: Sym) -> bool {
-        let Some(j) = self.ids.iter().position(|&i| i == y) else {
-            return false;
+    /// The identifiers that may be clipped with identifier `k` to
+    /// `MININT..MAXINT` (see `range_group`).
+    fn group(&self, k: usize) -> Vec<bool> {
+        let binder = range_group::Binder {
+            ids: self.ids,
+            cs: &self.cs,
+            checked: &self.checked,
+            ment: &self.ment,
+            bound: &self.bound,
+            clipped: &self.clipped,
         };
-        if self.bound[j] && !self.clipped[j] {
-            return false;
-        }
-        let ready = |e: &Expr| {
-            let m = mentions(e, self.ids);
-            m.iter().all(|&i| self.bound[i] && !self.clipped[i])
-        };
-        let is = |e: &Expr, i: usize| matches!(e.kind, ExprKind::Ident(s) if s == self.ids[i]);
-        (0..self.cs.len())
-            .filter(|&c| !self.checked[c] && self.ment[c].contains(&j))
-            .all(|c| match &self.cs[c].kind {
-                ExprKind::Bin(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Neq, a, b) => {
-                    (is(a, j) && (ready(b) || is(b, k))) || (is(b, j) && (ready(a) || is(a, k)))
-                }
-                _ => is_int_typing(self.cs[c], &[y]),
-            })
+        binder.group(k)
     }
 
     /// `Gen::Range` for the first unbound identifier with a finite range by
@@ -731,8 +736,9 @@ impl Planner<'_> {
             self.clipped[k] = matches!(&gen, Gen::Range(r) if r.clip);
         }
         // a product's solution must still lie in the typing set (`z : NAT1
-        // & 5 * z = 20` has none with MAXINT = 3)
-        let typings_checked = matches!(gen, Gen::Product { .. });
+        // & 5 * z = 20` has none with MAXINT = 3), and a member's
+        // (`p : NATURAL1 & p + 3 : 1..3` has none)
+        let typings_checked = matches!(gen, Gen::Product { .. } | Gen::LinIn { .. });
         let exact = match gen {
             Gen::Eq { c, .. }
             | Gen::In { c }
@@ -753,6 +759,7 @@ impl Planner<'_> {
             | Gen::UnionPart { .. }
             | Gen::Slice { .. }
             | Gen::Product { .. }
+            | Gen::LinIn { .. }
             | Gen::Unbounded(..)
             | Gen::DomainEnd { .. } => None,
         };
