@@ -1358,16 +1358,7 @@ pub fn groups_of(ptypes: &[ProcType], chans: &[Chan]) -> Vec<GroupKind> {
             for (rp, rpt) in ptypes.iter().enumerate() {
                 for (rt, r) in rpt.auto.trans.iter().enumerate() {
                     let Act::Recv(rc, _) = &r.act else { continue };
-                    let same = sc.base == rc.base
-                        && (sc.len == 1
-                            || match (&sc.idx, &rc.idx) {
-                                (Some(a), Some(b)) => match (a.as_ref(), b.as_ref()) {
-                                    (CExpr::Const(x), CExpr::Const(y)) => x == y,
-                                    _ => true,
-                                },
-                                _ => true,
-                            });
-                    if same {
+                    if may_meet(sc, rc) {
                         out.push(GroupKind::Rendezvous {
                             sptype: sp,
                             str: st,
@@ -1382,10 +1373,44 @@ pub fn groups_of(ptypes: &[ProcType], chans: &[Chan]) -> Vec<GroupKind> {
     out
 }
 
+/// Whether a send on `sc` and a receive on `rc` may use the same channel
+/// (the same declaration, and no two different constant indices).
+fn may_meet(sc: &ChanRef, rc: &ChanRef) -> bool {
+    sc.base == rc.base
+        && (sc.len == 1
+            || match (&sc.idx, &rc.idx) {
+                (Some(a), Some(b)) => match (a.as_ref(), b.as_ref()) {
+                    (CExpr::Const(x), CExpr::Const(y)) => x == y,
+                    _ => true,
+                },
+                _ => true,
+            })
+}
+
+/// The receive transitions (proctype, transition) a rendezvous send `act`
+/// may meet; none when `act` is not a rendezvous send.
+fn receivers(m: &PromelaModel, act: &Act) -> Vec<(usize, usize)> {
+    let Act::Send(sc, _) = act else {
+        return Vec::new();
+    };
+    if m.chans[sc.base].cap != 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (rp, rpt) in m.ptypes.iter().enumerate() {
+        for (rt, r) in rpt.auto.trans.iter().enumerate() {
+            if matches!(&r.act, Act::Recv(rc, _) if may_meet(sc, rc)) {
+                out.push((rp, rt));
+            }
+        }
+    }
+    out
+}
+
 /// Read and write slots of a group (conservative: whole arrays, whole
 /// channels, every slot of every process slot that may run the proctype;
-/// the whole vector when an atomic continuation may involve other
-/// processes).
+/// the whole vector when an atomic continuation may start or end
+/// processes; the receivers' steps when it makes a rendezvous).
 pub fn group_sets(m: &PromelaModel, g: &GroupKind) -> TransitionGroup {
     let mut read = BTreeSet::new();
     let mut write = BTreeSet::new();
@@ -1415,30 +1440,31 @@ pub fn group_sets(m: &PromelaModel, g: &GroupKind) -> TransitionGroup {
             )
         }
     };
-    for (p, t) in sides {
+    // the transitions, their locations' siblings (else), and every step
+    // an atomic continuation may take: of the same process, or of the
+    // receiver a rendezvous send in the continuation hands control to
+    let mut todo = Vec::new();
+    for &(p, t) in &sides {
         let auto = &m.ptypes[p].auto;
-        // the transition, its location's siblings (else), and every step
-        // an atomic continuation may take
-        let mut todo = vec![t];
-        let mut done = HashSet::new();
-        let from = auto.trans[t].from;
-        for &k in &auto.locs[from] {
-            todo.push(k);
+        todo.push((p, t));
+        todo.extend(auto.locs[auto.trans[t].from].iter().map(|&k| (p, k)));
+    }
+    let mut done = HashSet::new();
+    while let Some((p, k)) = todo.pop() {
+        if !done.insert((p, k)) {
+            continue;
         }
-        while let Some(k) = todo.pop() {
-            if !done.insert(k) {
-                continue;
-            }
-            let tr = &auto.trans[k];
-            all |= m.touch(p, &tr.act, &mut read, &mut write);
-            for &c in &tr.chain {
-                all |= m.touch(p, &auto.trans[c].act, &mut read, &mut write);
-            }
-            if tr.atom {
-                for &n in &auto.locs[tr.to] {
-                    todo.push(n);
-                }
-            }
+        let auto = &m.ptypes[p].auto;
+        let tr = &auto.trans[k];
+        all |= m.touch(p, &tr.act, &mut read, &mut write);
+        for &c in &tr.chain {
+            all |= m.touch(p, &auto.trans[c].act, &mut read, &mut write);
+        }
+        if tr.atom {
+            todo.extend(auto.locs[tr.to].iter().map(|&n| (p, n)));
+        }
+        if !sides.contains(&(p, k)) {
+            todo.extend(receivers(m, &tr.act));
         }
     }
     if all {

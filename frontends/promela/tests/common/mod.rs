@@ -24,16 +24,11 @@ pub fn pm_files(dir: &Path) -> Vec<PathBuf> {
     corpus::files_with_extension(dir, "pm")
 }
 
-/// Reachable states of `m` (breadth-first, every successor of every group).
+/// Reachable states of `m` (breadth-first, every successor of every group,
+/// each checked against its group's write set: a successor changing a slot
+/// outside it panics, naming the group and the slot).
 pub fn count(m: &dyn Model) -> usize {
-    let mut seen = Frontier::of(m);
-    while let Some(s) = seen.pop() {
-        m.next_all(&s, &mut |_, t| {
-            seen.offer(t);
-        })
-        .expect("model error");
-    }
-    seen.states()
+    frontend_testkit::bfs::count(m).0
 }
 
 /// Whether `spin` and `gcc` can be run.
