@@ -1025,7 +1025,12 @@ impl PromelaModel {
             }
             steps.sort_by_group();
             for i in steps.info() {
-                self.settle(steps.state(i), i.pid, i.atom, 0, &mut |s| emit(i.group, s))?;
+                // outside `atomic` a successor is emitted as it is
+                if !i.atom {
+                    emit(i.group, steps.state(i));
+                    continue;
+                }
+                self.settle(steps.state(i), i.pid, true, 0, &mut |s| emit(i.group, s))?;
             }
             Ok(())
         })
