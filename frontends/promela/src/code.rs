@@ -30,7 +30,7 @@ pub(crate) struct Env<'a> {
     pub locals: usize,
 }
 
-type ExprFn = Arc<dyn Fn(&[u32], &Env) -> Res<i32> + Send + Sync>;
+pub(crate) type ExprFn = Arc<dyn Fn(&[u32], &Env) -> Res<i32> + Send + Sync>;
 type StmtFn = Arc<dyn Fn(&mut [u32], &Env) -> Res<bool> + Send + Sync>;
 
 /// A transition's compiled form.
@@ -128,7 +128,8 @@ fn interpreted(e: &CExpr) -> ExprFn {
     Arc::new(move |st, env| env.model.eval(st, env.pid, &e))
 }
 
-fn expr(e: &CExpr) -> ExprFn {
+/// The compiled form of `e`.
+pub(crate) fn expr(e: &CExpr) -> ExprFn {
     if let Some(a) = Affine::of_compound(e) {
         return Arc::new(move |st, env| Ok(a.eval(st, env.locals)));
     }

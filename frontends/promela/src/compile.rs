@@ -142,6 +142,9 @@ pub struct Tr {
     pub code: crate::code::Code,
     /// The guard checked before `act` (filled when the model is built).
     pub guard: crate::guard::Guard,
+    /// What is left of its condition once the guard's one conjunction holds
+    /// (filled when the model is built).
+    pub residual: crate::residual::Residual,
     /// A send or receive on a rendezvous channel (filled when the model is
     /// built).
     pub rv: bool,
@@ -933,6 +936,7 @@ impl Builder<'_, '_> {
                     labeled,
                     code: Default::default(),
                     guard: Default::default(),
+                    residual: Default::default(),
                     rv: false,
                 });
                 here.push(auto.trans.len() - 1);

@@ -108,6 +108,7 @@ mod lexer;
 mod model;
 mod ops;
 mod parse;
+mod residual;
 mod steps;
 
 pub use compile::{MAX_CAPACITY, MAX_CHANNELS, MAX_PROCESSES};

@@ -29,6 +29,7 @@ use crate::dispatch::Dispatch;
 use crate::guard::{Guard, Scope};
 use crate::ops::{BinOp, ChanFn, UnOp};
 use crate::parse::{BaseType, Pos};
+use crate::residual::Residual;
 use crate::steps::{with_steps, Steps};
 use pins::{Model, ModelError, Slot, TransitionGroup, Value};
 use rustc_hash::FxHashMap;
@@ -201,6 +202,14 @@ pub(crate) fn build(p: Parts) -> Result<PromelaModel, crate::PromelaError> {
                 matches!(&tr.act, Act::Send(c, _) | Act::Recv(c, _) if m.chans[c.base].cap == 0);
         }
         compile_codes(&mut t.auto);
+        for tr in &mut t.auto.trans {
+            let checked = tr.guard.conjunction().map_or(0, <[_]>::len);
+            let whole = match &tr.code {
+                Code::Cond(f) | Code::DStep { guard: Some(f), .. } => Some(f),
+                _ => None,
+            };
+            tr.residual = Residual::of(&tr.act, checked, whole);
+        }
     }
     // the group of each non-rendezvous transition, per proctype
     let mut step_group: Vec<Vec<usize>> = (m.ptypes.iter())
@@ -253,6 +262,10 @@ mod guard_tests;
 #[cfg(test)]
 #[path = "code_tests.rs"]
 mod code_tests;
+
+#[cfg(test)]
+#[path = "residual_tests.rs"]
+mod residual_tests;
 
 impl PromelaModel {
     fn loc(&self, pos: Pos) -> String {
@@ -495,6 +508,17 @@ impl PromelaModel {
             (_, Act::Cond(e)) => self.eval(st, pid, e)? != 0,
             _ => true,
         })
+    }
+
+    /// Whether `tr` can fire as far as its condition goes, the dispatch
+    /// having found its guard's comparisons true: its residual when it has
+    /// one, else `holds`.
+    #[inline(always)]
+    fn open(&self, st: &[u32], pid: usize, tr: &Tr) -> Res<bool> {
+        match tr.residual.holds(st, &self.env(pid)) {
+            Some(r) => r,
+            None => self.holds(st, pid, tr),
+        }
     }
 
     fn env(&self, pid: usize) -> Env<'_> {
@@ -872,7 +896,7 @@ impl PromelaModel {
                 continue;
             }
             // a false guard needs no copy of the state
-            if !e.exact && !self.holds(st, pid, tr)? {
+            if !e.exact && !self.open(st, pid, tr)? {
                 continue;
             }
             let n = out.candidate(st);
@@ -1001,7 +1025,12 @@ impl PromelaModel {
             }
             steps.sort_by_group();
             for i in steps.info() {
-                self.settle(steps.state(i), i.pid, i.atom, 0, &mut |s| emit(i.group, s))?;
+                // outside `atomic` a successor is emitted as it is
+                if !i.atom {
+                    emit(i.group, steps.state(i));
+                    continue;
+                }
+                self.settle(steps.state(i), i.pid, true, 0, &mut |s| emit(i.group, s))?;
             }
             Ok(())
         })
