@@ -9,7 +9,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use frontend_testkit::bfs::Frontier;
 use frontend_testkit::corpus;
 use pins::Model;
 
