@@ -66,6 +66,7 @@ mod concat;
 mod consequent;
 mod declared;
 mod fast_alternative;
+mod fast_forall;
 mod fast_sets;
 mod fspace;
 mod fspace_arrows;
