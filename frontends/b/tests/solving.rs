@@ -21,6 +21,7 @@ const MODELS: &[&str] = &[
     "B/PerformanceTests/DisEqualityCheck",
     "B/PerformanceTests/TwoBinFunctions",
     "B/Daniel/Kodkod/Sorting1",
+    "B/Puzzles/Bridges",
 ];
 
 #[test]

@@ -14,7 +14,11 @@
 //!   a function outside its domain as a side of `=` or `/=` (a point not
 //!   chosen yet, or one that makes the whole conjunct false, see
 //!   `Env::holds_guard`); an instance failing otherwise leaves it
-//!   undecided, as the whole quantifier could be an error there.
+//!   undecided, as the whole quantifier could be an error there. Such a
+//!   quantifier is checked instance by instance (`fast_forall`).
+//!
+//! The search is depth first with an explicit stack, not one call per
+//! point: a domain of 200,000 points overflowed the thread's stack.
 //!
 //! Every candidate that survives is a member of the space (checked as
 //! `Env::elements` checks it) and is then checked against every conjunct
@@ -24,6 +28,7 @@
 //!
 //! Owns the point-by-point search.
 
+use super::fast_forall::{self, Instances};
 use crate::ast::*;
 use crate::eval::{Env, Fail, E, ENUM_LIMIT};
 use crate::value::Value;
@@ -60,10 +65,14 @@ pub fn search(
     if ((ran.len() + 1) as f64).powi(dom.len() as i32) <= WHOLE {
         return Ok(None);
     }
-    let prune = checks
+    let prune: Vec<&Expr> = checks
         .iter()
         .map(|&c| cs[c])
         .filter(|e| applied_only(e, f))
+        .collect();
+    let instances = prune
+        .iter()
+        .map(|e| Instances::of(e, f, &dom, env))
         .collect();
     let mut s = Search {
         f,
@@ -74,11 +83,12 @@ pub fn search(
         dom,
         ran,
         prune,
+        instances,
         pairs: Vec::new(),
         nodes: 0,
         out: Vec::new(),
     };
-    s.point(0, env)?;
+    s.run(env)?;
     Ok(Some(s.out))
 }
 
@@ -122,6 +132,13 @@ impl Arrow {
         if self.injective && choice.is_some_and(|j| uses[j] > 0) {
             return false;
         }
+        if self.total && self.injective {
+            // the points after this one need values not yet used
+            let unused = uses.iter().filter(|&&u| u == 0).count();
+            if unused < left {
+                return false;
+            }
+        }
         if self.surjective {
             let unreached = (0..uses.len())
                 .filter(|&j| uses[j] == 0 && choice != Some(j))
@@ -156,6 +173,9 @@ struct Search<'a> {
     dom: Vec<Value>,
     ran: Vec<Value>,
     prune: Vec<&'a Expr>,
+    /// Per pruning conjunct: its instances, for a universal quantifier
+    /// checked instance by instance (see `fast_forall`).
+    instances: Vec<Option<Instances>>,
     /// How many chosen points map to each element of `ran`.
     uses: Vec<usize>,
     /// The points chosen so far.
@@ -165,13 +185,33 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// Chooses the value at `dom[i]` and the points after it.
-    fn point(&mut self, i: usize, env: &mut Env) -> E<()> {
-        if i == self.dom.len() {
-            return self.leaf(env);
-        }
-        let absent = (!self.arrow.total).then_some(None);
-        for choice in absent.into_iter().chain((0..self.ran.len()).map(Some)) {
+    /// Visits every choice of a value (or none, for a partial arrow) at
+    /// each point of `dom` in turn, depth first, with an explicit stack
+    /// rather than one call per point (a domain of a million points would
+    /// otherwise overflow the thread's stack).
+    fn run(&mut self, env: &mut Env) -> E<()> {
+        let choices = self.ran.len() + usize::from(!self.arrow.total);
+        // per point decided: the choice made there and the next to try
+        let mut made: Vec<Option<usize>> = Vec::with_capacity(self.dom.len());
+        let mut next: Vec<usize> = vec![0];
+        while let Some(&c) = next.last() {
+            let i = next.len() - 1;
+            if i == self.dom.len() || c == choices {
+                if i == self.dom.len() {
+                    self.leaf(env)?;
+                }
+                next.pop();
+                if let Some(Some(j)) = made.pop() {
+                    self.uses[j] -= 1;
+                    self.pairs.pop();
+                }
+                continue;
+            }
+            next[i] += 1;
+            let choice = match self.arrow.total {
+                true => Some(c),
+                false => c.checked_sub(1),
+            };
             if !self.allowed(i, choice) {
                 continue;
             }
@@ -187,15 +227,13 @@ impl Search<'_> {
                 let pair = Value::pair(self.dom[i].clone(), self.ran[j].clone());
                 self.pairs.push(pair);
             }
-            let r = match self.consistent(env) {
-                true => self.point(i + 1, env),
-                false => Ok(()),
-            };
-            if let Some(j) = choice {
+            if self.consistent(i + 1, env) {
+                made.push(choice);
+                next.push(0);
+            } else if let Some(j) = choice {
                 self.uses[j] -= 1;
                 self.pairs.pop();
             }
-            r?;
         }
         Ok(())
     }
@@ -206,13 +244,24 @@ impl Search<'_> {
     }
 
     /// Whether no pruning conjunct is false on the points chosen so far.
-    fn consistent(&self, env: &mut Env) -> bool {
+    /// `decided`: how many points are decided (chosen or left out).
+    fn consistent(&mut self, decided: usize, env: &mut Env) -> bool {
         if self.prune.is_empty() {
             return true;
         }
         let base = env.locals.len();
         env.locals.push((self.f, Value::set(self.pairs.clone())));
-        let ok = self.prune.iter().all(|e| !refuted(e, self.f, env));
+        let mut ok = true;
+        for (e, inst) in self.prune.iter().zip(&mut self.instances) {
+            let no = match inst {
+                Some(inst) => inst.refuted(e, decided, env),
+                None => refuted(e, self.f, env),
+            };
+            if no {
+                ok = false;
+                break;
+            }
+        }
         env.locals.truncate(base);
         ok
     }
@@ -250,17 +299,7 @@ impl Search<'_> {
 /// Whether conjunct `e` is false on the points of `f` chosen so far (see
 /// the module's doc).
 fn refuted(e: &Expr, f: Sym, env: &mut Env) -> bool {
-    let ExprKind::Quant {
-        kind: QuantKind::Forall,
-        ids,
-        pred,
-        plan,
-        ..
-    } = &e.kind
-    else {
-        return matches!(env.holds(e), Ok(false));
-    };
-    let ExprKind::Bin(BinOp::Implies, dom, body) = &pred.kind else {
+    let Some((ids, dom, body, plan)) = fast_forall::forall(e) else {
         return matches!(env.holds(e), Ok(false));
     };
     let mut free = Vec::new();
@@ -277,17 +316,15 @@ fn refuted(e: &Expr, f: Sym, env: &mut Env) -> bool {
             found = true;
             Ok(false)
         }
-        Err(Fail::Wd(m, at)) if m.starts_with("function appl") && skippable(e, at, env) => Ok(true),
+        Err(Fail::Wd(m, at))
+            if m.starts_with("function appl") && fast_forall::skippable(e, at, env) =>
+        {
+            Ok(true)
+        }
         Ok(true) => Ok(true),
         Err(other) => Err(other),
     });
     found
-}
-
-/// Whether an application outside its domain at `at` in the quantifier
-/// `q` makes the whole guard conjunct false rather than an error.
-fn skippable(q: &Expr, at: Pos, env: &Env) -> bool {
-    !env.w.try_find_abort && crate::eval::relational_apply(q, at)
 }
 
 #[cfg(test)]
@@ -304,6 +341,25 @@ mod tests {
                !(i, j).(i : 1..6 & j : 1..6 & i < j => f(i) /= f(j))
              VARIABLES v INVARIANT v : 1..6 INITIALISATION v := f(2) END";
         assert_eq!(count(m), (241, 240));
+    }
+
+    #[test]
+    fn a_domain_of_many_points_is_searched_without_a_call_per_point() {
+        // one total function onto {0} over 200,000 points, above `WHOLE`:
+        // one call per point overflowed the stack of a test's thread
+        let m = "MACHINE D CONSTANTS f PROPERTIES f : 1..200000 --> {0}
+             VARIABLES v INVARIANT v : 0..3 INITIALISATION v := f(2) END";
+        assert_eq!(count(m), (3, 2));
+    }
+
+    #[test]
+    fn a_total_injection_into_fewer_values_has_no_member() {
+        // 12 points, 11 values: no total injection (pigeonhole); the
+        // search stops at the first point instead of visiting the 11!
+        // injections of 11 of the points. No constants state: the root
+        let m = "MACHINE P CONSTANTS f PROPERTIES f : 1..12 >-> 1..11
+             VARIABLES v INVARIANT v : 1..11 INITIALISATION v := f(2) END";
+        assert_eq!(count(m), (1, 0));
     }
 
     #[test]

@@ -69,6 +69,7 @@ mod consequent;
 mod declared;
 mod errors_unsat;
 mod fast_alternative;
+mod fast_forall;
 mod fast_sets;
 mod fspace;
 mod fspace_arrows;
