@@ -1447,15 +1447,16 @@ pub fn group_sets(m: &PromelaModel, g: &GroupKind) -> TransitionGroup {
     // the transitions, their locations' siblings (else), and every step
     // an atomic continuation may take: of the same process, or of the
     // receiver a rendezvous send in the continuation hands control to
+    // (each entry: proctype, transition, whether it runs as a continuation)
     let mut todo = Vec::new();
     for &(p, t) in &sides {
         let auto = &m.ptypes[p].auto;
-        todo.push((p, t));
-        todo.extend(auto.locs[auto.trans[t].from].iter().map(|&k| (p, k)));
+        todo.push((p, t, false));
+        todo.extend(auto.locs[auto.trans[t].from].iter().map(|&k| (p, k, false)));
     }
     let mut done = HashSet::new();
-    while let Some((p, k)) = todo.pop() {
-        if !done.insert((p, k)) {
+    while let Some((p, k, continuation)) = todo.pop() {
+        if !done.insert((p, k, continuation)) {
             continue;
         }
         let auto = &m.ptypes[p].auto;
@@ -1465,10 +1466,11 @@ pub fn group_sets(m: &PromelaModel, g: &GroupKind) -> TransitionGroup {
             all |= m.touch(p, &auto.trans[c].act, &mut read, &mut write);
         }
         if tr.atom {
-            todo.extend(auto.locs[tr.to].iter().map(|&n| (p, n)));
+            todo.extend(auto.locs[tr.to].iter().map(|&n| (p, n, true)));
         }
-        if !sides.contains(&(p, k)) {
-            todo.extend(receivers(m, &tr.act));
+        if continuation {
+            let met = receivers(m, &tr.act);
+            todo.extend(met.into_iter().map(|(q, r)| (q, r, false)));
         }
     }
     if all {
