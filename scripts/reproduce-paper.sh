@@ -51,6 +51,7 @@ campaigns=(
   "ct-defaults-beem|ct-defaults-beem-1e5-1e6 ct-defaults-beem-1e6-1e7 ct-defaults-beem-rechosen|--suite beem --min-states 100001 --max-states 1e7 --engines compact-tree $ct_sides --timeout 300 --mem-limit 8"
   "ct-defaults-mcc|ct-defaults-mcc-1e5-1e6 ct-defaults-mcc-1e6-1e7-shard1of4 ct-defaults-mcc-1e6-1e7-shard2of4 ct-defaults-mcc-1e6-1e7-shard3of4 ct-defaults-mcc-1e6-1e7-shard4of4 ct-defaults-mcc-rechosen|--suite mcc --min-states 100001 --max-states 1e7 --engines compact-tree $ct_sides --timeout 300"
   "ct-spin-ma|ct-spin-ma-1e5-1e6-vmhwm|--suite beem-promela --min-states 100001 --max-states 1e6 --engines compact-tree,spin-ma --timeout 300 --mem-limit 6"
+  "dd-beem-promela|dd-beem-promela-le1e5|--suite beem-promela --max-states 1e5 --engines bdd,mdd --timeout 180 --mem-limit 4"
 )
 
 results="results/reproduced" only="" list=0 plan=0 slurm="" dry_run=0 statebench=""
