@@ -1,13 +1,15 @@
 //! What every front-end's tests need and no front-end may own: the rule
 //! for data or tools a test cannot find ([`missing`]), where shared data
 //! lives and how oracles are read ([`corpus`]), the naive breadth-first
-//! search ([`bfs`]), and the bounded fuzzing driver ([`fuzz`]). A
+//! search ([`bfs`]), the bounded fuzzing driver ([`fuzz`]), and a
+//! corpus test's models spread over every core ([`parallel`]). A
 //! dev-dependency of the front-ends (and of harness tests), never of a
 //! library: front-ends stay independent of one another. Knows models only through [`pins::Model`].
 
 pub mod bfs;
 pub mod corpus;
 pub mod fuzz;
+pub mod parallel;
 
 /// Whether this is a CI run: `CI` set to anything but empty, `0` or `false`.
 pub fn in_ci() -> bool {
