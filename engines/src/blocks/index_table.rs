@@ -1,17 +1,18 @@
 //! A table that gives every distinct fixed-width tuple of `u32` words a
 //! dense, stable index (0, 1, 2, ... in insertion order).
 //!
-//! This is the building block of the schemes that refer to stored tuples
-//! by index: COLLAPSE's component tables (sub-vector → index) and the tree
+//! This is the building block of the schemes that refer to stored tuples by
+//! index: COLLAPSE's component tables (sub-vector → index) and the tree
 //! database's inner and leaf node tables ((left, right) → index). Indices
 //! never move, so a parent may store them; growth re-hashes only the small
 //! `u32` bucket array (each bucket holds index + 1, 0 = empty; linear
-//! probing from the top bits of an xxh3 hash), while the tuples stay in
-//! segments that double in size and are never copied. The bucket array
-//! doubles at load 1/2: every probe past the home bucket costs a cache miss
-//! on a tuple, and at load 1/2 an absent tuple is found after 2.5 buckets
-//! on average instead of 8.5 at load 3/4 (Knuth's linear-probing bounds),
-//! for 4 bytes of bucket per entry more in the allocation.
+//! probing from the top bits of a [`word_hash`](crate::blocks::word_hash)),
+//! while the tuples stay in segments that double in size and are never
+//! copied. The bucket array doubles at load 1/2: every probe past the home
+//! bucket costs a cache miss on a tuple, and at load 1/2 an absent tuple is
+//! found after 2.5 buckets on average instead of 8.5 at load 3/4 (Knuth's
+//! linear-probing bounds), for 4 bytes of bucket per entry more in the
+//! allocation.
 //!
 //! **Fine growth** ([`Growth::Fine`], our extension): the allocation
 //! follows the entries closely instead of up to twice them. The bucket
@@ -35,8 +36,8 @@
 //! It owns only this table; it must not know states, models or trees.
 
 use crate::blocks::budget::Budget;
+use crate::blocks::word_hash::hash_words;
 use crate::visited::TableFull;
-use xxhash_rust::xxh3::xxh3_64;
 
 /// log2 of the entries in the first segment.
 const FIRST_SEGMENT_BITS: u32 = 6;
@@ -317,14 +318,14 @@ impl IndexTable {
     /// The index of `tuple` if it is stored.
     pub fn find(&mut self, tuple: &[u32]) -> Option<u32> {
         debug_assert_eq!(tuple.len(), self.width);
-        self.probe(tuple, hash_tuple(tuple)).ok()
+        self.probe(tuple, hash_words(tuple)).ok()
     }
 
     /// The index of `tuple`, inserting it if absent; the flag tells whether
     /// it was inserted now.
     pub fn find_or_insert(&mut self, tuple: &[u32]) -> Result<(u32, bool), TableFull> {
         debug_assert_eq!(tuple.len(), self.width);
-        let hash = hash_tuple(tuple);
+        let hash = hash_words(tuple);
         let mut pos = match self.probe(tuple, hash) {
             Ok(i) => return Ok((i, false)),
             Err(pos) => pos,
@@ -372,7 +373,7 @@ impl IndexTable {
         drop(old);
         self.set_grow_at(n);
         for index in 0..self.len as u32 {
-            let hash = hash_tuple(self.get(index));
+            let hash = hash_words(self.get(index));
             let mut pos = Self::home(hash, n);
             while self.buckets[pos] != 0 {
                 pos = Self::next(pos, n);
@@ -382,31 +383,6 @@ impl IndexTable {
         self.release(old_n as u64 * 4);
         Ok(())
     }
-}
-
-/// The hash of a tuple, for the tables of tuples (this one and the
-/// concurrent `SharedTable`): pairs (every tree node) and single words take
-/// one multiply-xorshift round of a 64-bit mixer instead of a
-/// byte-oriented hash; wider tuples xxh3.
-#[inline]
-pub(crate) fn hash_tuple(tuple: &[u32]) -> u64 {
-    match *tuple {
-        [a, b] => mix64((a as u64) << 32 | b as u64),
-        [a] => mix64(a as u64),
-        _ => xxh3_64(bytemuck::cast_slice(tuple)),
-    }
-}
-
-/// A 64-bit finaliser (murmur3's fmix64): a bijection with good avalanche,
-/// enough for the home bucket taken from its top bits.
-#[inline]
-pub(crate) fn mix64(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^= x >> 33;
-    x
 }
 
 impl Drop for IndexTable {

@@ -51,7 +51,8 @@
 //! It owns only this table; it must not know states, models or the search.
 
 use crate::blocks::budget::Budget;
-use crate::blocks::index_table::{hash_tuple, Tuples};
+use crate::blocks::index_table::Tuples;
+use crate::blocks::word_hash::hash_words;
 use crate::blocks::lease::{Exhausted, Lease, LeasePool, LEASE};
 use crate::blocks::sync::{
     spin, zeroed_u32, zeroed_u64, AtomicBool, AtomicU32, AtomicU64, Ordering,
@@ -262,7 +263,7 @@ impl SharedTable {
         lease: &mut Lease,
     ) -> Result<(u32, bool), InsertError> {
         debug_assert_eq!(tuple.len(), self.width);
-        let hash = hash_tuple(tuple);
+        let hash = hash_words(tuple);
         let memo = hash & MEMO;
         let mask = self.buckets.len() - 1;
         let mut pos = self.home(hash);

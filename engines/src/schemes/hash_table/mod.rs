@@ -3,7 +3,8 @@
 //!
 //! Layout: a bucket array of `u64` words, each either empty (0) or
 //! `(top 32 hash bits: the memo) << 32 | (state index + 1)`; linear probing
-//! from the bucket given by the top bits of a 64-bit xxh3 hash. The vectors
+//! from the bucket given by the top bits of a 64-bit hash
+//! ([`hash_words`]). The vectors
 //! live in a data area of fixed-size chunks (so growth never copies
 //! vectors), indexed by insertion order. The bucket array doubles when the
 //! load factor passes `max_load`. As the memo *is* the top of the hash and
@@ -32,7 +33,7 @@ pub use spec::{HashTableConfig, SPEC};
 use crate::blocks::budget::Budget;
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
-use xxhash_rust::xxh3::xxh3_64;
+use crate::blocks::word_hash::hash_words;
 
 /// Vectors per data chunk are chosen so a chunk holds about this many words.
 const CHUNK_WORDS: usize = 1 << 20;
@@ -126,7 +127,7 @@ impl HashTable {
     }
 
     fn hash(state: &[Value]) -> u64 {
-        xxh3_64(bytemuck::cast_slice(state))
+        hash_words(state)
     }
 
     fn vector(&self, index: u64) -> &[Value] {
