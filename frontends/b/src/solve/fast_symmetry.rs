@@ -18,7 +18,7 @@
 
 use crate::ast::Sym;
 use crate::eval::{Env, World};
-use crate::value::Value;
+use crate::symmetry::restricted_growth;
 
 /// The symmetry groups of the constants, by name, in declaration order.
 pub struct Canon {
@@ -61,17 +61,16 @@ impl Canon {
     /// growth string: each element index at most one more than the
     /// largest before it.
     pub fn prefix_holds(&self, env: &Env) -> bool {
-        self.groups.iter().all(|g| {
-            let mut next = 0u32;
-            for x in g {
-                match env.locals.iter().rev().find(|(s, _)| s == x) {
-                    None => return true,
-                    Some((_, Value::Elem(_, i))) if *i <= next => next = next.max(i + 1),
-                    Some(_) => return false,
-                }
-            }
-            true
-        })
+        let bound = |x: &Sym| {
+            env.locals
+                .iter()
+                .rev()
+                .find(|(s, _)| s == x)
+                .map(|(_, v)| v)
+        };
+        self.groups
+            .iter()
+            .all(|g| restricted_growth(g.iter().map_while(bound)))
     }
 }
 
