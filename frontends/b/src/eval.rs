@@ -825,7 +825,7 @@ impl<'w> Env<'w> {
             }
             ExprKind::Inverse(a) => {
                 let s = self.set(a)?;
-                wd(v::inverse(&s), pos)?
+                wd(crate::fast_inverse::inverse(&s), pos)?
             }
             ExprKind::Apply(f, x) => {
                 if let Some(d) = crate::symbolic::named(f).and_then(|s| self.closure_of(s)) {

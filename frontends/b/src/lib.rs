@@ -142,6 +142,7 @@ mod errors_show;
 mod eval;
 mod eventb;
 mod exec;
+mod fast_inverse;
 mod lazy_sets;
 mod lexer;
 mod library_pragmas;

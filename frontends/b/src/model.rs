@@ -33,7 +33,7 @@ use crate::ast::*;
 use crate::eval::{Cap, Env, Fail, Global, World, E, LARGE_SET};
 use crate::exec::{Callee, Target, Writes};
 use crate::lazy_sets::{self, LazySets, Origin};
-use crate::solve::{idents, solve, PlanResult};
+use crate::solve::{idents, solve, solve_pruned, Canon, PlanResult};
 use crate::value::Value;
 use crate::visit::{walk_subst, Role, SubstVisitor};
 
@@ -411,28 +411,45 @@ impl BModel {
                     pos: Pos::default(),
                 };
                 let pred = self.properties.as_ref().unwrap_or(&truth);
+                let canon = Canon::of_world(&self.world, &self.const_ids);
+                let first = canon
+                    .as_ref()
+                    .map_or(Vec::new(), |c| c.first(&self.const_ids));
                 let plan = self
                     .const_plan
                     .get_or_init(|| {
-                        crate::solve::plan_deferring(&self.const_ids, pred, &env.w.syms)
+                        crate::solve::plan_deferring_first(
+                            &self.const_ids,
+                            pred,
+                            &env.w.syms,
+                            &first,
+                        )
                     })
                     .as_ref()
                     .map_err(|(m, p)| Fail::Unsupported(m.clone(), *p));
                 let plan =
                     plan.map_err(|f| crate::solve::closed_wd(f, &self.const_ids, pred, &mut env))?;
-                let r = solve(&self.const_ids, pred, plan, &mut env, true, &mut |env| {
-                    let vals = self
-                        .const_ids
-                        .iter()
-                        .map(|&c| env.lookup(c, pred.pos))
-                        .collect::<E<Vec<Value>>>()?;
-                    seen += 1;
-                    crate::deferred_unique::beyond_one(&self.world.unmodelled_symmetry, seen)?;
-                    if self.world.symmetry.keeps(&vals) {
-                        sols.push(vals);
-                    }
-                    Ok(true)
-                });
+                let plan_canon = (plan, canon.as_ref());
+                let r = solve_pruned(
+                    &self.const_ids,
+                    pred,
+                    plan_canon,
+                    &mut env,
+                    true,
+                    &mut |env| {
+                        let vals = self
+                            .const_ids
+                            .iter()
+                            .map(|&c| env.lookup(c, pred.pos))
+                            .collect::<E<Vec<Value>>>()?;
+                        seen += 1;
+                        crate::deferred_unique::beyond_one(&self.world.unmodelled_symmetry, seen)?;
+                        if self.world.symmetry.keeps(&vals) {
+                            sols.push(vals);
+                        }
+                        Ok(true)
+                    },
+                );
                 r.map_err(|f| crate::solve::closed_wd(f, &self.const_ids, pred, &mut env))
                     .map_err(|f| {
                         crate::solve::false_beside_wd(f, &self.const_ids, pred, &mut env)

@@ -218,16 +218,22 @@ impl Symmetry {
 /// Whether ProB's MACE-style enumeration reaches the constant values
 /// `sol` (in `const_ids` order): see the module comment.
 pub fn canonical(groups: &[Vec<usize>], sol: &[Value]) -> bool {
-    groups.iter().all(|g| {
-        let mut next = 0u32;
-        g.iter().all(|&k| match sol.get(k) {
-            Some(Value::Elem(_, i)) if *i <= next => {
-                next = next.max(i + 1);
-                true
-            }
-            _ => false,
-        })
-    })
+    groups
+        .iter()
+        .all(|g| g.iter().all(|&k| k < sol.len()) && restricted_growth(g.iter().map(|&k| &sol[k])))
+}
+
+/// Whether `vals` are elements whose indices form a restricted growth
+/// string: each at most one more than the largest before it.
+pub fn restricted_growth<'a>(vals: impl Iterator<Item = &'a Value>) -> bool {
+    let mut next = 0u32;
+    for v in vals {
+        match v {
+            Value::Elem(_, i) if *i <= next => next = next.max(i + 1),
+            _ => return false,
+        }
+    }
+    true
 }
 
 #[cfg(test)]

@@ -71,6 +71,7 @@ mod errors_unsat;
 mod fast_alternative;
 mod fast_forall;
 mod fast_sets;
+mod fast_symmetry;
 mod fspace;
 mod fspace_arrows;
 mod memo;
@@ -95,8 +96,11 @@ pub use consequent::{forall_typed_by_body, untyped};
 pub use declared::Declared;
 pub use errors_unsat::false_beside_wd;
 pub use fast_sets::SetCache;
+pub use fast_symmetry::Canon;
 pub(crate) use fspace_arrows::members as space_members;
-pub use plan::{conjuncts, idents, plan, plan_deferring, Gen, Plan, PlanResult, Step};
+pub use plan::{
+    conjuncts, idents, plan, plan_deferring, plan_deferring_first, Gen, Plan, PlanResult, Step,
+};
 pub use wd::closed_wd;
 pub use witness::{exists_in_window, forall_refuted_in_window, window_typed};
 
@@ -121,6 +125,19 @@ pub fn solve(
     guard: bool,
     f: &mut dyn FnMut(&mut Env) -> E<bool>,
 ) -> E<bool> {
+    solve_pruned(ids, pred, (plan, None), env, guard, f)
+}
+
+/// `solve`, stopping at partial assignments that `canon`, if any, shows
+/// have no solution ProB's symmetry reduction keeps (see `fast_symmetry`).
+pub fn solve_pruned(
+    ids: &[Sym],
+    pred: &Expr,
+    (plan, canon): (&Plan, Option<&Canon>),
+    env: &mut Env,
+    guard: bool,
+    f: &mut dyn FnMut(&mut Env) -> E<bool>,
+) -> E<bool> {
     let cs = conjuncts(pred);
     let mut undecided = Vec::new();
     for &c in &plan.pre {
@@ -134,6 +151,7 @@ pub fn solve(
     let mut run = Run {
         plan,
         memo: memo::Memo::new(plan.steps.len()),
+        canon,
     };
     if undecided.is_empty() {
         return step(ids, &cs, &mut run, 0, env, guard, f);
@@ -154,6 +172,7 @@ pub fn solve(
 struct Run<'p> {
     plan: &'p Plan,
     memo: memo::Memo,
+    canon: Option<&'p Canon>,
 }
 
 fn check(env: &mut Env, c: &Expr, guard: bool) -> E<bool> {
@@ -193,8 +212,8 @@ fn step(
             env.locals.push((ids[k], v));
         }
         carrier_locals::record(st, cs, base, env);
-        let mut ok = true;
-        for &c in &st.checks {
+        let mut ok = run.canon.is_none_or(|c| c.prefix_holds(env));
+        for &c in st.checks.iter().filter(|_| ok) {
             match check(env, cs[c], guard) {
                 Ok(true) => {}
                 Ok(false) => {

@@ -237,6 +237,8 @@ struct Planner<'a> {
     /// of another identifier's range goes through them (see `bounds`).
     clipped: Vec<bool>,
     checked: Vec<bool>,
+    /// Identifiers bound first among candidates of equal priority.
+    prefer: Vec<bool>,
 }
 
 /// Plans the binding of `ids` by `pred`; `Err` names an identifier for which
@@ -256,11 +258,34 @@ pub fn plan_deferring(ids: &[Sym], pred: &Expr, syms: &Syms) -> PlanResult {
     plan_with(ids, pred, syms, true, true)
 }
 
+/// `plan_deferring`, binding the identifiers `first` (indices into `ids`)
+/// before others their conjuncts would generate at the same priority
+/// (the constants a symmetry reduction prunes while solving, see
+/// `fast_symmetry`).
+pub fn plan_deferring_first(ids: &[Sym], pred: &Expr, syms: &Syms, first: &[usize]) -> PlanResult {
+    let mut prefer = vec![false; ids.len()];
+    first.iter().for_each(|&k| prefer[k] = true);
+    plan_preferring(ids, pred, syms, (true, true), prefer)
+}
+
 /// `plan`; `last_resorts`: whether pointwise functions and types (see
 /// `points`, `typing`) may generate. Not for the body of an existential
 /// conjunct (`Gen::Exists`), whose generator would otherwise be preferred
 /// to an integer range or `BOOL` for the outer identifiers.
 fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool, defer: bool) -> PlanResult {
+    let prefer = vec![false; ids.len()];
+    plan_preferring(ids, pred, syms, (last_resorts, defer), prefer)
+}
+
+/// `plan_with`; `prefer`: per identifier, whether it is bound first among
+/// candidates of equal priority.
+fn plan_preferring(
+    ids: &[Sym],
+    pred: &Expr,
+    syms: &Syms,
+    (last_resorts, defer): (bool, bool),
+    prefer: Vec<bool>,
+) -> PlanResult {
     let cs = conjuncts(pred);
     let ment: Vec<Vec<usize>> = cs.iter().map(|c| mentions(c, ids)).collect();
     let int_evidence = ids.iter().map(|&x| int_evidence(x, &cs)).collect();
@@ -273,6 +298,7 @@ fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool, defer: b
         int_evidence,
         bound: vec![false; ids.len()],
         clipped: vec![false; ids.len()],
+        prefer,
     };
     let pre = (0..p.cs.len()).filter(|&c| p.checked[c]).collect();
     let mut steps = Vec::new();
@@ -344,9 +370,10 @@ impl Planner<'_> {
                 continue;
             }
             if let Some(cand) = self.generator(c) {
+                let key = |ks: &[usize]| (!ks.iter().any(|&k| self.prefer[k]), ks[0]);
                 let better = match &best {
                     None => true,
-                    Some((p, ks, _)) => cand.0 < *p || (cand.0 == *p && cand.1[0] < ks[0]),
+                    Some((p, ks, _)) => cand.0 < *p || (cand.0 == *p && key(&cand.1) < key(ks)),
                 };
                 if better {
                     best = Some(cand);
