@@ -21,6 +21,7 @@ use super::expr::ident_name_of;
 use super::term::Term;
 
 /// The parts of an `event(...)` term.
+#[derive(Clone)]
 pub struct EventParts<'t> {
     pub name: &'t str,
     /// `convergent`, `anticipated` or `ordinary`.
@@ -187,11 +188,7 @@ pub fn abstract_actions<'t>(
 /// same events (so one of them stands for all in the actions); otherwise
 /// why not supported.
 pub fn merged_events<'t>(a: &'t Term, names: &[&str]) -> Result<Vec<EventParts<'t>>, String> {
-    let events: Vec<EventParts<'t>> = section(a, "events")
-        .iter()
-        .filter_map(event_parts)
-        .filter(|e| names.contains(&e.name))
-        .collect();
+    let events = named_events(a, names);
     let [first, rest @ ..] = events.as_slice() else {
         return Err(format!("abstract events {} not found", names.join(", ")));
     };
@@ -211,6 +208,22 @@ pub fn merged_events<'t>(a: &'t Term, names: &[&str]) -> Result<Vec<EventParts<'
         );
     }
     Ok(events)
+}
+
+/// The abstract events `names` of machine `a`, when each is there and
+/// has no parameters.
+pub fn parameterless_events<'t>(a: &'t Term, names: &[&str]) -> Option<Vec<EventParts<'t>>> {
+    let events = named_events(a, names);
+    (events.len() == names.len() && events.iter().all(|e| e.params.is_empty())).then_some(events)
+}
+
+/// The events of machine `a` named in `names`, in the machine's order.
+fn named_events<'t>(a: &'t Term, names: &[&str]) -> Vec<EventParts<'t>> {
+    section(a, "events")
+        .iter()
+        .filter_map(event_parts)
+        .filter(|e| names.contains(&e.name))
+        .collect()
 }
 
 /// Whether `a` and `b` are the same term but for their Rodin labels
