@@ -17,6 +17,7 @@ mod after;
 mod expr;
 mod merge;
 mod nested_forall;
+mod nonempty;
 mod param_typing;
 mod project;
 mod refined;
@@ -24,6 +25,8 @@ mod refinement;
 mod term;
 #[cfg(test)]
 mod tests_after;
+#[cfg(test)]
+mod tests_after_chain;
 #[cfg(test)]
 mod tests_checks;
 #[cfg(test)]

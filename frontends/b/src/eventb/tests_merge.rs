@@ -3,7 +3,7 @@
 //! that event's actions on the dropped variables; a simulation error when
 //! none holds; refused when more than one holds.
 
-use frontend_testkit::bfs::{bfs, Bfs};
+use super::tests_typing::count as explore;
 
 /// Machine `M` (variable `c`) refining `A` (variables `c`, `d`; `d`
 /// dropped): `M`'s `toggle` (`c := 1 - c`, no guard) merges `a1`
@@ -37,15 +37,6 @@ fn package(g1: &str, g2: &str) -> String {
 
 fn eq(x: &str, n: i64) -> String {
     format!("equal(none,identifier(none,{x}),integer(none,{n}))")
-}
-
-fn explore(text: &str) -> Result<(u64, u64), String> {
-    let m = crate::parse_str(text, "M_mch.eventb").map_err(|e| format!("parse: {e}"))?;
-    match bfs(&m, 1000, None) {
-        Bfs::Done(s, t) => Ok((s, t)),
-        Bfs::GaveUp(w) => Err(format!("gave up: {w}")),
-        Bfs::Error(e) => Err(e.to_string()),
-    }
 }
 
 #[test]
