@@ -349,6 +349,10 @@ pub enum EventCheck {
     /// giving them their own values is not (LandingSystem_1_2's
     /// restore_up, counted by ProB).
     Keeps { what: String, vars: Vec<Expr> },
+    /// At most one of `preds` holds (the guards of the abstract events
+    /// an Event-B event merges, whose actions differ): otherwise the
+    /// front-end cannot tell which ProB runs, and refuses.
+    Exclusive { what: String, preds: Vec<Expr> },
 }
 
 /// One operation: `outs <-- name(params) = body`.

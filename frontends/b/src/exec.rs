@@ -444,6 +444,16 @@ impl Env<'_> {
                 }
                 Ok(outs)
             }
+            EventCheck::Exclusive { what, preds } => {
+                let mut held = 0;
+                for p in preds {
+                    held += usize::from(self.holds(p)?);
+                }
+                if held > 1 {
+                    return Err(Fail::Unsupported(what.clone(), body.pos));
+                }
+                self.exec(body, ops)
+            }
             EventCheck::Keeps { what, vars } => {
                 let before = vars.iter().map(|e| self.eval(e)).collect::<E<Vec<_>>>()?;
                 let outs = self.exec(body, ops)?;

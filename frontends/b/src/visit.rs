@@ -74,7 +74,8 @@ pub(crate) fn walk_subst<V: SubstVisitor>(s: &Subst, v: &mut V) -> Result<(), V:
                 | crate::ast::EventCheck::Variant { expr: e, .. } => v.expr(e, Role::Read)?,
                 crate::ast::EventCheck::Executable { .. } => {}
                 crate::ast::EventCheck::Simulates { action, .. } => v.simulated(action)?,
-                crate::ast::EventCheck::Keeps { vars, .. } => {
+                crate::ast::EventCheck::Keeps { vars, .. }
+                | crate::ast::EventCheck::Exclusive { preds: vars, .. } => {
                     for e in vars {
                         v.expr(e, Role::Read)?;
                     }

@@ -28,6 +28,9 @@ const MODELS: &[&str] = &[
     "ProofObligations/Abrial_ABZ_Devel1/LPN4_mch",
     // an older export (event/7, package without extras)
     "EventBPrologPackages/TestLargeRel",
+    // an event merging abstract events that act differently on a dropped
+    // variable
+    "EventBPrologPackages/Merging/merging_R2",
 ];
 
 #[test]

@@ -214,6 +214,13 @@ impl Tr<'_> {
             }
             _ => {}
         }
+        if let ("not_equal", [_, a, e]) = (f, args) {
+            if is_empty_set(e) {
+                if let Some(x) = self.nonempty_space(a)? {
+                    return Ok(x);
+                }
+            }
+        }
         if f == "not_equal" && matches!(args, [_, a, e] if self.is_carrier(a) && is_empty_set(e)) {
             return self.special(f, args, t, pos);
         }
@@ -370,7 +377,7 @@ impl Tr<'_> {
         }))
     }
 
-    fn is_carrier(&self, t: &Term) -> bool {
+    pub(super) fn is_carrier(&self, t: &Term) -> bool {
         ident_name_of(t).is_some_and(|n| self.carriers.iter().any(|c| c == n))
     }
 

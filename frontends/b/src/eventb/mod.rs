@@ -15,15 +15,22 @@
 
 mod after;
 mod expr;
+mod merge;
 mod nested_forall;
+mod nonempty;
 mod param_typing;
 mod project;
+mod refined;
 mod refinement;
 mod term;
 #[cfg(test)]
 mod tests_after;
 #[cfg(test)]
+mod tests_after_chain;
+#[cfg(test)]
 mod tests_checks;
+#[cfg(test)]
+mod tests_merge;
 #[cfg(test)]
 mod tests_nested_forall;
 #[cfg(test)]

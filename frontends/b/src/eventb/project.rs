@@ -32,6 +32,7 @@ use crate::load::{Composed, Reader};
 
 use super::after::After;
 use super::expr::{conj, ident_name_of, Tr};
+use super::refined::MachineCtx;
 use super::refinement::{self, event_parts, EventParts};
 use super::term::{read_terms, Term};
 
@@ -148,7 +149,7 @@ fn project_parts(t: &Term) -> Option<(&[Term], &[Term])> {
 }
 
 /// The name of a machine or context term (`event_b_model(_, Name, _)`).
-fn component_name(t: &Term) -> Option<&str> {
+pub(super) fn component_name(t: &Term) -> Option<&str> {
     t.app().and_then(|(_, a)| a.get(1)).and_then(Term::atom)
 }
 
@@ -290,8 +291,13 @@ impl Tr<'_> {
             variables.push(self.syms.intern(&n));
         }
         variables.extend(dropped.iter().map(|d| self.syms.intern(d)));
-        let variant = section_term(m, "variant");
-        let kept = refinement::var_names(m);
+        let mc = MachineCtx {
+            m,
+            variant: section_term(m, "variant"),
+            kept: refinement::var_names(m),
+            chain,
+            dropped,
+        };
         let mut init = None;
         let mut operations = Vec::new();
         for e in section(m, "events") {
@@ -299,39 +305,12 @@ impl Tr<'_> {
                 .ok_or_else(|| self.err(ErrorKind::Syntax, e, "expected event/7, /8 or /9"))?;
             self.what = format!("event {} of machine {name}", ev.name);
             self.regions.push((self.pos_of(e), self.what.clone()));
-            let mut actions: Vec<&Term> = ev.actions.iter().collect();
-            let mut witnessed = Vec::new();
-            let mut after = After::default();
-            if !dropped.is_empty() {
-                let more = refinement::abstract_actions(m, &ev, &chain, &dropped)
-                    .map_err(|msg| self.err(ErrorKind::Unsupported, e, msg))?;
-                for (act, witnesses) in more {
-                    if witnesses.is_empty() {
-                        actions.push(act);
-                    } else if witnesses.iter().any(refinement::reads_after_values) {
-                        let mut state: Vec<String> = refinement::var_names(m)
-                            .into_iter()
-                            .map(str::to_owned)
-                            .collect();
-                        state.extend(dropped.iter().cloned());
-                        if ev.name != "INITIALISATION" {
-                            after.before.clone_from(&state);
-                        }
-                        let step = self.after_step(act, &witnesses, &state, &after)?;
-                        after.steps.push(step);
-                    } else {
-                        witnessed.push(self.witnessed_action(act, &witnesses)?);
-                    }
-                }
-            }
             let pos = self.pos_of(e);
             let params = self.ident_list(ev.params)?;
-            let checks = self.event_checks(&ev, variant, chain.first().copied(), &kept)?;
-            let mut guards: Vec<Term> = ev.guards.to_vec();
-            let typing =
-                super::param_typing::typing_theorems(ev.theorems, ev.params, &self.carriers);
-            guards.extend(typing.into_iter().cloned());
-            let body = self.event_body(&guards, &actions, (witnessed, after), checks, pos)?;
+            let body = match self.merged_body(e, &ev, &mc)? {
+                Some(body) => body,
+                None => self.refined_body(e, &ev, &mc)?,
+            };
             if ev.name == "INITIALISATION" {
                 if !params.is_empty() {
                     return Err(self.err(ErrorKind::Unsupported, e, "initialisation parameters"));
@@ -350,7 +329,7 @@ impl Tr<'_> {
         // read for the variables' types only (see `solve::Declared`): an
         // invariant this reader does not translate is left out
         let invariant = std::iter::once(m)
-            .chain(chain.iter().copied())
+            .chain(mc.chain.iter().copied())
             .flat_map(|x| section(x, "invariant"))
             .filter_map(|i| self.expr(i).ok())
             .collect();
@@ -372,7 +351,7 @@ impl Tr<'_> {
     /// given by a witness other than `x = E`), the `variant` of the machine (a convergent or
     /// anticipated event), the abstract event's actions on the variables
     /// `kept` by the refinement.
-    fn event_checks(
+    pub(super) fn event_checks(
         &mut self,
         ev: &EventParts<'_>,
         variant: Option<&Term>,
@@ -463,27 +442,7 @@ impl Tr<'_> {
                 return Err(self.err(ErrorKind::Unsupported, a, msg));
             }
         }
-        let mut any: Option<Expr> = None;
-        for e in &events {
-            let Some(g) = e.guards.first() else {
-                return Ok(None);
-            };
-            let guard = conj(self.exprs(e.guards)?, self.pos_of(g));
-            any = Some(match any {
-                None => guard,
-                Some(a) => Expr {
-                    pos: a.pos,
-                    kind: ExprKind::Bin(BinOp::Or, Box::new(a), Box::new(guard)),
-                },
-            });
-        }
-        let what = format!(
-            "simulation_error: event {} enabled where the guards of the events {} it merges in machine {} are all false",
-            ev.name,
-            ev.refines.join(", "),
-            component_name(abs).unwrap_or("?")
-        );
-        Ok(any.map(|pred| EventCheck::Holds { what, pred }))
+        self.some_guard_check(ev, abs, &events)
     }
 
     /// The abstract guard `guard` with the abstract parameters given by
@@ -558,7 +517,7 @@ impl Tr<'_> {
     /// Abstract action `act` with the abstract parameters it uses given
     /// by their witnesses: `ANY p WHERE witness THEN act END`, which must
     /// have a solution.
-    fn witnessed_action(&mut self, act: &Term, witnesses: &[(&str, &Term)]) -> R<Subst> {
+    pub(super) fn witnessed_action(&mut self, act: &Term, witnesses: &[(&str, &Term)]) -> R<Subst> {
         let body = self.action(act)?;
         let pos = body.pos;
         let ids = witnesses.iter().map(|(p, _)| self.syms.intern(p)).collect();
@@ -588,7 +547,7 @@ impl Tr<'_> {
 
     /// `SELECT guards THEN checks(actions) END` (no SELECT when no guard):
     /// a nondeterministic action must have an outcome.
-    fn event_body(
+    pub(super) fn event_body(
         &mut self,
         guards: &[Term],
         actions: &[&Term],

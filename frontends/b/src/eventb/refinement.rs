@@ -21,6 +21,7 @@ use super::expr::ident_name_of;
 use super::term::Term;
 
 /// The parts of an `event(...)` term.
+#[derive(Clone)]
 pub struct EventParts<'t> {
     pub name: &'t str,
     /// `convergent`, `anticipated` or `ordinary`.
@@ -187,11 +188,7 @@ pub fn abstract_actions<'t>(
 /// same events (so one of them stands for all in the actions); otherwise
 /// why not supported.
 pub fn merged_events<'t>(a: &'t Term, names: &[&str]) -> Result<Vec<EventParts<'t>>, String> {
-    let events: Vec<EventParts<'t>> = section(a, "events")
-        .iter()
-        .filter_map(event_parts)
-        .filter(|e| names.contains(&e.name))
-        .collect();
+    let events = named_events(a, names);
     let [first, rest @ ..] = events.as_slice() else {
         return Err(format!("abstract events {} not found", names.join(", ")));
     };
@@ -211,6 +208,22 @@ pub fn merged_events<'t>(a: &'t Term, names: &[&str]) -> Result<Vec<EventParts<'
         );
     }
     Ok(events)
+}
+
+/// The abstract events `names` of machine `a`, when each is there and
+/// has no parameters.
+pub fn parameterless_events<'t>(a: &'t Term, names: &[&str]) -> Option<Vec<EventParts<'t>>> {
+    let events = named_events(a, names);
+    (events.len() == names.len() && events.iter().all(|e| e.params.is_empty())).then_some(events)
+}
+
+/// The events of machine `a` named in `names`, in the machine's order.
+fn named_events<'t>(a: &'t Term, names: &[&str]) -> Vec<EventParts<'t>> {
+    section(a, "events")
+        .iter()
+        .filter_map(event_parts)
+        .filter(|e| names.contains(&e.name))
+        .collect()
 }
 
 /// Whether `a` and `b` are the same term but for their Rodin labels
@@ -252,7 +265,7 @@ fn action_on<'t>(
     if f != "assign" && on_open == targets.len() {
         // a nondeterministic action on dropped variables whose
         // after-values the concrete event gives by witnesses `x' = E`
-        witnessed = after_witnesses(&targets, ev).unwrap_or_default();
+        witnessed = after_witnesses(&targets, below, ev)?.unwrap_or_default();
     }
     if (f != "assign" && witnessed.is_empty()) || on_open != targets.len() {
         return Err(format!(
@@ -328,21 +341,55 @@ pub fn reads_after_values((name, pred): &(&str, &Term)) -> bool {
     name.ends_with('\'') || used.iter().any(|u| u.ends_with('\''))
 }
 
-/// The witnesses `x' = E` of event `ev` for the after-values of the
-/// dropped variables `targets`, when there is one for each.
-fn after_witnesses<'t>(targets: &[&str], ev: &EventParts<'t>) -> Option<Vec<(&'t str, &'t Term)>> {
-    targets
-        .iter()
-        .map(|t| {
-            ev.witnesses.iter().find_map(|w| match w.app() {
-                Some(("witness", [_, x, pred])) => {
-                    let x = ident_name_of(x)?;
-                    (x.strip_suffix('\'') == Some(*t)).then_some((x, pred))
-                }
-                _ => None,
+/// The witnesses `x' = E` for the after-values of the dropped variables
+/// `targets`, when there is one for each: in the event refining the
+/// abstract event that acts on them (the first of `below`, the abstract
+/// events between it and the concrete event `ev`, else `ev`), or in `ev`.
+/// Refused when a witness of an intermediate event reads one of its
+/// parameters that `ev` drops.
+fn after_witnesses<'t>(
+    targets: &[&str],
+    below: &[EventParts<'t>],
+    ev: &EventParts<'t>,
+) -> Result<Option<Vec<(&'t str, &'t Term)>>, String> {
+    let found = |e: &EventParts<'t>| -> Option<Vec<(&'t str, &'t Term)>> {
+        targets
+            .iter()
+            .map(|t| {
+                e.witnesses.iter().find_map(|w| match w.app() {
+                    Some(("witness", [_, x, pred])) => {
+                        let x = ident_name_of(x)?;
+                        (x.strip_suffix('\'') == Some(*t)).then_some((x, pred))
+                    }
+                    _ => None,
+                })
             })
-        })
-        .collect()
+            .collect()
+    };
+    let Some(refining) = below.first() else {
+        return Ok(found(ev));
+    };
+    let Some(ws) = found(refining) else {
+        return Ok(found(ev));
+    };
+    let concrete: Vec<&str> = ev.params.iter().filter_map(ident_name_of).collect();
+    for (_, pred) in &ws {
+        let mut used = Vec::new();
+        identifiers(pred, &mut used);
+        let hidden = used.iter().find(|u| {
+            !concrete.contains(u)
+                && below
+                    .iter()
+                    .any(|b| b.params.iter().any(|x| ident_name_of(x) == Some(**u)))
+        });
+        if let Some(u) = hidden {
+            return Err(format!(
+                "the after-value of {} given by a witness reading the parameter {u} of an intermediate event",
+                targets.join(", ")
+            ));
+        }
+    }
+    Ok(Some(ws))
 }
 
 /// The witness `x = E` of the abstract parameter `p` in event `ev`, when

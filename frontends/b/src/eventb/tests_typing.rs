@@ -32,7 +32,8 @@ fn package(axioms: &str, invariant: &str) -> String {
     )
 }
 
-fn count(text: &str) -> Result<(u64, u64), String> {
+/// The states and edges of exploring `text`, or the error.
+pub(super) fn count(text: &str) -> Result<(u64, u64), String> {
     let m = crate::parse_str(text, "M_mch.eventb").map_err(|e| e.to_string())?;
     match bfs(&m, 1000, None) {
         Bfs::Done(s, e) => Ok((s, e)),
