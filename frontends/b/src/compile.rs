@@ -62,6 +62,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         callable,
     } = c;
     crate::bodytyped::type_params_by_body(&mut machines);
+    crate::deferred_rest::read_rest_parts(&mut machines);
     let main = machines.last().expect("main machine");
     let mut maxint = 3i64;
     let mut minint = -1i64;
@@ -176,6 +177,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     };
     // sets
     let mut set_no = 0u32;
+    let mut numbered = Vec::new();
     for m in &machines {
         for d in &m.sets {
             let elems: Vec<Value> = match &d.elements {
@@ -201,6 +203,11 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
                         files: &files,
                     };
                     let n = sizes.size(d)?;
+                    numbered.push(crate::deferred_inferred::NumberedSet {
+                        name: d.name,
+                        number: set_no,
+                        size: n as usize,
+                    });
                     (0..n as u32).map(|i| Value::Elem(set_no, i)).collect()
                 }
             };
@@ -253,6 +260,12 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         .is_some_and(|m| crate::is_event_b(&files[usize::from(m.pos.file)]));
     let symmetry = Symmetry::of(&machines, &const_ids, &params, &deferred, event_b)
         .map_err(|(p, m)| err_at(&files, ErrorKind::Unsupported, p, m))?;
+    let inferred_elements = crate::deferred_inferred::InferredElements::of(
+        &machines,
+        &const_ids,
+        &numbered,
+        &symmetry.bijections,
+    );
     // checked once the PROPERTIES are solved (`deferred_unique`)
     let unmodelled_symmetry = machines
         .iter()
@@ -377,6 +390,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         sets: Default::default(),
         sizes_given,
         unmodelled_symmetry,
+        inferred_elements,
     };
     if let (Some((m, at)), Some(p)) = (unplanned, &properties) {
         // left to SETUP_CONSTANTS when a closed conjunct is an error there

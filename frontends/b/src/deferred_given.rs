@@ -92,3 +92,11 @@ pub fn deferred_sets(machines: &[Machine]) -> Vec<Sym> {
         .map(|d| d.name)
         .collect()
 }
+
+/// The constants of `machines`, in declaration order.
+pub fn constants(machines: &[Machine]) -> Vec<Sym> {
+    machines
+        .iter()
+        .flat_map(|m| m.constants.iter().copied())
+        .collect()
+}

@@ -44,7 +44,7 @@ fn least_at(conjuncts: &[&Expr], s: Sym, visiting: &mut Vec<Sym>) -> i64 {
 }
 
 /// Whether `c` is `A /= {}`, `{} /= A` or `not(A = {})`.
-fn says_nonempty(c: &Expr, a: Sym) -> bool {
+pub(crate) fn says_nonempty(c: &Expr, a: Sym) -> bool {
     let pair = |l: &Expr, r: &Expr| {
         let is = |e: &Expr| matches!(e.kind, ExprKind::Ident(x) if x == a);
         let empty = |e: &Expr| matches!(e.kind, ExprKind::EmptySet);

@@ -24,17 +24,22 @@ use crate::ast::*;
 /// `[a1, .., ak]` when `c` is `S = {a1} \/ .. \/ {ak}` (either way
 /// round, `k >= 2`), the `ai` distinct constants.
 pub fn singleton_union(c: &Expr, s: Sym, consts: &[Sym]) -> Option<Vec<Sym>> {
-    let ExprKind::Bin(BinOp::Eq, a, b) = &c.kind else {
-        return None;
-    };
-    let union = match (&a.kind, &b.kind) {
-        (ExprKind::Ident(x), _) if *x == s => b,
-        (_, ExprKind::Ident(x)) if *x == s => a,
-        _ => return None,
-    };
+    let union = equated_to(c, s)?;
     let mut xs = Vec::new();
     singletons(union, consts, &mut xs)?;
     (xs.len() >= 2).then_some(xs)
+}
+
+/// `E` when `c` is `S = E` or `E = S`.
+pub fn equated_to(c: &Expr, s: Sym) -> Option<&Expr> {
+    let ExprKind::Bin(BinOp::Eq, a, b) = &c.kind else {
+        return None;
+    };
+    match (&a.kind, &b.kind) {
+        (ExprKind::Ident(x), _) if *x == s => Some(b),
+        (_, ExprKind::Ident(x)) if *x == s => Some(a),
+        _ => None,
+    }
 }
 
 fn singletons(e: &Expr, consts: &[Sym], out: &mut Vec<Sym>) -> Option<()> {
@@ -99,10 +104,7 @@ fn elementary(c: &Expr) -> bool {
 /// range the solver needs.
 pub fn type_listed(machines: &mut [Machine]) {
     let deferred = crate::deferred_given::deferred_sets(machines);
-    let consts: Vec<Sym> = machines
-        .iter()
-        .flat_map(|m| m.constants.iter().copied())
-        .collect();
+    let consts = crate::deferred_given::constants(machines);
     for m in machines.iter_mut() {
         let mut typing = Vec::new();
         for c in m.properties.iter().flat_map(crate::solve::conjuncts) {

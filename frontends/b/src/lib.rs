@@ -69,7 +69,11 @@
 //!   non-empty parts (`deferred_parts`) and a listing of constants said
 //!   pairwise distinct (`deferred_singletons`). Other symmetry
 //!   breaking of ProB's is accepted when the PROPERTIES have a single
-//!   solution (`deferred_unique`).
+//!   solution (`deferred_unique`). An element of a deferred set typed
+//!   only by inference takes every element when it is a variable or the
+//!   set's distinct constants fill it (`deferred_inferred`). A partition
+//!   of a deferred set into singletons of constants and one more part
+//!   types the constants and leaves the rest to the part (`deferred_rest`).
 //! * `SET_PREF_MAX_OPERATIONS` / `SET_PREF_MAX_INITIALISATIONS` = n: ProB
 //!   computes at most n instances of an operation (of SETUP_CONSTANTS,
 //!   INITIALISATION) per state; a reached state where we find more is
@@ -129,9 +133,11 @@ mod bijection;
 mod bodytyped;
 mod compile;
 mod deferred_given;
+mod deferred_inferred;
 mod deferred_mincard;
 mod deferred_parts;
 mod deferred_product;
+mod deferred_rest;
 mod deferred_singletons;
 mod deferred_unique;
 mod error;
@@ -212,6 +218,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
     e.unsupported
 }
 
+#[cfg(test)]
+mod deferred_inferred_tests;
 #[cfg(test)]
 mod errors_tests;
 #[cfg(test)]

@@ -196,7 +196,14 @@ impl SetSizes<'_> {
         let least = bounds.iter().filter_map(|c| lower_bound(c, d.name));
         let parts = Some(least_by_parts(&all, d.name)).filter(|&k| k > 0);
         let distinct = self.distinct_elements(d.name, &consts);
-        let n = match least.chain(demanded).chain(parts).chain(distinct).max() {
+        let rest = Some(crate::deferred_rest::least_by_rest(&all, d.name)).filter(|&k| k > 0);
+        let n = match least
+            .chain(demanded)
+            .chain(parts)
+            .chain(distinct)
+            .chain(rest)
+            .max()
+        {
             Some(least) if defaulted && least > n => least,
             _ => n,
         };
@@ -305,19 +312,26 @@ impl SetSizes<'_> {
     /// Sets": `aa:AA & bb:AA & aa/=bb` sizes `AA`), so `S` needs that many
     /// (DeferredSetMinCard: 4 of 5 constants, 15 states).
     fn distinct_elements(&self, s: Sym, consts: &[Sym]) -> Option<i64> {
-        let mut xs: Vec<Sym> = Vec::new();
-        for c in self.conjuncts() {
-            if let ExprKind::Bin(BinOp::In, a, b) = &c.kind {
-                if let (ExprKind::Ident(x), ExprKind::Ident(t)) = (&a.kind, &b.kind) {
-                    if *t == s && consts.contains(x) && !xs.contains(x) {
-                        xs.push(*x);
-                    }
+        let all: Vec<&Expr> = self.conjuncts().collect();
+        let k = distinct_members(&all, s, consts)?;
+        Some(k as i64).filter(|&k| k >= 2)
+    }
+}
+
+/// The most constants typed `x : s` by one of `conjuncts` that
+/// conjuncts say pairwise distinct (`None` past 16 such constants).
+pub(crate) fn distinct_members(conjuncts: &[&Expr], s: Sym, consts: &[Sym]) -> Option<usize> {
+    let mut xs: Vec<Sym> = Vec::new();
+    for c in conjuncts {
+        if let ExprKind::Bin(BinOp::In, a, b) = &c.kind {
+            if let (ExprKind::Ident(x), ExprKind::Ident(t)) = (&a.kind, &b.kind) {
+                if *t == s && consts.contains(x) && !xs.contains(x) {
+                    xs.push(*x);
                 }
             }
         }
-        let k = largest_clique(xs.len(), &self.distinct_pairs(&xs))?;
-        Some(k as i64).filter(|&k| k >= 2)
     }
+    largest_clique(xs.len(), &distinct_pairs(conjuncts.iter().copied(), &xs))
 }
 
 /// The pairs of `xs` (indices) that one of `conjuncts` says distinct:

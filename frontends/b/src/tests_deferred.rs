@@ -9,7 +9,7 @@ use crate::tests::count;
 
 /// The outcome of exploring `text`: its counts (root included), or the
 /// error message.
-fn explore(text: &str) -> Result<(u64, u64), String> {
+pub(crate) fn explore(text: &str) -> Result<(u64, u64), String> {
     let m = crate::parse_str(text, "t.mch").map_err(|e| e.to_string())?;
     match bfs(&m, 1000, None) {
         Bfs::Done(s, t) => Ok((s, t)),

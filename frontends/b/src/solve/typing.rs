@@ -218,7 +218,7 @@ pub fn candidates(
             pos,
         )
     };
-    if let Some(c) = shown(ws, cs, slot, env, &unsupported)? {
+    if let Some(c) = shown(ws, cs, x, slot, env, &unsupported)? {
         return Ok(c);
     }
     // the values at hand show no element: the same witnesses on the
@@ -226,7 +226,7 @@ pub fn candidates(
     // (see `carrier_locals`)
     if !env.w.declared.is_empty() || !env.local_samples.is_empty() {
         let mut samples = super::declared::sample_env(env);
-        if let Some(c) = shown(ws, cs, slot, &mut samples, &unsupported)? {
+        if let Some(c) = shown(ws, cs, x, slot, &mut samples, &unsupported)? {
             return Ok(c);
         }
     }
@@ -240,6 +240,7 @@ pub fn candidates(
 fn shown(
     ws: &[Witness],
     cs: &[&Expr],
+    x: Sym,
     slot: bool,
     env: &mut Env,
     unsupported: &dyn Fn(&str) -> Fail,
@@ -254,9 +255,14 @@ fn shown(
             continue;
         };
         // a set of a deferred set's elements is enumerated whole, as a
-        // constant `a <: S` is (`TestDisjoint`: 7! solutions)
+        // constant `a <: S` is (`TestDisjoint`: 7! solutions); so are
+        // the slots `deferred_inferred` allows
         let set = matches!(sample, Value::Set(_));
-        if slot && !set && has_deferred(&sample, env) {
+        let whole = match env.w.globals.get(x as usize) {
+            Some(Some(Global::Slot(i))) => env.w.inferred_elements.whole(*i, &sample),
+            _ => false,
+        };
+        if slot && !set && !whole && has_deferred(&sample, env) {
             return Err(unsupported(
                 "an element of a deferred set typed only by inference (ProB's symmetry reduction)",
             ));
