@@ -117,6 +117,14 @@ pub trait Diagram: Sized {
     fn count_states(&self, s: &Self::Set) -> Option<u128>;
     /// Exact number of pairs (state of `s`, successor by `rel` of group `g`).
     fn count_pairs(&self, s: &Self::Set, rel: &Self::Set, g: usize) -> DdResult<Option<u128>>;
+    /// [`Diagram::count_pairs`] of `s` by each (group, relation) of
+    /// `rels` (`None` where a count does not fit or runs out of nodes);
+    /// an encoding may share the walk of `s` above each group's top.
+    fn count_pairs_each(&self, s: &Self::Set, rels: &[(usize, &Self::Set)]) -> Vec<Option<u128>> {
+        rels.iter()
+            .map(|&(g, r)| self.count_pairs(s, r, g).ok().flatten())
+            .collect()
+    }
     /// Inner nodes reachable from any of `roots`, each counted once.
     fn shared_nodes(&self, roots: &[&Self::Set]) -> u64;
     /// Whether an encoding that collects its own garbage (the list

@@ -155,6 +155,27 @@
 //!   10^4 states `bdd` and `mdd` 53 of 53 equal to the oracle, BEEM `mdd`
 //!   45 of 45, `bdd` 43 (hanoi.1, plc.1 time out), none differs; the
 //!   default suite 32 of 32.
+//!   Then three costs that grew with the groups or the states, not the
+//!   work (loaded 2-core VM, load 13-30, so single runs): (a) the initial
+//!   state, learned on as every new set but its successors dropped, left
+//!   every group owed, and each was applied once to the whole visited
+//!   set when saturation reached its level; PhilosophersDyn-PT-10 had
+//!   found all 199,051 states by then and spent 890 images (apply 40.9 s
+//!   of 173 s, 17.7 ms per group; 115 s of 213 s under a build) on
+//!   nothing new. Its successors are now admitted as any learned set's:
+//!   0 images, 0 applications. (b) The transition count walked the
+//!   visited set (193,122 nodes) from the root once per group, over 37 s
+//!   for 2,310 groups; the prefixes above each level are counted once and
+//!   each group walks from its top slot ([`Diagram::count_pairs_each`]).
+//!   With both, PhilosophersDyn-PT-10 finishes: 199,051 states, 617,350
+//!   transitions (= oracle) in 186.5 s beside a release build (learning
+//!   91.4 s of it, 0.46 ms per state; perf: the LDD's hash-consing 31%,
+//!   `next_all` 15%, tries 7%; 26.4 s in the 173 s run above), by
+//!   the harness at 180 s under load 30: 188,971 states, a timeout; so
+//!   not yet a row finished in 180 s on this machine. (c) A set of new
+//!   states with more than 16 states per node is learned on projections,
+//!   not per state: kanban-3 (633,325 states in at most 283 nodes) `mdd`
+//!   19.0 -> 4.1 s, model calls 633,325 -> 21,198 (`bdd` 0.76 / 0.55 s).
 //!   Before,
 //!   the one-hot ZBDD was chosen because its nodes are in
 //!   one-to-one correspondence with an LDD's (one node per present value
@@ -424,6 +445,58 @@ fn run<D: Encoded>(model: &dyn Model, config: &SymbolicConfig, cfg: ExploreConfi
     report
 }
 
+/// The transitions from the visited set: every group's relation, its
+/// transitions to the error state and the extra events of pairs it
+/// produced several times, counted in one [`Diagram::count_pairs_each`]
+/// (`None` where a count does not fit or a relation runs out of nodes).
+fn transitions<D: Diagram>(search: &Search<'_, '_, D>, shapes: &[GroupShape]) -> Option<u128> {
+    let d = &search.d;
+    // (group, relation, events per pair); `None` for a relation not built.
+    let mut counted: Vec<(usize, Option<D::Set>, u128)> = Vec::new();
+    for (g, rel) in search.rels.iter().enumerate().take(shapes.len()) {
+        counted.push((g, Some(rel.clone()), 1));
+        // Transitions to the error state: one per visited state whose
+        // projection reaches it, counted through the identity relation
+        // on those projections.
+        let sources = &search.learner.escape_sources[g];
+        if !sources.is_empty() {
+            let shape = &shapes[g];
+            let pairs: Vec<(Vec<Value>, Vec<Value>)> = sources
+                .iter()
+                .map(|cur| {
+                    let write = shape
+                        .write
+                        .iter()
+                        .map(|w| cur[shape.proj.binary_search(w).expect("write ⊆ proj")])
+                        .collect();
+                    (cur.clone(), write)
+                })
+                .collect();
+            counted.push((g, d.relation(shape, &pairs).ok(), 1));
+        }
+        // Pairs the group produces several times from one source: the
+        // relation holds each once; add the extra events of those
+        // reached, one relation per multiplicity.
+        let mut by_extra: BTreeMap<u64, Vec<Pair>> = BTreeMap::new();
+        for (from, to, extra) in &search.learner.repeats[g] {
+            by_extra
+                .entry(*extra)
+                .or_default()
+                .push((from.clone(), to.clone()));
+        }
+        for (extra, pairs) in by_extra {
+            counted.push((g, d.relation(&shapes[g], &pairs).ok(), u128::from(extra)));
+        }
+    }
+    let built: Option<Vec<(usize, &D::Set)>> =
+        counted.iter().map(|(g, r, _)| Some((*g, r.as_ref()?))).collect();
+    let counts = d.count_pairs_each(&search.visited, &built?);
+    counted
+        .iter()
+        .zip(counts)
+        .try_fold(0u128, |t, ((_, _, events), c)| t.checked_add(c?.checked_mul(*events)?))
+}
+
 fn summarize<D: Diagram>(
     search: &Search<'_, '_, D>,
     shapes: &[GroupShape],
@@ -432,53 +505,11 @@ fn summarize<D: Diagram>(
 ) -> RunReport {
     let d = &search.d;
     let states = d.count_states(&search.visited);
-    let mut transitions = Some(0u128);
-    if status == RunStatus::Ok {
-        for (g, rel) in search.rels.iter().enumerate().take(shapes.len()) {
-            let pairs = d.count_pairs(&search.visited, rel, g).ok().flatten();
-            transitions = transitions.and_then(|t| t.checked_add(pairs?));
-            // Transitions to the error state: one per visited state whose
-            // projection reaches it, counted through the identity relation
-            // on those projections.
-            let sources = &search.learner.escape_sources[g];
-            if !sources.is_empty() {
-                let shape = &shapes[g];
-                let pairs: Vec<(Vec<Value>, Vec<Value>)> = sources
-                    .iter()
-                    .map(|cur| {
-                        let write = shape
-                            .write
-                            .iter()
-                            .map(|w| cur[shape.proj.binary_search(w).expect("write ⊆ proj")])
-                            .collect();
-                        (cur.clone(), write)
-                    })
-                    .collect();
-                let escapes = d
-                    .relation(shape, &pairs)
-                    .ok()
-                    .and_then(|id| d.count_pairs(&search.visited, &id, g).ok().flatten());
-                transitions = transitions.and_then(|t| t.checked_add(escapes?));
-            }
-            // Pairs the group produces several times from one source: the
-            // relation holds each once; add the extra events of those
-            // reached, one relation per multiplicity.
-            let mut by_extra: BTreeMap<u64, Vec<Pair>> = BTreeMap::new();
-            for (from, to, extra) in &search.learner.repeats[g] {
-                by_extra
-                    .entry(*extra)
-                    .or_default()
-                    .push((from.clone(), to.clone()));
-            }
-            for (extra, pairs) in by_extra {
-                let reached = d
-                    .relation(&shapes[g], &pairs)
-                    .ok()
-                    .and_then(|rel| d.count_pairs(&search.visited, &rel, g).ok().flatten());
-                transitions = transitions.and_then(|t| t.checked_add(reached? * u128::from(extra)));
-            }
-        }
-    }
+    let transitions = if status == RunStatus::Ok {
+        transitions(search, shapes)
+    } else {
+        Some(0)
+    };
     let to_u64 = |c: Option<u128>| c.and_then(|c| u64::try_from(c).ok());
     let states = match to_u64(states) {
         Some(s) => s,

@@ -139,6 +139,14 @@ const EXPLICIT_BATCH: u128 = 1 << 16;
 /// cost a model call each.
 const EXPLICIT_TOTAL: u64 = 1 << 24;
 
+/// The most states per node of a set of new states that
+/// [`Search::learn_explicitly`] learns on: more states per node means
+/// states that share their projections, which learning on projections
+/// expands once each, where learning on states calls the model per state
+/// (kanban-3: 633,325 states in at most 283 nodes, 17.3 s of learning on
+/// states; PhilosophersDyn-PT-10: 199,051 states in 193,122 nodes).
+const EXPLICIT_STATES_PER_NODE: u128 = 16;
+
 /// Groups per slot from which a model's successors found by learning are
 /// used as images ([`Search::learn_explicitly`]).
 const IMAGE_GROUPS_PER_SLOT: u128 = 4;
@@ -391,8 +399,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
 
     /// Learns every group on the states of `new` themselves
     /// ([`Learner::learn_states`]: one model call per state, none per
-    /// group) when it holds at most [`EXPLICIT_BATCH`] states and the run
-    /// has learned at most [`EXPLICIT_TOTAL`] so; the groups that learning
+    /// group) when it holds at most [`EXPLICIT_BATCH`] states, at most
+    /// [`EXPLICIT_STATES_PER_NODE`] per node, and the run has learned at most [`EXPLICIT_TOTAL`] so; the groups that learning
     /// leaves out are marked dirty and, as the states enabling them join
     /// the frontier, owed. Issue 36: with thousands of groups, learning on
     /// projections walks the new states once per group; LTSmin learns on
@@ -404,7 +412,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         }
         let started = Instant::now();
         let size = self.d.count_states(new).unwrap_or(u128::MAX);
-        if size > EXPLICIT_BATCH {
+        let nodes = u128::from(self.d.shared_nodes(&[new]));
+        if size > EXPLICIT_BATCH || size > EXPLICIT_STATES_PER_NODE * nodes {
             self.figures.learn_ns += started.elapsed().as_nanos() as u64;
             return Ok(Learned::No);
         }
@@ -418,7 +427,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         let k = self.d.layout().width.len() as u128;
         let groups = self.shapes.len() as u128;
         let image = groups >= IMAGE_GROUPS_PER_SLOT * k
-            && size * k <= groups * u128::from(self.d.shared_nodes(&[new]));
+            && size * k <= groups * nodes;
         let known = image.then(|| self.visited.clone());
         let learned = self
             .learner
@@ -561,10 +570,28 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             // marked dirty since the empty set.
             let initial = std::mem::replace(&mut self.visited, self.d.empty());
             self.dirty.fill(false);
-            if let Learned::No = self.learn_explicitly(&initial)? {
-                self.dirty.fill(true);
-            }
+            let learned = self.learn_explicitly(&initial)?;
             self.visited = initial;
+            match learned {
+                Learned::No => self.dirty.fill(true),
+                Learned::Partly => {}
+                // Its successors are its image by every group: they are
+                // admitted as any new states' are, and no group owes the
+                // initial state an application (issue 36: otherwise every
+                // group was owed and applied once to the whole visited
+                // set, 890 images and 115 s of PhilosophersDyn-PT-10's
+                // 213 s, though learning had found every state).
+                Learned::Fully {
+                    successors,
+                    enabled,
+                } => {
+                    self.figures.explicit_images += 1;
+                    self.owed.fill(false);
+                    self.produced = enabled;
+                    let new = self.d.minus(&successors, &self.visited)?;
+                    self.frontier = self.admit(&new, &[])?;
+                }
+            }
         }
         self.figures.rounds += 1;
         self.sample(&[]);
