@@ -327,24 +327,36 @@ fn drop_typing(
             drop_typing(a, chosen, (inlined, globals));
             drop_typing(b, chosen, (inlined, globals));
         }
-        ExprKind::Bin(BinOp::In, a, s) => {
-            let def = named(a).and_then(|c| chosen.iter().find(|d| d.0 == c));
-            let known = |x: Sym| is_set(x, globals) || chosen.iter().any(|d| d.0 == x);
-            let s = inline(s, inlined, &known, &mut Vec::new()).unwrap_or_else(|| (**s).clone());
-            let is_type = |e: &Expr| is_type(e, globals);
-            let sets = crate::symbolic_constfun::Sets {
-                same: &same,
-                is_type: &is_type,
-            };
-            if def.is_some_and(|(_, d, _)| typed_by(d, &s, globals)) {
-                p.kind = ExprKind::Bool(true);
-            } else if let Some(t) =
-                def.and_then(|(_, d, _)| crate::symbolic_constfun::typing(d, &s, &sets))
-            {
-                *p = t;
-            }
-        }
+        ExprKind::Bin(BinOp::In, ..) => retype(p, chosen, (inlined, globals)),
         _ => {}
+    }
+}
+
+/// The typing conjunct `p` (`c : S`) of `drop_typing`, replaced by `TRUE`
+/// or rewritten (see `symbolic_constfun`); out of line, so that the
+/// recursion over long conjunctions (SATLIB's sudoku) keeps small frames.
+#[inline(never)]
+fn retype(
+    p: &mut Expr,
+    chosen: &[(Sym, Expr, Pos)],
+    (inlined, globals): (&[(Sym, Expr)], &[Option<Global>]),
+) {
+    let ExprKind::Bin(BinOp::In, a, s) = &p.kind else {
+        return;
+    };
+    let def = named(a).and_then(|c| chosen.iter().find(|d| d.0 == c));
+    let known = |x: Sym| is_set(x, globals) || chosen.iter().any(|d| d.0 == x);
+    let s = inline(s, inlined, &known, &mut Vec::new()).unwrap_or_else(|| (**s).clone());
+    let is_type = |e: &Expr| is_type(e, globals);
+    let sets = crate::symbolic_constfun::Sets {
+        same: &same,
+        is_type: &is_type,
+    };
+    if def.is_some_and(|(_, d, _)| typed_by(d, &s, globals)) {
+        p.kind = ExprKind::Bool(true);
+    } else if let Some(t) = def.and_then(|(_, d, _)| crate::symbolic_constfun::typing(d, &s, &sets))
+    {
+        *p = t;
     }
 }
 
