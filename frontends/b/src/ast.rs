@@ -18,6 +18,10 @@ pub type Sym = u32;
 pub struct Syms {
     names: Vec<String>,
     ids: rustc_hash::FxHashMap<String, Sym>,
+    /// Constants kept symbolic whose definition is infinite by its syntax
+    /// (see `symbolic`): never enumerated, so no solver step draws from
+    /// their value.
+    infinite_closures: Vec<Sym>,
 }
 
 impl Syms {
@@ -38,6 +42,14 @@ impl Syms {
     }
     pub fn len(&self) -> usize {
         self.names.len()
+    }
+    /// Notes that constant `s` is kept symbolic, infinite by its syntax.
+    pub fn mark_infinite_closure(&mut self, s: Sym) {
+        self.infinite_closures.push(s);
+    }
+    /// Whether `s` names a constant kept symbolic, infinite by its syntax.
+    pub fn is_infinite_closure(&self, s: Sym) -> bool {
+        self.infinite_closures.contains(&s)
     }
 }
 

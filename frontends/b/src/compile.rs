@@ -239,13 +239,18 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         .iter_mut()
         .flat_map(|m| m.properties.iter_mut())
         .collect();
-    for (c, d) in crate::symbolic::take_definitions(&mut props, &const_ids, &globals, lazy_closures)
-    {
+    let closures =
+        crate::symbolic::take_definitions(&mut props, &const_ids, &globals, lazy_closures);
+    let closure_names: Vec<Sym> = closures.iter().map(|d| d.0).collect();
+    for (c, d, deps) in closures {
+        if crate::symbolic::unbounded(&d, &closure_names) {
+            syms.mark_infinite_closure(c);
+        }
         const_ids.retain(|&x| x != c);
         set_global(
             &mut globals,
             c,
-            Global::Symbolic(std::sync::Arc::new(crate::symbolic::Closure::new(d))),
+            Global::Symbolic(std::sync::Arc::new(crate::symbolic::Closure::new(d, deps))),
         );
     }
     // ProB breaks the symmetry of deferred sets while solving the

@@ -163,6 +163,8 @@ mod setinfer;
 mod setsize;
 mod solve;
 mod symbolic;
+mod symbolic_constfun;
+mod symbolic_deps;
 mod symbolic_filter;
 mod symmetry;
 mod value;
@@ -222,6 +224,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 mod deferred_inferred_tests;
 #[cfg(test)]
 mod errors_tests;
+#[cfg(test)]
+mod symbolic_plan_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -34,19 +34,23 @@ thread_local! {
     static DEPTH: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A symbolic constant's definition, with its value once computed (the
-/// definition depends on sets and symbolic constants only): `None` when
-/// it cannot be computed (an infinite set...).
+/// A symbolic constant's definition, with its value once computed when
+/// the definition depends on sets and symbolic constants only: `None`
+/// when it cannot be computed (an infinite set...). `deps`: the constants
+/// with a slot (solved by the PROPERTIES) it mentions (see
+/// `symbolic_deps`); with some, nothing is cached.
 #[derive(Debug)]
 pub struct Closure {
     pub def: Expr,
+    pub deps: Vec<Sym>,
     value: OnceLock<Option<Value>>,
 }
 
 impl Closure {
-    pub fn new(def: Expr) -> Self {
+    pub fn new(def: Expr, deps: Vec<Sym>) -> Self {
         Closure {
             def,
+            deps,
             value: OnceLock::new(),
         }
     }
@@ -62,12 +66,14 @@ impl Closure {
 /// `SET_PREF_SYMBOLIC` ("ProB will keep lambda expressions and set
 /// comprehensions symbolic as much as possible"): every constant defined
 /// by a lambda or a comprehension is a candidate, finite or not.
+/// A definition infinite by its syntax may also mention constants that
+/// keep their slot (see `symbolic_deps`): they are returned with it.
 pub(crate) fn take_definitions(
     props: &mut [&mut Expr],
     const_ids: &[Sym],
     globals: &[Option<Global>],
     lazy: bool,
-) -> Vec<(Sym, Expr)> {
+) -> Vec<(Sym, Expr, Vec<Sym>)> {
     let mut defs: Vec<(Sym, Expr, Pos)> = Vec::new();
     for p in props.iter() {
         for c in conjuncts(p) {
@@ -103,12 +109,18 @@ pub(crate) fn take_definitions(
         let before = chosen.len();
         chosen.retain_mut(|(c, e, _)| {
             let known = |s: Sym| names.contains(&s) || is_set(s, globals);
-            match inline(e, &inlined, &known, &mut Vec::new()) {
-                Some(x) if symbolic(&x, &names, lazy) || recursive(&x, *c) => {
+            let slot = |s: Sym| known(s) || const_ids.contains(&s);
+            let x = inline(e, &inlined, &known, &mut Vec::new())
+                .filter(|x| symbolic(x, &names, lazy) || recursive(x, *c))
+                .or_else(|| {
+                    inline(e, &inlined, &slot, &mut Vec::new()).filter(|x| unbounded(x, &names))
+                });
+            match x {
+                Some(x) => {
                     *e = x;
                     true
                 }
-                _ => false,
+                None => false,
             }
         });
         if chosen.len() == before {
@@ -123,7 +135,22 @@ pub(crate) fn take_definitions(
         }
         drop_typing(p, &chosen, (&inlined, globals));
     }
-    chosen.into_iter().map(|(s, e, _)| (s, e)).collect()
+    chosen
+        .into_iter()
+        .map(|(s, e, _)| {
+            let deps = slot_deps(&e, &names, const_ids);
+            (s, e, deps)
+        })
+        .collect()
+}
+
+/// The constants of `const_ids` (less the symbolic `names`) `e` mentions.
+fn slot_deps(e: &Expr, names: &[Sym], const_ids: &[Sym]) -> Vec<Sym> {
+    const_ids
+        .iter()
+        .copied()
+        .filter(|&k| !names.contains(&k) && mentions(e, k))
+        .collect()
 }
 
 fn is_set(s: Sym, globals: &[Option<Global>]) -> bool {
@@ -268,22 +295,14 @@ fn replace_conjunct(p: &mut Expr, s: Sym, pos: Pos, const_ids: &[Sym]) {
 /// `UNION(x).(P | {E})`.
 fn recursive(e: &Expr, c: Sym) -> bool {
     match &e.kind {
-        ExprKind::Quant {
-            kind: QuantKind::Lambda | QuantKind::Comprehension,
-            ..
-        } => mentions(e, c),
-        ExprKind::Quant {
-            kind: QuantKind::Union,
-            body: Some(b),
-            ..
-        } if matches!(&b.kind, ExprKind::SetExt(xs) if xs.len() == 1) => mentions(e, c),
+        ExprKind::Quant { kind, body, .. } if set_former(*kind, body.as_deref()) => mentions(e, c),
         ExprKind::Bin(BinOp::Union, a, b) => recursive(a, c) || recursive(b, c),
         _ => false,
     }
 }
 
 /// Whether `e` mentions `c`.
-fn mentions(e: &Expr, c: Sym) -> bool {
+pub(crate) fn mentions(e: &Expr, c: Sym) -> bool {
     let mut found = false;
     crate::compile::visit(e, &mut |x| {
         found |= matches!(x.kind, ExprKind::Ident(s) if s == c)
@@ -308,15 +327,36 @@ fn drop_typing(
             drop_typing(a, chosen, (inlined, globals));
             drop_typing(b, chosen, (inlined, globals));
         }
-        ExprKind::Bin(BinOp::In, a, s) => {
-            let def = named(a).and_then(|c| chosen.iter().find(|d| d.0 == c));
-            let known = |x: Sym| is_set(x, globals) || chosen.iter().any(|d| d.0 == x);
-            let s = inline(s, inlined, &known, &mut Vec::new()).unwrap_or_else(|| (**s).clone());
-            if def.is_some_and(|(_, d, _)| typed_by(d, &s, globals)) {
-                p.kind = ExprKind::Bool(true);
-            }
-        }
+        ExprKind::Bin(BinOp::In, ..) => retype(p, chosen, (inlined, globals)),
         _ => {}
+    }
+}
+
+/// The typing conjunct `p` (`c : S`) of `drop_typing`, replaced by `TRUE`
+/// or rewritten (see `symbolic_constfun`); out of line, so that the
+/// recursion over long conjunctions (SATLIB's sudoku) keeps small frames.
+#[inline(never)]
+fn retype(
+    p: &mut Expr,
+    chosen: &[(Sym, Expr, Pos)],
+    (inlined, globals): (&[(Sym, Expr)], &[Option<Global>]),
+) {
+    let ExprKind::Bin(BinOp::In, a, s) = &p.kind else {
+        return;
+    };
+    let def = named(a).and_then(|c| chosen.iter().find(|d| d.0 == c));
+    let known = |x: Sym| is_set(x, globals) || chosen.iter().any(|d| d.0 == x);
+    let s = inline(s, inlined, &known, &mut Vec::new()).unwrap_or_else(|| (**s).clone());
+    let is_type = |e: &Expr| is_type(e, globals);
+    let sets = crate::symbolic_constfun::Sets {
+        same: &same,
+        is_type: &is_type,
+    };
+    if def.is_some_and(|(_, d, _)| typed_by(d, &s, globals)) {
+        p.kind = ExprKind::Bool(true);
+    } else if let Some(t) = def.and_then(|(_, d, _)| crate::symbolic_constfun::typing(d, &s, &sets))
+    {
+        *p = t;
     }
 }
 
@@ -430,7 +470,7 @@ fn symbolic(e: &Expr, names: &[Sym], lazy: bool) -> bool {
 }
 
 /// Whether `e` is an infinite set by its syntax, `names` being symbolic.
-fn unbounded(e: &Expr, names: &[Sym]) -> bool {
+pub(crate) fn unbounded(e: &Expr, names: &[Sym]) -> bool {
     use ExprKind::*;
     match &e.kind {
         Named(NamedSet::Natural | NamedSet::Natural1 | NamedSet::Integer | NamedSet::String) => {
@@ -444,14 +484,26 @@ fn unbounded(e: &Expr, names: &[Sym]) -> bool {
             unbounded(a, names) || unbounded(b, names)
         }
         Ident(s) => names.contains(s),
+        // also Event-B's `{x . P | E}`, read as `UNION(x).(P | {E})`
         Quant {
-            kind: QuantKind::Comprehension | QuantKind::Lambda,
-            pred,
-            ..
-        } => {
+            kind, pred, body, ..
+        } if set_former(*kind, body.as_deref()) => {
             let mut found = false;
             crate::compile::visit(pred, &mut |x| found |= unbounded(x, names));
             found
+        }
+        _ => false,
+    }
+}
+
+/// Whether a quantifier of `kind` with `body` forms a set element by
+/// element: a comprehension, a lambda or Event-B's `{x . P | E}` (read as
+/// `UNION(x).(P | {E})`).
+fn set_former(kind: QuantKind, body: Option<&Expr>) -> bool {
+    match kind {
+        QuantKind::Comprehension | QuantKind::Lambda => true,
+        QuantKind::Union => {
+            matches!(body, Some(b) if matches!(&b.kind, ExprKind::SetExt(xs) if xs.len() == 1))
         }
         _ => false,
     }
@@ -478,8 +530,9 @@ impl Env<'_> {
         }
     }
 
-    /// Runs `f` without the local bindings, one level deeper.
-    fn in_closure<T>(&mut self, pos: Pos, f: impl FnOnce(&mut Self) -> E<T>) -> E<T> {
+    /// Runs `f` without the local bindings (but those of `deps` whose
+    /// slot is not yet set, see `symbolic_deps`), one level deeper.
+    fn in_closure<T>(&mut self, pos: Pos, deps: &[Sym], f: impl FnOnce(&mut Self) -> E<T>) -> E<T> {
         let depth = DEPTH.with(|d| {
             d.set(d.get() + 1);
             d.get()
@@ -491,6 +544,7 @@ impl Env<'_> {
             ))
         } else {
             let saved = std::mem::take(&mut self.locals);
+            self.locals = self.dep_bindings(&saved, deps);
             let r = f(self);
             self.locals = saved;
             r
@@ -501,12 +555,17 @@ impl Env<'_> {
 
     /// The value of symbolic constant `c` (computed once).
     pub(crate) fn closure_value(&mut self, c: &Closure, pos: Pos) -> E<Value> {
+        if !c.deps.is_empty() {
+            let v = self.in_closure(pos, &c.deps, |env| env.eval(&c.def))?;
+            self.symbolic |= v.as_set().is_ok_and(|s| s.len() > crate::eval::LARGE_SET);
+            return Ok(v);
+        }
         let v = match c.value.get() {
             Some(Some(v)) => v.clone(),
             // not computable: computed again for the failure
-            Some(None) => self.in_closure(pos, |env| env.eval(&c.def))?,
+            Some(None) => self.in_closure(pos, &[], |env| env.eval(&c.def))?,
             None => {
-                let r = self.in_closure(pos, |env| env.eval(&c.def));
+                let r = self.in_closure(pos, &[], |env| env.eval(&c.def));
                 c.value.get_or_init(|| r.as_ref().ok().cloned());
                 r?
             }
@@ -518,19 +577,22 @@ impl Env<'_> {
     /// Whether `x` belongs to the set symbolic constant `c` denotes: by
     /// its value when it can be computed, else by its definition.
     pub(crate) fn closure_member(&mut self, x: &Value, c: &Closure, pos: Pos) -> E<bool> {
+        if !c.deps.is_empty() {
+            return self.in_closure(pos, &c.deps, |env| env.member(x, &c.def));
+        }
         if c.value.get().is_none() {
             // the failure, if any, is the definition's: not this membership's
             let _ = self.closure_value(c, pos);
         }
         match c.value.get() {
             Some(Some(v)) => v.contains(x).map_err(|m| Fail::Wd(m, pos)),
-            _ => self.in_closure(pos, |env| env.member(x, &c.def)),
+            _ => self.in_closure(pos, &[], |env| env.member(x, &c.def)),
         }
     }
 
     /// `c(x)` for a symbolic constant `c`.
     pub(crate) fn closure_apply(&mut self, c: &Closure, x: Value, pos: Pos) -> E<Value> {
-        let mut found = self.in_closure(pos, |env| env.images(&c.def, &x, pos))?;
+        let mut found = self.in_closure(pos, &c.deps, |env| env.images(&c.def, &x, pos))?;
         found.sort();
         found.dedup();
         match found.len() {
@@ -570,7 +632,7 @@ impl Env<'_> {
     }
 
     /// The images of `x` under the relation `d` (a lambda by its
-    /// parameters and body, a union side by side, a symbolic constant by
+    /// parameters and body, a product by its sides, a union side by side, a symbolic constant by
     /// its definition, any other relation by its value).
     fn images(&mut self, d: &Expr, x: &Value, pos: Pos) -> E<Vec<Value>> {
         match &d.kind {
@@ -590,13 +652,23 @@ impl Env<'_> {
                 self.locals.truncate(base);
                 r
             }
+            // a product `A * B`: `B` for `x : A`
+            ExprKind::Bin(BinOp::Mul, a, b) => {
+                if !self.member(x, a)? {
+                    return Ok(Vec::new());
+                }
+                let ys = self.eval(b)?;
+                Ok(ys.as_set().map_err(|m| Fail::Wd(m, pos))?.to_vec())
+            }
             ExprKind::Bin(BinOp::Union, a, b) => {
                 let mut out = self.images(a, x, pos)?;
                 out.extend(self.images(b, x, pos)?);
                 Ok(out)
             }
             _ => match named(d).and_then(|c| self.closure_of(c)) {
-                Some(inner) => self.in_closure(pos, |env| env.images(&inner.def, x, pos)),
+                Some(inner) => {
+                    self.in_closure(pos, &inner.deps, |env| env.images(&inner.def, x, pos))
+                }
                 None => {
                     let f = self.eval(d)?;
                     let f = f.as_set().map_err(|m| Fail::Wd(m, pos))?;

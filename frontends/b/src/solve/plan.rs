@@ -631,9 +631,13 @@ impl Planner<'_> {
     /// function in a conjunct not yet checked (see `applied`), unless typed
     /// by an infinite integer set (`i : NATURAL & route(i) = n`: ProB may
     /// label `i` from its typing and apply `route` outside its domain, a
-    /// well-definedness error, as in BarRel_CXCC_Feb08).
+    /// well-definedness error, as in BarRel_CXCC_Feb08), nor applied by a
+    /// constant kept symbolic as an infinite set.
     fn applied(&self) -> Option<Cand> {
-        let ready = |e: &Expr| self.ready(e);
+        // a function kept symbolic as an infinite closure has no domain
+        // to draw from (Euler_Problem_004's `num(s) = p`)
+        let infinite = |e: &Expr| ident_of(e).is_some_and(|s| self.syms.is_infinite_closure(s));
+        let ready = |e: &Expr| self.ready(e) && !infinite(e);
         (0..self.ids.len())
             .filter(|&k| !self.bound[k])
             .filter(|&k| !self.cs.iter().any(|c| is_int_typing(c, &self.ids[k..=k])))
