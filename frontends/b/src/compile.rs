@@ -227,13 +227,20 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     }
     // constants ProB keeps symbolic get no slot (see `symbolic`)
     let had_constants = !const_ids.is_empty();
+    let abstract_ids: Vec<Sym> = machines
+        .iter()
+        .flat_map(|m| m.abstract_constants.iter().copied())
+        .collect();
     let mut machines = machines;
     let mut props: Vec<&mut Expr> = machines
         .iter_mut()
         .flat_map(|m| m.properties.iter_mut())
         .collect();
-    for (c, d) in crate::symbolic::take_definitions(&mut props, &const_ids, &globals, lazy_closures)
-    {
+    let lazy = crate::symbolic::Lazy {
+        all: lazy_closures,
+        abstract_constants: &abstract_ids,
+    };
+    for (c, d) in crate::symbolic::take_definitions(&mut props, &const_ids, &globals, lazy) {
         const_ids.retain(|&x| x != c);
         set_global(
             &mut globals,

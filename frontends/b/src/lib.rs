@@ -136,6 +136,7 @@ mod deferred_singletons;
 mod deferred_unique;
 mod error;
 mod errors_argv;
+mod errors_constraint;
 mod errors_parallel;
 mod errors_results;
 mod errors_show;

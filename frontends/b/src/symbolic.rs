@@ -61,12 +61,13 @@ impl Closure {
 /// symbolic one, which thus depends on no slot. `lazy`: the machine sets
 /// `SET_PREF_SYMBOLIC` ("ProB will keep lambda expressions and set
 /// comprehensions symbolic as much as possible"): every constant defined
-/// by a lambda or a comprehension is a candidate, finite or not.
+/// by a lambda or a comprehension is a candidate, finite or not; without
+/// it, those declared in ABSTRACT_CONSTANTS are (see [`Lazy`]).
 pub(crate) fn take_definitions(
     props: &mut [&mut Expr],
     const_ids: &[Sym],
     globals: &[Option<Global>],
-    lazy: bool,
+    lazy: Lazy,
 ) -> Vec<(Sym, Expr)> {
     let mut defs: Vec<(Sym, Expr, Pos)> = Vec::new();
     for p in props.iter() {
@@ -86,7 +87,7 @@ pub(crate) fn take_definitions(
         let more: Vec<_> = defs
             .iter()
             .filter(|(c, e, _)| {
-                !names.contains(c) && (symbolic(e, &names, lazy) || recursive(e, *c))
+                !names.contains(c) && (symbolic(e, &names, lazy.of(*c)) || recursive(e, *c))
             })
             .cloned()
             .collect();
@@ -104,7 +105,7 @@ pub(crate) fn take_definitions(
         chosen.retain_mut(|(c, e, _)| {
             let known = |s: Sym| names.contains(&s) || is_set(s, globals);
             match inline(e, &inlined, &known, &mut Vec::new()) {
-                Some(x) if symbolic(&x, &names, lazy) || recursive(&x, *c) => {
+                Some(x) if symbolic(&x, &names, lazy.of(*c)) || recursive(&x, *c) => {
                     *e = x;
                     true
                 }
@@ -124,6 +125,23 @@ pub(crate) fn take_definitions(
         drop_typing(p, &chosen, (&inlined, globals));
     }
     chosen.into_iter().map(|(s, e, _)| (s, e)).collect()
+}
+
+/// Which constants defined by a lambda or a comprehension ProB keeps
+/// symbolic whatever their size: all of them under `SET_PREF_SYMBOLIC`
+/// (`all`), else those declared in ABSTRACT_CONSTANTS (LibraryLustre's
+/// `l_not = %x.(x : POW(REF * BOOL) | .. x(ref) ..)`, whose body is not
+/// defined at every point of its domain: ProB counts its 2 states).
+#[derive(Clone, Copy)]
+pub(crate) struct Lazy<'a> {
+    pub all: bool,
+    pub abstract_constants: &'a [Sym],
+}
+
+impl Lazy<'_> {
+    fn of(self, c: Sym) -> bool {
+        self.all || self.abstract_constants.contains(&c)
+    }
 }
 
 fn is_set(s: Sym, globals: &[Option<Global>]) -> bool {
