@@ -1,5 +1,6 @@
-//! A function applied outside its domain as a side of `=` or `/=`, or as
-//! the element of `x : {f(y)}`, in a conjunct of a quantified formula's
+//! A function applied outside its domain as a side of `=` or `/=` (not
+//! `x : {f(y)}`: PROB-362's d3_jpo_cd then counts 17 states, not 2), in a
+//! conjunct of a quantified formula's
 //! predicate (a comprehension, an `#`, the antecedent of a `!`): ProB
 //! solves such a conjunct as the constraint `y |-> x : f` (`y |-> z : f &
 //! z /= x`), false where `y` is outside `dom(f)`, so the value is left out
@@ -48,7 +49,8 @@ impl Drop for Partial {
 use crate::errors_constraint::OUTSIDE;
 
 /// Whether the failure `f` of the conjunct `c` is an application outside
-/// its domain at a side of `c`, which ProB takes as a false constraint.
+/// its domain at a side of `c` (`=`, `/=`), which ProB takes as a false
+/// constraint.
 pub(super) fn false_constraint(c: &Expr, f: &Fail, env: &Env) -> bool {
     let Fail::Wd(m, at) = f else {
         return false;
@@ -59,9 +61,6 @@ pub(super) fn false_constraint(c: &Expr, f: &Fail, env: &Env) -> bool {
     let apply_at = |e: &Expr| matches!(e.kind, ExprKind::Apply(..)) && e.pos == *at;
     match &c.kind {
         ExprKind::Bin(BinOp::Eq | BinOp::Neq, a, b) => apply_at(a) || apply_at(b),
-        ExprKind::Bin(BinOp::In, _, s) => {
-            matches!(&s.kind, ExprKind::SetExt(xs) if xs.len() == 1 && apply_at(&xs[0]))
-        }
         _ => false,
     }
 }
