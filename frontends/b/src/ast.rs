@@ -409,6 +409,10 @@ pub struct Machine {
     pub kind: String,
     pub sets: Vec<SetDecl>,
     pub constants: Vec<Sym>,
+    /// The constants declared in ABSTRACT_CONSTANTS (also in
+    /// `constants`): ProB keeps those defined by a lambda or a
+    /// comprehension symbolic (see `symbolic`).
+    pub abstract_constants: Vec<Sym>,
     pub properties: Vec<Expr>,
     /// The INVARIANT, when it parses (read only for the variables' types,
     /// see `solve::declared`; never checked).

@@ -234,13 +234,20 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     }
     // constants ProB keeps symbolic get no slot (see `symbolic`)
     let had_constants = !const_ids.is_empty();
+    let abstract_ids: Vec<Sym> = machines
+        .iter()
+        .flat_map(|m| m.abstract_constants.iter().copied())
+        .collect();
     let mut machines = machines;
     let mut props: Vec<&mut Expr> = machines
         .iter_mut()
         .flat_map(|m| m.properties.iter_mut())
         .collect();
-    let closures =
-        crate::symbolic::take_definitions(&mut props, &const_ids, &globals, lazy_closures);
+    let lazy = crate::symbolic::Lazy {
+        all: lazy_closures,
+        abstract_constants: &abstract_ids,
+    };
+    let closures = crate::symbolic::take_definitions(&mut props, &const_ids, &globals, lazy);
     let closure_names: Vec<Sym> = closures.iter().map(|d| d.0).collect();
     for (c, d, deps) in closures {
         if crate::symbolic::unbounded(&d, &closure_names) {

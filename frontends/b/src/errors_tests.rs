@@ -1,7 +1,8 @@
 //! Unit tests of the model errors of the `errors_*` modules (ProB's
 //! command-line externals, externals left unevaluated until reached,
 //! results stored into expressions, errors beside false PROPERTIES, values
-//! in error messages), on small machines worked out by hand.
+//! in error messages, literals beyond 64 bits in unparsed clauses, abstract
+//! constants kept symbolic), on small machines worked out by hand.
 
 use crate::tests::{count, first_error};
 use crate::tests_wd::model_error;
@@ -139,4 +140,44 @@ fn values_in_messages_are_written_in_b() {
     let p = Value::pair(Value::Int(-1), Value::Bool(true));
     assert_eq!(show(&p), "(-1|->TRUE)");
     assert_eq!(show(&Value::set(vec![Value::Str("s".into())])), "{\"s\"}");
+}
+
+#[test]
+fn a_literal_beyond_64_bits_is_refused_only_where_parsed() {
+    let m = |clause: &str| {
+        format!(
+            "MACHINE L VARIABLES x INITIALISATION x := 0
+             {clause} END"
+        )
+    };
+    // ASSERTIONS are never parsed: root + x = 0
+    assert_eq!(
+        count(&m("ASSERTIONS 123456789012345678901234567890 > 0")).0,
+        2
+    );
+    let parsed = "MACHINE L VARIABLES x INITIALISATION x := 123456789012345678901234567890 END";
+    let e = crate::parse_str(parsed, "t.mch")
+        .expect_err("refused")
+        .to_string();
+    assert!(e.contains("beyond 64 bits"), "{e}");
+}
+
+/// A lambda whose body is undefined at some points of its domain (`x(a)`
+/// for `x = {a |-> TRUE, a |-> FALSE}`): as an ABSTRACT_CONSTANT, ProB
+/// keeps it symbolic and applies it only where it is used (root, the
+/// constants, `v = TRUE`: 3 states); a concrete constant is computed
+/// whole, which fails there.
+#[test]
+fn abstract_constants_defined_by_lambdas_stay_symbolic() {
+    let m = |section: &str| {
+        format!(
+            "MACHINE A SETS S = {{a}} {section} f
+             PROPERTIES f : POW(S * BOOL) --> BOOL &
+               f = %x.(x : POW(S * BOOL) | IF x = {{}} THEN FALSE ELSE x(a) END)
+             VARIABLES v INITIALISATION v := f({{a |-> TRUE}}) END"
+        )
+    };
+    assert_eq!(count(&m("ABSTRACT_CONSTANTS")).0, 3);
+    let e = first_error(&m("CONSTANTS")).expect("an error");
+    assert!(e.contains("not a function"), "{e}");
 }

@@ -19,6 +19,10 @@ pub enum Tok {
     Ident(String),
     /// An integer literal.
     Int(i64),
+    /// An integer literal beyond 64 bits, as written: unsupported where
+    /// it is parsed (see `parse`), harmless in a clause never parsed
+    /// (LibraryStrings' ASSERTIONS).
+    BigInt(String),
     /// A string literal, without its quotes.
     Str(String),
     /// An operator or punctuation symbol (`:=`, `|->`, `(`, ...).
@@ -51,7 +55,7 @@ pub fn lexeme(t: &Token) -> Lexeme<'_> {
     match &t.tok {
         Tok::Sym(s) => Lexeme::Symbol(s),
         Tok::Ident(w) => Lexeme::Word(w),
-        Tok::Int(_) | Tok::Str(_) | Tok::Eof => Lexeme::Other,
+        Tok::Int(_) | Tok::BigInt(_) | Tok::Str(_) | Tok::Eof => Lexeme::Other,
     }
 }
 
@@ -91,14 +95,8 @@ pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {
             )
         } else if c.is_ascii_digit() {
             let n = s.eat_while(|c| c.is_ascii_digit());
-            let beyond = |_| {
-                err(
-                    p,
-                    ErrorKind::Unsupported,
-                    format!("integer literal {n} beyond 64 bits"),
-                )
-            };
-            Tok::Int(n.parse::<i64>().map_err(beyond)?)
+            n.parse::<i64>()
+                .map_or_else(|_| Tok::BigInt(n.to_owned()), Tok::Int)
         } else if s.starts_with("'''") {
             s.bump_n(3);
             let text = s.eat_while(|c| c != '\'' && c != '\\').to_owned();

@@ -506,7 +506,11 @@ impl Reader {
                 "CONSTANTS" | "CONCRETE_CONSTANTS" | "ABSTRACT_CONSTANTS" | "VISIBLE_CONSTANTS"
                 | "HIDDEN_CONSTANTS" => {
                     if !p.at_eof() {
-                        m.constants.extend(p.ident_list()?);
+                        let ids = p.ident_list()?;
+                        if kw.as_str() == "ABSTRACT_CONSTANTS" {
+                            m.abstract_constants.extend(ids.iter().copied());
+                        }
+                        m.constants.extend(ids);
                         p.expect_eof()?;
                     }
                 }
@@ -697,7 +701,7 @@ impl Reader {
                     .map(|t| match &t.tok {
                         Tok::Ident(s) => s.clone(),
                         Tok::Int(n) => n.to_string(),
-                        Tok::Str(s) => s.clone(),
+                        Tok::BigInt(n) | Tok::Str(n) => n.clone(),
                         Tok::Sym(s) => s.to_string(),
                         Tok::Eof => String::new(),
                     })

@@ -369,6 +369,18 @@ impl BModel {
 
     /// [`Self::fail`], the message naming the transition group.
     fn group_error(&self, group: usize, f: Fail) -> ModelError {
+        let f = match self.kinds[group] {
+            Kind::Op(m, k) => {
+                crate::errors_constraint::refused(&self.machines[m].operations[k], f, &|c| {
+                    self.const_ids.contains(&c)
+                        || matches!(
+                            self.world.globals.get(c as usize),
+                            Some(Some(Global::Symbolic(_)))
+                        )
+                })
+            }
+            _ => f,
+        };
         let mut e = self.fail(f);
         e.message = format!("{} ({})", e.message, self.groups[group].label);
         e

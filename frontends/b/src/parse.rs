@@ -725,6 +725,14 @@ impl<'a> Parser<'a> {
         let t = self.bump();
         let kind = match t {
             Tok::Int(n) => ExprKind::Int(n),
+            Tok::BigInt(n) => {
+                return Err(err_at(
+                    self.files,
+                    ErrorKind::Unsupported,
+                    pos,
+                    format!("integer literal {n} beyond 64 bits"),
+                ))
+            }
             Tok::Str(s) => ExprKind::Str(s),
             Tok::Sym("(") => {
                 let e = self.tuple_until(")")?;
@@ -1331,6 +1339,7 @@ fn describe(t: &Tok) -> String {
     match t {
         Tok::Ident(s) => format!("'{s}'"),
         Tok::Int(n) => format!("'{n}'"),
+        Tok::BigInt(n) => format!("'{n}'"),
         Tok::Str(s) => format!("\"{s}\""),
         Tok::Sym(s) => format!("'{s}'"),
         Tok::Eof => "end of clause".into(),

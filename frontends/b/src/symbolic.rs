@@ -65,14 +65,15 @@ impl Closure {
 /// symbolic one, which thus depends on no slot. `lazy`: the machine sets
 /// `SET_PREF_SYMBOLIC` ("ProB will keep lambda expressions and set
 /// comprehensions symbolic as much as possible"): every constant defined
-/// by a lambda or a comprehension is a candidate, finite or not.
+/// by a lambda or a comprehension is a candidate, finite or not; without
+/// it, those declared in ABSTRACT_CONSTANTS are (see [`Lazy`]).
 /// A definition infinite by its syntax may also mention constants that
 /// keep their slot (see `symbolic_deps`): they are returned with it.
 pub(crate) fn take_definitions(
     props: &mut [&mut Expr],
     const_ids: &[Sym],
     globals: &[Option<Global>],
-    lazy: bool,
+    lazy: Lazy,
 ) -> Vec<(Sym, Expr, Vec<Sym>)> {
     let mut defs: Vec<(Sym, Expr, Pos)> = Vec::new();
     for p in props.iter() {
@@ -92,7 +93,7 @@ pub(crate) fn take_definitions(
         let more: Vec<_> = defs
             .iter()
             .filter(|(c, e, _)| {
-                !names.contains(c) && (symbolic(e, &names, lazy) || recursive(e, *c))
+                !names.contains(c) && (symbolic(e, &names, lazy.of(*c)) || recursive(e, *c))
             })
             .cloned()
             .collect();
@@ -111,7 +112,7 @@ pub(crate) fn take_definitions(
             let known = |s: Sym| names.contains(&s) || is_set(s, globals);
             let slot = |s: Sym| known(s) || const_ids.contains(&s);
             let x = inline(e, &inlined, &known, &mut Vec::new())
-                .filter(|x| symbolic(x, &names, lazy) || recursive(x, *c))
+                .filter(|x| symbolic(x, &names, lazy.of(*c)) || recursive(x, *c))
                 .or_else(|| {
                     inline(e, &inlined, &slot, &mut Vec::new()).filter(|x| unbounded(x, &names))
                 });
@@ -151,6 +152,23 @@ fn slot_deps(e: &Expr, names: &[Sym], const_ids: &[Sym]) -> Vec<Sym> {
         .copied()
         .filter(|&k| !names.contains(&k) && mentions(e, k))
         .collect()
+}
+
+/// Which constants defined by a lambda or a comprehension ProB keeps
+/// symbolic whatever their size: all of them under `SET_PREF_SYMBOLIC`
+/// (`all`), else those declared in ABSTRACT_CONSTANTS (LibraryLustre's
+/// `l_not = %x.(x : POW(REF * BOOL) | .. x(ref) ..)`, whose body is not
+/// defined at every point of its domain: ProB counts its 2 states).
+#[derive(Clone, Copy)]
+pub(crate) struct Lazy<'a> {
+    pub all: bool,
+    pub abstract_constants: &'a [Sym],
+}
+
+impl Lazy<'_> {
+    fn of(self, c: Sym) -> bool {
+        self.all || self.abstract_constants.contains(&c)
+    }
 }
 
 fn is_set(s: Sym, globals: &[Option<Global>]) -> bool {

@@ -249,6 +249,7 @@ impl Search<'_> {
         if self.prune.is_empty() {
             return true;
         }
+        let _partial = super::errors_relational::Partial::enter();
         let base = env.locals.len();
         env.locals.push((self.f, Value::set(self.pairs.clone())));
         let mut ok = true;

@@ -67,6 +67,7 @@ mod clipped;
 mod concat;
 mod consequent;
 mod declared;
+mod errors_relational;
 mod errors_unsat;
 mod fast_alternative;
 mod fast_forall;
@@ -177,9 +178,11 @@ struct Run<'p> {
 
 fn check(env: &mut Env, c: &Expr, guard: bool) -> E<bool> {
     if guard {
-        env.holds_guard(c)
-    } else {
-        env.holds(c)
+        return env.holds_guard(c);
+    }
+    match env.holds(c) {
+        Err(f) if errors_relational::false_constraint(c, &f, env) => Ok(false),
+        r => r,
     }
 }
 
@@ -201,6 +204,13 @@ fn step(
             if guard && m.starts_with("function appl") && !wd::reported(ids, cs, plan, k) =>
         {
             env.swallowed_wd();
+            Vec::new()
+        }
+        Err(f)
+            if !guard
+                && errors_relational::generator(&st.gen, cs)
+                    .is_some_and(|c| errors_relational::false_constraint(c, &f, env)) =>
+        {
             Vec::new()
         }
         r => r?,
