@@ -319,6 +319,11 @@ impl<'w> Env<'w> {
                     Ok(p) => p,
                     Err(f) => {
                         return crate::solve::forall_refuted_in_window(ids, dom, body, self)
+                            .or_else(|| {
+                                let unbounded = crate::solve::unbounded(&f);
+                                let decided = crate::solve::forall_over_counterexamples;
+                                unbounded.then(|| decided(ids, dom, body, self)).flatten()
+                            })
                             .ok_or(f);
                     }
                 };
@@ -332,6 +337,9 @@ impl<'w> Env<'w> {
                 match r {
                     Err(f) if crate::solve::untyped(&f) => {
                         crate::solve::forall_typed_by_body(ids, dom, body, self)
+                    }
+                    Err(f) if crate::solve::unbounded(&f) => {
+                        crate::solve::forall_over_counterexamples(ids, dom, body, self).ok_or(f)
                     }
                     r => r.map(|_| all),
                 }

@@ -36,6 +36,7 @@
 //! `x < y` with `y` another identifier not yet bound or clipped itself
 //! (both are clipped, the comparison is a check).
 
+use super::range_holes::Hole;
 use crate::ast::*;
 use crate::eval::{overflow, Env, Fail, E};
 
@@ -93,6 +94,12 @@ pub struct Range {
     pub ties: Vec<(bool, i64)>,
     /// Conjuncts `A /: S` excluding values of `x` (see `range_member`).
     pub excluded: Vec<(usize, Sym)>,
+    /// Values excluded by `x /= E` and the like (see `range_holes`).
+    pub holes: Vec<Hole>,
+    /// Partners below `x` (`x > y`: `y`, 1), see `range_beyond`.
+    pub below: Vec<(Sym, i64)>,
+    /// Their own upper bounds, when each has some (see `range_beyond`).
+    pub caps: Option<Vec<(Vec<Bound>, i64)>>,
 }
 
 /// The range of `x` given by the conjuncts `cs` not yet `checked`, whose
@@ -132,8 +139,16 @@ pub fn range_of(
                 continue;
             }
             _ if compared_with_partner(e, x, partner) => {
-                if let ExprKind::Bin(op, a, _) = &e.kind {
-                    let op = if is_x(a) { *op } else { mirror(*op) };
+                if let ExprKind::Bin(op, a, b) = &e.kind {
+                    let (op, y) = if is_x(a) { (*op, b) } else { (mirror(*op), a) };
+                    let shift = match op {
+                        BinOp::Gt => Some(1),
+                        BinOp::Ge => Some(0),
+                        _ => None,
+                    };
+                    if let (Some(shift), ExprKind::Ident(y)) = (shift, &y.kind) {
+                        r.below.push((*y, shift));
+                    }
                     r.ties.extend(match op {
                         BinOp::Lt => Some((true, 1)),
                         BinOp::Le => Some((true, 0)),
@@ -142,6 +157,9 @@ pub fn range_of(
                         _ => None,
                     });
                     integer |= matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
+                    if matches!(e.kind, ExprKind::Bin(BinOp::Neq, ..)) {
+                        r.holes.push(Hole::Partner);
+                    }
                 }
                 continue;
             }
@@ -157,7 +175,7 @@ pub fn range_of(
             (BinOp::Le, _) => r.upper.push(bound(0)),
             (BinOp::Gt, _) => r.lower.push(bound(1)),
             (BinOp::Ge, _) => r.lower.push(bound(0)),
-            (BinOp::Neq, _) => {}
+            (BinOp::Neq, _) => r.holes.push(Hole::Expr { c, side }),
             // `x /: S`, S finite: no bound (see `range_member`)
             (BinOp::NotIn, ExprKind::Bin(_, _, set))
                 if matches!(side, Side::Right) && !super::plan::infinite(set) =>
@@ -240,7 +258,8 @@ fn interval(c: usize, s: &Expr, ready: &dyn Fn(&Expr) -> bool, r: &mut Range) ->
                     ExprKind::Named(NamedSet::Natural | NamedSet::Natural1 | NamedSet::Integer)
                 ) =>
         {
-            return interval(c, a, ready, r)
+            r.holes.push(Hole::Literals { c });
+            return interval(c, a, ready, r);
         }
         ExprKind::Bin(BinOp::Interval, lo, hi) => {
             let bound = |side| Bound::Expr { c, side, shift: 0 };
@@ -288,8 +307,13 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
     let lo = extreme(&r.lower, cs, env, i64::max)?;
     let hi = extreme(&r.upper, cs, env, i64::min)?;
     let within = |v: i64| (minint..=maxint).contains(&v);
+    let beyond = match (lo, hi) {
+        (Some(lo), None) => super::range_beyond::single(r, lo, cs, env)?,
+        _ => false,
+    };
     let (lo, hi) = match (lo, hi) {
         (Some(lo), Some(hi)) => (lo, hi),
+        (Some(lo), None) if beyond => (lo, lo),
         (Some(lo), None) if within(lo) => (lo, maxint),
         (None, Some(hi)) if within(hi) => (minint, hi),
         (None, None) => (minint, maxint),
@@ -303,7 +327,9 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         return Err(unbounded());
     }
     let clipped = (r.lower.is_empty(), r.upper.is_empty());
-    if super::range_member::reaches_edge(&r.excluded, clipped, cs, env)? {
+    if super::range_member::reaches_edge(&r.excluded, clipped, cs, env)?
+        || super::range_holes::reaches_edge(&r.holes, clipped, cs, env)?
+    {
         return Err(unbounded());
     }
     if hi < lo {
@@ -322,7 +348,7 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
 }
 
 /// The tightest of `bounds` by `pick` (`max` for lower bounds), if any.
-fn extreme(
+pub(super) fn extreme(
     bounds: &[Bound],
     cs: &[&Expr],
     env: &mut Env,

@@ -45,8 +45,7 @@ pub fn chained(x: Sym, ctx: &Ctx) -> Option<Range> {
         lower,
         upper,
         clip: false,
-        ties: Vec::new(),
-        excluded: Vec::new(),
+        ..Range::default()
     })
 }
 

@@ -79,9 +79,19 @@ mod memo;
 mod plan;
 mod points;
 mod range_alias;
+mod range_beyond;
+#[cfg(test)]
+mod range_beyond_tests;
+mod range_forall;
+#[cfg(test)]
+mod range_forall_tests;
 mod range_group;
 #[cfg(test)]
 mod range_group_tests;
+mod range_holes;
+#[cfg(test)]
+mod range_holes_tests;
+mod range_interval;
 mod range_member;
 #[cfg(test)]
 mod range_member_tests;
@@ -102,6 +112,8 @@ pub(crate) use fspace_arrows::members as space_members;
 pub use plan::{
     conjuncts, idents, plan, plan_deferring, plan_deferring_first, Gen, Plan, PlanResult, Step,
 };
+pub use range_forall::decide as forall_over_counterexamples;
+pub use range_forall::unbounded;
 pub use wd::closed_wd;
 pub use witness::{exists_in_window, forall_refuted_in_window, window_typed};
 

@@ -3,7 +3,7 @@
 //! checked after each step (pure syntax, computed once per binder).
 
 use super::{
-    applied, bounds, cases, chain, clipped, concat, points, range_alias, range_group,
+    applied, bounds, cases, chain, clipped, concat, points, range_alias, range_beyond, range_group,
     range_product, shapes, sized, typing,
 };
 use crate::ast::*;
@@ -546,7 +546,18 @@ impl Planner<'_> {
                 };
                 let x = self.ids[k];
                 let defines = |e: &Expr| range_alias::defines_unused(e, x, &open);
-                let r = bounds::range_of(x, cs, checked, &ready, &mentions_x, &partner, &defines)?;
+                let mut r =
+                    bounds::range_of(x, cs, checked, &ready, &mentions_x, &partner, &defines)?;
+                let mentions = |y: Sym, c: usize| {
+                    let j = self.ids.iter().position(|&i| i == y);
+                    j.is_some_and(|j| self.ment[c].contains(&j))
+                };
+                let lone = |c: usize| {
+                    let mut m = Vec::new();
+                    idents(cs[c], &mut m);
+                    m.iter().all(|&s| s == x)
+                };
+                r.caps = range_beyond::caps(x, &r, cs, &ready, &mentions, &lone);
                 Some((4, vec![k], Gen::Range(r)))
             })
     }

@@ -4,11 +4,11 @@
 
 use crate::tests::{count, first_error};
 
-const MAXINT: i64 = 3;
+pub(super) const MAXINT: i64 = 3;
 
 /// A machine with `x` (initially 1) and the operation `go(p)` guarded by
 /// `guard`, setting `x := p`.
-fn machine(guard: &str) -> String {
+pub(super) fn machine(guard: &str) -> String {
     format!(
         "MACHINE M VARIABLES x INVARIANT x : INTEGER INITIALISATION x := 1
          OPERATIONS go(p) = PRE {guard} THEN x := p END END"
@@ -17,7 +17,7 @@ fn machine(guard: &str) -> String {
 
 /// States (with the root) and transitions of `machine` when `ps(x)` are
 /// the parameters enabled in state `x`.
-fn explore(ps: &dyn Fn(i64) -> Vec<i64>) -> (usize, usize) {
+pub(super) fn explore(ps: &dyn Fn(i64) -> Vec<i64>) -> (usize, usize) {
     let (mut seen, mut todo, mut edges) = (vec![1], vec![1], 1);
     while let Some(x) = todo.pop() {
         for p in ps(x) {
