@@ -161,23 +161,3 @@ fn a_literal_beyond_64_bits_is_refused_only_where_parsed() {
         .to_string();
     assert!(e.contains("beyond 64 bits"), "{e}");
 }
-
-/// A lambda whose body is undefined at some points of its domain (`x(a)`
-/// for `x = {a |-> TRUE, a |-> FALSE}`): as an ABSTRACT_CONSTANT, ProB
-/// keeps it symbolic and applies it only where it is used (root, the
-/// constants, `v = TRUE`: 3 states); a concrete constant is computed
-/// whole, which fails there.
-#[test]
-fn abstract_constants_defined_by_lambdas_stay_symbolic() {
-    let m = |section: &str| {
-        format!(
-            "MACHINE A SETS S = {{a}} {section} f
-             PROPERTIES f : POW(S * BOOL) --> BOOL &
-               f = %x.(x : POW(S * BOOL) | IF x = {{}} THEN FALSE ELSE x(a) END)
-             VARIABLES v INITIALISATION v := f({{a |-> TRUE}}) END"
-        )
-    };
-    assert_eq!(count(&m("ABSTRACT_CONSTANTS")).0, 3);
-    let e = first_error(&m("CONSTANTS")).expect("an error");
-    assert!(e.contains("not a function"), "{e}");
-}
