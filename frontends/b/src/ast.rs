@@ -180,6 +180,9 @@ pub enum Builtin {
     /// ProB's external functions with a clear, deterministic meaning
     /// (see [`External`]), when a machine declares them.
     External(External),
+    /// An Event-B theory operator that calls itself, by its index in
+    /// `World::calls` (see `eventb_calls`).
+    Theory(u32),
 }
 
 /// The external functions of ProB's standard library (`CHOOSE.def`,

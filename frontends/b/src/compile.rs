@@ -60,6 +60,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         mut machines,
         offered,
         callable,
+        calls,
     } = c;
     crate::bodytyped::type_params_by_body(&mut machines);
     crate::deferred_rest::read_rest_parts(&mut machines);
@@ -403,6 +404,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         sizes_given,
         unmodelled_symmetry,
         inferred_elements,
+        calls,
     };
     if let (Some((m, at)), Some(p)) = (unplanned, &properties) {
         // left to SETUP_CONSTANTS when a closed conjunct is an error there

@@ -79,6 +79,8 @@ pub struct World {
     /// The slots typed only by inference enumerated whole
     /// (`deferred_inferred`).
     pub inferred_elements: crate::deferred_inferred::InferredElements,
+    /// The Event-B theory operators that call themselves (`eventb_calls`).
+    pub calls: crate::eventb_calls::Calls,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:
@@ -1108,6 +1110,9 @@ impl<'w> Env<'w> {
         if let External(x) = b {
             return self.external(x, args, pos);
         }
+        if let Theory(k) = b {
+            return crate::eventb_calls::apply(self, k, args, pos);
+        }
         let arity = match b {
             Iterate | Prj1 | Prj2 => 2,
             _ => 1,
@@ -1253,7 +1258,7 @@ impl<'w> Env<'w> {
                 }
                 cur
             }
-            Fnc | Rel | Succ | Pred => {
+            Fnc | Rel | Succ | Pred | Theory(_) => {
                 return Err(Fail::Unsupported(format!("{b:?}").to_lowercase(), pos))
             }
         })

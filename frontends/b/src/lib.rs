@@ -148,6 +148,7 @@ mod errors_results;
 mod errors_show;
 mod eval;
 mod eventb;
+mod eventb_calls;
 mod exec;
 mod fast_inverse;
 mod lazy_sets;

@@ -33,6 +33,8 @@ pub struct Composed {
     pub offered: Vec<(usize, usize)>,
     /// Operations callable from substitutions: name -> (machine, operation).
     pub callable: FxHashMap<Sym, (usize, usize)>,
+    /// Event-B theory operators that call themselves (`eventb_calls`).
+    pub calls: crate::eventb_calls::Calls,
 }
 
 type R<T> = Result<T, BError>;
@@ -92,6 +94,7 @@ impl Reader {
             machines,
             offered,
             callable,
+            calls: Default::default(),
         })
     }
 

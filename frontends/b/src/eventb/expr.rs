@@ -33,6 +33,9 @@ pub struct Tr<'a> {
     pub carriers: Vec<String>,
     /// The theory operators with a direct definition (see `theory`).
     pub operators: Vec<super::theory::Operator>,
+    /// The datatypes and operators by cases of the theories (see
+    /// `datatypes`).
+    pub theory: super::datatypes::Theory,
     /// Where each axiom and event starts, and its name (for messages).
     pub regions: Vec<(Pos, String)>,
 }
@@ -221,6 +224,11 @@ impl Tr<'_> {
                 }
             }
         }
+        if let ("member" | "not_member" | "subset", [_, x, s]) = (f, args) {
+            if let Some(e) = self.datatype_member(f, x, s)? {
+                return Ok(e);
+            }
+        }
         if f == "not_equal" && matches!(args, [_, a, e] if self.is_carrier(a) && is_empty_set(e)) {
             return self.special(f, args, t, pos);
         }
@@ -303,7 +311,7 @@ impl Tr<'_> {
             ("extended_expr" | "extended_pred", [_, name, Term::List(xs), Term::List(ps)])
                 if ps.is_empty() =>
             {
-                return self.theory_operator(t, name, xs);
+                return self.theory_operator(t, name, xs, f == "extended_pred");
             }
             _ => {
                 return Err(self.err(
@@ -318,8 +326,11 @@ impl Tr<'_> {
 
     /// The application of theory operator `name` to `args`: its direct
     /// definition with the arguments for its parameters (see `theory`).
-    fn theory_operator(&mut self, t: &Term, name: &Term, args: &[Term]) -> R<Expr> {
+    fn theory_operator(&mut self, t: &Term, name: &Term, args: &[Term], pred: bool) -> R<Expr> {
         let name = name.atom().unwrap_or("?");
+        if let Some(e) = self.datatype_app(t, name, args, pred)? {
+            return Ok(e);
+        }
         let Some(op) = self.operators.iter().find(|o| o.name == name) else {
             let msg = format!("the theory operator {name} (no direct definition)");
             return Err(self.err(ErrorKind::Unsupported, t, msg));

@@ -7,13 +7,15 @@
 //! guarded operations), `refinement` adds the abstract variables the
 //! concrete machine drops and the abstract actions on them (`after` those
 //! whose witnesses read after-values), `theory` expands the theory
-//! operators with a direct definition. The result goes through the same `compile`,
+//! operators with a direct definition, `datatypes` translates theory
+//! datatypes and operators defined by cases. The result goes through the same `compile`,
 //! evaluator and [`crate::BModel`] as classical B, so ProB's conventions
 //! (settings, deferred set sizes, counting) are the same.
 //!
 //! Owns only the Event-B syntax; it must not evaluate anything.
 
 mod after;
+mod datatypes;
 mod expr;
 mod merge;
 mod nested_forall;
@@ -29,6 +31,8 @@ mod tests_after;
 mod tests_after_chain;
 #[cfg(test)]
 mod tests_checks;
+#[cfg(test)]
+mod tests_datatypes;
 #[cfg(test)]
 mod tests_merge;
 #[cfg(test)]

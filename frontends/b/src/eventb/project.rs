@@ -63,6 +63,7 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<(Composed, Reg
         rename: Vec::new(),
         carriers: Vec::new(),
         operators: Vec::new(),
+        theory: Default::default(),
         regions: Vec::new(),
     };
     // the extras: the theories of ProB's theory plug-in, whose operators
@@ -78,6 +79,7 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<(Composed, Reg
         }
     };
     tr.operators = super::theory::operators(extras(term));
+    tr.theory = super::datatypes::Theory::read(extras(term));
     let mut machines = Vec::new();
     let mut enumerated = Vec::new();
     for c in order_contexts(contexts) {
@@ -93,6 +95,7 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<(Composed, Reg
         machines,
         offered: (0..offered).map(|k| (main, k)).collect(),
         callable: Default::default(),
+        calls: crate::eventb_calls::Calls(std::mem::take(&mut tr.theory.calls)),
     };
     Ok((composed, regions))
 }

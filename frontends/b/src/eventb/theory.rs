@@ -3,9 +3,10 @@
 //! `theory(...)` term of the export's extras): an application
 //! `extended_expr(_, Name, Args, [])` (or `extended_pred`) is the
 //! definition with the arguments put for the parameters, as ProB
-//! evaluates it. Refused: operators defined by recursive cases or
-//! axioms, predicate arguments, an argument an inner binder of the
-//! definition would capture, a definition applying its own operator.
+//! evaluates it, its binders renamed apart from the arguments. Refused:
+//! operators defined by axioms (those by cases are `datatypes`'),
+//! predicate arguments, a binder named as a parameter, a definition
+//! applying its own operator or reading a type parameter of its theory.
 //!
 //! Owns only the terms; translation is `expr`'s.
 
@@ -17,6 +18,9 @@ pub struct Operator {
     pub name: String,
     params: Vec<String>,
     def: Term,
+    /// Whether the definition reads a type parameter of its theory as a
+    /// value (ProB instantiates it by the arguments' types: refused).
+    reads_type: bool,
 }
 
 /// The operators with a direct definition of the `theory(...)` terms
@@ -26,6 +30,28 @@ pub fn operators(extras: &[Term]) -> Vec<Operator> {
     for t in extras {
         if t.app().is_some_and(|(f, _)| f == "theory") {
             collect(t, &mut out);
+        }
+    }
+    let types = type_params(extras);
+    for op in &mut out {
+        let mut used = Vec::new();
+        names(&op.def, &mut used);
+        op.reads_type = used
+            .iter()
+            .any(|u| types.contains(u) && !op.params.contains(u));
+    }
+    out
+}
+
+/// The type parameters of the `theory(...)` terms among `extras` (`T`
+/// of `List(T)`): the lists of atoms among their arguments.
+pub(super) fn type_params(extras: &[Term]) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in extras {
+        if let Some(("theory", xs)) = t.app() {
+            for x in xs.iter().filter_map(Term::list) {
+                out.extend(x.iter().filter_map(Term::atom).map(str::to_owned));
+            }
         }
     }
     out
@@ -51,6 +77,7 @@ fn collect(t: &Term, out: &mut Vec<Operator>) {
                 name: name.to_owned(),
                 params,
                 def: def.clone(),
+                reads_type: false,
             });
         }
         return;
@@ -70,23 +97,44 @@ pub fn instantiate(op: &Operator, args: &[Term]) -> Result<Term, String> {
             args.len()
         ));
     }
-    let mut bound = Vec::new();
-    binders(&op.def, &mut bound);
-    let mut free = Vec::new();
-    args.iter().for_each(|a| names(a, &mut free));
-    let captured = bound
-        .iter()
-        .any(|b| free.contains(b) || op.params.contains(b));
-    if captured || applies(&op.def, &op.name) {
+    if op.reads_type {
         return Err(format!(
-            "the theory operator {} (a binder of its definition meets an argument, or it applies itself)",
+            "the theory operator {} (a type parameter of its theory as a value)",
             op.name
         ));
     }
-    Ok(substitute(&op.def, &op.params, args))
+    let mut bound = Vec::new();
+    binders(&op.def, &mut bound);
+    if bound.iter().any(|b| op.params.contains(b)) || applies(&op.def, &op.name) {
+        return Err(format!(
+            "the theory operator {} (a binder of its definition meets a parameter, or it applies itself)",
+            op.name
+        ));
+    }
+    // the binders renamed apart from the arguments' identifiers: the
+    // definition is closed but for its parameters, so every occurrence of
+    // a bound name is bound
+    let fresh: Vec<Term> = bound
+        .iter()
+        .map(|b| identifier(&format!("{b}$th_{}", op.name)))
+        .collect();
+    // (`substitute` renames the binding occurrences too: they are
+    // identifiers in the binders' lists)
+    let def = substitute(&op.def, &bound, &fresh);
+    Ok(substitute(&def, &op.params, args))
 }
 
-fn substitute(t: &Term, params: &[String], args: &[Term]) -> Term {
+/// `identifier(none, name)`.
+pub(super) fn identifier(name: &str) -> Term {
+    let none = Term::Atom("none".into());
+    Term::App(
+        "identifier".into(),
+        vec![none, Term::Atom(name.into())],
+        crate::ast::Pos::default(),
+    )
+}
+
+pub(super) fn substitute(t: &Term, params: &[String], args: &[Term]) -> Term {
     if let Some(n) = ident_name_of(t) {
         if let Some(k) = params.iter().position(|p| p == n) {
             return args[k].clone();
@@ -104,7 +152,7 @@ fn substitute(t: &Term, params: &[String], args: &[Term]) -> Term {
 }
 
 /// The names bound by the quantifiers and comprehensions in `t`.
-fn binders(t: &Term, out: &mut Vec<String>) {
+pub(super) fn binders(t: &Term, out: &mut Vec<String>) {
     if let Some((
         "forall"
         | "exists"
@@ -123,7 +171,7 @@ fn binders(t: &Term, out: &mut Vec<String>) {
 }
 
 /// The identifiers in `t`.
-fn names(t: &Term, out: &mut Vec<String>) {
+pub(super) fn names(t: &Term, out: &mut Vec<String>) {
     if let Some(n) = ident_name_of(t) {
         out.push(n.to_owned());
         return;
