@@ -168,6 +168,14 @@ fn case_op(name: &Term, args: &[Term], rec: &[Term]) -> Option<CaseOp> {
     })
 }
 
+/// `t` without its `typeof(_, t, Type)` wrappers.
+fn untyped(t: &Term) -> &Term {
+    match t.app() {
+        Some(("typeof", [_, e, _])) => untyped(e),
+        _ => t,
+    }
+}
+
 /// `t` written out without positions (a key for instances).
 fn render(t: &Term) -> String {
     match t {
@@ -234,6 +242,7 @@ impl Tr<'_> {
 
     /// `x : D(..)`, `x /: D(..)` and `A <: D(..)` for a datatype `D`.
     pub(super) fn datatype_member(&mut self, f: &str, x: &Term, s: &Term) -> R<Option<Expr>> {
+        let s = untyped(s);
         let Some(("extended_expr", [_, d, Term::List(targs), Term::List(ps)])) = s.app() else {
             return self.ctor_member(f, x, s);
         };
@@ -281,7 +290,7 @@ impl Tr<'_> {
     /// arguments from `S`: `single(x) : dvalues` in a guard).
     fn ctor_member(&mut self, f: &str, x: &Term, s: &Term) -> R<Option<Expr>> {
         let (Some(("extended_expr", [_, c, Term::List(args), _])), Some(("identifier", _))) =
-            (x.app(), s.app())
+            (untyped(x).app(), s.app())
         else {
             return Ok(None);
         };
@@ -437,7 +446,7 @@ impl Tr<'_> {
                 let m = format!("the theory operator {name} ({why})");
                 Err(tr.err(ErrorKind::Unsupported, t, m))
             };
-            let Some(("extended_expr", [_, c, Term::List(vars), _])) = pat.app() else {
+            let Some(("extended_expr", [_, c, Term::List(vars), _])) = untyped(pat).app() else {
                 return refuse(self, "a case pattern not a constructor");
             };
             let c = c.atom().unwrap_or("?").to_owned();

@@ -39,3 +39,29 @@ fn a_theory_operator_is_its_direct_definition() {
         "{e}"
     );
 }
+
+#[test]
+fn a_binder_of_a_definition_does_not_capture_an_argument() {
+    // GT(a) = bool(#x.(x : 0..3 & x > a)) applied to the variable x:
+    // inc (x := x + 1) is enabled while x < 3, so x = 0..3 and the root,
+    // the initialisation and 3 increments; with the binder capturing
+    // the argument (x > x) inc would never be enabled
+    let x = "identifier(none,x)";
+    let a = "identifier(none,a)";
+    let range = "interval(none,integer(none,0),integer(none,3))";
+    let def = format!(
+        "convert_bool(none,exists(none,[{x}],conjunct(none,member(none,{x},{range}),greater(none,{x},{a}))))"
+    );
+    let text = format!(
+        "package(load_event_b_project([event_b_model(none,'M',[sees(none,[]),
+          variables(none,[{x}]),invariant(none,[]),theorems(none,[]),
+          events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],[],
+            [assign(none,[{x}],[integer(none,0)])],[]),
+          event(none,inc,ordinary(none),[],[],
+            [equal(none,extended_expr(none,'GT',[{x}],[]),boolean_true(none))],[],
+            [assign(none,[{x}],[add(none,{x},integer(none,1))])],[])])])],[],
+          [theory([],[],[operator('GT',[argument({a},integer_set(none))],truth(none),[{def}],[])])],_E))."
+    );
+    let m = crate::parse_str(&text, "M_mch.eventb").expect("parses");
+    assert!(matches!(bfs(&m, 100, None), Bfs::Done(5, 4)));
+}
