@@ -27,8 +27,10 @@ pub struct Called {
 #[derive(Debug, Default)]
 pub struct Calls(pub Vec<Called>);
 
-/// Deepest nesting of applications evaluated (the evaluator recurses).
-const MAX_DEPTH: u32 = 400;
+/// Deepest nesting of applications evaluated: the evaluator recurses
+/// (some ten frames a level), and a list or tree deeper than this is
+/// refused rather than overflowing a thread's stack.
+const MAX_DEPTH: u32 = 100;
 
 thread_local! {
     static DEPTH: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
