@@ -75,6 +75,15 @@ pub trait Diagram: Sized {
         let rest = self.state(v).and_then(|x| self.minus(&x, s));
         rest.is_ok_and(|r| self.is_empty(&r))
     }
+    /// Whether `rel`, group `g`'s relation, holds the pair (`from`'s
+    /// values of `g.proj`, `to`'s values of `g.write`), `from` and `to`
+    /// full vectors (false where the test runs out of nodes).
+    fn relates(&self, rel: &Self::Set, g: &GroupShape, from: &[Value], to: &[Value]) -> bool {
+        let cur = g.proj.iter().map(|&i| from[i]).collect();
+        let next = g.write.iter().map(|&i| to[i]).collect();
+        let rest = self.relation(g, &[(cur, next)]).and_then(|x| self.minus(&x, rel));
+        rest.is_ok_and(|r| self.is_empty(&r))
+    }
     /// The set holding the full state vectors `vs` (sorted, distinct).
     fn states(&self, vs: &[Vec<Value>]) -> DdResult<Self::Set> {
         let mut acc = self.empty();

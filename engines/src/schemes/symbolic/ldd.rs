@@ -258,6 +258,14 @@ impl Store {
         self.collections += 1;
     }
 
+    /// The suffix set after value `x` in the level `id`, if `x` is there.
+    fn below(&self, mut id: Id, x: Value) -> Option<Id> {
+        while id > END && self.node(id).value < x {
+            id = self.node(id).right;
+        }
+        (id > END && self.node(id).value == x).then(|| self.node(id).down)
+    }
+
     /// The entries `(value, down)` of a level, values increasing.
     fn entries(&self, mut id: Id) -> Vec<(Value, Id)> {
         let mut out = Vec::new();
@@ -574,19 +582,41 @@ impl Ldd {
         if let Some(&c) = memo.get(&(s, r, l)) {
             return c;
         }
+        // Along the lists, nothing allocated (issue 36: this count per
+        // group was a third of PhilosophersDyn-PT-10's run once learning
+        // got cheap).
         let role = self.roles[g][l];
-        let rel = rel_entries(st, r, role);
         let mut total = Some(0u128);
-        for (v, d) in st.entries(s) {
-            let matching: Vec<Id> = if role == Role::Skip {
-                vec![r]
+        let mut add = |c: Option<u128>| total = total.and_then(|t| t.checked_add(c?));
+        let (mut a, mut b) = (s, r);
+        while a > END {
+            let na = st.node(a);
+            if role == Role::Skip {
+                add(self.pairs_rec(st, (na.down, r), g, l + 1, memo, states));
+                a = na.right;
+                continue;
+            }
+            if b <= END {
+                break;
+            }
+            let nb = st.node(b);
+            if na.value < nb.value {
+                a = na.right;
+            } else if nb.value < na.value {
+                b = nb.right;
             } else {
-                let lo = rel.partition_point(|e| e.0 < v);
-                rel[lo..].iter().take_while(|e| e.0 == v).map(|e| e.2).collect()
-            };
-            for rd in matching {
-                let c = self.pairs_rec(st, (d, rd), g, l + 1, memo, states);
-                total = total.and_then(|t| t.checked_add(c?));
+                if role == Role::Read {
+                    add(self.pairs_rec(st, (na.down, nb.down), g, l + 1, memo, states));
+                } else {
+                    let mut w = nb.down;
+                    while w > END {
+                        let nw = st.node(w);
+                        add(self.pairs_rec(st, (na.down, nw.down), g, l + 1, memo, states));
+                        w = nw.right;
+                    }
+                }
+                a = na.right;
+                b = nb.right;
             }
         }
         memo.insert((s, r, l), total);
@@ -726,15 +756,27 @@ impl Diagram for Ldd {
 
     fn contains(&self, s: &Id, v: &[Value]) -> bool {
         let st = self.store.borrow();
-        let mut id = *s;
-        for &x in v {
-            while id > END && st.node(id).value < x {
-                id = st.node(id).right;
-            }
-            if id <= END || st.node(id).value != x {
+        v.iter().try_fold(*s, |id, &x| st.below(id, x)) == Some(END)
+    }
+
+    /// One walk down the relation's levels (as [`Ldd::relation`] lays
+    /// out a row), no node built.
+    fn relates(&self, rel: &Id, g: &GroupShape, from: &[Value], to: &[Value]) -> bool {
+        let st = self.store.borrow();
+        let mut id = *rel;
+        let mut w = 0;
+        for &i in &g.proj {
+            let Some(down) = st.below(id, from[i]) else {
                 return false;
+            };
+            id = down;
+            if g.write.get(w) == Some(&i) {
+                w += 1;
+                let Some(down) = st.below(id, to[i]) else {
+                    return false;
+                };
+                id = down;
             }
-            id = st.node(id).down;
         }
         id == END
     }
@@ -767,9 +809,11 @@ impl Diagram for Ldd {
         let deepest = rels.iter().map(|&(g, _)| top(g)).max().unwrap_or(0);
         let heads = prefixes(&st, *s, deepest);
         let mut states = FxHashMap::default();
+        let mut memo = FxHashMap::default();
         rels.iter()
             .map(|&(g, r)| {
-                let mut memo = FxHashMap::default();
+                // One map for every group, emptied: its capacity stays.
+                memo.clear();
                 let mut total = Some(0u128);
                 for &(h, paths) in &heads[top(g)] {
                     let c = self.pairs_rec(&st, (h, *r), g, top(g), &mut memo, &mut states);

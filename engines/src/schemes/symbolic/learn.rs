@@ -280,11 +280,14 @@ pub struct Explicit<S> {
     /// The groups some state enables.
     pub enabled: Vec<usize>,
     /// With `known` given ([`Learner::learn_states`]), every successor
-    /// of the states by the groups not in `fallback` that `known` lacks
-    /// (full vectors, as one set): with `fallback` empty, the image of the
-    /// states by every group less `known`, which the search adds without
-    /// a relational product. Empty otherwise.
+    /// of the states by the groups not in `fallback` that neither `known`
+    /// nor the states hold (full vectors, as one set): with `fallback`
+    /// empty, the image of the states by every group less `known` and the
+    /// states, which the search adds without a relational product. Empty
+    /// otherwise.
     pub successors: S,
+    /// Successors the model emitted (each event once, repeats included).
+    pub emitted: u64,
 }
 
 /// Successor vectors gathered before they are joined to the successor set
@@ -303,13 +306,17 @@ impl Learner<'_> {
     /// number of groups, where learning on projections walks the set once
     /// per group (issue 36); meant for small sets of new states. With
     /// `known` (a set of states), the successors it lacks are gathered too
-    /// ([`Explicit::successors`]).
+    /// ([`Explicit::successors`]). Pairs that `rels` (every group's
+    /// relation) hold are not learned again (issue 36: rebuilding and
+    /// joining them was most of the relation building on
+    /// PhilosophersDyn-PT-10).
     pub fn learn_states<D: Diagram>(
         &mut self,
         d: &D,
         shapes: &[GroupShape],
         states: &D::Set,
         known: Option<&D::Set>,
+        rels: &[D::Set],
     ) -> Result<Explicit<D::Set>, Stop> {
         let k = self.filler.len();
         let slots: Vec<usize> = (0..k).collect();
@@ -329,6 +336,7 @@ impl Learner<'_> {
         let mut failure = None;
         let mut succs: Successors = Vec::new();
         let mut calls = 0u64;
+        let mut emitted = 0u64;
         let mut or = 0;
         let model = self.model;
         let layout = d.layout();
@@ -343,6 +351,7 @@ impl Learner<'_> {
             let done = model.next_all(full, &mut |g, succ| {
                 let shape = &shapes[g];
                 enabled[g] = true;
+                emitted += 1;
                 if model.is_error_state(succ)
                     || outside_write(shape, full, succ).is_some()
                     || shape.write.iter().any(|&i| !layout.fits(i, succ[i]))
@@ -350,10 +359,14 @@ impl Learner<'_> {
                     fallback[g] = true;
                     return;
                 }
-                let next: Vec<Value> = shape.write.iter().map(|&i| succ[i]).collect();
-                or = next.iter().fold(or, |a, &v| a | v);
-                succs.push((g, next));
-                if known.is_some_and(|known| !d.contains(known, succ)) {
+                // A pair already in the relation was learned with every
+                // other pair of its source (and its repeats): nothing new.
+                if !d.relates(&rels[g], shape, full, succ) {
+                    let next: Vec<Value> = shape.write.iter().map(|&i| succ[i]).collect();
+                    or = next.iter().fold(or, |a, &v| a | v);
+                    succs.push((g, next));
+                }
+                if known.is_some_and(|known| !d.contains(known, succ) && !d.contains(states, succ)) {
                     found.push(succ.to_vec());
                 }
             });
@@ -399,6 +412,7 @@ impl Learner<'_> {
             fallback: which(&fallback),
             enabled: which(&enabled),
             successors,
+            emitted,
         })
     }
 }

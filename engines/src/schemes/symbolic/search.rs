@@ -240,11 +240,19 @@ pub struct Search<'a, 'm, D: Diagram> {
     /// ([`Search::learn_explicitly`]); set by [`Search::run`].
     explicit: bool,
     pub visited: D::Set,
+    /// While every visited state joined it in a set learned on directly
+    /// by every group ([`Learned::Fully`]) and no group was applied, the
+    /// successors the model emitted from them: the transition count,
+    /// exact, without a walk per group (issue 36: that walk was a fifth
+    /// of PhilosophersDyn-PT-10's run). `None` otherwise.
+    pub explicit_transitions: Option<u64>,
     /// States not yet expanded by every group.
     frontier: D::Set,
     pub figures: Figures,
     progress: Option<&'a mut dyn FnMut(&Progress)>,
     last_progress: Option<Instant>,
+    /// How long the last progress report's state count took.
+    progress_cost: Duration,
     /// Groups by top slot; groups touching no slot are in none.
     by_top: Vec<Vec<usize>>,
     /// `groups_below[l]`: some group has its top at slot `≥ l`.
@@ -294,9 +302,11 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             shapes,
             learner: Learner::new(model),
             visited,
+            explicit_transitions: None,
             figures: Figures::default(),
             progress,
             last_progress: None,
+            progress_cost: Duration::ZERO,
             by_top,
             groups_below,
         })
@@ -385,7 +395,9 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
                 return Ok(batch);
             };
             self.figures.explicit_images += 1;
-            batch = self.d.minus(&successors, &self.visited)?;
+            // Learned with the visited set before the batch as `known`:
+            // none of them is visited now.
+            batch = successors;
             producers = enabled;
             let mut roots = live.to_vec();
             roots.push(&batch);
@@ -407,6 +419,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
     /// projections too, but PhilosophersDyn-PT-10 (2,310 groups) spent
     /// 22 ms per group there.
     fn learn_explicitly(&mut self, new: &D::Set) -> Result<Learned<D::Set>, Stop> {
+        // Set again below where every group learns on `new`.
+        let emitted = self.explicit_transitions.take();
         if !self.explicit || self.figures.explicit_states > EXPLICIT_TOTAL {
             return Ok(Learned::No);
         }
@@ -431,13 +445,14 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         let known = image.then(|| self.visited.clone());
         let learned = self
             .learner
-            .learn_states(&self.d, self.shapes, new, known.as_ref())?;
+            .learn_states(&self.d, self.shapes, new, known.as_ref(), &self.rels)?;
         for (g, batch) in learned.batches {
             self.rels[g] = self.d.union(&self.rels[g], &batch)?;
         }
         self.figures.explicit_states += size as u64;
         self.figures.learn_ns += started.elapsed().as_nanos() as u64;
         if image && learned.fallback.is_empty() {
+            self.explicit_transitions = emitted.map(|n| n + learned.emitted);
             return Ok(Learned::Fully {
                 successors: learned.successors,
                 enabled: learned.enabled,
@@ -463,6 +478,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         if !self.owed[g] {
             return Ok(self.d.empty());
         }
+        self.explicit_transitions = None;
         if self.pending_learning {
             self.learn_pending(g)?;
         } else {
@@ -528,20 +544,24 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
     }
 
     /// Progress is for people: the state count (a walk over the visited
-    /// set) at most every 250 ms, also on stderr with the time figures
-    /// under `STATEBENCH_SYMBOLIC_TRACE` (a run that times out reports no
-    /// counters).
+    /// set) at most every 250 ms and at most 5% of the time, also on
+    /// stderr with the time figures under `STATEBENCH_SYMBOLIC_TRACE` (a
+    /// run that times out reports no counters). Issue 36: on a loaded
+    /// machine, 250 ms of wall-clock time gave the search little more
+    /// processor time than one count of PhilosophersDyn-PT-10's visited
+    /// set took.
     fn report_progress(&mut self) {
         let trace = std::env::var_os("STATEBENCH_SYMBOLIC_TRACE").is_some();
+        let pause = Duration::from_millis(250).max(20 * self.progress_cost);
         if (self.progress.is_none() && !trace)
-            || self
-                .last_progress
-                .is_some_and(|t| t.elapsed() < Duration::from_millis(250))
+            || self.last_progress.is_some_and(|t| t.elapsed() < pause)
         {
             return;
         }
-        self.last_progress = Some(Instant::now());
+        let started = Instant::now();
         let states = self.d.count_states(&self.visited).unwrap_or(u128::MAX);
+        self.progress_cost = started.elapsed();
+        self.last_progress = Some(Instant::now());
         let f = &self.figures;
         if trace {
             eprintln!(
@@ -566,6 +586,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         // Node saturation learns on the nodes it fires, not on new states.
         self.explicit = self.pending_learning && strategy != Strategy::NodeSaturation;
         if self.explicit {
+            self.explicit_transitions = Some(0);
             // The initial state learned on as new: the groups left out are
             // marked dirty since the empty set.
             let initial = std::mem::replace(&mut self.visited, self.d.empty());
@@ -631,6 +652,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         if self.d.is_empty(&new) {
             return Ok(false);
         }
+        self.explicit_transitions = None;
         // The new states join the frontier: every group is owed.
         if let Learned::No = self.learn_explicitly(&new)? {
             for g in 0..self.dirty.len() {
