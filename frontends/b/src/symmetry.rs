@@ -94,10 +94,15 @@ impl Symmetry {
             .flat_map(|m| &m.properties)
             .flat_map(crate::solve::conjuncts)
             .collect();
-        let bijections: Vec<FixedBijection> = conjuncts
+        let mut bijections: Vec<FixedBijection> = conjuncts
             .iter()
             .filter_map(|c| fixed_bijection(c, const_ids, deferred))
             .collect();
+        crate::deferred_bijection_side::free_partitioned_side(
+            &mut bijections,
+            &conjuncts,
+            const_ids,
+        );
         let bijective = |d: usize| bijections.iter().any(|b| b.set == deferred[d]);
         let elements = element_constants(machines, const_ids, deferred);
         // a bijection between two deferred sets is fixed only when the
