@@ -223,6 +223,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 }
 
 #[cfg(test)]
+mod deferred_eventb_tests;
+#[cfg(test)]
 mod deferred_inferred_tests;
 #[cfg(test)]
 mod deferred_partition_tests;
