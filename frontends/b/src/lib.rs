@@ -227,6 +227,8 @@ mod deferred_eventb_tests;
 #[cfg(test)]
 mod deferred_inferred_tests;
 #[cfg(test)]
+mod deferred_nonempty_tests;
+#[cfg(test)]
 mod deferred_partition_tests;
 #[cfg(test)]
 mod errors_tests;

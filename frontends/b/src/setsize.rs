@@ -135,6 +135,12 @@ impl SetSizes<'_> {
                         }
                     }
                 }
+                // `S /= {}`: true of every deferred set, whatever its size
+                // (M0_v2_internal's `colors_list /= {}`)
+                ExprKind::Bin(BinOp::Neq, a, b)
+                    if [(a, b), (b, a)]
+                        .iter()
+                        .any(|(p, q)| is_s(p) && matches!(q.kind, ExprKind::EmptySet)) => {}
                 // `P = S` defining a constant P (an included machine's set
                 // parameter) does not constrain S
                 ExprKind::Bin(BinOp::Eq, a, b)
