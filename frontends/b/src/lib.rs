@@ -132,6 +132,7 @@ mod ast;
 mod bijection;
 mod bodytyped;
 mod compile;
+mod deferred_bijection_side;
 mod deferred_given;
 mod deferred_inferred;
 mod deferred_mincard;
@@ -223,7 +224,13 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 }
 
 #[cfg(test)]
+mod deferred_eventb_tests;
+#[cfg(test)]
 mod deferred_inferred_tests;
+#[cfg(test)]
+mod deferred_nonempty_tests;
+#[cfg(test)]
+mod deferred_partition_tests;
 #[cfg(test)]
 mod errors_tests;
 #[cfg(test)]

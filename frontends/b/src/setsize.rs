@@ -135,6 +135,12 @@ impl SetSizes<'_> {
                         }
                     }
                 }
+                // `S /= {}`: true of every deferred set, whatever its size
+                // (M0_v2_internal's `colors_list /= {}`)
+                ExprKind::Bin(BinOp::Neq, a, b)
+                    if [(a, b), (b, a)]
+                        .iter()
+                        .any(|(p, q)| is_s(p) && matches!(q.kind, ExprKind::EmptySet)) => {}
                 // `P = S` defining a constant P (an included machine's set
                 // parameter) does not constrain S
                 ExprKind::Bin(BinOp::Eq, a, b)
@@ -167,9 +173,12 @@ impl SetSizes<'_> {
         }
         let mut fixed = card.or_else(|| self.scopes.get(name).copied());
         if let (Some(parts), Some(c)) = (&partition, union_at) {
-            fixed = self.partition_size(parts, fixed, &all).map_err(|why| {
-                refuse(c, format!("a partition of {name} into {} parts {why} (ProB may infer its size or break its symmetry otherwise)", parts.len()))
-            })?;
+            match self.partition_size(parts, fixed, &all) {
+                Ok(size) => fixed = size,
+                // every element named: no free element to allocate
+                Err(_) if self.names_every_element(&listed, fixed) => {}
+                Err(why) => return Err(refuse(c, format!("a partition of {name} into {} parts {why} (ProB may infer its size or break its symmetry otherwise)", parts.len()))),
+            }
         }
         let n = match listed.as_slice() {
             [] => fixed.unwrap_or(self.default),
@@ -239,6 +248,25 @@ impl SetSizes<'_> {
             (None, _) if parts.len() > 2 => Err("of unknown sizes"),
             (None, fixed) => Ok(fixed),
         }
+    }
+
+    /// Whether `listed` is one listing `S = {x1, .., xk}` (or Event-B's
+    /// partition into singletons) of `k >= 2` constants said pairwise
+    /// distinct, `S` of `k` elements (`fixed`, when given, is `k`): every
+    /// element of `S` is then a constant's, none is free, and a partition
+    /// of `S` into parts of unknown sizes leaves no choice to ProB's
+    /// allocation of free elements (`partition`): its parts are
+    /// constraints like any other (Arguments_Example_ctx: `ARGUMENTS`
+    /// listed by 5 singletons, partitioned into `in`, `out`, `undec`; one
+    /// solution, 2 states).
+    fn names_every_element(&self, listed: &[(&Expr, Vec<Sym>)], fixed: Option<i64>) -> bool {
+        let [(_, xs)] = listed else {
+            return false;
+        };
+        let k = xs.len();
+        k >= 2
+            && fixed.is_none_or(|f| f == k as i64)
+            && largest_clique(k, &self.distinct_pairs(xs)) == Some(k)
     }
 
     /// The sum of the parts' sizes when each has `card(A) = e`, `e`

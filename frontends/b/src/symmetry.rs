@@ -14,8 +14,11 @@
 //! it has no SETUP_CONSTANTS step (SimpleTest: 2 states, PaperroundAny,
 //! BirthdayBook, the Disprover's EnumWarningTests). Any other conjunct
 //! (`card(S) = 3`: DefSet_NoEnumWarning1) or a machine parameter (PROB-406's
-//! Y1) keeps the step. Constants only said pairwise distinct elements are
-//! not modelled (no ProB count to check it against).
+//! Y1) keeps the step. So does, in an Event-B context, a distinctness of
+//! such constants (`d1 : D & d2 : D & d1 /= d2` and nothing else:
+//! TestMySequences_ctx_ok and _err, one solution, 2 states); in classical
+//! B constants only said pairwise distinct elements are not modelled (no
+//! ProB count to check it against).
 //!
 //! Owns that selection; solving the PROPERTIES is `solve`'s.
 
@@ -94,10 +97,15 @@ impl Symmetry {
             .flat_map(|m| &m.properties)
             .flat_map(crate::solve::conjuncts)
             .collect();
-        let bijections: Vec<FixedBijection> = conjuncts
+        let mut bijections: Vec<FixedBijection> = conjuncts
             .iter()
             .filter_map(|c| fixed_bijection(c, const_ids, deferred))
             .collect();
+        crate::deferred_bijection_side::free_partitioned_side(
+            &mut bijections,
+            &conjuncts,
+            const_ids,
+        );
         let bijective = |d: usize| bijections.iter().any(|b| b.set == deferred[d]);
         let elements = element_constants(machines, const_ids, deferred);
         // a bijection between two deferred sets is fixed only when the
@@ -149,7 +157,10 @@ impl Symmetry {
             && covered
             && params.iter().all(|p| !const_ids.contains(p))
             && conjuncts.iter().all(|c| member(c) || distinct(c));
-        if candidates && groups.iter().any(|g| g.len() > 1) {
+        // Event-B's `d1 : D & d2 : D & d1 /= d2`: the step stays (see the
+        // module comment)
+        let distinct_kept = event_b && conjuncts.iter().any(distinct);
+        if candidates && groups.iter().any(|g| g.len() > 1) && !distinct_kept {
             let pos = conjuncts.first().map_or(Pos::default(), |c| c.pos);
             return Err((
                 pos,

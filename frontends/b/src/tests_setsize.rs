@@ -7,7 +7,7 @@ use crate::tests::count;
 
 /// The refusal message of a machine the front-end declines, when it
 /// reads it or while it explores it.
-fn refusal(text: &str) -> String {
+pub(crate) fn refusal(text: &str) -> String {
     use frontend_testkit::bfs::{bfs, Bfs};
     match crate::parse_str(text, "t.mch") {
         Ok(m) => match bfs(&m, 1000, None) {
