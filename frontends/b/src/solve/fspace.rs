@@ -29,9 +29,11 @@
 //! Owns the point-by-point search.
 
 use super::fast_forall::{self, Instances};
+use super::{fspace_curried, fspace_split};
 use crate::ast::*;
 use crate::eval::{Env, Fail, E, ENUM_LIMIT};
 use crate::value::Value;
+use std::borrow::Cow;
 
 /// Spaces with at most this many candidate relations are enumerated whole.
 const WHOLE: f64 = 65536.0;
@@ -58,32 +60,68 @@ pub fn search(
     let ExprKind::Bin(BinOp::Space(k), d, r) = &space.kind else {
         return Ok(None);
     };
-    let Some(arrow) = Arrow::of(*k) else {
+    let Some(mut arrow) = Arrow::of(*k) else {
         return Ok(None);
     };
-    let (dom, ran) = (env.elements(d)?, env.elements(r)?);
+    // a range enumerated whole as before; curried only when it is too large
+    let whole = env.elements(r);
+    let (dom, ran, row) = match fspace_curried::inner(space).filter(|_| whole.is_err()) {
+        Some((d2, k2, r2)) => {
+            let (d1, d2) = (env.elements(d)?, env.elements(d2)?);
+            arrow = Arrow::of(k2).expect("a function arrow");
+            let width = d2.len();
+            (
+                fspace_curried::points(&d1, &d2),
+                env.elements(r2)?,
+                Some(width),
+            )
+        }
+        None => (env.elements(d)?, whole?, None),
+    };
     if ((ran.len() + 1) as f64).powi(dom.len() as i32) <= WHOLE {
         return Ok(None);
     }
-    let prune: Vec<&Expr> = checks
+    let prune: Vec<Cow<Expr>> = match row {
+        None => checks
+            .iter()
+            .map(|&c| cs[c])
+            .filter(|e| applied_only(e, f))
+            .map(Cow::Borrowed)
+            .collect(),
+        Some(_) => {
+            let mut parts = Vec::new();
+            for &c in checks {
+                fspace_split::split(cs[c], f, &mut parts);
+            }
+            parts.retain(|e| fspace_curried::applied_twice_only(e, f));
+            parts.into_iter().map(Cow::Owned).collect()
+        }
+    };
+    let instances: Vec<Option<Instances>> = prune
         .iter()
-        .map(|&c| cs[c])
-        .filter(|e| applied_only(e, f))
+        .map(|e| Instances::of(e, f, &dom, row.is_some(), env))
         .collect();
-    let instances = prune
+    let due = prune
         .iter()
-        .map(|e| Instances::of(e, f, &dom, env))
+        .zip(&instances)
+        .map(|(e, i)| match i {
+            Some(_) => None,
+            None => fast_forall::due_at(e, (f, row.is_some()), &dom, env),
+        })
         .collect();
+    let rows = row.map_or(1, |w| dom.len() / w.max(1));
     let mut s = Search {
         f,
         k: *k,
         arrow,
         space,
-        uses: vec![0; ran.len()],
+        uses: vec![0; ran.len() * rows],
+        row,
         dom,
         ran,
         prune,
         instances,
+        due,
         pairs: Vec::new(),
         nodes: 0,
         out: Vec::new(),
@@ -170,13 +208,22 @@ struct Search<'a> {
     k: SpaceKind,
     arrow: Arrow,
     space: &'a Expr,
+    /// The points: `D`, or `D1 * D2` row by row for a curried space
+    /// `D1 --> (D2 --> R)` (see `fspace_curried`), whose rows are `row`
+    /// points wide.
     dom: Vec<Value>,
+    row: Option<usize>,
     ran: Vec<Value>,
-    prune: Vec<&'a Expr>,
+    prune: Vec<Cow<'a, Expr>>,
     /// Per pruning conjunct: its instances, for a universal quantifier
     /// checked instance by instance (see `fast_forall`).
     instances: Vec<Option<Instances>>,
-    /// How many chosen points map to each element of `ran`.
+    /// Per pruning conjunct that is not: how many points must be decided
+    /// for it to be checked, when it is checked there only (see
+    /// `fast_forall::due_at`).
+    due: Vec<Option<usize>>,
+    /// How many chosen points map to each element of `ran` (per row of a
+    /// curried space, see [`Search::slot`]).
     uses: Vec<usize>,
     /// The points chosen so far.
     pairs: Vec<Value>,
@@ -202,7 +249,8 @@ impl Search<'_> {
                 }
                 next.pop();
                 if let Some(Some(j)) = made.pop() {
-                    self.uses[j] -= 1;
+                    let at = self.slot(made.len(), j);
+                    self.uses[at] -= 1;
                     self.pairs.pop();
                 }
                 continue;
@@ -223,7 +271,8 @@ impl Search<'_> {
                 ));
             }
             if let Some(j) = choice {
-                self.uses[j] += 1;
+                let at = self.slot(i, j);
+                self.uses[at] += 1;
                 let pair = Value::pair(self.dom[i].clone(), self.ran[j].clone());
                 self.pairs.push(pair);
             }
@@ -231,7 +280,8 @@ impl Search<'_> {
                 made.push(choice);
                 next.push(0);
             } else if let Some(j) = choice {
-                self.uses[j] -= 1;
+                let at = self.slot(i, j);
+                self.uses[at] -= 1;
                 self.pairs.pop();
             }
         }
@@ -240,7 +290,25 @@ impl Search<'_> {
 
     /// Whether `choice` at `dom[i]` keeps the arrow satisfiable.
     fn allowed(&self, i: usize, choice: Option<usize>) -> bool {
-        self.arrow.allows(&self.uses, self.dom.len() - i, choice)
+        let Some(w) = self.row else {
+            return self.arrow.allows(&self.uses, self.dom.len() - i, choice);
+        };
+        let n = self.ran.len();
+        let uses = &self.uses[(i / w) * n..(i / w + 1) * n];
+        self.arrow.allows(uses, w - i % w, choice)
+    }
+
+    /// The index in `uses` of the element `j` of `ran` at point `dom[i]`.
+    fn slot(&self, i: usize, j: usize) -> usize {
+        self.row.map_or(j, |w| (i / w) * self.ran.len() + j)
+    }
+
+    /// The function of the points chosen so far.
+    fn chosen(&self) -> Value {
+        match self.row {
+            None => Value::set(self.pairs.clone()),
+            Some(_) => fspace_curried::curry(&self.pairs),
+        }
     }
 
     /// Whether no pruning conjunct is false on the points chosen so far.
@@ -251,11 +319,12 @@ impl Search<'_> {
         }
         let _partial = super::errors_relational::Partial::enter();
         let base = env.locals.len();
-        env.locals.push((self.f, Value::set(self.pairs.clone())));
+        env.locals.push((self.f, self.chosen()));
         let mut ok = true;
-        for (e, inst) in self.prune.iter().zip(&mut self.instances) {
+        for ((e, inst), due) in self.prune.iter().zip(&mut self.instances).zip(&self.due) {
             let no = match inst {
                 Some(inst) => inst.refuted(e, decided, env),
+                None if due.is_some_and(|d| d != decided) => false,
                 None => refuted(e, self.f, env),
             };
             if no {
@@ -269,12 +338,16 @@ impl Search<'_> {
 
     /// A complete choice: a candidate if a member of the space.
     fn leaf(&mut self, env: &mut Env) -> E<()> {
-        let f = Value::set(self.pairs.clone());
+        let f = self.chosen();
         let ExprKind::Bin(_, d, r) = &self.space.kind else {
             unreachable!("a function arrow")
         };
         let set = f.as_set().map_err(|m| Fail::Wd(m, self.space.pos))?;
-        if env.space_props(self.k, set, d, r, self.space.pos)? {
+        let member = match self.row {
+            None => env.space_props(self.k, set, d, r, self.space.pos)?,
+            Some(_) => env.member(&f, self.space)?,
+        };
+        if member {
             self.out.push(f);
             if self.out.len().saturating_mul(self.pairs.len().max(1)) > HELD {
                 return Err(Fail::Unsupported(

@@ -75,6 +75,8 @@ mod fast_sets;
 mod fast_symmetry;
 mod fspace;
 mod fspace_arrows;
+mod fspace_curried;
+mod fspace_split;
 mod memo;
 mod plan;
 mod points;
