@@ -127,7 +127,7 @@ pub struct Env<'w> {
 /// which ProB solves as `y |-> x : f` (scheduler0_proof's
 /// `pst(p) = idle`, PROB-362's `cc : {prealable(sig)}`), unless the
 /// machine sets `SET_PREF_TRY_FIND_ABORT` (`strict`).
-fn quantified(f: Fail, q: &Expr, strict: bool) -> Fail {
+pub(crate) fn quantified(f: Fail, q: &Expr, strict: bool) -> Fail {
     match f {
         Fail::Wd(m, p) if m.starts_with("function appl") && (strict || !relational_apply(q, p)) => {
             Fail::Wd(format!("in a quantified formula: {m}"), p)
@@ -841,6 +841,9 @@ impl<'w> Env<'w> {
                 wd(crate::fast_inverse::inverse(&s), pos)?
             }
             ExprKind::Apply(f, x) => {
+                if let Some(r) = self.lambda_in_place(f, x, pos) {
+                    return r;
+                }
                 if let Some(d) = crate::symbolic::named(f).and_then(|s| self.closure_of(s)) {
                     let xv = self.eval(x)?;
                     return self.closure_apply(&d, xv, pos);

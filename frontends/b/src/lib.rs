@@ -143,6 +143,7 @@ mod deferred_singletons;
 mod deferred_unique;
 mod error;
 mod errors_argv;
+mod errors_beta;
 mod errors_constraint;
 mod errors_parallel;
 mod errors_results;

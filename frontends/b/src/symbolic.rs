@@ -656,7 +656,7 @@ impl Env<'_> {
     /// The images of `x` under the relation `d` (a lambda by its
     /// parameters and body, a product by its sides, a union side by side, a symbolic constant by
     /// its definition, any other relation by its value).
-    fn images(&mut self, d: &Expr, x: &Value, pos: Pos) -> E<Vec<Value>> {
+    pub(crate) fn images(&mut self, d: &Expr, x: &Value, pos: Pos) -> E<Vec<Value>> {
         match &d.kind {
             ExprKind::Quant {
                 kind: QuantKind::Lambda,

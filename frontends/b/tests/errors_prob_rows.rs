@@ -1,0 +1,56 @@
+//! Models on which ProB reported an error (`prob_result` of `oracle.csv`
+//! neither `all` nor `not_run`): each must end as a model error (not a
+//! count, not a refusal) whose message names the machine's file and the
+//! kind of error ProB's result names. Missing dataset: fails under
+//! `CI=true`, otherwise prints a notice.
+
+mod common;
+
+use frontend_testkit::bfs::{bfs, Bfs};
+use frontend_testkit::corpus;
+
+/// Instance, a word of ProB's `prob_result`, the word our message has.
+const MODELS: &[(&str, &str, &str)] = &[
+    // a precondition violated (Conflict), reached through lambdas over
+    // POW(ID * ID) applied in place
+    (
+        "ASM/TranslationToB/TestParIf2_normalized",
+        "precondition_error",
+        "precondition",
+    ),
+];
+
+#[test]
+fn prob_error_rows_end_as_model_errors() {
+    let Some(dir) = common::b_dir() else {
+        return;
+    };
+    let rows = corpus::csv_columns(
+        &dir.join("oracle.csv"),
+        &["instance", "path", "prob_result"],
+    );
+    for (inst, prob_kind, ours) in MODELS {
+        let row = rows
+            .iter()
+            .find(|r| r[0] == *inst)
+            .unwrap_or_else(|| panic!("{inst} not in oracle.csv"));
+        assert!(
+            row[2].contains(prob_kind),
+            "{inst}: ProB's result {}",
+            row[2]
+        );
+        let path = dir.parent().expect("datasets root").join(&row[1]);
+        let m = bmethod::parse_file(&path).unwrap_or_else(|e| panic!("{inst}: {e}"));
+        match bfs(&m, 1_000_000, None) {
+            Bfs::Error(e) => {
+                let msg = e.to_string();
+                assert!(!bmethod::is_unsupported(&e), "{inst}: refused: {msg}");
+                let file = path.file_name().expect("file").to_string_lossy();
+                assert!(msg.contains(&*file), "{inst}: no file in {msg}");
+                assert!(msg.contains(ours), "{inst}: {msg}");
+            }
+            Bfs::Done(s, t) => panic!("{inst}: counted {s} states / {t} transitions"),
+            Bfs::GaveUp(why) => panic!("{inst}: gave up: {why}"),
+        }
+    }
+}
