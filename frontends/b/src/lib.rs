@@ -170,6 +170,7 @@ mod symbolic;
 mod symbolic_constfun;
 mod symbolic_deps;
 mod symbolic_filter;
+mod symbolic_setformer;
 mod symmetry;
 mod value;
 mod visit;
@@ -236,6 +237,10 @@ mod deferred_partition_tests;
 mod errors_tests;
 #[cfg(test)]
 mod symbolic_plan_tests;
+#[cfg(test)]
+mod symbolic_setformer_tests;
+#[cfg(test)]
+mod symbolic_shadow_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

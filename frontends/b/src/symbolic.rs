@@ -24,6 +24,7 @@ use std::sync::{Arc, OnceLock};
 use crate::ast::*;
 use crate::eval::{bind_tuple, Env, Fail, Global, E};
 use crate::solve::conjuncts;
+use crate::symbolic_setformer::maplet_element;
 use crate::value::{self as v, Value};
 
 /// Deepest nesting of symbolic evaluations (recursive functions such as
@@ -111,10 +112,23 @@ pub(crate) fn take_definitions(
         chosen.retain_mut(|(c, e, _)| {
             let known = |s: Sym| names.contains(&s) || is_set(s, globals);
             let slot = |s: Sym| known(s) || const_ids.contains(&s);
-            let x = inline(e, &inlined, &known, &mut Vec::new())
+            let strict = |known| Known {
+                known,
+                shadow: false,
+            };
+            let shadowing = Known {
+                known: &known,
+                shadow: true,
+            };
+            let x = inline(e, &inlined, &strict(&known), &mut Vec::new())
                 .filter(|x| symbolic(x, &names, lazy.of(*c)) || recursive(x, *c))
                 .or_else(|| {
-                    inline(e, &inlined, &slot, &mut Vec::new()).filter(|x| unbounded(x, &names))
+                    inline(e, &inlined, &strict(&slot), &mut Vec::new())
+                        .filter(|x| unbounded(x, &names))
+                })
+                .or_else(|| {
+                    inline(e, &inlined, &shadowing, &mut Vec::new())
+                        .filter(|x| unbounded(x, &names))
                 });
             match x {
                 Some(x) => {
@@ -191,6 +205,10 @@ fn inlinable(
                 continue;
             }
             let known = |s: Sym| names.contains(&s) || is_set(s, globals);
+            let known = Known {
+                known: &known,
+                shadow: false,
+            };
             if let Some(x) = inline(e, &out, &known, &mut Vec::new()) {
                 out.push((*c, x));
             }
@@ -204,19 +222,14 @@ fn inlinable(
 /// `e` with the free occurrences of the constants of `inlined` replaced
 /// by their definitions, if every other free identifier is `known` and no
 /// binder of `e` hides an identifier of an inlined definition.
-fn inline(
-    e: &Expr,
-    inlined: &[(Sym, Expr)],
-    known: &dyn Fn(Sym) -> bool,
-    bound: &mut Vec<Sym>,
-) -> Option<Expr> {
+fn inline(e: &Expr, inlined: &[(Sym, Expr)], known: &Known, bound: &mut Vec<Sym>) -> Option<Expr> {
     use ExprKind::*;
     let go = |x: &Expr, bound: &mut Vec<Sym>| inline(x, inlined, known, bound).map(Box::new);
     let kind = match &e.kind {
         Ident(s) if bound.contains(s) => Ident(*s),
         Ident(s) => match inlined.iter().find(|d| d.0 == *s) {
             Some((_, d)) => return Some(d.clone()),
-            None if known(*s) => Ident(*s),
+            None if (known.known)(*s) => Ident(*s),
             None => return None,
         },
         Int(_) | Str(_) | Bool(_) | Named(_) | EmptySet | EmptySeq => e.kind.clone(),
@@ -258,15 +271,29 @@ fn inline(
     Some(Expr { kind, pos: e.pos })
 }
 
-/// Whether binding `s` would hide a global an inlined definition uses.
-fn hidden(s: Sym, inlined: &[(Sym, Expr)], known: &dyn Fn(Sym) -> bool) -> bool {
-    known(s) || inlined.iter().any(|(c, _)| *c == s)
+/// The free identifiers `inline` keeps, and whether a binder may hide
+/// one of them.
+struct Known<'a> {
+    known: &'a dyn Fn(Sym) -> bool,
+    /// A binder may hide a known identifier no inlined definition uses
+    /// (`%(a, b).(a <: seq(Sigma) & ..)` with `Sigma = {a, b, c}`,
+    /// FormalLanguages): evaluated, the bound value comes first. Only for
+    /// a definition infinite by its syntax (it has no value either way).
+    shadow: bool,
+}
+
+/// Whether binding `s` would hide an inlined constant, or a known
+/// identifier (with `known.shadow`: one that an inlined definition
+/// mentions, bound or not, conservatively).
+fn hidden(s: Sym, inlined: &[(Sym, Expr)], known: &Known) -> bool {
+    let used = |(c, d): &(Sym, Expr)| *c == s || (known.shadow && mentions(d, s));
+    (!known.shadow && (known.known)(s)) || inlined.iter().any(used)
 }
 
 fn inline_all(
     xs: &[Expr],
     inlined: &[(Sym, Expr)],
-    known: &dyn Fn(Sym) -> bool,
+    known: &Known,
     bound: &mut Vec<Sym>,
 ) -> Option<Vec<Expr>> {
     xs.iter()
@@ -277,7 +304,7 @@ fn inline_all(
 fn inline_fields(
     fs: &[(Sym, Expr)],
     inlined: &[(Sym, Expr)],
-    known: &dyn Fn(Sym) -> bool,
+    known: &Known,
     bound: &mut Vec<Sym>,
 ) -> Option<Vec<(Sym, Expr)>> {
     fs.iter()
@@ -364,6 +391,10 @@ fn retype(
     };
     let def = named(a).and_then(|c| chosen.iter().find(|d| d.0 == c));
     let known = |x: Sym| is_set(x, globals) || chosen.iter().any(|d| d.0 == x);
+    let known = Known {
+        known: &known,
+        shadow: false,
+    };
     let s = inline(s, inlined, &known, &mut Vec::new()).unwrap_or_else(|| (**s).clone());
     let is_type = |e: &Expr| is_type(e, globals);
     let sets = crate::symbolic_constfun::Sets {
@@ -502,9 +533,17 @@ pub(crate) fn unbounded(e: &Expr, names: &[Sym]) -> bool {
             unbounded(a, names) || unbounded(b, names)
         }
         Ident(s) => names.contains(s),
-        // not Event-B's `{x . P | E}`: counted here, it kept symbolic
-        // finite comprehensions the solver computes once (sieve_parallel_mch
-        // went from 4.9 s to past 5 min, each application solved anew)
+        // Event-B's `{x . P | E}` only when a bound variable has no finite
+        // range (see `symbolic_setformer`): finite ones are computed once
+        Quant {
+            kind: QuantKind::Union,
+            ids,
+            pred,
+            body,
+            ..
+        } if set_former(QuantKind::Union, body.as_deref()) => {
+            crate::symbolic_setformer::infinite_former(ids, pred, names)
+        }
         Quant {
             kind: QuantKind::Comprehension | QuantKind::Lambda,
             pred,
@@ -674,6 +713,17 @@ impl Env<'_> {
                 self.locals.truncate(base);
                 r
             }
+            // `{P . pred | P |-> E}`: a lambda (see `symbolic_setformer`)
+            ExprKind::Quant {
+                kind: QuantKind::Union,
+                ids,
+                pred,
+                body: Some(body),
+                ..
+            } => match maplet_element(ids, body) {
+                Some((pat, image)) => self.former_images(pat, pred, image, x),
+                None => self.value_images(d, x, pos),
+            },
             // a product `A * B`: `B` for `x : A`
             ExprKind::Bin(BinOp::Mul, a, b) => {
                 if !self.member(x, a)? {
@@ -691,14 +741,17 @@ impl Env<'_> {
                 Some(inner) => {
                     self.in_closure(pos, &inner.deps, |env| env.images(&inner.def, x, pos))
                 }
-                None => {
-                    let f = self.eval(d)?;
-                    let f = f.as_set().map_err(|m| Fail::Wd(m, pos))?;
-                    let ys = v::image(f, std::slice::from_ref(x)).map_err(|m| Fail::Wd(m, pos))?;
-                    Ok(ys.as_set().map_err(|m| Fail::Wd(m, pos))?.to_vec())
-                }
+                None => self.value_images(d, x, pos),
             },
         }
+    }
+
+    /// The images of `x` under the value of the relation `d`.
+    fn value_images(&mut self, d: &Expr, x: &Value, pos: Pos) -> E<Vec<Value>> {
+        let f = self.eval(d)?;
+        let f = f.as_set().map_err(|m| Fail::Wd(m, pos))?;
+        let ys = v::image(f, std::slice::from_ref(x)).map_err(|m| Fail::Wd(m, pos))?;
+        Ok(ys.as_set().map_err(|m| Fail::Wd(m, pos))?.to_vec())
     }
 }
 
