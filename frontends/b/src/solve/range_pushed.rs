@@ -3,7 +3,8 @@
 //! propagates `hi > 10` through `hi < lo` before it labels anything:
 //! `lo`'s domain is `12..sup`, which it enumerates from 12 (see
 //! `range_beyond`), where clipping `lo` to `MININT..MAXINT` finds no
-//! solution at all. So an identifier whose side is clipped is refused
+//! solution at all; the same through a chain of partners (`a >= 2 & b >
+//! a & c > b` has `c` in `4..sup`). So an identifier whose side is clipped is refused
 //! when a partner's own bound, carried over by the comparison, lies
 //! beyond that side of the box: for `x > y` (`x >= y + 1`), `y`'s own
 //! lower bounds plus 1 against `MAXINT`; for `x < y`, `y`'s own upper
@@ -28,7 +29,9 @@ pub struct Push {
 
 /// The pushes of `x`'s partners (`r.below`, `r.above`) by their own
 /// conjuncts (comparisons with `x` and the other `partner`s being no
-/// obstacle); a partner without a range of its own pushes nothing.
+/// obstacle), and through them of their partners on the same side,
+/// the shifts adding up (`a >= 2 & b > a & c > b`: `c >= 4`); a partner
+/// without a range of its own pushes nothing.
 pub(super) fn pushes(
     x: Sym,
     r: &Range,
@@ -44,12 +47,30 @@ pub(super) fn pushes(
         range_of(y, cs, &checked, ready, &|c| mentions(y, c), &partner, &none)
     };
     let mut out = Vec::new();
-    for (partners, below) in [(&r.below, true), (&r.above, false)] {
-        for &(y, shift) in partners {
+    for (first, below) in [(&r.below, true), (&r.above, false)] {
+        // (partner, shift so far, the path to it)
+        let mut todo: Vec<(Sym, i64, Vec<Sym>)> =
+            first.iter().map(|&(y, s)| (y, s, vec![x])).collect();
+        while let Some((y, shift, path)) = todo.pop() {
             let Some(o) = own(y) else { continue };
-            let own = if below { o.lower } else { o.upper };
-            if !own.is_empty() {
-                out.push(Push { own, shift, below });
+            let (bounds, next) = if below {
+                (o.lower, o.below)
+            } else {
+                (o.upper, o.above)
+            };
+            if !bounds.is_empty() {
+                out.push(Push {
+                    own: bounds,
+                    shift,
+                    below,
+                });
+            }
+            for (z, s) in next {
+                if !path.contains(&z) && z != y && path.len() < cs.len() {
+                    let mut p = path.clone();
+                    p.push(y);
+                    todo.push((z, shift.saturating_add(s), p));
+                }
             }
         }
     }

@@ -38,6 +38,22 @@ fn a_partner_beyond_maxint_is_refused_whichever_is_labelled_first() {
 }
 
 #[test]
+fn a_push_through_a_chain_of_partners_is_refused() {
+    for props in [
+        // ProB: b in 3..sup, c in 4..sup, enumerated from 4
+        "a : INTEGER & b : INTEGER & c : INTEGER & a >= 2 & b > a & c > b",
+        "c : INTEGER & b : INTEGER & a : INTEGER & c > b & b > a & a >= 2",
+        // the mirror: a in inf..-2
+        "a : INTEGER & b : INTEGER & c : INTEGER & c <= 0 & b < c & a < b",
+    ] {
+        assert!(
+            first_error(&machine("a, b, c", props)).is_some(),
+            "{props} accepted"
+        );
+    }
+}
+
+#[test]
 fn a_partner_inside_the_box_keeps_the_box() {
     // lo's domain after propagation is 2..sup: clipped to 2..MAXINT
     let props = "lo : INTEGER & hi : INTEGER & hi > 0 & hi < lo";
