@@ -210,7 +210,19 @@ impl<'w> Env<'w> {
         ids: &[Sym],
         pred: &Expr,
     ) -> E<&'p Plan> {
-        cell.get_or_init(|| plan(ids, pred, &self.w.syms))
+        self.plan_by(cell, ids, pred, plan)
+    }
+
+    /// `plan_of` with the planner `by` (`solve::plan_exists` for an
+    /// existential being decided).
+    pub fn plan_by<'p>(
+        &self,
+        cell: &'p std::sync::OnceLock<crate::solve::PlanResult>,
+        ids: &[Sym],
+        pred: &Expr,
+        by: fn(&[Sym], &Expr, &Syms) -> crate::solve::PlanResult,
+    ) -> E<&'p Plan> {
+        cell.get_or_init(|| by(ids, pred, &self.w.syms))
             .as_ref()
             .map_err(|(m, p)| Fail::Unsupported(m.clone(), *p))
     }
@@ -354,7 +366,7 @@ impl<'w> Env<'w> {
                 plan,
                 ..
             } => {
-                let p = match self.plan_of(plan, ids, pred) {
+                let p = match self.plan_by(plan, ids, pred, crate::solve::plan_exists) {
                     Ok(p) => p,
                     Err(f) => {
                         return crate::solve::exists_in_window(ids, pred, self).ok_or(f);

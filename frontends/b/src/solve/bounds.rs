@@ -98,6 +98,10 @@ pub struct Range {
     pub holes: Vec<Hole>,
     /// Partners below `x` (`x > y`: `y`, 1), see `range_beyond`.
     pub below: Vec<(Sym, i64)>,
+    /// Partners above `x` (`x < y`: `y`, 1), see `range_pushed`.
+    pub above: Vec<(Sym, i64)>,
+    /// Their own bounds carried over to `x` (see `range_pushed`).
+    pub pushes: Vec<super::range_pushed::Push>,
     /// Their own upper bounds, when each has some (see `range_beyond`).
     pub caps: Option<Vec<(Vec<Bound>, i64)>>,
 }
@@ -141,21 +145,19 @@ pub fn range_of(
             _ if compared_with_partner(e, x, partner) => {
                 if let ExprKind::Bin(op, a, b) = &e.kind {
                     let (op, y) = if is_x(a) { (*op, b) } else { (mirror(*op), a) };
-                    let shift = match op {
-                        BinOp::Gt => Some(1),
-                        BinOp::Ge => Some(0),
-                        _ => None,
-                    };
-                    if let (Some(shift), ExprKind::Ident(y)) = (shift, &y.kind) {
-                        r.below.push((*y, shift));
-                    }
-                    r.ties.extend(match op {
+                    // (the partner is above, shift)
+                    let tie = match op {
                         BinOp::Lt => Some((true, 1)),
                         BinOp::Le => Some((true, 0)),
                         BinOp::Gt => Some((false, 1)),
                         BinOp::Ge => Some((false, 0)),
                         _ => None,
-                    });
+                    };
+                    if let (Some((above, shift)), ExprKind::Ident(y)) = (tie, &y.kind) {
+                        let partners = if above { &mut r.above } else { &mut r.below };
+                        partners.push((*y, shift));
+                    }
+                    r.ties.extend(tie);
                     integer |= matches!(op, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge);
                     if matches!(e.kind, ExprKind::Bin(BinOp::Neq, ..)) {
                         r.holes.push(Hole::Partner);
@@ -327,7 +329,8 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         return Err(unbounded());
     }
     let clipped = (r.lower.is_empty(), r.upper.is_empty());
-    if super::range_member::reaches_edge(&r.excluded, clipped, cs, env)?
+    if super::range_pushed::beyond(r, clipped, cs, env)?
+        || super::range_member::reaches_edge(&r.excluded, clipped, cs, env)?
         || super::range_holes::reaches_edge(&r.holes, clipped, cs, env)?
     {
         return Err(unbounded());

@@ -81,9 +81,14 @@ mod memo;
 mod plan;
 mod points;
 mod range_alias;
+mod range_arith;
+#[cfg(test)]
+mod range_arith_tests;
 mod range_beyond;
 #[cfg(test)]
 mod range_beyond_tests;
+#[cfg(test)]
+mod range_exists_tests;
 mod range_forall;
 #[cfg(test)]
 mod range_forall_tests;
@@ -98,6 +103,9 @@ mod range_member;
 #[cfg(test)]
 mod range_member_tests;
 mod range_product;
+mod range_pushed;
+#[cfg(test)]
+mod range_pushed_tests;
 mod shapes;
 mod sized;
 mod subsets;
@@ -112,7 +120,8 @@ pub use fast_sets::SetCache;
 pub use fast_symmetry::Canon;
 pub(crate) use fspace_arrows::members as space_members;
 pub use plan::{
-    conjuncts, idents, plan, plan_deferring, plan_deferring_first, Gen, Plan, PlanResult, Step,
+    conjuncts, idents, plan, plan_deferring, plan_deferring_first, plan_exists, Gen, Plan,
+    PlanResult, Step,
 };
 pub use range_forall::decide as forall_over_counterexamples;
 pub use range_forall::unbounded;

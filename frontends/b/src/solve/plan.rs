@@ -3,8 +3,8 @@
 //! checked after each step (pure syntax, computed once per binder).
 
 use super::{
-    applied, bounds, cases, chain, clipped, concat, points, range_alias, range_beyond, range_group,
-    range_product, shapes, sized, typing,
+    applied, bounds, cases, chain, clipped, concat, points, range_alias, range_arith, range_beyond,
+    range_group, range_product, range_pushed, shapes, sized, typing,
 };
 use crate::ast::*;
 
@@ -239,12 +239,23 @@ struct Planner<'a> {
     checked: Vec<bool>,
     /// Identifiers bound first among candidates of equal priority.
     prefer: Vec<bool>,
+    /// Whether `pred` is the body of an existential being decided (see
+    /// `plan_exists`).
+    exists: bool,
 }
 
 /// Plans the binding of `ids` by `pred`; `Err` names an identifier for which
 /// no conjunct gives a finite range.
 pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)> {
     plan_with(ids, pred, syms, true, false)
+}
+
+/// `plan` for the body of an existential `#ids.(pred)` being decided:
+/// an identifier typed by an infinite integer set may range over the
+/// domain of a function applied to it (see `Planner::applied`).
+pub fn plan_exists(ids: &[Sym], pred: &Expr, syms: &Syms) -> PlanResult {
+    let prefer = vec![false; ids.len()];
+    plan_preferring(ids, pred, syms, (true, false, true), prefer)
 }
 
 /// `plan`, except that the identifiers no conjunct gives a finite range
@@ -265,7 +276,7 @@ pub fn plan_deferring(ids: &[Sym], pred: &Expr, syms: &Syms) -> PlanResult {
 pub fn plan_deferring_first(ids: &[Sym], pred: &Expr, syms: &Syms, first: &[usize]) -> PlanResult {
     let mut prefer = vec![false; ids.len()];
     first.iter().for_each(|&k| prefer[k] = true);
-    plan_preferring(ids, pred, syms, (true, true), prefer)
+    plan_preferring(ids, pred, syms, (true, true, false), prefer)
 }
 
 /// `plan`; `last_resorts`: whether pointwise functions and types (see
@@ -274,7 +285,7 @@ pub fn plan_deferring_first(ids: &[Sym], pred: &Expr, syms: &Syms, first: &[usiz
 /// to an integer range or `BOOL` for the outer identifiers.
 fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool, defer: bool) -> PlanResult {
     let prefer = vec![false; ids.len()];
-    plan_preferring(ids, pred, syms, (last_resorts, defer), prefer)
+    plan_preferring(ids, pred, syms, (last_resorts, defer, false), prefer)
 }
 
 /// `plan_with`; `prefer`: per identifier, whether it is bound first among
@@ -283,7 +294,7 @@ fn plan_preferring(
     ids: &[Sym],
     pred: &Expr,
     syms: &Syms,
-    (last_resorts, defer): (bool, bool),
+    (last_resorts, defer, exists): (bool, bool, bool),
     prefer: Vec<bool>,
 ) -> PlanResult {
     let cs = conjuncts(pred);
@@ -299,6 +310,7 @@ fn plan_preferring(
         bound: vec![false; ids.len()],
         clipped: vec![false; ids.len()],
         prefer,
+        exists,
     };
     let pre = (0..p.cs.len()).filter(|&c| p.checked[c]).collect();
     let mut steps = Vec::new();
@@ -344,8 +356,12 @@ fn int_evidence(x: Sym, cs: &[&Expr]) -> bool {
             is_x(a)
                 && (matches!(b.kind, ExprKind::Bin(BinOp::Interval, ..)) || is_integer_set(&b.kind))
         }
-        ExprKind::Bin(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, a, b) => is_x(a) || is_x(b),
-        _ => false,
+        ExprKind::Bin(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, a, b)
+            if is_x(a) || is_x(b) =>
+        {
+            true
+        }
+        _ => range_arith::operand(c, x),
     })
 }
 
@@ -558,6 +574,7 @@ impl Planner<'_> {
                     m.iter().all(|&s| s == x)
                 };
                 r.caps = range_beyond::caps(x, &r, cs, &ready, &mentions, &lone);
+                r.pushes = range_pushed::pushes(x, &r, cs, &ready, &mentions, &partner);
                 Some((4, vec![k], Gen::Range(r)))
             })
     }
@@ -642,8 +659,11 @@ impl Planner<'_> {
     /// function in a conjunct not yet checked (see `applied`), unless typed
     /// by an infinite integer set (`i : NATURAL & route(i) = n`: ProB may
     /// label `i` from its typing and apply `route` outside its domain, a
-    /// well-definedness error, as in BarRel_CXCC_Feb08), nor applied by a
-    /// constant kept symbolic as an infinite set.
+    /// well-definedness error, as in BarRel_CXCC_Feb08's parameters) except
+    /// in an existential being decided (CXCC's `#i.(i : NATURAL1 &
+    /// route(f)(i) = n & ...)`, whose truth does not depend on the order
+    /// ProB labels in: 558 states as ProB's), nor applied by a constant
+    /// kept symbolic as an infinite set.
     fn applied(&self) -> Option<Cand> {
         // a function kept symbolic as an infinite closure has no domain
         // to draw from (Euler_Problem_004's `num(s) = p`)
@@ -651,7 +671,7 @@ impl Planner<'_> {
         let ready = |e: &Expr| self.ready(e) && !infinite(e);
         (0..self.ids.len())
             .filter(|&k| !self.bound[k])
-            .filter(|&k| !self.cs.iter().any(|c| is_int_typing(c, &self.ids[k..=k])))
+            .filter(|&k| self.exists || !self.cs.iter().any(|c| is_int_typing(c, &self.ids[k..=k])))
             .find_map(|k| {
                 (0..self.cs.len())
                     .filter(|&c| !self.checked[c] && self.ment[c].contains(&k))
