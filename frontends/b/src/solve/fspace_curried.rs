@@ -109,11 +109,13 @@ mod tests {
     #[test]
     fn a_curried_latin_square_is_searched_point_by_point() {
         // 4x4 Latin squares with the first row 1,2,3,4 as
-        // `sq : 1..4 --> (1..4 --> 1..4)`: 4^16 candidate points, the
-        // range alone 256 functions; the solutions are counted by brute
-        // force below, one constants state and one initialised state each
+        // `sq : 1..4 --> (1..4 --> 1..46)` bounded by 4 in a quantifier:
+        // the range alone 46^4 functions, beyond what is listed whole, so
+        // the search is curried; the solutions are counted by brute force
+        // below, one constants state and one initialised state each
         let m = "MACHINE L CONSTANTS sq
-             PROPERTIES sq : 1..4 --> (1..4 --> 1..4) &
+             PROPERTIES sq : 1..4 --> (1..4 --> 1..46) &
+               !(r, c).(r : 1..4 & c : 1..4 => sq(r)(c) <= 4) &
                sq(1)(1) = 1 & sq(1)(2) = 2 & sq(1)(3) = 3 & sq(1)(4) = 4 &
                !(r, c1, c2).(r : 1..4 & c1 : 1..4 & c2 : 1..4 & c1 < c2 =>
                   sq(r)(c1) /= sq(r)(c2) & sq(c1)(r) /= sq(c2)(r))
@@ -127,7 +129,8 @@ mod tests {
         // rows and columns as a quantifier inside a quantifier, the body a
         // conjunction (SudokuAsConstant's shape)
         let m = "MACHINE L CONSTANTS sq
-             PROPERTIES sq : 1..4 --> (1..4 --> 1..4) &
+             PROPERTIES sq : 1..4 --> (1..4 --> 1..46) &
+               !(r, c).(r : 1..4 & c : 1..4 => sq(r)(c) <= 4) &
                sq(1)(1) = 1 & sq(1)(2) = 2 & sq(1)(3) = 3 & sq(1)(4) = 4 &
                !r.(r : 1..4 => !(c1, c2).(c1 : 1..4 & c2 : 1..4 & c1 < c2 =>
                   sq(r)(c1) /= sq(r)(c2) & sq(c1)(r) /= sq(c2)(r)))
