@@ -130,27 +130,34 @@ impl Partition {
     /// Whether the constant values `sol` allocate the free elements of
     /// the set (indices from `free`) to the parts in order.
     pub fn keeps(&self, sol: &[Value], free: u32) -> bool {
-        let mut last = 0usize;
-        let mut owner: Vec<(u32, usize)> = Vec::new();
-        for (p, &k) in self.parts.iter().enumerate() {
-            let Some(Value::Set(xs)) = sol.get(k) else {
-                return false;
-            };
-            for x in xs.iter() {
-                match x {
-                    Value::Elem(_, i) if *i >= free => owner.push((*i, p)),
-                    Value::Elem(..) => {}
-                    _ => return false,
-                }
+        let vals: Option<Vec<&Value>> = self.parts.iter().map(|&k| sol.get(k)).collect();
+        vals.is_some_and(|vals| allocated_in_order(&vals, free, true))
+    }
+}
+
+/// Whether the values `vals` of the first parts of a partition (all of
+/// them when `all`) hold its free elements (indices from `free`) in
+/// order: of two free elements, the smaller in a part listed no later.
+/// When not `all`, the later parts hold the free elements these do not,
+/// so these must also hold the first free indices, `free..free + m`.
+pub fn allocated_in_order(vals: &[&Value], free: u32, all: bool) -> bool {
+    let mut owner: Vec<(u32, usize)> = Vec::new();
+    for (p, v) in vals.iter().enumerate() {
+        let Value::Set(xs) = v else {
+            return false;
+        };
+        for x in xs.iter() {
+            match x {
+                Value::Elem(_, i) if *i >= free => owner.push((*i, p)),
+                Value::Elem(..) => {}
+                _ => return false,
             }
         }
-        owner.sort_unstable();
-        owner.iter().all(|&(_, p)| {
-            let rising = p >= last;
-            last = p;
-            rising
-        })
     }
+    owner.sort_unstable();
+    let rising = owner.windows(2).all(|w| w[0].1 <= w[1].1);
+    let first = owner.iter().zip(free..).all(|(&(i, _), j)| i == j);
+    rising && (all || first)
 }
 
 #[cfg(test)]
@@ -167,5 +174,17 @@ mod tests {
         // elements below `free` may go anywhere
         assert!(p.keeps(&[set(&[1, 2]), set(&[0, 3])], 2));
         assert!(!p.keeps(&[set(&[1, 3]), set(&[0, 2])], 2));
+    }
+
+    #[test]
+    fn first_parts_hold_the_first_free_elements() {
+        let set = |v: &[u32]| Value::set(v.iter().map(|&i| Value::Elem(0, i)).collect());
+        let (a, b, c) = (set(&[0, 1]), set(&[2]), set(&[1, 2]));
+        assert!(super::allocated_in_order(&[&a, &b], 0, false));
+        // element 0 left to a later part, after the larger 1 and 2
+        assert!(!super::allocated_in_order(&[&c], 0, false));
+        assert!(super::allocated_in_order(&[&c], 0, true));
+        // below `free`: anywhere
+        assert!(super::allocated_in_order(&[&c], 1, false));
     }
 }

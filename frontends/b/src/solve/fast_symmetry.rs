@@ -6,7 +6,8 @@
 //! search stops there. Event-B's `partition(BLOCKS, {A}, .., {I})` beside
 //! `rtbl = {A |-> R1, ..}` (Abrial's train contexts) otherwise bound the
 //! relations first, over their whole spaces, and then the 9! and 8!
-//! orders of the listed constants.
+//! orders of the listed constants. The partitions' allocation of free
+//! elements in order is checked the same way (`deferred_prune`).
 //!
 //! The kept solutions are unchanged: `Symmetry::keeps` still filters
 //! them, and a pruned branch holds none it would keep. Not used where an
@@ -20,21 +21,31 @@ use crate::ast::Sym;
 use crate::eval::{Env, World};
 use crate::symmetry::restricted_growth;
 
+use super::deferred_prune::PartsInOrder;
+
 /// The symmetry groups of the constants, by name, in declaration order.
 pub struct Canon {
     groups: Vec<Vec<Sym>>,
+    /// the partitions' allocation in order (`deferred_prune`)
+    parts: Option<PartsInOrder>,
 }
 
 impl Canon {
-    /// The pruning for the groups `groups` (indices into `const_ids`);
-    /// `None` when there is no group.
-    pub fn of(groups: &[Vec<usize>], const_ids: &[Sym]) -> Option<Canon> {
+    /// The pruning for the groups `groups` and the partitions' parts
+    /// `partitions` (indices into `const_ids`, with each set's first free
+    /// element); `None` when there is neither.
+    pub fn of(
+        groups: &[Vec<usize>],
+        partitions: &[(Vec<usize>, u32)],
+        const_ids: &[Sym],
+    ) -> Option<Canon> {
         let groups: Vec<Vec<Sym>> = groups
             .iter()
             .filter(|g| !g.is_empty())
             .map(|g| g.iter().map(|&k| const_ids[k]).collect())
             .collect();
-        (!groups.is_empty()).then_some(Canon { groups })
+        let parts = PartsInOrder::of(partitions, const_ids);
+        (!groups.is_empty() || parts.is_some()).then_some(Canon { groups, parts })
     }
 
     /// The pruning of the PROPERTIES' solutions for the constants
@@ -43,7 +54,12 @@ impl Canon {
     pub fn of_world(w: &World, const_ids: &[Sym]) -> Option<Canon> {
         match w.unmodelled_symmetry {
             Some(_) => None,
-            None => Canon::of(&w.symmetry.groups, const_ids),
+            None => {
+                let partitions: Vec<(Vec<usize>, u32)> = (w.symmetry.partitions.iter())
+                    .map(|(p, free)| (p.parts.clone(), *free))
+                    .collect();
+                Canon::of(&w.symmetry.groups, &partitions, const_ids)
+            }
         }
     }
 
@@ -71,6 +87,7 @@ impl Canon {
         self.groups
             .iter()
             .all(|g| restricted_growth(g.iter().map_while(bound)))
+            && self.parts.as_ref().is_none_or(|p| p.prefix_holds(env))
     }
 }
 

@@ -67,6 +67,9 @@ mod clipped;
 mod concat;
 mod consequent;
 mod declared;
+mod deferred_prune;
+#[cfg(test)]
+mod deferred_prune_tests;
 mod errors_relational;
 mod errors_unsat;
 mod fast_alternative;
