@@ -104,6 +104,8 @@ pub struct Range {
     pub pushes: Vec<super::range_pushed::Push>,
     /// Their own upper bounds, when each has some (see `range_beyond`).
     pub caps: Option<Vec<(Vec<Bound>, i64)>>,
+    /// The binder's identifiers declared before `x` (see `range_pushed`).
+    pub before: Vec<Sym>,
 }
 
 /// The range of `x` given by the conjuncts `cs` not yet `checked`, whose
@@ -325,7 +327,9 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         true => lo.saturating_add(shift) > maxint,
         false => hi.saturating_sub(shift) < minint,
     };
-    if r.ties.iter().any(pushed_out) {
+    if r.ties.iter().any(pushed_out)
+        || (lo <= hi && super::range_pushed::tops_out(r, (lo, hi), cs, env)?)
+    {
         return Err(unbounded());
     }
     let clipped = (r.lower.is_empty(), r.upper.is_empty());

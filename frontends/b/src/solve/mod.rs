@@ -102,6 +102,8 @@ mod range_interval;
 mod range_member;
 #[cfg(test)]
 mod range_member_tests;
+#[cfg(test)]
+mod range_order_tests;
 mod range_product;
 mod range_pushed;
 #[cfg(test)]
