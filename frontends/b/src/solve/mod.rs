@@ -87,6 +87,7 @@ mod range_arith_tests;
 mod range_beyond;
 #[cfg(test)]
 mod range_beyond_tests;
+mod range_double;
 #[cfg(test)]
 mod range_exists_tests;
 mod range_forall;
@@ -108,6 +109,7 @@ mod range_product;
 mod range_pushed;
 #[cfg(test)]
 mod range_pushed_tests;
+mod range_subset;
 mod shapes;
 mod sized;
 mod subsets;
