@@ -104,6 +104,8 @@ pub struct Range {
     pub pushes: Vec<super::range_pushed::Push>,
     /// Their own upper bounds, when each has some (see `range_beyond`).
     pub caps: Option<Vec<(Vec<Bound>, i64)>>,
+    /// The binder's identifiers declared before `x` (see `range_pushed`).
+    pub before: Vec<Sym>,
 }
 
 /// The range of `x` given by the conjuncts `cs` not yet `checked`, whose
@@ -202,6 +204,9 @@ pub fn range_of(
 /// conjunct were not there (`0 < n & f : 1..n --> D` has `n` in
 /// `1..MAXINT`).
 fn domain_end_of_unbound(c: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> bool {
+    if super::range_subset::interval_end(c, x, ready) {
+        return true;
+    }
     let ExprKind::Bin(BinOp::In, f, space) = &c.kind else {
         return false;
     };
@@ -325,7 +330,9 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         true => lo.saturating_add(shift) > maxint,
         false => hi.saturating_sub(shift) < minint,
     };
-    if r.ties.iter().any(pushed_out) {
+    if r.ties.iter().any(pushed_out)
+        || (lo <= hi && super::range_pushed::tops_out(r, (lo, hi), cs, env)?)
+    {
         return Err(unbounded());
     }
     let clipped = (r.lower.is_empty(), r.upper.is_empty());
@@ -407,6 +414,19 @@ fn side_of(c: &Expr, side: Side) -> &Expr {
     }
 }
 
+/// The bound of `inner` given by `inner * o <= t` (`above`: `floor(t /
+/// o)`) or `>= t` (the ceiling), `o` positive.
+fn quotient(t: i64, o: i64, above: bool, e: &Expr) -> E<i64> {
+    Ok(match above {
+        true => t.div_euclid(o),
+        false => {
+            -(t.checked_neg()
+                .ok_or_else(|| overflow(e.pos))?
+                .div_euclid(o))
+        }
+    })
+}
+
 /// For `Bound::Lin`: the bound of `x` given by the chain `A` (the side of
 /// conjunct `c` other than `side`, the left one for `A : lo..hi`) being at
 /// most (`above`) or at least `side`'s value plus `shift`.
@@ -440,6 +460,10 @@ fn peel(e: &Expr, x: Sym, t: i64, above: bool, env: &mut Env) -> E<i64> {
     let ExprKind::Bin(op, a, b) = &e.kind else {
         return Ok(t);
     };
+    if super::range_double::doubled(e, x) {
+        // `x + x <= t` is `x * 2 <= t`
+        return peel(a, x, quotient(t, 2, above, e)?, above, env);
+    }
     let (inner, other, left) = if has_x(a) {
         (a, b, true)
     } else {
@@ -452,14 +476,7 @@ fn peel(e: &Expr, x: Sym, t: i64, above: bool, env: &mut Env) -> E<i64> {
         (BinOp::Minus, true) => peel(inner, x, t.checked_add(o).ok_or_else(ovf)?, above, env),
         // `o - inner <= t` is `inner >= o - t`
         (BinOp::Minus, false) => peel(inner, x, o.checked_sub(t).ok_or_else(ovf)?, !above, env),
-        (BinOp::Mul, _) if o > 0 => {
-            // `inner * o <= t` is `inner <= floor(t / o)`; `>=`: the ceiling
-            let q = match above {
-                true => t.div_euclid(o),
-                false => -(t.checked_neg().ok_or_else(ovf)?.div_euclid(o)),
-            };
-            peel(inner, x, q, above, env)
-        }
+        (BinOp::Mul, _) if o > 0 => peel(inner, x, quotient(t, o, above, e)?, above, env),
         _ => Err(Fail::Unsupported(
             "a bound through a product by a factor that is not positive".into(),
             e.pos,

@@ -169,6 +169,7 @@ fn solved(c: usize, x: Sym, upper: bool, ctx: &Ctx) -> Option<Bound> {
 fn sign(e: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> Option<bool> {
     match &e.kind {
         ExprKind::Ident(s) if *s == x => Some(true),
+        _ if super::range_double::doubled(e, x) => Some(true),
         ExprKind::Bin(BinOp::Plus, a, b) if ready(b) => sign(a, x, ready),
         ExprKind::Bin(BinOp::Plus, a, b) if ready(a) => sign(b, x, ready),
         ExprKind::Bin(BinOp::Minus, a, b) if ready(b) => sign(a, x, ready),

@@ -90,6 +90,7 @@ mod range_arith_tests;
 mod range_beyond;
 #[cfg(test)]
 mod range_beyond_tests;
+mod range_double;
 #[cfg(test)]
 mod range_exists_tests;
 mod range_forall;
@@ -105,10 +106,13 @@ mod range_interval;
 mod range_member;
 #[cfg(test)]
 mod range_member_tests;
+#[cfg(test)]
+mod range_order_tests;
 mod range_product;
 mod range_pushed;
 #[cfg(test)]
 mod range_pushed_tests;
+mod range_subset;
 mod shapes;
 mod sized;
 mod subsets;

@@ -575,6 +575,7 @@ impl Planner<'_> {
                 };
                 r.caps = range_beyond::caps(x, &r, cs, &ready, &mentions, &lone);
                 r.pushes = range_pushed::pushes(x, &r, cs, &ready, &mentions, &partner);
+                r.before = self.ids[..k].to_vec();
                 Some((4, vec![k], Gen::Range(r)))
             })
     }

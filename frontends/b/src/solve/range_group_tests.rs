@@ -52,14 +52,18 @@ fn a_divisor_that_may_be_negative_is_refused() {
 
 #[test]
 fn a_chain_of_comparisons_is_clipped_as_a_group() {
-    // b <= m, m < t, all clipped: the ordered triples inside the box
-    let props = "b : INTEGER & m : INTEGER & t : INTEGER & b <= m & m < t";
+    // b <= m, m < t <= MAXINT, clipped below: the ordered triples inside
+    // the box (labelled in the order declared, each stays inside it)
+    let props = "b : INTEGER & m : INTEGER & t : INTEGER & b <= m & m < t & t <= 3";
     let all = || MININT..=MAXINT;
     let n = all()
         .flat_map(|b| all().flat_map(move |m| all().map(move |t| (b, m, t))))
         .filter(|&(b, m, t)| b <= m && m < t)
         .count();
     assert_eq!(count(&constants(props)), expected(n));
+    // without t's bound, m = MAXINT labelled first has t = MAXINT + 1
+    let props = "b : INTEGER & m : INTEGER & t : INTEGER & b <= m & m < t";
+    assert!(first_error(&constants(props)).is_some());
     // `t = m + 1` ties two of them: which ProB labels first matters
     let props = "b : INTEGER & m : INTEGER & t : INTEGER & b <= m & t = m + 1";
     assert!(first_error(&constants(props)).is_some());

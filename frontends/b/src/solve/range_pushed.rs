@@ -11,7 +11,21 @@
 //! bounds minus 1 against `MININT`. A partner's own bound inside the box
 //! leaves the solutions those of the box (the bound is checked).
 //!
-//! Owns the partners' own bounds (planning) and the test (enumeration);
+//! The same from `x`'s own candidates (`tops_out`): with `x < y` and
+//! `x`'s range reaching `MAXINT`, ProB labelling `x` first at `MAXINT`
+//! has `y`'s domain `MAXINT+1..sup`, which it enumerates from `MAXINT+1`
+//! (see `range_beyond`), a solution outside the box; labelling `y` first
+//! (in `MININT..MAXINT`, or from its own bound carried over) it finds
+//! none there. ProB labels such integers in the order they are declared:
+//! CrsCtl's `Tmin > 0 & Tmin < Tmax` (constants `Amax, Tmax, Tmin`) has
+//! the 36 states of the box, where labelling `Tmin` first would add
+//! `Tmin = 3, Tmax = 4` (48). So a candidate of `x` pushing a partner
+//! beyond the box (`x`'s bounds tightened by the partners' own bounds
+//! carried over, as ProB propagates them) is accepted only when that
+//! partner is declared before `x`, and refused otherwise (`x : INTEGER &
+//! y : INTEGER & x < y`, either order: one of them pushes the other).
+//!
+//! Owns the partners' own bounds (planning) and the tests (enumeration);
 //! the bounds themselves stay in `bounds`.
 
 use super::bounds::{extreme, range_of, Bound, Range};
@@ -93,4 +107,35 @@ pub(super) fn beyond(r: &Range, clipped: (bool, bool), cs: &[&Expr], env: &mut E
         }
     }
     Ok(false)
+}
+
+/// Whether a candidate of `x` in `lo..hi` pushes a partner declared
+/// after `x` beyond `MININT..MAXINT` (see the module's doc).
+pub(super) fn tops_out(r: &Range, (lo, hi): (i64, i64), cs: &[&Expr], env: &mut Env) -> E<bool> {
+    let (minint, maxint) = (env.w.minint, env.w.maxint);
+    let (mut lo, mut hi) = (lo, hi);
+    for p in &r.pushes {
+        match p.below {
+            true => {
+                if let Some(b) = extreme(&p.own, cs, env, i64::max)? {
+                    lo = lo.max(b.saturating_add(p.shift));
+                }
+            }
+            false => {
+                if let Some(b) = extreme(&p.own, cs, env, i64::min)? {
+                    hi = hi.min(b.saturating_sub(p.shift));
+                }
+            }
+        }
+    }
+    let later = |y: &Sym| !r.before.contains(y);
+    let up = r
+        .above
+        .iter()
+        .any(|(y, s)| later(y) && hi.saturating_add(*s) > maxint);
+    let down = r
+        .below
+        .iter()
+        .any(|(y, s)| later(y) && lo.saturating_sub(*s) < minint);
+    Ok(lo <= hi && (up || down))
 }

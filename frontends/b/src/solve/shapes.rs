@@ -287,20 +287,25 @@ mod tests {
 
     #[test]
     fn compared_unbounded_integers_are_clipped_together() {
-        // ProB: lo in 1..MAXINT, hi in MININT..MAXINT, lo < hi: 3 pairs
+        // ProB labels hi (declared first) in 2..MAXINT, then lo in
+        // 1..hi-1: 3 pairs (see `range_pushed`)
         let m = |extra: &str| {
             format!(
-                "MACHINE B CONSTANTS lo, hi, w PROPERTIES lo > 0 & lo < hi {extra}
+                "MACHINE B CONSTANTS hi, lo, w PROPERTIES lo > 0 & lo < hi {extra}
                  VARIABLES x INITIALISATION x := hi - lo END"
             )
         };
         assert_eq!(count(&m("& w = 0")), (7, 6));
+        // lo declared first: lo = MAXINT has hi = MAXINT + 1, refused
+        let first = "MACHINE B CONSTANTS lo, hi PROPERTIES lo > 0 & lo < hi
+                     VARIABLES x INITIALISATION x := hi - lo END";
+        assert!(first_error(first).is_some());
         // a bound to propagate: 1 <= lo < hi <= 9, 36 pairs, no clipping
         assert_eq!(count(&m("& hi <= 9 & w = 0")), (73, 72));
         // a chain through a third identifier: not clipped (unsupported
         // when the constants are set up)
         let e = first_error(&m("& hi < 2 * w & w > 0")).expect("no plan");
-        assert!(e.contains("cannot enumerate 'lo'"), "{e}");
+        assert!(e.contains("cannot enumerate 'hi'"), "{e}");
     }
 
     #[test]
