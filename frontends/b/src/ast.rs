@@ -216,6 +216,12 @@ pub enum External {
     /// `ARGV(n)` (`LibraryIO.def`): the `n`-th command-line argument
     /// (see `errors_argv`); `ARGC` expands to its constant.
     Argv,
+    /// A bitwise function of `LibraryBits.def` (see `library_bits`).
+    Bits(crate::library_bits::BitOp),
+    /// `IS_EVALUATED(e)`, `IS_DETERMINED(e)`: whether ProB's solver knows
+    /// the value of `e` when it reaches the call; evaluated only for an
+    /// `e` without identifiers (always known: true).
+    Determined,
     /// An external this front-end does not evaluate, its first argument
     /// naming it (`external function EOF`): unsupported when evaluated.
     Unmodelled,

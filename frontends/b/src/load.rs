@@ -621,7 +621,9 @@ impl Reader {
                     ));
                 }
                 if !path.is_file() {
-                    if let Some(lib) = standard_library(f) {
+                    if let Some(lib) =
+                        standard_library(f).or_else(|| crate::library_defs::library_file(f))
+                    {
                         declare_library(lib, t0, defs);
                         last = None;
                         continue;
@@ -734,9 +736,9 @@ fn read(path: &Path, label: &str) -> R<String> {
     pins::read_source(path, label)
 }
 
-/// An external of ProB's standard library: kind (FUNCTION, PREDICATE or
-/// SUBSTITUTION), name and parameters.
-type LibraryExternal = (&'static str, &'static str, &'static [&'static str]);
+// An external of ProB's standard library: kind (FUNCTION, PREDICATE or
+// SUBSTITUTION), name and parameters.
+use crate::library_defs::LibraryExternal;
 
 /// The externals a standard library definition file of ProB declares, for
 /// a machine that names it without a copy beside it (ProB then reads its

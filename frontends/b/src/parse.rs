@@ -222,7 +222,8 @@ fn external_builtin(name: &str) -> Option<External> {
         "STRING_IS_INT" => External::StringIsInt,
         "ARGV" => External::Argv,
         UNMODELLED => External::Unmodelled,
-        _ => return None,
+        "IS_EVALUATED" | "IS_DETERMINED" => External::Determined,
+        bits => External::Bits(crate::library_bits::BitOp::named(bits)?),
     })
 }
 
