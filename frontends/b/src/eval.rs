@@ -1342,8 +1342,10 @@ pub fn bind_tuple(ids: &[Sym], x: Value, locals: &mut Vec<(Sym, Value)>) -> bool
 impl Env<'_> {
     /// A call of one of ProB's external functions (see [`External`]).
     fn external(&mut self, x: External, args: &[Expr], pos: Pos) -> E<Value> {
-        if x == External::Determined {
-            return determined(args, pos);
+        match x {
+            External::Determined => return determined(args, pos),
+            External::Optimize(s) => return Err(crate::library_optimize::misplaced(s, pos)),
+            _ => {}
         }
         let vals = args
             .iter()
@@ -1369,6 +1371,12 @@ impl Env<'_> {
             (External::ValuePrinted, [.., v]) => Ok(v.clone()),
             (External::StringLength, [s]) => Ok(Value::Int(text(s)?.chars().count() as i64)),
             (External::StringAppend, [a, b]) => Ok(Value::Str((text(a)? + &text(b)?).into())),
+            (External::StringChars, [s]) => Ok(crate::value::seq_of(
+                text(s)?
+                    .chars()
+                    .map(|c| Value::Str(c.to_string().into()))
+                    .collect(),
+            )),
             (External::NoEnumeration, [_]) => Ok(Value::Bool(true)),
             (External::StringIsInt, [s]) => {
                 Ok(Value::Bool(crate::library_strings::is_int(&text(s)?)))

@@ -157,6 +157,8 @@ mod lazy_sets;
 mod lexer;
 mod library_bits;
 mod library_defs;
+mod library_machines;
+mod library_optimize;
 mod library_pragmas;
 mod library_strings;
 mod load;

@@ -1,7 +1,8 @@
 //! Unit tests of the standard-library files of `library_defs`
 //! (`LibraryBits.def` evaluated; `LibraryHash.def`, `LibraryRegex.def`
 //! declared only), of `IS_EVALUATED` / `IS_DETERMINED` and of
-//! `'''strings'''` holding single quotes.
+//! `'''strings'''` holding single quotes, and of the optimising
+//! predicates of `library_optimize`.
 
 use crate::tests::{count, first_error};
 use std::collections::BTreeSet;
@@ -103,4 +104,83 @@ fn triple_quoted_string_with_quotes() {
          VARIABLES x INITIALISATION x := s END",
     );
     assert_eq!((s, t), (5, 4));
+}
+
+/// The constant solutions kept by an optimising predicate, against a
+/// brute force over the candidates here: root, then per solution its
+/// SETUP_CONSTANTS state and its initial state.
+#[test]
+fn optimising_predicates_keep_the_best_solutions() {
+    let m = |props: &str| {
+        format!(
+            "MACHINE O DEFINITIONS \"LibraryProB.def\"
+             CONSTANTS x, y PROPERTIES x : 1..4 & y : 1..4 & {props}
+             VARIABLES v INITIALISATION v := x END"
+        )
+    };
+    let pairs = || (1..=4i64).flat_map(|x| (1..=4i64).map(move |y| (x, y)));
+    let best = |keep: fn(&(i64, i64)) -> bool, f: fn(i64, i64) -> i64, max: bool| {
+        let vals: Vec<i64> = pairs().filter(keep).map(|(x, y)| f(x, y)).collect();
+        let b = if max {
+            vals.iter().max()
+        } else {
+            vals.iter().min()
+        };
+        let n = vals.iter().filter(|v| Some(*v) == b).count();
+        (2 * n + 1, 2 * n)
+    };
+    assert_eq!(
+        count(&m("x /= y & MINIMIZE_EXPR(x * y)")),
+        best(|&(x, y)| x != y, |x, y| x * y, false)
+    );
+    assert_eq!(
+        count(&m("MAXIMIZE_EXPR(x + y) & x < y")),
+        best(|&(x, y)| x < y, |x, y| x + y, true)
+    );
+    assert_eq!(
+        count(&m("MAXIMIZE_EXPR((x - y) * (x - y))")),
+        best(|_| true, |x, y| (x - y) * (x - y), true)
+    );
+}
+
+#[test]
+fn optimising_predicates_elsewhere_unsupported() {
+    let m = "MACHINE O DEFINITIONS \"LibraryProB.def\"
+             CONSTANTS x PROPERTIES x : 1..4 & MINIMIZE_EXPR(x) & MAXIMIZE_EXPR(x)
+             VARIABLES v INITIALISATION v := x END";
+    let e = first_error(m).expect("unsupported");
+    assert!(
+        e.contains("unsupported") && e.contains("more than one"),
+        "{e}"
+    );
+    let m = "MACHINE O DEFINITIONS \"LibraryProB.def\"
+             VARIABLES v INITIALISATION v := 0
+             OPERATIONS inc = SELECT v < 2 & MAXIMIZE_EXPR(v) THEN v := v + 1 END END";
+    let e = first_error(m).expect("unsupported");
+    assert!(e.contains("unsupported") && e.contains("Maximize"), "{e}");
+}
+
+/// `SEES LibraryStrings` without a copy beside the machine: ProB's
+/// library machine, its `chars` and `length` applied; `btrue` a
+/// predicate. Solutions by hand: the suffixes of "cat" among the four
+/// strings (their characters reversed are a prefix of t, a, c): "t",
+/// "at" and "cat", not "ca".
+#[test]
+fn library_strings_machine_without_a_copy() {
+    let (s, t) = count(
+        "MACHINE S SEES LibraryStrings
+         CONSTANTS s PROPERTIES s : {\"t\", \"at\", \"ca\", \"cat\"} &
+           rev(chars(s)) <: rev(chars(\"cat\")) & btrue & not(bfalse)
+         VARIABLES n INITIALISATION n := length(s) + length(\"at\") END",
+    );
+    assert_eq!((s, t), (7, 6));
+    let e = first_error(
+        "MACHINE S SEES LibraryStrings
+         VARIABLES n INITIALISATION n := card(ran(split(\"a.b\", \".\"))) END",
+    )
+    .expect("unsupported");
+    assert!(
+        e.contains("unsupported") && e.contains("STRING_SPLIT"),
+        "{e}"
+    );
 }
