@@ -206,6 +206,9 @@ pub enum External {
     StringLength,
     /// `STRING_APPEND(a, b)`: `a` followed by `b`.
     StringAppend,
+    /// `STRING_CHARS(s)`: the sequence of the characters of `s`, each a
+    /// string of one character.
+    StringChars,
     /// `DO_NOT_ENUMERATE(x)` (`LibraryProB.def`): true; it only tells
     /// ProB's solver to wait for `x` to be fixed by the other conjuncts,
     /// so the solutions are those of the rest of the predicate.
@@ -216,6 +219,15 @@ pub enum External {
     /// `ARGV(n)` (`LibraryIO.def`): the `n`-th command-line argument
     /// (see `errors_argv`); `ARGC` expands to its constant.
     Argv,
+    /// `MINIMIZE_EXPR(e)` / `MAXIMIZE_EXPR(e)` (`LibraryProB.def`): taken
+    /// out of the PROPERTIES by `library_optimize`, unsupported elsewhere.
+    Optimize(crate::library_optimize::Sense),
+    /// A bitwise function of `LibraryBits.def` (see `library_bits`).
+    Bits(crate::library_bits::BitOp),
+    /// `IS_EVALUATED(e)`, `IS_DETERMINED(e)`: whether ProB's solver knows
+    /// the value of `e` when it reaches the call; evaluated only for an
+    /// `e` without identifiers (always known: true).
+    Determined,
     /// An external this front-end does not evaluate, its first argument
     /// naming it (`external function EOF`): unsupported when evaluated.
     Unmodelled,

@@ -1342,6 +1342,11 @@ pub fn bind_tuple(ids: &[Sym], x: Value, locals: &mut Vec<(Sym, Value)>) -> bool
 impl Env<'_> {
     /// A call of one of ProB's external functions (see [`External`]).
     fn external(&mut self, x: External, args: &[Expr], pos: Pos) -> E<Value> {
+        match x {
+            External::Determined => return determined(args, pos),
+            External::Optimize(s) => return Err(crate::library_optimize::misplaced(s, pos)),
+            _ => {}
+        }
         let vals = args
             .iter()
             .map(|a| self.eval(a))
@@ -1366,17 +1371,50 @@ impl Env<'_> {
             (External::ValuePrinted, [.., v]) => Ok(v.clone()),
             (External::StringLength, [s]) => Ok(Value::Int(text(s)?.chars().count() as i64)),
             (External::StringAppend, [a, b]) => Ok(Value::Str((text(a)? + &text(b)?).into())),
+            (External::StringChars, [s]) => Ok(crate::value::seq_of(
+                text(s)?
+                    .chars()
+                    .map(|c| Value::Str(c.to_string().into()))
+                    .collect(),
+            )),
             (External::NoEnumeration, [_]) => Ok(Value::Bool(true)),
             (External::StringIsInt, [s]) => {
                 Ok(Value::Bool(crate::library_strings::is_int(&text(s)?)))
             }
             (External::Argv, [n]) => crate::errors_argv::argv(n, pos),
+            (External::Bits(op), ints) if ints.len() == op.arity() => {
+                let ints = ints
+                    .iter()
+                    .map(|v| wd(v.as_int(), pos))
+                    .collect::<E<Vec<i64>>>()?;
+                op.apply(&ints).map(Value::Int).ok_or_else(|| {
+                    let what = format!("{op:?} of {ints:?} (beyond 64 bits or a negative shift)");
+                    Fail::Unsupported(what, pos)
+                })
+            }
             (External::Unmodelled, [what, ..]) => Err(Fail::Unsupported(
                 format!("{} (ProB built-in library)", text(what)?),
                 pos,
             )),
             _ => Err(arity_error()),
         }
+    }
+}
+
+/// `IS_EVALUATED(e)` / `IS_DETERMINED(e)`: true for an `e` without
+/// identifiers (a literal, known to ProB's solver from the start); for
+/// others the answer depends on when ProB's solver reaches the call.
+fn determined(args: &[Expr], pos: Pos) -> E<Value> {
+    let mut ids = Vec::new();
+    args.iter().for_each(|a| crate::solve::idents(a, &mut ids));
+    match (args.len(), ids.is_empty()) {
+        (1, true) => Ok(Value::Bool(true)),
+        _ => Err(Fail::Unsupported(
+            "IS_EVALUATED/IS_DETERMINED of an expression with identifiers (the answer \
+             depends on the order of ProB's constraint solver)"
+                .into(),
+            pos,
+        )),
     }
 }
 

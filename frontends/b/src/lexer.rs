@@ -99,13 +99,10 @@ pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {
                 .map_or_else(|_| Tok::BigInt(n.to_owned()), Tok::Int)
         } else if s.starts_with("'''") {
             s.bump_n(3);
-            let text = s.eat_while(|c| c != '\'' && c != '\\').to_owned();
-            if !s.starts_with("'''") {
-                let msg = "a '''string''' holding a quote or backslash, or not ending";
-                return Err(err(p, ErrorKind::Unsupported, msg.into()));
-            }
-            s.bump_n(3);
-            Tok::Str(text)
+            multiline_string(&mut s).ok_or_else(|| {
+                let msg = "a '''string''' holding a backslash, ending in a quote, or not ending";
+                err(p, ErrorKind::Unsupported, msg.into())
+            })?
         } else if c == '"' {
             string(&mut s).ok_or_else(|| err(p, ErrorKind::Syntax, "unterminated string".into()))?
         } else {
@@ -220,6 +217,23 @@ fn unicode_symbol(s: &mut Scanner) -> Option<&'static str> {
 
 /// A string literal (the scanner stands on its `"`) with `\n`, `\t` and
 /// `\c` (for `c`) escapes; `None` when it does not end.
+/// The rest of a `'''...'''` string after its opening quotes: up to the
+/// first `'''`, single quotes included. `None` (unsupported) when it does
+/// not end, holds a backslash (whether ProB reads escapes in it is not
+/// modelled) or its closing quotes are followed by a fourth one (which
+/// of them end it is then unclear).
+fn multiline_string(s: &mut Scanner) -> Option<Tok> {
+    let mut text = String::new();
+    while !s.starts_with("'''") {
+        match s.bump()? {
+            '\\' => return None,
+            ch => text.push(ch),
+        }
+    }
+    s.bump_n(3);
+    (s.peek() != Some('\'')).then_some(Tok::Str(text))
+}
+
 fn string(s: &mut Scanner) -> Option<Tok> {
     s.bump();
     let mut text = String::new();
@@ -279,7 +293,10 @@ mod tests {
         );
         assert_eq!(toks("1⇾[2]⇽3 Z′"), toks("1->[2]<-3 Z′"));
         assert_eq!(toks("#!/bin/probcli\nx '''a\"b'''"), toks("x \"a\\\"b\""));
-        assert!(lex("x = '''a'b'''", "t", 0).is_err());
+        assert_eq!(toks("x '''a'b''c'''"), toks("x \"a'b''c\""));
+        assert!(lex("x = '''a\\nb'''", "t", 0).is_err());
+        assert!(lex("x = '''a''''", "t", 0).is_err());
+        assert!(lex("x = '''a''", "t", 0).is_err());
         assert_eq!(toks("Z′")[0], Tok::Ident("Z′".into()));
         assert_eq!(
             toks("Σ q₀ Kurswähler")[..3],

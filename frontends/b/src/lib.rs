@@ -155,6 +155,10 @@ mod exec;
 mod fast_inverse;
 mod lazy_sets;
 mod lexer;
+mod library_bits;
+mod library_defs;
+mod library_machines;
+mod library_optimize;
 mod library_pragmas;
 mod library_strings;
 mod load;
@@ -235,6 +239,8 @@ mod deferred_nonempty_tests;
 mod deferred_partition_tests;
 #[cfg(test)]
 mod errors_tests;
+#[cfg(test)]
+mod library_tests;
 #[cfg(test)]
 mod symbolic_plan_tests;
 #[cfg(test)]

@@ -265,6 +265,19 @@ impl Reader {
                 .iter()
                 .map(|e| dir.join(format!("{base}.{e}")))
                 .find(|p| p.is_file());
+            let builtin = crate::library_machines::text(&r.name).filter(|_| path.is_none());
+            let path = match (path, builtin) {
+                (_, Some(text)) => {
+                    let label = format!("ProB's library machine {}", r.name);
+                    let dm = self.machine(text, label, dir)?;
+                    loading.push(r.name.clone());
+                    self.load_deps(&dm, dir, out, loading)?;
+                    loading.pop();
+                    out.push(dm);
+                    continue;
+                }
+                (path, None) => path,
+            };
             let Some(path) = path else {
                 // ProB's own library machines (LibraryStrings...) are not
                 // in the model's folder: a construct we lack, not an error
@@ -621,7 +634,9 @@ impl Reader {
                     ));
                 }
                 if !path.is_file() {
-                    if let Some(lib) = standard_library(f) {
+                    if let Some(lib) =
+                        standard_library(f).or_else(|| crate::library_defs::library_file(f))
+                    {
                         declare_library(lib, t0, defs);
                         last = None;
                         continue;
@@ -734,9 +749,9 @@ fn read(path: &Path, label: &str) -> R<String> {
     pins::read_source(path, label)
 }
 
-/// An external of ProB's standard library: kind (FUNCTION, PREDICATE or
-/// SUBSTITUTION), name and parameters.
-type LibraryExternal = (&'static str, &'static str, &'static [&'static str]);
+// An external of ProB's standard library: kind (FUNCTION, PREDICATE or
+// SUBSTITUTION), name and parameters.
+use crate::library_defs::LibraryExternal;
 
 /// The externals a standard library definition file of ProB declares, for
 /// a machine that names it without a copy beside it (ProB then reads its
@@ -787,7 +802,7 @@ fn standard_library(file: &str) -> Option<&'static [LibraryExternal]> {
         "LibraryStrings.def" => &[
             (F, "STRING_LENGTH", &["s"]),
             (F, "STRING_APPEND", &["a", "b"]),
-            (F, "STRING_CHARS", &[]),
+            (F, "STRING_CHARS", &["s"]),
             (F, "STRING_CODES", &[]),
             (F, "STRING_CONTAINS_STRING", &[]),
             (F, "STRING_SPLIT", &[]),
@@ -825,8 +840,7 @@ fn standard_library(file: &str) -> Option<&'static [LibraryExternal]> {
             (F, "FORMULA_VALUES", &[]),
         ],
         // Assertions and hints to ProB's solver; the optimising
-        // predicates (which keep only the best solutions) are not
-        // evaluated here.
+        // predicates keep only the best solutions (`library_optimize`).
         "LibraryProB.def" => &[
             (F, "ASSERT_EXPR", &["b", "msg", "v"]),
             (P, "ASSERT_TRUE", &["b", "msg"]),
@@ -835,8 +849,8 @@ fn standard_library(file: &str) -> Option<&'static [LibraryExternal]> {
             (F, "COPY", &[]),
             (F, "TO_INT", &[]),
             (P, "LEQ_SYM_BREAK", &[]),
-            (P, "MINIMIZE_EXPR", &[]),
-            (P, "MAXIMIZE_EXPR", &[]),
+            (P, "MINIMIZE_EXPR", &["x"]),
+            (P, "MAXIMIZE_EXPR", &["x"]),
         ],
         _ => return None,
     })

@@ -60,6 +60,8 @@ pub struct BModel {
     callable: FxHashMap<Sym, (usize, usize)>,
     const_ids: Vec<Sym>,
     properties: Option<Expr>,
+    /// A MINIMIZE_EXPR/MAXIMIZE_EXPR conjunct taken out of the PROPERTIES.
+    objective: E<Option<crate::library_optimize::Objective>>,
     const_plan: OnceLock<PlanResult>,
     setup_cache: OnceLock<Result<Vec<Vec<Value>>, Fail>>,
     nconst: usize,
@@ -127,6 +129,7 @@ impl BModel {
         var_ids: Vec<Sym>,
         properties: Option<Expr>,
     ) -> Self {
+        let (properties, objective) = crate::library_optimize::split(properties);
         let nconst = const_ids.len();
         let nslots = nconst + var_ids.len();
         let mut slots = vec![Slot {
@@ -155,6 +158,7 @@ impl BModel {
             callable,
             const_ids,
             properties,
+            objective,
             const_plan: OnceLock::new(),
             setup_cache: OnceLock::new(),
             nconst,
@@ -441,6 +445,14 @@ impl BModel {
                     .map_err(|(m, p)| Fail::Unsupported(m.clone(), *p));
                 let plan =
                     plan.map_err(|f| crate::solve::closed_wd(f, &self.const_ids, pred, &mut env))?;
+                let objective = self.objective.as_ref().map_err(Clone::clone)?;
+                if let (Some(o), Some(_)) = (objective, &canon) {
+                    return Err(Fail::Unsupported(
+                        "MINIMIZE_EXPR/MAXIMIZE_EXPR beside deferred-set symmetry".into(),
+                        o.expr.pos,
+                    ));
+                }
+                let mut scores = Vec::new();
                 let plan_canon = (plan, canon.as_ref());
                 let r = solve_pruned(
                     &self.const_ids,
@@ -457,6 +469,10 @@ impl BModel {
                         seen += 1;
                         crate::deferred_unique::beyond_one(&self.world.unmodelled_symmetry, seen)?;
                         if self.world.symmetry.keeps(&vals) {
+                            if let Some(o) = objective {
+                                let v = env.eval(&o.expr);
+                                scores.push(crate::library_optimize::score(o, v)?);
+                            }
                             sols.push(vals);
                         }
                         Ok(true)
@@ -468,6 +484,10 @@ impl BModel {
                     })?;
                 let u = &self.world.unmodelled_symmetry;
                 crate::deferred_unique::kept_whole(u, seen, sols.len())?;
+                if let Some(o) = objective {
+                    let scored = scores.into_iter().zip(sols).collect();
+                    sols = crate::library_optimize::keep_best(o, scored);
+                }
                 Ok(sols)
             })
             .as_ref()

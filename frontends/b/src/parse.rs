@@ -218,11 +218,15 @@ fn external_builtin(name: &str) -> Option<External> {
         "vprintf" | "fvprintf" => External::ValuePrinted,
         "STRING_LENGTH" => External::StringLength,
         "STRING_APPEND" => External::StringAppend,
+        "STRING_CHARS" => External::StringChars,
         "DO_NOT_ENUMERATE" => External::NoEnumeration,
         "STRING_IS_INT" => External::StringIsInt,
         "ARGV" => External::Argv,
         UNMODELLED => External::Unmodelled,
-        _ => return None,
+        "IS_EVALUATED" | "IS_DETERMINED" => External::Determined,
+        "MINIMIZE_EXPR" => External::Optimize(crate::library_optimize::Sense::Minimize),
+        "MAXIMIZE_EXPR" => External::Optimize(crate::library_optimize::Sense::Maximize),
+        bits => External::Bits(crate::library_bits::BitOp::named(bits)?),
     })
 }
 
@@ -847,9 +851,10 @@ impl<'a> Parser<'a> {
                     }
                 } else if let Some(n) = named(&s) {
                     ExprKind::Named(n)
-                } else if s == "TRUE" {
+                } else if s == "TRUE" || s == "btrue" {
+                    // (`btrue`, `bfalse`: the predicates always true, false)
                     ExprKind::Bool(true)
-                } else if s == "FALSE" {
+                } else if s == "FALSE" || s == "bfalse" {
                     ExprKind::Bool(false)
                 } else if s == "rec" || s == "struct" {
                     self.expect_sym("(")?;
