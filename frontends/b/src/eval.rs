@@ -509,8 +509,10 @@ impl<'w> Env<'w> {
             }
             ExprKind::Bin(BinOp::Union, a, b) => Ok(self.member(x, a)? || self.member(x, b)?),
             ExprKind::Bin(BinOp::Inter, a, b) => Ok(self.member(x, a)? && self.member(x, b)?),
-            // `NATURAL - {0}`: decided from the syntax, as `NATURAL`
-            ExprKind::Bin(BinOp::Minus, a, b) if matches!(a.kind, ExprKind::Named(_)) => {
+            // `x : A \ B` without building `A \ B` (`NATURAL - {0}`
+            // decided from the syntax, as `NATURAL`); both operands are
+            // looked at, as they are for the difference itself
+            ExprKind::Bin(BinOp::Minus, a, b) => {
                 let (inside, removed) = (self.member(x, a)?, self.member(x, b)?);
                 Ok(inside && !removed)
             }
@@ -873,6 +875,13 @@ impl<'w> Env<'w> {
                     return v;
                 }
                 let rv = self.set(r)?;
+                if let ExprKind::SetExt(xs) = &s.kind {
+                    if let [x] = xs.as_slice() {
+                        // `r[{x}]` without building `{x}`
+                        let xv = self.eval(x)?;
+                        return wd(v::image_of(&rv, &xv), pos);
+                    }
+                }
                 let sv = self.set(s)?;
                 wd(v::image(&rv, &sv), pos)?
             }

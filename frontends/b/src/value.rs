@@ -180,6 +180,9 @@ pub fn apply(f: &[Value], x: &Value) -> VResult<Value> {
 }
 
 pub fn image(r: &[Value], s: &[Value]) -> VResult<Value> {
+    if let [x] = s {
+        return image_of(r, x);
+    }
     let mut out = Vec::new();
     for x in s {
         for p in lookup(r, x) {
@@ -189,13 +192,25 @@ pub fn image(r: &[Value], s: &[Value]) -> VResult<Value> {
     Ok(Value::set(out))
 }
 
+/// `r[{x}]`: the pairs of `x` are contiguous and sorted by their second
+/// component, so the image is sorted and duplicate-free as it comes.
+pub fn image_of(r: &[Value], x: &Value) -> VResult<Value> {
+    let mut out = Vec::new();
+    for p in lookup(r, x) {
+        out.push(p.as_pair()?.1.clone());
+    }
+    Ok(Value::set_sorted(out))
+}
+
 pub fn override_(r: &[Value], s: &[Value]) -> VResult<Value> {
     let d = dom(s)?;
     let d = d.as_set()?;
-    let mut out: Vec<Value> = pairs(r)?
-        .filter(|(a, _)| d.binary_search(a).is_err())
-        .map(|(a, b)| Value::pair(a.clone(), b.clone()))
-        .collect();
+    let mut out: Vec<Value> = Vec::with_capacity(r.len() + s.len());
+    for p in r {
+        if d.binary_search(p.as_pair()?.0).is_err() {
+            out.push(p.clone());
+        }
+    }
     out.extend(s.iter().cloned());
     Ok(Value::set(out))
 }
@@ -216,12 +231,13 @@ fn restrict<'a>(
     keep: bool,
     side: fn((&'a Value, &'a Value)) -> &'a Value,
 ) -> VResult<Value> {
-    Ok(Value::set_sorted(
-        pairs(r)?
-            .filter(|&p| s.binary_search(side(p)).is_ok() == keep)
-            .map(|(a, b)| Value::pair(a.clone(), b.clone()))
-            .collect(),
-    ))
+    let mut out = Vec::new();
+    for p in r {
+        if s.binary_search(side(p.as_pair()?)).is_ok() == keep {
+            out.push(p.clone());
+        }
+    }
+    Ok(Value::set_sorted(out))
 }
 
 pub fn compose(r: &[Value], s: &[Value]) -> VResult<Value> {

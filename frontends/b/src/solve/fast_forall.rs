@@ -15,6 +15,7 @@
 //!
 //! Owns that bookkeeping.
 
+use super::fspace_order::Positions;
 use crate::ast::*;
 use crate::eval::{Env, Fail};
 use crate::value::Value;
@@ -43,11 +44,11 @@ pub(super) struct Instances {
 impl Instances {
     /// The instances of conjunct `e` when it is `!xs.(P => Q)` with `f`
     /// out of `P` and `P` solved without failing; `points`: the function's
-    /// domain (`D1 * D2` for a curried space, applied twice: `curried`).
+    /// domain, at their positions in the search's order (`D1 * D2` for a curried space, applied twice: `curried`).
     pub(super) fn of(
         e: &Expr,
         f: Sym,
-        points: &[Value],
+        points: &Positions,
         curried: bool,
         env: &mut Env,
     ) -> Option<Instances> {
@@ -160,7 +161,7 @@ fn due(ready: &[usize], points: usize) -> Vec<Vec<usize>> {
 pub(super) fn due_at(
     e: &Expr,
     (f, curried): (Sym, bool),
-    points: &[Value],
+    points: &Positions,
     env: &mut Env,
 ) -> Option<usize> {
     use BinOp::*;
@@ -196,7 +197,7 @@ fn readiness(
     (f, curried): (Sym, bool),
     ids: &[Sym],
     binds: &[Vec<Value>],
-    points: &[Value],
+    points: &Positions,
     env: &mut Env,
 ) -> Option<Vec<usize>> {
     let (mut args, mut bound) = (Vec::new(), vec![f]);
@@ -239,7 +240,7 @@ fn readiness(
                 env.locals.truncate(base);
                 return None;
             };
-            last = last.max(points.binary_search(&v).map_or(usize::MAX, |i| i + 1));
+            last = last.max(points.find(&v).map_or(usize::MAX, |i| i + 1));
         }
         env.locals.truncate(base);
         ready.push(last);

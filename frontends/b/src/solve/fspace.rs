@@ -29,6 +29,7 @@
 //! Owns the point-by-point search.
 
 use super::fast_forall::{self, Instances};
+use super::fspace_order::{self, Positions};
 use super::{fspace_curried, fspace_split};
 use crate::ast::*;
 use crate::eval::{Env, Fail, E, ENUM_LIMIT};
@@ -97,16 +98,23 @@ pub fn search(
             parts.into_iter().map(Cow::Owned).collect()
         }
     };
+    let curried = row.is_some();
+    let refs: Vec<&Expr> = prune.iter().map(|e| &**e).collect();
+    let order = fspace_order::givens_first(&refs, (f, curried), &dom, env);
+    let reordered = order.iter().enumerate().any(|(k, &i)| k != i);
+    let dom: Vec<Value> = order.iter().map(|&i| dom[i].clone()).collect();
+    let (row_of, left) = fspace_order::rows(&order, row);
+    let positions = Positions::of(&dom);
     let instances: Vec<Option<Instances>> = prune
         .iter()
-        .map(|e| Instances::of(e, f, &dom, row.is_some(), env))
+        .map(|e| Instances::of(e, f, &positions, curried, env))
         .collect();
     let due = prune
         .iter()
         .zip(&instances)
         .map(|(e, i)| match i {
             Some(_) => None,
-            None => fast_forall::due_at(e, (f, row.is_some()), &dom, env),
+            None => fast_forall::due_at(e, (f, curried), &positions, env),
         })
         .collect();
     let rows = row.map_or(1, |w| dom.len() / w.max(1));
@@ -117,6 +125,9 @@ pub fn search(
         space,
         uses: vec![0; ran.len() * rows],
         row,
+        row_of,
+        left,
+        reordered,
         dom,
         ran,
         prune,
@@ -208,11 +219,17 @@ struct Search<'a> {
     k: SpaceKind,
     arrow: Arrow,
     space: &'a Expr,
-    /// The points: `D`, or `D1 * D2` row by row for a curried space
-    /// `D1 --> (D2 --> R)` (see `fspace_curried`), whose rows are `row`
-    /// points wide.
+    /// The points in the order they are decided (see `fspace_order`): of
+    /// `D`, or of `D1 * D2` for a curried space `D1 --> (D2 --> R)` (see
+    /// `fspace_curried`), whose rows are `row` points wide.
     dom: Vec<Value>,
     row: Option<usize>,
+    /// Per position in `dom`: the row of its point (0 when not curried)
+    /// and how many points of that row are there or after.
+    row_of: Vec<usize>,
+    left: Vec<usize>,
+    /// Whether `dom` is out of its sorted order.
+    reordered: bool,
     ran: Vec<Value>,
     prune: Vec<Cow<'a, Expr>>,
     /// Per pruning conjunct: its instances, for a universal quantifier
@@ -290,23 +307,25 @@ impl Search<'_> {
 
     /// Whether `choice` at `dom[i]` keeps the arrow satisfiable.
     fn allowed(&self, i: usize, choice: Option<usize>) -> bool {
-        let Some(w) = self.row else {
-            return self.arrow.allows(&self.uses, self.dom.len() - i, choice);
-        };
-        let n = self.ran.len();
-        let uses = &self.uses[(i / w) * n..(i / w + 1) * n];
-        self.arrow.allows(uses, w - i % w, choice)
+        let (n, r) = (self.ran.len(), self.row_of[i]);
+        let uses = &self.uses[r * n..(r + 1) * n];
+        self.arrow.allows(uses, self.left[i], choice)
     }
 
     /// The index in `uses` of the element `j` of `ran` at point `dom[i]`.
     fn slot(&self, i: usize, j: usize) -> usize {
-        self.row.map_or(j, |w| (i / w) * self.ran.len() + j)
+        self.row_of[i] * self.ran.len() + j
     }
 
     /// The function of the points chosen so far.
     fn chosen(&self) -> Value {
         match self.row {
             None => Value::set(self.pairs.clone()),
+            Some(_) if self.reordered => {
+                let mut rows = self.pairs.clone();
+                rows.sort_unstable();
+                fspace_curried::curry(&rows)
+            }
             Some(_) => fspace_curried::curry(&self.pairs),
         }
     }

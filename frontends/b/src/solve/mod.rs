@@ -79,6 +79,7 @@ mod fast_symmetry;
 mod fspace;
 mod fspace_arrows;
 mod fspace_curried;
+mod fspace_order;
 mod fspace_split;
 mod memo;
 mod plan;
