@@ -331,6 +331,9 @@ impl Tr<'_> {
         if let Some(e) = self.datatype_app(t, name, args, pred)? {
             return Ok(e);
         }
+        if let Some(e) = self.datatype_set(t, name, args)? {
+            return Ok(e);
+        }
         let Some(op) = self.operators.iter().find(|o| o.name == name) else {
             let msg = format!("the theory operator {name} (no direct definition)");
             return Err(self.err(ErrorKind::Unsupported, t, msg));

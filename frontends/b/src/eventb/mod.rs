@@ -15,6 +15,7 @@
 //! Owns only the Event-B syntax; it must not evaluate anything.
 
 mod after;
+mod datatype_sets;
 mod datatypes;
 mod expr;
 mod merge;
@@ -31,6 +32,8 @@ mod tests_after;
 mod tests_after_chain;
 #[cfg(test)]
 mod tests_checks;
+#[cfg(test)]
+mod tests_datatype_sets;
 #[cfg(test)]
 mod tests_datatypes;
 #[cfg(test)]
