@@ -487,7 +487,7 @@ impl Tr<'_> {
                 return refuse(self, "a binder of a case meets its variables");
             }
             let mut used = Vec::new();
-            super::theory::names(body, &mut used);
+            super::theory::value_names(body, &mut used);
             if used.iter().any(|u| self.theory.type_params.contains(u)) {
                 // ProB gives it the type of the argument, not shown here
                 return refuse(self, "a type parameter as a value");
