@@ -23,6 +23,7 @@ mod nested_forall;
 mod nonempty;
 mod param_typing;
 mod project;
+mod projected_set;
 mod refined;
 mod refinement;
 mod term;
@@ -40,6 +41,8 @@ mod tests_datatypes;
 mod tests_merge;
 #[cfg(test)]
 mod tests_nested_forall;
+#[cfg(test)]
+mod tests_projected_set;
 #[cfg(test)]
 mod tests_theory;
 #[cfg(test)]
