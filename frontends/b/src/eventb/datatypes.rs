@@ -32,13 +32,13 @@ use super::theory::identifier;
 type R<T> = Result<T, BError>;
 
 /// The field holding a datatype value's constructor.
-const CTOR: &str = "$ctor";
+pub(super) const CTOR: &str = "$ctor";
 /// The parameter of the membership operators.
 const ELEM: &str = "$dt_elem";
 
-struct Datatype {
+pub(super) struct Datatype {
     name: String,
-    params: Vec<String>,
+    pub(super) params: Vec<String>,
     ctors: Vec<Ctor>,
 }
 
@@ -110,10 +110,27 @@ impl Theory {
         all.into_iter().find(|c| c.name == name)
     }
 
+    /// The datatype named `name`.
+    pub(super) fn datatype(&self, name: &str) -> Option<&Datatype> {
+        self.datatypes.iter().find(|d| d.name == name)
+    }
+
+    pub(super) fn is_ctor(&self, name: &str) -> bool {
+        self.ctor(name).is_some()
+    }
+
     fn is_dest(&self, name: &str) -> bool {
         let all = self.datatypes.iter().flat_map(|d| &d.ctors);
         all.into_iter()
             .any(|c| c.dests.iter().any(|(d, _)| d == name))
+    }
+}
+
+impl Datatype {
+    /// Its constructors, each with its destructors and their types.
+    pub(super) fn signatures(&self) -> Vec<(String, Vec<(String, Term)>)> {
+        let sig = |c: &Ctor| (c.name.clone(), c.dests.clone());
+        self.ctors.iter().map(sig).collect()
     }
 }
 
@@ -169,7 +186,7 @@ fn case_op(name: &Term, args: &[Term], rec: &[Term]) -> Option<CaseOp> {
 }
 
 /// `t` without its `typeof(_, t, Type)` wrappers.
-fn untyped(t: &Term) -> &Term {
+pub(super) fn untyped(t: &Term) -> &Term {
     match t.app() {
         Some(("typeof", [_, e, _])) => untyped(e),
         _ => t,
@@ -390,11 +407,7 @@ impl Tr<'_> {
         let e = self.syms.intern(ELEM);
         let dt = &self.theory.datatypes[k];
         let params = dt.params.clone();
-        let ctors: Vec<(String, Vec<(String, Term)>)> = dt
-            .ctors
-            .iter()
-            .map(|c| (c.name.clone(), c.dests.clone()))
-            .collect();
+        let ctors = dt.signatures();
         let mut alts = Vec::new();
         for (c, dests) in ctors {
             let mut cs = vec![self.ctor_test(e, &c, pos)];
@@ -474,7 +487,7 @@ impl Tr<'_> {
                 return refuse(self, "a binder of a case meets its variables");
             }
             let mut used = Vec::new();
-            super::theory::names(body, &mut used);
+            super::theory::value_names(body, &mut used);
             if used.iter().any(|u| self.theory.type_params.contains(u)) {
                 // ProB gives it the type of the argument, not shown here
                 return refuse(self, "a type parameter as a value");

@@ -331,6 +331,9 @@ impl Tr<'_> {
         if let Some(e) = self.datatype_app(t, name, args, pred)? {
             return Ok(e);
         }
+        if let Some(e) = self.datatype_set(t, name, args)? {
+            return Ok(e);
+        }
         let Some(op) = self.operators.iter().find(|o| o.name == name) else {
             let msg = format!("the theory operator {name} (no direct definition)");
             return Err(self.err(ErrorKind::Unsupported, t, msg));
@@ -438,7 +441,12 @@ impl Tr<'_> {
         let pos = self.pos_of(e);
         let syms = self.ident_syms(ids)?;
         let body = self.expr(e)?;
+        let at = self.pos_of(p);
         let pred = Box::new(self.expr(p)?);
+        let pred = match super::projected_set::projected(&syms, &body, pred, at) {
+            Ok(set) => return Ok(set),
+            Err(pred) => pred,
+        };
         let is_ids = {
             let mut flat = Vec::new();
             flatten_maplets(&body, &mut flat);

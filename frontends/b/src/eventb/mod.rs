@@ -15,6 +15,7 @@
 //! Owns only the Event-B syntax; it must not evaluate anything.
 
 mod after;
+mod datatype_sets;
 mod datatypes;
 mod expr;
 mod merge;
@@ -22,6 +23,7 @@ mod nested_forall;
 mod nonempty;
 mod param_typing;
 mod project;
+mod projected_set;
 mod refined;
 mod refinement;
 mod term;
@@ -32,11 +34,15 @@ mod tests_after_chain;
 #[cfg(test)]
 mod tests_checks;
 #[cfg(test)]
+mod tests_datatype_sets;
+#[cfg(test)]
 mod tests_datatypes;
 #[cfg(test)]
 mod tests_merge;
 #[cfg(test)]
 mod tests_nested_forall;
+#[cfg(test)]
+mod tests_projected_set;
 #[cfg(test)]
 mod tests_theory;
 #[cfg(test)]

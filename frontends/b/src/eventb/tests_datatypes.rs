@@ -4,15 +4,15 @@
 
 use frontend_testkit::bfs::{bfs, Bfs};
 
-fn id(x: &str) -> String {
+pub(super) fn id(x: &str) -> String {
     format!("identifier(none,{x})")
 }
 
-fn ext(op: &str, args: &[String]) -> String {
+pub(super) fn ext(op: &str, args: &[String]) -> String {
     format!("extended_expr(none,{op},[{}],[])", args.join(","))
 }
 
-fn int(n: i64) -> String {
+pub(super) fn int(n: i64) -> String {
     format!("integer(none,{n})")
 }
 
@@ -50,7 +50,7 @@ fn machine(vars: &[&str], init: &str, events: &[String], len_body: &str) -> Stri
     )
 }
 
-fn event(name: &str, params: &[&str], guards: &[String], actions: &[String]) -> String {
+pub(super) fn event(name: &str, params: &[&str], guards: &[String], actions: &[String]) -> String {
     let params: Vec<String> = params.iter().map(|p| id(p)).collect();
     format!(
         "event(none,{name},ordinary(none),[],[{}],[{}],[],[{}],[])",
@@ -60,7 +60,7 @@ fn event(name: &str, params: &[&str], guards: &[String], actions: &[String]) -> 
     )
 }
 
-fn assign(x: &str, e: &str) -> String {
+pub(super) fn assign(x: &str, e: &str) -> String {
     format!("assign(none,[{}],[{e}])", id(x))
 }
 

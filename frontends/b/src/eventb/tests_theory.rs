@@ -65,3 +65,39 @@ fn a_binder_of_a_definition_does_not_capture_an_argument() {
     let m = crate::parse_str(&text, "M_mch.eventb").expect("parses");
     assert!(matches!(bfs(&m, 100, None), Bfs::Done(5, 4)));
 }
+
+/// A machine with the set `s` ({1} at first) and the event `op` doing
+/// `s := OP(s)`, OP over `POW(T)` (`T` its theory's type parameter)
+/// defined by `def`.
+fn typed_op(def: &str) -> String {
+    let s = "identifier(none,s)";
+    format!(
+        "package(load_event_b_project([event_b_model(none,'M',[sees(none,[]),
+          variables(none,[{s}]),invariant(none,[]),theorems(none,[]),
+          events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],[],
+            [assign(none,[{s}],[set_extension(none,[integer(none,1)])])],[]),
+          event(none,op,ordinary(none),[],[],[],[],
+            [assign(none,[{s}],[extended_expr(none,'OP',[{s}],[])])],[])])])],[],
+          [theory([],['T'],[operator('OP',[argument(identifier(none,a),pow_subset(none,identifier(none,'T')))],
+            truth(none),[{def}],[])])],_E))."
+    )
+}
+
+#[test]
+fn a_type_parameter_only_in_a_type_annotation_is_not_read() {
+    // OP(a) = a \/ typeof({}, POW(T)) = a: s stays {1}; the root, the
+    // initialisation and a loop
+    let t = "identifier(none,'T')";
+    let a = "identifier(none,a)";
+    let def = format!("union(none,{a},typeof(none,empty_set(none),pow_subset(none,{t})))");
+    let m = crate::parse_str(&typed_op(&def), "M_mch.eventb").expect("parses");
+    assert!(matches!(bfs(&m, 100, None), Bfs::Done(2, 2)));
+    // OP(a) = T \ a reads T as a value (ProB gives it the argument's type)
+    let def = format!("set_subtraction(none,{t},{a})");
+    let e = crate::parse_str(&typed_op(&def), "M_mch.eventb").expect_err("refused");
+    assert!(
+        e.to_string()
+            .contains("a type parameter of its theory as a value"),
+        "{e}"
+    );
+}

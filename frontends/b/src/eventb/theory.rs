@@ -35,7 +35,7 @@ pub fn operators(extras: &[Term]) -> Vec<Operator> {
     let types = type_params(extras);
     for op in &mut out {
         let mut used = Vec::new();
-        names(&op.def, &mut used);
+        value_names(&op.def, &mut used);
         op.reads_type = used
             .iter()
             .any(|u| types.contains(u) && !op.params.contains(u));
@@ -172,12 +172,37 @@ pub(super) fn binders(t: &Term, out: &mut Vec<String>) {
 
 /// The identifiers in `t`.
 pub(super) fn names(t: &Term, out: &mut Vec<String>) {
+    walk_names(t, out, false);
+}
+
+/// The identifiers `t` reads as values: those of `names`, but for the
+/// types of `typeof(_, e, Type)` annotations, which translation drops
+/// (not those of Event-B's generic `id`, `prj1` and `prj2`, which read
+/// their type).
+pub(super) fn value_names(t: &Term, out: &mut Vec<String>) {
+    walk_names(t, out, true);
+}
+
+fn walk_names(t: &Term, out: &mut Vec<String>, values_only: bool) {
+    if let (true, Some(("typeof", [_, e, _]))) = (values_only, t.app()) {
+        let generic = e.app().is_some_and(|(f, _)| {
+            matches!(
+                f,
+                "event_b_identity" | "event_b_first_projection_v2" | "event_b_second_projection_v2"
+            )
+        });
+        if !generic {
+            return walk_names(e, out, values_only);
+        }
+    }
     if let Some(n) = ident_name_of(t) {
         out.push(n.to_owned());
         return;
     }
     match t {
-        Term::App(_, xs, _) | Term::List(xs) => xs.iter().for_each(|x| names(x, out)),
+        Term::App(_, xs, _) | Term::List(xs) => {
+            xs.iter().for_each(|x| walk_names(x, out, values_only))
+        }
         _ => {}
     }
 }

@@ -15,6 +15,16 @@ use crate::ast::*;
 use crate::eval::{Env, Fail, E};
 use crate::value::Value;
 
+/// A stand-in for `f`'s domain while testing the form of an antecedent.
+const EMPTY: Expr = Expr {
+    kind: ExprKind::EmptySet,
+    pos: Pos {
+        file: 0,
+        line: 0,
+        col: 0,
+    },
+};
+
 /// How a conjunct fixes points of `f`.
 #[derive(Clone, Copy, Debug)]
 pub enum Fix {
@@ -56,7 +66,8 @@ pub fn equations(
                 ..
             } if only_f(c) && !ids.contains(&f) => match &pred.kind {
                 ExprKind::Bin(BinOp::Implies, dom, body)
-                    if !mentions(dom, f) && consequent(body, f).is_some() =>
+                    if !mentions(&domain_of_f_as(dom, f, &EMPTY), f)
+                        && consequent(body, f).is_some() =>
                 {
                     Some((c, Fix::Forall))
                 }
@@ -65,6 +76,25 @@ pub fn equations(
             _ => None,
         })
         .collect()
+}
+
+/// `P` with each conjunct `x : dom(f)` read as `x : d`.
+fn domain_of_f_as(p: &Expr, f: Sym, d: &Expr) -> Expr {
+    let mut out = p.clone();
+    match &mut out.kind {
+        ExprKind::Bin(BinOp::And, a, b) => {
+            **a = domain_of_f_as(a, f, d);
+            **b = domain_of_f_as(b, f, d);
+        }
+        ExprKind::Bin(BinOp::In, _, s) => {
+            if matches!(&s.kind, ExprKind::Call(Builtin::Dom, xs) if matches!(xs.as_slice(), [g] if is(g, f)))
+            {
+                **s = d.clone();
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 fn is(e: &Expr, f: Sym) -> bool {
@@ -125,7 +155,7 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
     let mut pairs = Vec::new();
     'points: for d in env.elements(dom)? {
         for &(q, fix) in eqs {
-            if let Some(v) = value_at(cs[q], fix, fs, &d, env)? {
+            if let Some(v) = value_at(cs[q], fix, (fs, dom), &d, env)? {
                 pairs.push(Value::pair(d, v));
                 continue 'points;
             }
@@ -140,7 +170,7 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
 }
 
 /// The value conjunct `q` gives `f` at `d`, if it fixes that point.
-fn value_at(q: &Expr, fix: Fix, f: Sym, d: &Value, env: &mut Env) -> E<Option<Value>> {
+fn value_at(q: &Expr, fix: Fix, f: (Sym, &Expr), d: &Value, env: &mut Env) -> E<Option<Value>> {
     let (app, value) = match (&q.kind, fix) {
         (ExprKind::Bin(_, a, b), Fix::Left) => (a, b),
         (ExprKind::Bin(_, a, b), Fix::Right) => (b, a),
@@ -157,9 +187,11 @@ fn value_at(q: &Expr, fix: Fix, f: Sym, d: &Value, env: &mut Env) -> E<Option<Va
 }
 
 /// For `!ys.(P => ... => f(a) = E)`: `E` for the first solution of `P`
-/// (and the premises after it) where `a` is `d`. Undefinedness while
-/// solving is unsupported (the quantifier as a whole decides it).
-fn forall_value(q: &Expr, f: Sym, d: &Value, env: &mut Env) -> E<Option<Value>> {
+/// (and the premises after it) where `a` is `d`, `dom(f)` in `P` read as
+/// the domain `D` of `f : D --> R` (`f` is total on `D`, and the
+/// candidate is checked against every conjunct after). Undefinedness
+/// while solving is unsupported (the quantifier as a whole decides it).
+fn forall_value(q: &Expr, (f, fdom): (Sym, &Expr), d: &Value, env: &mut Env) -> E<Option<Value>> {
     let ExprKind::Quant {
         ids, pred, plan, ..
     } = &q.kind
@@ -170,6 +202,13 @@ fn forall_value(q: &Expr, f: Sym, d: &Value, env: &mut Env) -> E<Option<Value>> 
         unreachable!("planned on !ys.(P => Q)")
     };
     let (premises, arg, value) = consequent(body, f).expect("planned on f(a) = E");
+    let own_plan;
+    let (dom, plan) = if mentions(dom, f) {
+        own_plan = (domain_of_f_as(dom, f, fdom), std::sync::OnceLock::new());
+        (&own_plan.0, &own_plan.1)
+    } else {
+        (&**dom, plan)
+    };
     let p = env.plan_of(plan, ids, dom)?;
     let mut out = None;
     let r = super::solve(ids, dom, p, env, false, &mut |env| {
@@ -221,6 +260,21 @@ mod tests {
     #[test]
     fn a_point_left_free_is_unsupported() {
         let e = first_error(&machine("sp(p1) = 1 & sp(p2) = 5")).expect("p3 free");
+        assert!(e.contains("fixes at every point"), "{e}");
+    }
+
+    #[test]
+    fn a_quantifier_over_the_domain_fixes_every_point() {
+        // Rodin's `x : dom(f)`: sp = {p1 |-> 1, p2 |-> 2, p3 |-> 2}, states
+        // root, constants, v = 2, v = 1; edges setup, init, 3 picks each
+        let eqs = "!q.(q : dom(sp) & q /= p1 => sp(q) = 2) & sp(p1) = 1";
+        assert_eq!(count(&machine(eqs)), (4, 8));
+    }
+
+    #[test]
+    fn a_quantifier_over_part_of_the_domain_leaves_points_free() {
+        let eqs = "!q.(q : dom(sp) & q /= p1 => sp(q) = 5)";
+        let e = first_error(&machine(eqs)).expect("p1 free");
         assert!(e.contains("fixes at every point"), "{e}");
     }
 }
