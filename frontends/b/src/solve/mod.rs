@@ -36,7 +36,8 @@
 //!     `f(a) = E`: the function they fix (see `points`);
 //! 11. failing that, the values of `x`'s B type, read from an expression
 //!     next to an occurrence of `x` (`x /: ran(r)`, `p(x) = 3`; see
-//!     `typing`);
+//!     `typing`), an integer shown only by `x /= E` in a guard's binder
+//!     ranging over `MININT..MAXINT` (see `carrier_ints`);
 //! 12. failing that, case splits fixing `x` in each case: `(.. & x = E1)
 //!     or (.. & x = E2)`, `(A1 => x = E1) & (A2 => x = E2)` (see `cases`);
 //!
@@ -60,6 +61,7 @@
 mod applied;
 mod bounds;
 mod carrier_images;
+mod carrier_ints;
 mod carrier_locals;
 mod cases;
 mod chain;
@@ -405,10 +407,15 @@ fn candidates(
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];
-            typing::candidates(ws, cs, x, slot(x, env), env)?
-                .into_iter()
-                .map(|v| vec![v])
-                .collect()
+            match typing::candidates(ws, cs, x, slot(x, env), env) {
+                Err(f) if guard && untyped(&f) => {
+                    carrier_ints::candidates(ids, cs, x, env)?.ok_or(f)?
+                }
+                r => r?,
+            }
+            .into_iter()
+            .map(|v| vec![v])
+            .collect()
         }
         Gen::Pattern { c, left } => {
             let (a, b) = sides(cs[*c]);
