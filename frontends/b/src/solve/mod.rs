@@ -37,7 +37,9 @@
 //! 11. failing that, the values of `x`'s B type, read from an expression
 //!     next to an occurrence of `x` (`x /: ran(r)`, `p(x) = 3`; see
 //!     `typing`), an integer shown only by `x /= E` in a guard's binder
-//!     ranging over `MININT..MAXINT` (see `carrier_ints`);
+//!     ranging over `MININT..MAXINT` (see `carrier_ints`), a non-empty
+//!     set of integers bounded by `min(x) >= lo` and `max(x) <= hi` over
+//!     the subsets of `lo..hi` (see `carrier_extremes`);
 //! 12. failing that, case splits fixing `x` in each case: `(.. & x = E1)
 //!     or (.. & x = E2)`, `(A1 => x = E1) & (A2 => x = E2)` (see `cases`);
 //!
@@ -60,6 +62,7 @@
 
 mod applied;
 mod bounds;
+mod carrier_extremes;
 mod carrier_images;
 mod carrier_ints;
 mod carrier_locals;
@@ -408,9 +411,7 @@ fn candidates(
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];
             match typing::candidates(ws, cs, x, slot(x, env), env) {
-                Err(f) if guard && untyped(&f) => {
-                    carrier_ints::candidates(ids, cs, x, env)?.ok_or(f)?
-                }
+                Err(f) if guard && untyped(&f) => bounded_carrier(ids, cs, x, env)?.ok_or(f)?,
                 r => r?,
             }
             .into_iter()
@@ -478,6 +479,17 @@ fn subset_candidates(
         subs.retain(|x| x.as_set().is_ok_and(|x| x.len() < s.len()));
     }
     Ok(subs)
+}
+
+/// The candidates of `x`, of a guard's binder, whose type has no finite
+/// carrier but whose conjuncts bound it as ProB's propagation does: an
+/// integer shown only by `x /= E` (`carrier_ints`), a set of integers
+/// between its extremes (`carrier_extremes`).
+fn bounded_carrier(ids: &[Sym], cs: &[&Expr], x: Sym, env: &mut Env) -> E<Option<Vec<Value>>> {
+    if let Some(vs) = carrier_ints::candidates(ids, cs, x, env)? {
+        return Ok(Some(vs));
+    }
+    carrier_extremes::candidates(ids, cs, x, env)
 }
 
 /// Whether `x` is a state slot (a constant, or a variable of `:(`).
