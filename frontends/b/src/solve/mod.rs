@@ -39,7 +39,9 @@
 //!     `typing`), an integer shown only by `x /= E` in a guard's binder
 //!     ranging over `MININT..MAXINT` (see `carrier_ints`), a non-empty
 //!     set of integers bounded by `min(x) >= lo` and `max(x) <= hi` over
-//!     the subsets of `lo..hi` (see `carrier_extremes`);
+//!     the subsets of `lo..hi` (see `carrier_extremes`), a function into
+//!     `NATURAL` of fixed `SIGMA` over the functions of that sum (see
+//!     `carrier_sums`);
 //! 12. failing that, case splits fixing `x` in each case: `(.. & x = E1)
 //!     or (.. & x = E2)`, `(A1 => x = E1) & (A2 => x = E2)` (see `cases`);
 //!
@@ -66,6 +68,7 @@ mod carrier_extremes;
 mod carrier_images;
 mod carrier_ints;
 mod carrier_locals;
+mod carrier_sums;
 mod cases;
 mod chain;
 mod clipped;
@@ -484,12 +487,16 @@ fn subset_candidates(
 /// The candidates of `x`, of a guard's binder, whose type has no finite
 /// carrier but whose conjuncts bound it as ProB's propagation does: an
 /// integer shown only by `x /= E` (`carrier_ints`), a set of integers
-/// between its extremes (`carrier_extremes`).
+/// between its extremes (`carrier_extremes`), a function into `NATURAL`
+/// of fixed sum (`carrier_sums`).
 fn bounded_carrier(ids: &[Sym], cs: &[&Expr], x: Sym, env: &mut Env) -> E<Option<Vec<Value>>> {
     if let Some(vs) = carrier_ints::candidates(ids, cs, x, env)? {
         return Ok(Some(vs));
     }
-    carrier_extremes::candidates(ids, cs, x, env)
+    if let Some(vs) = carrier_extremes::candidates(ids, cs, x, env)? {
+        return Ok(Some(vs));
+    }
+    carrier_sums::candidates(ids, cs, x, env)
 }
 
 /// Whether `x` is a state slot (a constant, or a variable of `:(`).
