@@ -36,7 +36,12 @@
 //!     `f(a) = E`: the function they fix (see `points`);
 //! 11. failing that, the values of `x`'s B type, read from an expression
 //!     next to an occurrence of `x` (`x /: ran(r)`, `p(x) = 3`; see
-//!     `typing`);
+//!     `typing`), an integer shown only by `x /= E` in a guard's binder
+//!     ranging over `MININT..MAXINT` (see `carrier_ints`), a non-empty
+//!     set of integers bounded by `min(x) >= lo` and `max(x) <= hi` over
+//!     the subsets of `lo..hi` (see `carrier_extremes`), a function into
+//!     `NATURAL` of fixed `SIGMA` over the functions of that sum (see
+//!     `carrier_sums`);
 //! 12. failing that, case splits fixing `x` in each case: `(.. & x = E1)
 //!     or (.. & x = E2)`, `(A1 => x = E1) & (A2 => x = E2)` (see `cases`);
 //!
@@ -59,8 +64,11 @@
 
 mod applied;
 mod bounds;
+mod carrier_extremes;
 mod carrier_images;
+mod carrier_ints;
 mod carrier_locals;
+mod carrier_sums;
 mod cases;
 mod chain;
 mod clipped;
@@ -413,10 +421,13 @@ fn candidates(
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];
-            typing::candidates(ws, cs, x, slot(x, env), env)?
-                .into_iter()
-                .map(|v| vec![v])
-                .collect()
+            match typing::candidates(ws, cs, x, slot(x, env), env) {
+                Err(f) if guard && untyped(&f) => bounded_carrier(ids, cs, x, env)?.ok_or(f)?,
+                r => r?,
+            }
+            .into_iter()
+            .map(|v| vec![v])
+            .collect()
         }
         Gen::Pattern { c, left } => {
             let (a, b) = sides(cs[*c]);
@@ -479,6 +490,21 @@ fn subset_candidates(
         subs.retain(|x| x.as_set().is_ok_and(|x| x.len() < s.len()));
     }
     Ok(subs)
+}
+
+/// The candidates of `x`, of a guard's binder, whose type has no finite
+/// carrier but whose conjuncts bound it as ProB's propagation does: an
+/// integer shown only by `x /= E` (`carrier_ints`), a set of integers
+/// between its extremes (`carrier_extremes`), a function into `NATURAL`
+/// of fixed sum (`carrier_sums`).
+fn bounded_carrier(ids: &[Sym], cs: &[&Expr], x: Sym, env: &mut Env) -> E<Option<Vec<Value>>> {
+    if let Some(vs) = carrier_ints::candidates(ids, cs, x, env)? {
+        return Ok(Some(vs));
+    }
+    if let Some(vs) = carrier_extremes::candidates(ids, cs, x, env)? {
+        return Ok(Some(vs));
+    }
+    carrier_sums::candidates(ids, cs, x, env)
 }
 
 /// Whether `x` is a state slot (a constant, or a variable of `:(`).
