@@ -4,7 +4,7 @@
 # linker then lays out together at the start of its code (harness/build.rs,
 # lld's --symbol-ordering-file).
 #
-#   scripts/child-symbol-order.sh [--check] [CALLGRIND.out...]
+#   scripts/child-symbol-order.sh [--check | --refresh] [CALLGRIND.out...]
 #
 # Why: the kernel maps a file's pages 64 KiB at a time around each page a
 # program touches (fault-around), and peak RSS counts them. In link order,
@@ -20,7 +20,10 @@
 # dependency change renames them (the hash in each name), and the linker
 # then skips the names it does not find (the layout falls back to link
 # order, nothing breaks). --check counts how many listed names the built
-# child still defines; rerun this script when that falls.
+# child still defines; rerun this script when that falls. --refresh first
+# renames the names that differ from the build's only by their `.llvm.N`
+# suffix (a rebuild of their crate changes it), then checks; relink the
+# child after it (cargo build --release -p statebench --bins).
 #
 # Needs valgrind and the BEEM Promela files (../shared/datasets/beem/promela
 # or $PROMELA_DIR); a release build of statebench-child first.
@@ -32,6 +35,28 @@ order=harness/child-symbols.order
 
 defined() { nm --defined-only "$child" | awk 'tolower($2) == "t" { print $3 }' | sort -u; }
 
+if [ "${1:-}" = "--refresh" ]; then
+    # Renames the listed functions whose name in this build differs only
+    # by the `.llvm.N` suffix that promoted local functions get (it
+    # changes with their crate's code, e.g. the build id a rebuild
+    # stamps), so that the layout keeps them; no callgrind run.
+    python3 - "$order" <(defined) <<'EOF'
+import re, sys
+order, defined = sys.argv[1], open(sys.argv[2]).read().split()
+bare = lambda n: re.sub(r"\.llvm\.\d+$", "", n)
+by_bare = {}
+for d in defined:
+    by_bare.setdefault(bare(d), []).append(d)
+names = [l.strip() for l in open(order) if l.strip()]
+have = set(defined)
+one = lambda n: by_bare.get(bare(n), [])
+out = [n if n in have or len(one(n)) != 1 else one(n)[0] for n in names]
+open(order, "w").write("".join(n + "\n" for n in out))
+renamed = sum(a != b for a, b in zip(names, out))
+print(f"renamed {renamed} of {len(names)}", file=sys.stderr)
+EOF
+    set -- --check
+fi
 if [ "${1:-}" = "--check" ]; then
     listed=$(grep -c . "$order")
     found=$(comm -12 <(sort -u "$order") <(defined) | wc -l)

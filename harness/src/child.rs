@@ -8,6 +8,7 @@
 
 use crate::models::load;
 use crate::protocol::{die_with_parent, peak_rss, ChildMessage};
+use crate::resident;
 use crate::source::ModelSource;
 use engines::{EngineOptions, ExploreConfig, Progress};
 use std::ffi::OsString;
@@ -134,6 +135,7 @@ pub fn parse_params(text: &str) -> Result<Vec<(String, String)>, String> {
 /// Runs the child; the process exit code (0 ok, 1 the run failed to start).
 pub fn main(args: ChildArgs) -> i32 {
     die_with_parent();
+    resident::settle_allocator();
     let fail = |status: &str, message: String| {
         say(&ChildMessage::Failed {
             status: status.into(),
@@ -153,6 +155,8 @@ pub fn main(args: ChildArgs) -> i32 {
     if let Err(e) = pins::validate(model.as_ref()) {
         return fail("model_error", format!("{}: invalid model: {e}", args.model));
     }
+    // The front-end's code has run: only the search's stays resident.
+    resident::release_loading_code();
     say(&ChildMessage::Loaded {
         k: model.slot_count() as u64,
         groups: model.groups().len() as u64,
@@ -175,6 +179,9 @@ pub fn main(args: ChildArgs) -> i32 {
         threads: args.threads,
     };
     let mut configured = |engine_params: &str| {
+        // The engine is set up (a `sample` slot order explored its sample
+        // and chose): only the search's code stays resident.
+        resident::release_loading_code();
         say(&ChildMessage::Configured {
             engine_params: engine_params.to_string(),
         })

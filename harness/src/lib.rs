@@ -11,4 +11,5 @@
 pub mod child;
 pub mod models;
 pub mod protocol;
+pub mod resident;
 pub mod source;
