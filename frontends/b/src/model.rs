@@ -371,7 +371,10 @@ impl BModel {
     fn group_error(&self, group: usize, f: Fail) -> ModelError {
         let f = match self.kinds[group] {
             Kind::Op(m, k) => {
-                crate::errors_constraint::refused(&self.machines[m].operations[k], f, &|c| {
+                let op = &self.machines[m].operations[k];
+                let file = self.world.files.get(usize::from(op.pos.file));
+                let event_b = file.is_some_and(|f| crate::is_event_b(f));
+                crate::errors_constraint::refused(op, f, event_b, &|c| {
                     self.const_ids.contains(&c)
                         || matches!(
                             self.world.globals.get(c as usize),

@@ -18,6 +18,13 @@ const MODELS: &[(&str, &str, &str)] = &[
         "precondition_error",
         "precondition",
     ),
+    // Event-B: SEQ_append (a constant) applied in append's action once
+    // the sequence is full (ProB's action_not_executable)
+    (
+        "B/Tickets/Georghe1/seq_m_mch",
+        "action_not_executable",
+        "action_not_executable",
+    ),
 ];
 
 #[test]
