@@ -3,7 +3,8 @@
 //! results stored into expressions, errors beside false PROPERTIES, values
 //! in error messages, literals beyond 64 bits in unparsed clauses, abstract
 //! constants kept symbolic, Event-B actions applying a constant function
-//! outside its domain), on small machines worked out by hand.
+//! outside its domain, errors met after a provisional binder), on small
+//! machines worked out by hand.
 
 use crate::tests::{count, first_error};
 use crate::tests_wd::model_error;
@@ -205,4 +206,28 @@ fn an_event_b_action_outside_a_constant_domain_is_not_executable() {
     let text = event_applying_a_constant(",couple(none,[integer(none,1),integer(none,6)])");
     let m = crate::parse_str(&text, "M_mch.eventb").expect("parses");
     assert_eq!(frontend_testkit::bfs::count(&m), (5, 8));
+}
+
+/// `xx := 0`, `AnyInc = xx : (xx > xx$0)` (at `xx = MAXINT = 3`, ProB's
+/// candidates beyond MAXINT are not known) and `crash` at `xx = 2`.
+fn any_inc(crash: &str) -> String {
+    format!(
+        "MACHINE A VARIABLES xx INITIALISATION xx := 0
+         OPERATIONS AnyInc = xx : (xx > xx$0);
+           Crash = SELECT xx = 2 THEN xx := {crash} END END"
+    )
+}
+
+#[test]
+fn an_error_after_a_provisional_binder_is_reported() {
+    // 0 -AnyInc-> 1..3 (clipped as ProB), 2 -Crash-> 1 / 0
+    let e = model_error(&any_inc("1 / (xx - 2)"));
+    assert!(e.contains("division by zero"), "{e}");
+    // no error: the exploration of 0..3 ends, AnyInc at 3 refused then
+    let e = first_error(&any_inc("1 / (xx - 1)")).expect("refused");
+    assert!(
+        e.starts_with("unsupported") && e.contains("infinite domain"),
+        "{e}"
+    );
+    assert!(e.contains("found no model error"), "{e}");
 }
