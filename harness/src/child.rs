@@ -193,6 +193,12 @@ pub fn main(args: ChildArgs) -> i32 {
     };
     match engines::create(&args.engine, model.as_ref(), &opts, cfg) {
         Ok(report) => {
+            if report.status == engines::RunStatus::Ok {
+                if let Err(e) = model.complete() {
+                    let status = if e.unsupported { "unsupported" } else { "model_error" };
+                    return fail(status, e.to_string());
+                }
+            }
             say(&ChildMessage::Peak {
                 rss_bytes: peak_rss("self"),
             });

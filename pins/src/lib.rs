@@ -192,6 +192,14 @@ pub trait Model: Send + Sync {
         false
     }
 
+    /// Called once after an exploration expanded every reachable state,
+    /// before its counts stand: a front-end that computed some successors
+    /// under a reading it is not sure of (and met no error) refuses the
+    /// counts here (an `unsupported` [`ModelError`]). Default: they stand.
+    fn complete(&self) -> Result<(), ModelError> {
+        Ok(())
+    }
+
     /// Number of slots `k`.
     fn slot_count(&self) -> usize {
         self.slots().len()

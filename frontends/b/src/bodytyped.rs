@@ -11,7 +11,11 @@
 //! its `||`) types `p`, and only by a declaration `v : T` (a conjunct of an
 //! INVARIANT) whose `T` names the whole type: an integer set (`NAT`,
 //! `0..9`, `INTEGER`: the type is `INTEGER`), `BOOL`, a set of SETS, or
-//! `seq(..)`, `seq1(..)`, `iseq(..)` of one for `v := [p]`.
+//! `seq(..)`, `seq1(..)`, `iseq(..)` of one for `v := [p]`. An operation
+//! without a guard gets the typing conjuncts as a top-level PRE; there,
+//! `p` an operand of `+` in an assignment's value at the top types it
+//! too (COUNTER's `up(m) = c := c + m`, where ProB reports `c mod 2` of
+//! a negative `c`: it enumerates `m` from MININT).
 //!
 //! Owns only this rewriting of the machines, before `compile` plans them.
 
@@ -37,6 +41,7 @@ pub fn type_params_by_body(machines: &mut [Machine]) {
         })
         .collect();
     for op in machines.iter_mut().flat_map(|m| m.operations.iter_mut()) {
+        guard_unguarded(op, &decls, &sets);
         let params = op.params.clone();
         let (guard, body) = match &mut op.body.kind {
             SubstKind::Pre(g, b) => (g, &**b),
@@ -68,6 +73,47 @@ pub fn type_params_by_body(machines: &mut [Machine]) {
     }
 }
 
+/// Gives an operation with parameters and no top-level PRE, SELECT or
+/// ANY the PRE of its parameters' typings by the body, when every
+/// parameter has one.
+fn guard_unguarded(op: &mut Operation, decls: &[(Sym, Expr)], sets: &[Sym]) {
+    let guarded = matches!(
+        op.body.kind,
+        SubstKind::Pre(..) | SubstKind::Select(..) | SubstKind::Any { .. }
+    );
+    if guarded || op.params.is_empty() {
+        return;
+    }
+    let typings: Option<Vec<Expr>> = op
+        .params
+        .iter()
+        .map(|&p| assigned_type(&op.body, p, decls, sets).or_else(|| summed_type(&op.body, p)))
+        .collect();
+    let Some(mut typings) = typings else {
+        return;
+    };
+    let mut guard = typings.remove(0);
+    for t in typings {
+        let pos = guard.pos;
+        guard = Expr {
+            kind: ExprKind::Bin(BinOp::And, Box::new(guard), Box::new(t)),
+            pos,
+        };
+    }
+    let pos = op.body.pos;
+    let body = std::mem::replace(
+        &mut op.body,
+        Subst {
+            kind: SubstKind::Skip,
+            pos,
+        },
+    );
+    op.body = Subst {
+        kind: SubstKind::Pre(guard, Box::new(body)),
+        pos,
+    };
+}
+
 /// The conjunct `p : T` given by an assignment `v := p` (`v := [p]`) at
 /// the top of `body`, if any.
 fn assigned_type(body: &Subst, p: Sym, decls: &[(Sym, Expr)], sets: &[Sym]) -> Option<Expr> {
@@ -89,17 +135,50 @@ fn assigned_type(body: &Subst, p: Sym, decls: &[(Sym, Expr)], sets: &[Sym]) -> O
                 },
                 _ => return None,
             };
-            let x = Expr {
-                kind: ExprKind::Ident(p),
-                pos: r.pos,
-            };
-            Some(Expr {
-                kind: ExprKind::Bin(BinOp::In, Box::new(x), Box::new(ty)),
-                pos: r.pos,
-            })
+            Some(member(p, ty, r.pos))
         }),
         _ => None,
     }
+}
+
+/// `p : INTEGER` when `p` is an operand of a `+` in the value of an
+/// assignment at the top of `body` (`c := c + m`).
+fn summed_type(body: &Subst, p: Sym) -> Option<Expr> {
+    match &body.kind {
+        SubstKind::Par(v) => v.iter().find_map(|s| summed_type(s, p)),
+        SubstKind::Assign(_, rhs) => rhs.iter().find(|r| added(r, p)).map(|r| {
+            let int = Expr {
+                kind: ExprKind::Named(NamedSet::Integer),
+                pos: r.pos,
+            };
+            member(p, int, r.pos)
+        }),
+        _ => None,
+    }
+}
+
+/// `p : ty`.
+fn member(p: Sym, ty: Expr, pos: Pos) -> Expr {
+    let x = Expr {
+        kind: ExprKind::Ident(p),
+        pos,
+    };
+    Expr {
+        kind: ExprKind::Bin(BinOp::In, Box::new(x), Box::new(ty)),
+        pos,
+    }
+}
+
+/// Whether `p` is an operand of a `+` in `e` (an integer in B).
+fn added(e: &Expr, p: Sym) -> bool {
+    let is_p = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == p);
+    let mut found = false;
+    crate::compile::visit(e, &mut |x| {
+        if let ExprKind::Bin(BinOp::Plus, a, b) = &x.kind {
+            found |= is_p(a) || is_p(b);
+        }
+    });
+    found
 }
 
 /// The type whose values are the elements of `t` when `t` is a whole type

@@ -146,7 +146,8 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             ));
         }
     }
-    for m in &machines {
+    // the main machine's own SEES and USES are composed (`load`)
+    for m in machines.iter().filter(|m| m.name != main.name) {
         for r in m.sees.iter().chain(&m.uses) {
             if let Some(seen) = machines.iter().find(|x| x.name == r.name) {
                 if seen.variables.is_empty() && !seen.operations.is_empty() {
@@ -168,7 +169,6 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             }
         }
     }
-    let _ = main;
     let mut globals: Vec<Option<Global>> = Vec::new();
     let set_global = |globals: &mut Vec<Option<Global>>, s: Sym, g: Global| {
         if globals.len() <= s as usize {

@@ -8,6 +8,10 @@
 //! reports the error is not modelled, so such an error is refused
 //! (unsupported) rather than reported. Applications of a variable stay
 //! errors (phonebook4's `cc := db(nn)` with `db = {}`, an error in ProB).
+//! In an Event-B event such an application in an action (not the guard)
+//! stays an error too: ProB runs the actions after it has solved the
+//! guard, and an action without a value is its `action_not_executable`
+//! (Georghe1's `seq1 := SEQ_append(seq1 |-> x)` once `seq1` is full).
 //!
 //! Owns only this decision; it changes no evaluation.
 
@@ -20,23 +24,34 @@ pub(crate) const OUTSIDE: &str = "function applied outside its domain";
 
 /// `f`, or a refusal when `f` is an application of a constant
 /// (`is_constant`) outside its domain, in `op`'s body, whose argument
-/// names a parameter of `op`.
-pub fn refused(op: &Operation, f: Fail, is_constant: &dyn Fn(Sym) -> bool) -> Fail {
+/// names a parameter of `op`; in an Event-B event (`event_b`), ProB's
+/// `action_not_executable` when that application is in an action.
+pub fn refused(op: &Operation, f: Fail, event_b: bool, is_constant: &dyn Fn(Sym) -> bool) -> Fail {
     let Fail::Wd(m, at) = &f else {
         return f;
     };
     if m != OUTSIDE || op.params.is_empty() {
         return f;
     }
-    let mut finder = Finder {
-        at: *at,
-        params: &op.params,
-        is_constant,
-        found: false,
+    let found = |s: &Subst| {
+        let mut finder = Finder {
+            at: *at,
+            params: &op.params,
+            is_constant,
+            found: false,
+        };
+        let Ok(()) = walk_subst(s, &mut finder);
+        finder.found
     };
-    let Ok(()) = walk_subst(&op.body, &mut finder);
-    if !finder.found {
+    if !found(&op.body) {
         return f;
+    }
+    if event_b {
+        if let (Some(_), actions) = crate::model::split_guard(op) {
+            if found(actions) {
+                return Fail::Wd(format!("action_not_executable: {m} in an action"), *at);
+            }
+        }
     }
     Fail::Unsupported(
         format!("{m}: a constant function applied to a value of the operation's parameters (ProB may solve it as a constraint and leave the value out)"),

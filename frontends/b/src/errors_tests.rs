@@ -2,7 +2,9 @@
 //! command-line externals, externals left unevaluated until reached,
 //! results stored into expressions, errors beside false PROPERTIES, values
 //! in error messages, literals beyond 64 bits in unparsed clauses, abstract
-//! constants kept symbolic), on small machines worked out by hand.
+//! constants kept symbolic, Event-B actions applying a constant function
+//! outside its domain, errors met after a provisional binder), on small
+//! machines worked out by hand.
 
 use crate::tests::{count, first_error};
 use crate::tests_wd::model_error;
@@ -160,4 +162,72 @@ fn a_literal_beyond_64_bits_is_refused_only_where_parsed() {
         .expect_err("refused")
         .to_string();
     assert!(e.contains("beyond 64 bits"), "{e}");
+}
+
+/// An Event-B machine seeing `f = {0 |-> 5, ..pairs}`, with `n := 0` and
+/// `step(x)`: guard `x : 0..1`, action `n := f(x)`.
+fn event_applying_a_constant(pairs: &str) -> String {
+    let couple = |a: i64, b: i64| format!("couple(none,[integer(none,{a}),integer(none,{b})])");
+    let int = |k: i64| format!("integer(none,{k})");
+    let (x, n, f) = (
+        "identifier(none,x)",
+        "identifier(none,n)",
+        "identifier(none,f)",
+    );
+    format!(
+        "package(load_event_b_project([event_b_model(none,'M',[sees(none,['C']),
+          variables(none,[{n}]),invariant(none,[]),theorems(none,[]),
+          events(none,[event(none,'INITIALISATION',ordinary(none),[],[],[],[],
+              [assign(none,[{n}],[{zero}])],[]),
+            event(none,step,ordinary(none),[],[{x}],
+              [member(none,{x},interval(none,{zero},{one}))],[],
+              [assign(none,[{n}],[function(none,{f},[{x}])])],[])])])],
+          [event_b_context(none,'C',[extends(none,[]),constants(none,[{f}]),
+            axioms(none,[equal(none,{f},set_extension(none,[{first}{pairs}]))]),
+            theorems(none,[]),sets(none,[])])],[],_E)).",
+        zero = int(0),
+        one = int(1),
+        first = couple(0, 5),
+    )
+}
+
+#[test]
+fn an_event_b_action_outside_a_constant_domain_is_not_executable() {
+    let text = event_applying_a_constant("");
+    let m = crate::parse_str(&text, "M_mch.eventb").expect("parses");
+    let e = match frontend_testkit::bfs::bfs(&m, 100, None) {
+        frontend_testkit::bfs::Bfs::Error(e) => e,
+        other => panic!("{other:?}"),
+    };
+    assert!(!crate::is_unsupported(&e), "{e}");
+    assert!(e.to_string().contains("action_not_executable"), "{e}");
+    // f defined at 1 too: root, setup, n = 0 and n in {5, 6}; edges:
+    // setup, init, step(0) and step(1) from each of n = 0, 5, 6
+    let text = event_applying_a_constant(",couple(none,[integer(none,1),integer(none,6)])");
+    let m = crate::parse_str(&text, "M_mch.eventb").expect("parses");
+    assert_eq!(frontend_testkit::bfs::count(&m), (5, 8));
+}
+
+/// `xx := 0`, `AnyInc = xx : (xx > xx$0)` (at `xx = MAXINT = 3`, ProB's
+/// candidates beyond MAXINT are not known) and `crash` at `xx = 2`.
+fn any_inc(crash: &str) -> String {
+    format!(
+        "MACHINE A VARIABLES xx INITIALISATION xx := 0
+         OPERATIONS AnyInc = xx : (xx > xx$0);
+           Crash = SELECT xx = 2 THEN xx := {crash} END END"
+    )
+}
+
+#[test]
+fn an_error_after_a_provisional_binder_is_reported() {
+    // 0 -AnyInc-> 1..3 (clipped as ProB), 2 -Crash-> 1 / 0
+    let e = model_error(&any_inc("1 / (xx - 2)"));
+    assert!(e.contains("division by zero"), "{e}");
+    // no error: the exploration of 0..3 ends, AnyInc at 3 refused then
+    let e = first_error(&any_inc("1 / (xx - 1)")).expect("refused");
+    assert!(
+        e.starts_with("unsupported") && e.contains("infinite domain"),
+        "{e}"
+    );
+    assert!(e.contains("found no model error"), "{e}");
 }

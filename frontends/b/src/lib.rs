@@ -146,6 +146,7 @@ mod errors_argv;
 mod errors_beta;
 mod errors_constraint;
 mod errors_parallel;
+mod errors_provisional;
 mod errors_results;
 mod errors_show;
 mod eval;

@@ -172,7 +172,9 @@ impl Reader {
     }
 
     /// The operations machine `mi` offers: its own, those of the machines
-    /// it EXTENDS, and those it PROMOTES.
+    /// it EXTENDS, and those it PROMOTES; the main machine (`depth` 0) also
+    /// those of the machines it SEES or USES, as ProB's model checker does
+    /// (LightSwitchSees: 4 states, Switch's toggle among its transitions).
     fn offered_of(&self, mi: usize, ms: &[Machine], depth: usize) -> R<Vec<(usize, usize)>> {
         let m = &ms[mi];
         let mut out: Vec<(usize, usize)> = (0..m.operations.len()).map(|k| (mi, k)).collect();
@@ -186,6 +188,15 @@ impl Reader {
         }
         for r in &m.extends {
             out.extend(self.offered_of(index_of(&r.name, ms), ms, depth + 1)?);
+        }
+        if depth == 0 {
+            for r in m.sees.iter().chain(&m.uses) {
+                for p in self.offered_of(index_of(&r.name, ms), ms, depth + 1)? {
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
         }
         if !m.promotes.is_empty() {
             let callable = self.callable_of(mi, ms, depth + 1)?;

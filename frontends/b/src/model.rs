@@ -76,6 +76,9 @@ pub struct BModel {
     lazy: LazySets,
     /// Per group, the slots it evaluates (not those it only assigns).
     lazy_reads: Vec<Vec<usize>>,
+    /// The first refusal deferred by a provisional binder (see
+    /// `errors_provisional`), reported at the end of the exploration.
+    provisional: OnceLock<Fail>,
 }
 
 impl Callee for BModel {
@@ -171,6 +174,7 @@ impl BModel {
             tables: (0..nslots).map(|_| RwLock::new(Table::default())).collect(),
             lazy: LazySets::default(),
             lazy_reads: Vec::new(),
+            provisional: OnceLock::new(),
         };
         model.groups = model.kinds.iter().map(|k| model.group_of(*k)).collect();
         model.lazy_reads = model.kinds.iter().map(|k| model.reads_of(*k)).collect();
@@ -375,7 +379,10 @@ impl BModel {
     fn group_error(&self, group: usize, f: Fail) -> ModelError {
         let f = match self.kinds[group] {
             Kind::Op(m, k) => {
-                crate::errors_constraint::refused(&self.machines[m].operations[k], f, &|c| {
+                let op = &self.machines[m].operations[k];
+                let file = self.world.files.get(usize::from(op.pos.file));
+                let event_b = file.is_some_and(|f| crate::is_event_b(f));
+                crate::errors_constraint::refused(op, f, event_b, &|c| {
                     self.const_ids.contains(&c)
                         || matches!(
                             self.world.globals.get(c as usize),
@@ -557,8 +564,13 @@ impl BModel {
             locals: Vec::new(),
             local_samples: Vec::new(),
         };
-        let r =
-            lazy_sets::in_transition(|| self.op_successors_in(state, group, op, &mut env, emit));
+        let allowed = crate::errors_provisional::allowed(&self.world, op);
+        let (r, deferred) = crate::errors_provisional::within(allowed, || {
+            lazy_sets::in_transition(|| self.op_successors_in(state, group, op, &mut env, emit))
+        });
+        if let Some(f) = deferred {
+            let _ = self.provisional.set(f);
+        }
         *slots = env.slots;
         r
     }
@@ -833,6 +845,12 @@ impl pins::Model for BModel {
             r.map_err(|f| self.group_error(g, f))?;
         }
         Ok(())
+    }
+    fn complete(&self) -> pins::Step {
+        match self.provisional.get() {
+            Some(f) => Err(self.fail(crate::errors_provisional::at_end(f))),
+            None => Ok(()),
+        }
     }
 }
 

@@ -199,9 +199,9 @@ fn included_machine_parameters_are_bound_to_their_arguments() {
 }
 
 #[test]
-fn seeing_a_machine_with_operations_is_refused() {
-    // ProB's counts include the seen machine's operations (Hansen19's
-    // Nodes_Sequence): not modelled
+fn the_main_machine_s_seen_machines_are_composed() {
+    // ProB's model checker adds the seen machine's variables and
+    // operations (Hansen19's Nodes_Sequence, LightSwitchSees)
     let dir = std::env::temp_dir().join(format!("bmisc-sees-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("write");
@@ -213,7 +213,31 @@ fn seeing_a_machine_with_operations_is_refused() {
         "Main.mch",
         "MACHINE Main SEES Lib VARIABLES x INITIALISATION x := k END",
     );
-    let e = crate::parse_file(&dir.join("Main.mch")).expect_err("refused");
+    // root, the constants, x = 1; setup, init and get's self-loop
+    let m = crate::parse_file(&dir.join("Main.mch")).expect("composed");
+    assert_eq!(frontend_testkit::bfs::count(&m), (3, 3));
+    write(
+        "Sw.mch",
+        "MACHINE Sw VARIABLES v INITIALISATION v := 0 OPERATIONS flip = v := 1 - v END",
+    );
+    write(
+        "Uses.mch",
+        "MACHINE Uses USES Sw VARIABLES x INITIALISATION x := 0
+         OPERATIONS inc = SELECT x < 1 THEN x := x + 1 END END",
+    );
+    // root + (x, v) in {0,1}^2; init, flip from 4 states, inc from 2
+    let m = crate::parse_file(&dir.join("Uses.mch")).expect("composed");
+    assert_eq!(frontend_testkit::bfs::count(&m), (5, 7));
+    // a machine other than the main one seeing Lib: refused
+    write(
+        "Mid.mch",
+        "MACHINE Mid SEES Lib VARIABLES y INITIALISATION y := k END",
+    );
+    write(
+        "Top.mch",
+        "MACHINE Top INCLUDES Mid VARIABLES z INITIALISATION z := 0 END",
+    );
+    let e = crate::parse_file(&dir.join("Top.mch")).expect_err("refused");
     assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
     assert!(e.to_string().contains("a machine with operations"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);

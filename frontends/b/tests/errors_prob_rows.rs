@@ -18,6 +18,33 @@ const MODELS: &[(&str, &str, &str)] = &[
         "precondition_error",
         "precondition",
     ),
+    // Event-B: SEQ_append (a constant) applied in append's action once
+    // the sequence is full (ProB's action_not_executable)
+    (
+        "B/Tickets/Georghe1/seq_m_mch",
+        "action_not_executable",
+        "action_not_executable",
+    ),
+    // the negative number reached by Dec, Dec, with AnyInc's xx : (xx >
+    // xx$0) at xx = MAXINT left provisional (errors_provisional)
+    (
+        "B/FeatureChecks/TestPrimedBecomeSuch",
+        "mod not defin",
+        "modulo of a negative number",
+    ),
+    // up(m) = c := c + m: m an integer by its use, -1 from MININT
+    (
+        "B/FeatureChecks/RenameParameterTests/Decomposition/COUNTER",
+        "mod not defin",
+        "modulo of a negative number",
+    ),
+    // DSees SEES C: C's inc composed (as ProB's model checker does), so
+    // the loop's INVARIANT y > x - 10 fails once x reaches 13
+    (
+        "B/Tickets/Hansen22_WhileOpCallPrefix/DSees",
+        "while_invariant_violation",
+        "WHILE loop INVARIANT violated",
+    ),
 ];
 
 #[test]

@@ -92,7 +92,10 @@ pub fn bfs(m: &dyn Model, limit: usize, time: Option<Duration>) -> Bfs {
             }
         }
     }
-    Bfs::Done(f.states() as u64, edges)
+    match m.complete() {
+        Ok(()) => Bfs::Done(f.states() as u64, edges),
+        Err(e) => Bfs::Error(e),
+    }
 }
 
 /// Checks that the successor `t` of `s` by group `g` differs from `s`

@@ -288,7 +288,9 @@ pub(super) fn literals(e: &Expr) -> bool {
 }
 
 /// The candidate values of a range: `max(lower)..min(upper)`, a missing
-/// side clipped to `MININT`/`MAXINT` in a `guard`'s binder.
+/// side clipped to `MININT`/`MAXINT` in a `guard`'s binder; none where
+/// ProB's clipping is not known, in a provisional binder
+/// (`errors_provisional`), a refusal elsewhere.
 pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<i64>> {
     let pos = r
         .lower
@@ -324,7 +326,7 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         (Some(lo), None) if within(lo) => (lo, maxint),
         (None, Some(hi)) if within(hi) => (minint, hi),
         (None, None) => (minint, maxint),
-        _ => return Err(unbounded()),
+        _ => return crate::errors_provisional::defer(unbounded(), guard),
     };
     let pushed_out = |&(above, shift): &(bool, i64)| match above {
         true => lo.saturating_add(shift) > maxint,
@@ -333,14 +335,14 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
     if r.ties.iter().any(pushed_out)
         || (lo <= hi && super::range_pushed::tops_out(r, (lo, hi), cs, env)?)
     {
-        return Err(unbounded());
+        return crate::errors_provisional::defer(unbounded(), guard);
     }
     let clipped = (r.lower.is_empty(), r.upper.is_empty());
     if super::range_pushed::beyond(r, clipped, cs, env)?
         || super::range_member::reaches_edge(&r.excluded, clipped, cs, env)?
         || super::range_holes::reaches_edge(&r.holes, clipped, cs, env)?
     {
-        return Err(unbounded());
+        return crate::errors_provisional::defer(unbounded(), guard);
     }
     if hi < lo {
         return Ok(Vec::new());

@@ -1,0 +1,72 @@
+//! Provisional explorations: an operation of a classical B machine whose
+//! binder (its parameters, an ANY, a `:(`) meets an integer enumeration
+//! we cannot be sure ProB makes (TestPrimedBecomeSuch's `xx : (xx >
+//! xx$0)` at `xx = MAXINT`: ProB's candidates beyond MAXINT are not
+//! known) gives no transition for it instead of refusing the whole model
+//! at once, and the refusal is remembered. Every transition we then make
+//! is one ProB makes, so a model error met later is in a state ProB
+//! reaches too (ProB's error row); an exploration that ends without one
+//! is refused at its end ([`pins::Model::complete`]), never counted.
+//!
+//! Only positive binders (solved with `guard`) take part: a quantifier
+//! or comprehension inside an expression, where missing values could make
+//! a formula true that ProB finds false, still refuses at once. Not for
+//! Event-B (its refinement checks read abstract guards, where a missing
+//! value would be a false simulation error), nor under ProB's per-state
+//! caps (`SET_PREF_MAX_OPERATIONS`: ProB's truncation may drop a
+//! transition we keep), nor in SETUP_CONSTANTS or the INITIALISATION
+//! (no solution there is an error of its own).
+//!
+//! Owns only this bookkeeping: which enumerations are uncertain stays in
+//! `solve::bounds`, and the explorer's end in the engines.
+
+use std::cell::{Cell, RefCell};
+
+use crate::ast::Operation;
+use crate::eval::{Fail, World, E};
+
+thread_local! {
+    static ALLOWED: Cell<bool> = const { Cell::new(false) };
+    static MET: RefCell<Option<Fail>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` (an operation's successors) with provisional binders allowed
+/// when `allowed`; returns its result and the first refusal deferred.
+pub(crate) fn within<R>(allowed: bool, f: impl FnOnce() -> R) -> (R, Option<Fail>) {
+    let before = ALLOWED.with(|a| a.replace(allowed));
+    let r = f();
+    ALLOWED.with(|a| a.set(before));
+    (r, MET.with(|m| m.borrow_mut().take()))
+}
+
+/// No candidates for an uncertain enumeration of a positive binder
+/// (`guard`) while provisional binders are allowed, the refusal `f`
+/// remembered; `f` itself otherwise.
+pub(crate) fn defer<T>(f: Fail, guard: bool) -> E<Vec<T>> {
+    if !guard || !ALLOWED.with(Cell::get) {
+        return Err(f);
+    }
+    MET.with(|m| {
+        m.borrow_mut().get_or_insert(f);
+    });
+    Ok(Vec::new())
+}
+
+/// Whether `op`'s binders may be provisional: a classical B operation
+/// (not Event-B) of a machine without `SET_PREF_MAX_OPERATIONS`.
+pub(crate) fn allowed(w: &World, op: &Operation) -> bool {
+    let file = w.files.get(usize::from(op.pos.file));
+    w.caps.operations.is_none() && !file.is_some_and(|f| crate::is_event_b(f))
+}
+
+/// The refusal `f` deferred until a complete exploration without a model
+/// error, as reported then.
+pub(crate) fn at_end(f: &Fail) -> Fail {
+    match f {
+        Fail::Unsupported(m, p) => Fail::Unsupported(
+            format!("{m} (met in an operation; the exploration without its values found no model error)"),
+            *p,
+        ),
+        other => other.clone(),
+    }
+}
