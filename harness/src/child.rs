@@ -195,7 +195,11 @@ pub fn main(args: ChildArgs) -> i32 {
         Ok(report) => {
             if report.status == engines::RunStatus::Ok {
                 if let Err(e) = model.complete() {
-                    let status = if e.unsupported { "unsupported" } else { "model_error" };
+                    let status = if e.unsupported {
+                        "unsupported"
+                    } else {
+                        "model_error"
+                    };
                     return fail(status, e.to_string());
                 }
             }
