@@ -119,6 +119,17 @@ pub struct Env<'w> {
     pub symbolic: bool,
 }
 
+impl Env<'_> {
+    /// The value of the innermost local binding of `s`, if any.
+    pub fn local(&self, s: Sym) -> Option<&Value> {
+        self.locals
+            .iter()
+            .rev()
+            .find(|(x, _)| *x == s)
+            .map(|(_, v)| v)
+    }
+}
+
 /// A function applied outside its domain inside the quantified formula `q`
 /// (a quantifier, a set comprehension, a lambda, SIGMA...) is an error even
 /// in a guard conjunct (ProB's TwoPurses: `!c.(c : C => f(c) <= g(c))` in
@@ -1317,14 +1328,7 @@ fn range(lo: i64, hi: i64, pos: Pos) -> E<Value> {
 
 /// The value of the bound identifiers `ids` as a (left-nested) tuple.
 fn tuple(ids: &[Sym], env: &Env) -> Value {
-    let get = |s: Sym| {
-        env.locals
-            .iter()
-            .rev()
-            .find(|(x, _)| *x == s)
-            .map(|(_, v)| v.clone())
-            .expect("bound")
-    };
+    let get = |s: Sym| env.local(s).cloned().expect("bound");
     let mut t = get(ids[0]);
     for &s in &ids[1..] {
         t = Value::pair(t, get(s));

@@ -37,13 +37,7 @@ impl PartsInOrder {
     /// partition's first parts, up to the first one not bound, hold the
     /// first free elements in order.
     pub fn prefix_holds(&self, env: &Env) -> bool {
-        let bound = |x: &Sym| {
-            env.locals
-                .iter()
-                .rev()
-                .find(|(s, _)| s == x)
-                .map(|(_, v)| v)
-        };
+        let bound = |x: &Sym| env.local(*x);
         self.partitions.iter().all(|(parts, free)| {
             let vals: Vec<_> = parts.iter().map_while(bound).collect();
             allocated_in_order(&vals, *free, vals.len() == parts.len())

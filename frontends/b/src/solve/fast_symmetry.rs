@@ -77,13 +77,7 @@ impl Canon {
     /// growth string: each element index at most one more than the
     /// largest before it.
     pub fn prefix_holds(&self, env: &Env) -> bool {
-        let bound = |x: &Sym| {
-            env.locals
-                .iter()
-                .rev()
-                .find(|(s, _)| s == x)
-                .map(|(_, v)| v)
-        };
+        let bound = |x: &Sym| env.local(*x);
         self.groups
             .iter()
             .all(|g| restricted_growth(g.iter().map_while(bound)))
