@@ -36,6 +36,9 @@ pub struct Tr<'a> {
     /// The datatypes and operators by cases of the theories (see
     /// `datatypes`).
     pub theory: super::datatypes::Theory,
+    /// The operators ProB applies by an internal implementation (see
+    /// `tags`).
+    pub tags: super::tags::Tags,
     /// Where each axiom and event starts, and its name (for messages).
     pub regions: Vec<(Pos, String)>,
 }
@@ -328,6 +331,9 @@ impl Tr<'_> {
     /// definition with the arguments for its parameters (see `theory`).
     fn theory_operator(&mut self, t: &Term, name: &Term, args: &[Term], pred: bool) -> R<Expr> {
         let name = name.atom().unwrap_or("?");
+        if let (Some(b), [arg]) = (self.tags.builtin(name), args) {
+            return Ok(mk(ExprKind::Call(b, vec![self.expr(arg)?]), self.pos_of(t)));
+        }
         if let Some(e) = self.datatype_app(t, name, args, pred)? {
             return Ok(e);
         }

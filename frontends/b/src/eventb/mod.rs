@@ -26,6 +26,7 @@ mod project;
 mod projected_set;
 mod refined;
 mod refinement;
+mod tags;
 mod term;
 #[cfg(test)]
 mod tests_after;
@@ -43,6 +44,8 @@ mod tests_merge;
 mod tests_nested_forall;
 #[cfg(test)]
 mod tests_projected_set;
+#[cfg(test)]
+mod tests_tags;
 #[cfg(test)]
 mod tests_theory;
 #[cfg(test)]

@@ -64,6 +64,7 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<(Composed, Reg
         carriers: Vec::new(),
         operators: Vec::new(),
         theory: Default::default(),
+        tags: Default::default(),
         regions: Vec::new(),
     };
     // the extras: the theories of ProB's theory plug-in, whose operators
@@ -80,6 +81,7 @@ pub fn compose(reader: &mut Reader, text: &str, label: &str) -> R<(Composed, Reg
     };
     tr.operators = super::theory::operators(extras(term));
     tr.theory = super::datatypes::Theory::read(extras(term));
+    tr.tags = super::tags::Tags::read(extras(term));
     let mut machines = Vec::new();
     let mut enumerated = Vec::new();
     for c in order_contexts(contexts) {
