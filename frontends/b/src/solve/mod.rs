@@ -22,7 +22,8 @@
 //!    `chain`);
 //! 8. failing that, `x = TRUE` (or `FALSE`, `/=`) anywhere in a conjunct,
 //!    under `or`, `not`...: `x` is a boolean and ranges over `BOOL`;
-//! 9. failing that, `a \/ x = E` (the subsets of `E`), `f : lo..x --> R`
+//! 9. failing that, `a \/ x = E` (the subsets of `E` holding what the
+//!    other operands leave out, see `carrier_union`), `f : lo..x --> R`
 //!    with `f` known (the end of `dom(f)`), `a ^ x ^ b = E` (the slices
 //!    of `E`, see `concat`); and, with the first ones,
 //!    `x |-> y = E` (`E` taken apart) and `{x} : E` (as 5.): see
@@ -37,7 +38,9 @@
 //! 11. failing that, the values of `x`'s B type, read from an expression
 //!     next to an occurrence of `x` (`x /: ran(r)`, `p(x) = 3`; see
 //!     `typing`), an integer shown only by `x /= E` in a guard's binder
-//!     ranging over `MININT..MAXINT` (see `carrier_ints`), a non-empty
+//!     ranging over `MININT..MAXINT` (see `carrier_ints`), or typed by
+//!     `INTEGER` beside implications `P => x = E` the state decides (see
+//!     `carrier_implied`), a non-empty
 //!     set of integers bounded by `min(x) >= lo` and `max(x) <= hi` over
 //!     the subsets of `lo..hi` (see `carrier_extremes`), a function into
 //!     `NATURAL` of fixed `SIGMA` over the functions of that sum (see
@@ -66,9 +69,15 @@ mod applied;
 mod bounds;
 mod carrier_extremes;
 mod carrier_images;
+mod carrier_implied;
 mod carrier_ints;
 mod carrier_locals;
+mod carrier_relations;
 mod carrier_sums;
+mod carrier_union;
+#[cfg(test)]
+mod carrier_union_tests;
+mod carrier_wdfree;
 mod cases;
 mod chain;
 mod clipped;
@@ -137,7 +146,7 @@ pub use fast_symmetry::Canon;
 pub(crate) use fspace_arrows::members as space_members;
 pub use plan::{
     conjuncts, idents, plan, plan_deferring, plan_deferring_first, plan_exists, Gen, Plan,
-    PlanResult, Step,
+    PlanResult,
 };
 pub use range_forall::decide as forall_over_counterexamples;
 pub use range_forall::unbounded;
@@ -238,7 +247,7 @@ fn step(
     let Some(st) = plan.steps.get(k) else {
         return f(env);
     };
-    let cands = match candidates(ids, cs, (st, k, &mut run.memo), env, guard) {
+    let cands = match candidates(ids, cs, (plan, k, &mut run.memo), env, guard) {
         Err(Fail::Wd(m, _))
             if guard && m.starts_with("function appl") && !wd::reported(ids, cs, plan, k) =>
         {
@@ -294,10 +303,11 @@ fn step(
 fn candidates(
     ids: &[Sym],
     cs: &[&Expr],
-    (st, k, memo): (&Step, usize, &mut memo::Memo),
+    (plan, k, memo): (&Plan, usize, &mut memo::Memo),
     env: &mut Env,
     guard: bool,
 ) -> E<Vec<Vec<Value>>> {
+    let st = &plan.steps[k];
     Ok(match &st.gen {
         Gen::Eq { c, left } => {
             let ExprKind::Bin(_, a, b) = &cs[*c].kind else {
@@ -328,7 +338,10 @@ fn candidates(
                     Ok(Some(fs)) => Ok(fs),
                     Ok(None) => match carrier_images::search(f, b, cs, &st.checks, env) {
                         Some(rs) => Ok(rs),
-                        None => memo.elements(k, b, ids, env),
+                        None => match carrier_relations::pruned(f, b, cs, &st.checks, env) {
+                            Some(rs) => Ok(rs),
+                            None => memo.elements(k, b, ids, env),
+                        },
                     },
                     Err(e) => Err(e),
                 };
@@ -377,7 +390,7 @@ fn candidates(
             let (p, x) = (c.map(|c| cs[c]), ids[st.vars[0]]);
             let vals = match cases::candidates(p, cs, x, unbound, env) {
                 Err(f) if cases::unfixed(&f) && !ws.is_empty() => {
-                    typing::candidates(ws, cs, x, slot(x, env), env)
+                    typed_or_bounded(ws, (ids, cs, x), env, guard)
                 }
                 r => r,
             };
@@ -421,13 +434,10 @@ fn candidates(
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];
-            match typing::candidates(ws, cs, x, slot(x, env), env) {
-                Err(f) if guard && untyped(&f) => bounded_carrier(ids, cs, x, env)?.ok_or(f)?,
-                r => r?,
-            }
-            .into_iter()
-            .map(|v| vec![v])
-            .collect()
+            typed_or_bounded(ws, (ids, cs, x), env, guard)?
+                .into_iter()
+                .map(|v| vec![v])
+                .collect()
         }
         Gen::Pattern { c, left } => {
             let (a, b) = sides(cs[*c]);
@@ -437,10 +447,14 @@ fn candidates(
         }
         Gen::UnionPart { c, left } => {
             let (a, b) = sides(cs[*c]);
-            let set = if *left { b } else { a };
-            let s = env.elements(set)?;
-            crate::value::subsets(&s, 24)
-                .map_err(|m| Fail::Unsupported(m, set.pos))?
+            let sides = if *left { (a, b) } else { (b, a) };
+            let unbound: Vec<Sym> = plan.steps[k..]
+                .iter()
+                .flat_map(|s| s.vars.iter().map(|&v| ids[v]))
+                .collect();
+            let checks: Vec<&Expr> = st.checks.iter().map(|&k| cs[k]).collect();
+            let x = ids[st.vars[0]];
+            carrier_union::candidates(x, sides, &unbound, (cs[*c], &checks), env)?
                 .into_iter()
                 .map(|v| vec![v])
                 .collect()
@@ -492,13 +506,31 @@ fn subset_candidates(
     Ok(subs)
 }
 
+/// The values of `x`'s type shown by the witnesses `ws` (see `typing`);
+/// failing that, in a guard's binder, those of `bounded_carrier`.
+fn typed_or_bounded(
+    ws: &[typing::Witness],
+    (ids, cs, x): (&[Sym], &[&Expr], Sym),
+    env: &mut Env,
+    guard: bool,
+) -> E<Vec<Value>> {
+    match typing::candidates(ws, cs, x, slot(x, env), env) {
+        Err(f) if guard && untyped(&f) => bounded_carrier(ids, cs, x, env)?.ok_or(f),
+        r => r,
+    }
+}
+
 /// The candidates of `x`, of a guard's binder, whose type has no finite
 /// carrier but whose conjuncts bound it as ProB's propagation does: an
-/// integer shown only by `x /= E` (`carrier_ints`), a set of integers
+/// integer shown only by `x /= E` (`carrier_ints`) or fixed by decided
+/// implications (`carrier_implied`), a set of integers
 /// between its extremes (`carrier_extremes`), a function into `NATURAL`
 /// of fixed sum (`carrier_sums`).
 fn bounded_carrier(ids: &[Sym], cs: &[&Expr], x: Sym, env: &mut Env) -> E<Option<Vec<Value>>> {
     if let Some(vs) = carrier_ints::candidates(ids, cs, x, env)? {
+        return Ok(Some(vs));
+    }
+    if let Some(vs) = carrier_implied::candidates(ids, cs, x, env)? {
         return Ok(Some(vs));
     }
     if let Some(vs) = carrier_extremes::candidates(ids, cs, x, env)? {

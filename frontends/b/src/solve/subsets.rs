@@ -7,8 +7,9 @@
 //! subsets these conjuncts admit are produced, in the order of the full
 //! enumeration (the masks over `E`'s sorted elements, ascending).
 //!
-//! Only the step's leading checks are read, so a subset left out would
-//! have been rejected before any other conjunct was evaluated; an
+//! Only the step's leading checks are read, past those that cannot fail
+//! with a well-definedness error (see `carrier_wdfree`), so a subset left
+//! out would have been rejected before any error could be met; an
 //! evaluation that fails, or a result too large to hold, falls back to
 //! the full enumeration: solutions and errors are those of the full
 //! enumeration.
@@ -50,6 +51,7 @@ pub fn pruned(
         match read(c, x, &mut adm, env) {
             Some(true) => any = true,
             Some(false) => return None,
+            None if super::carrier_wdfree::wd_free(c) => continue,
             None => break,
         }
     }
@@ -166,7 +168,7 @@ fn is_card_of(e: &Expr, x: Sym) -> bool {
 
 /// For `inter = empty` with `inter` being `x /\ A` or `A /\ x` and
 /// `empty` the empty set: `A`.
-fn disjoint_from<'a>(inter: &'a Expr, empty: &Expr, x: Sym) -> Option<&'a Expr> {
+pub(super) fn disjoint_from<'a>(inter: &'a Expr, empty: &Expr, x: Sym) -> Option<&'a Expr> {
     if !matches!(empty.kind, ExprKind::EmptySet) {
         return None;
     }
