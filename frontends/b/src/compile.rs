@@ -63,6 +63,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         calls,
     } = c;
     crate::bodytyped::type_params_by_body(&mut machines);
+    crate::solve::type_quantified(&mut machines, &syms);
     crate::deferred_rest::read_rest_parts(&mut machines);
     let main = machines.last().expect("main machine");
     let mut maxint = 3i64;

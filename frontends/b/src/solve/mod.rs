@@ -131,6 +131,11 @@ mod range_pushed;
 #[cfg(test)]
 mod range_pushed_tests;
 mod range_subset;
+mod range_typed;
+mod range_typed_guards;
+#[cfg(test)]
+mod range_typed_tests;
+mod range_types;
 mod shapes;
 mod sized;
 mod subsets;
@@ -150,6 +155,7 @@ pub use plan::{
 };
 pub use range_forall::decide as forall_over_counterexamples;
 pub use range_forall::unbounded;
+pub use range_typed::type_quantified;
 pub use wd::closed_wd;
 pub use witness::{exists_in_window, forall_refuted_in_window, window_typed};
 
