@@ -82,6 +82,9 @@ mod errors_relational;
 mod errors_unsat;
 mod fast_alternative;
 mod fast_forall;
+mod fast_partition;
+#[cfg(test)]
+mod fast_partition_tests;
 mod fast_sets;
 mod fast_symmetry;
 mod fspace;
@@ -435,12 +438,10 @@ fn candidates(
             let vars: Vec<Sym> = st.vars.iter().map(|&k| ids[k]).collect();
             shapes::take_apart(pat, other, &vars, env)?
         }
-        Gen::UnionPart { c, left } => {
+        Gen::UnionPart { c, left, narrow } => {
             let (a, b) = sides(cs[*c]);
-            let set = if *left { b } else { a };
-            let s = env.elements(set)?;
-            crate::value::subsets(&s, 24)
-                .map_err(|m| Fail::Unsupported(m, set.pos))?
+            let sides = if *left { (a, b) } else { (b, a) };
+            fast_partition::candidates(ids[st.vars[0]], sides, narrow, cs, env)?
                 .into_iter()
                 .map(|v| vec![v])
                 .collect()

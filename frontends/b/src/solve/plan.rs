@@ -55,7 +55,12 @@ pub enum Gen {
     Pattern { c: usize, left: bool },
     /// Conjunct `c` is `a \/ x \/ .. = E` (`left`: the union is the left
     /// side) with `E` finite: `x` ranges over `E`'s subsets.
-    UnionPart { c: usize, left: bool },
+    /// `narrow`: bounds of `x` from the other operands and a disjointness.
+    UnionPart {
+        c: usize,
+        left: bool,
+        narrow: super::fast_partition::Narrow,
+    },
     /// Conjunct `c` is `a ^ x ^ .. = E` (`left`: the concatenation is the
     /// left side) with `E` ready: `x` ranges over `E`'s slices.
     Slice { c: usize, left: bool },
@@ -641,7 +646,7 @@ impl Planner<'_> {
             _ => None,
         };
         let union = |c| match sides(c)? {
-            (BinOp::Eq, a, b) => shapes::union_part(c, (a, b), &kn, &infinite),
+            (BinOp::Eq, a, b) => shapes::union_part((c, &self.cs), (a, b), &kn, &infinite),
             _ => None,
         };
         let end = |c| match sides(c)? {

@@ -146,14 +146,18 @@ fn split(
 /// `Gen::UnionPart` for conjunct `c`, `a = b`: one side a union with an
 /// unbound identifier among its operands, the other side `ready` and not
 /// `infinite`.
+/// `cs`: the binder's conjuncts, which may narrow the candidates (see
+/// `fast_partition`).
 pub(super) fn union_part(
-    c: usize,
+    (c, cs): (usize, &[&Expr]),
     sides: (&Expr, &Expr),
     kn: &Known,
     infinite: &dyn Fn(&Expr) -> bool,
 ) -> Option<Cand> {
-    let found = operand_of(sides, BinOp::Union, kn, &|e| !infinite(e));
-    found.map(|(k, left)| (3, vec![k], Gen::UnionPart { c, left }))
+    let (k, left) = operand_of(sides, BinOp::Union, kn, &|e| !infinite(e))?;
+    let union = if left { sides.0 } else { sides.1 };
+    let narrow = super::fast_partition::narrow(kn.ids[k], union, cs, kn.ready);
+    Some((3, vec![k], Gen::UnionPart { c, left, narrow }))
 }
 
 /// The first unbound identifier among the `op`-operands of one side of
