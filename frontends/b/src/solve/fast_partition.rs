@@ -79,36 +79,26 @@ pub(super) fn candidates(
     env: &mut Env,
 ) -> E<Vec<Value>> {
     let s = env.elements(set)?;
-    let mut lower = Vec::new();
-    if n.rest_ready {
+    // a bound whose operand fails to evaluate is left out: the conjuncts,
+    // checked as before, then report that failure
+    let lower = if n.rest_ready {
         let mut ops = Vec::new();
         operands(union, BinOp::Union, &mut ops);
-        let mut rest = Vec::new();
-        for o in ops.into_iter().filter(|o| !is(o, x)) {
-            let ov = env.eval(o)?;
-            let os = ov.as_set().map_err(|m| Fail::Wd(m, o.pos))?;
-            rest = set_of(v::union(&rest, os));
-        }
-        lower = set_of(v::diff(&s, &rest));
-    }
-    let mut upper = s.clone();
-    if let Some((c, left)) = n.disjoint {
-        let ExprKind::Bin(_, l, r) = &cs[c].kind else {
-            unreachable!("planned by narrow")
-        };
-        let inter = if matches!(l.kind, ExprKind::EmptySet) {
-            r
-        } else {
-            l
-        };
-        let ExprKind::Bin(_, a, b) = &inter.kind else {
-            unreachable!("planned by narrow")
-        };
-        let other = if left { a } else { b };
-        let ov = env.eval(other)?;
-        let os = ov.as_set().map_err(|m| Fail::Wd(m, other.pos))?;
-        upper = set_of(v::diff(&s, os));
-    }
+        let rest: Option<Vec<Value>> =
+            ops.into_iter()
+                .filter(|o| !is(o, x))
+                .try_fold(Vec::new(), |acc, o| {
+                    let os = set_value(o, env)?;
+                    Some(set_of(v::union(&acc, &os)))
+                });
+        rest.map_or_else(Vec::new, |r| set_of(v::diff(&s, &r)))
+    } else {
+        Vec::new()
+    };
+    let upper = match n.disjoint.and_then(|d| set_value(apart(d, cs), env)) {
+        Some(a) => set_of(v::diff(&s, &a)),
+        None => s.clone(),
+    };
     if lower.iter().any(|e| upper.binary_search(e).is_err()) {
         return Ok(Vec::new());
     }
@@ -121,6 +111,34 @@ pub(super) fn candidates(
             other => other,
         })
         .collect())
+}
+
+/// The operand `a` of the disjointness `(c, left)` found by [`narrow`].
+fn apart<'e>((c, left): (usize, bool), cs: &[&'e Expr]) -> &'e Expr {
+    let ExprKind::Bin(_, l, r) = &cs[c].kind else {
+        unreachable!("planned by narrow")
+    };
+    let inter = if matches!(l.kind, ExprKind::EmptySet) {
+        r
+    } else {
+        l
+    };
+    let ExprKind::Bin(_, a, b) = &inter.kind else {
+        unreachable!("planned by narrow")
+    };
+    if left {
+        a
+    } else {
+        b
+    }
+}
+
+/// The elements of `e`'s value, `None` when it fails or is no set.
+fn set_value(e: &Expr, env: &mut Env) -> Option<Vec<Value>> {
+    match env.eval(e).ok()? {
+        Value::Set(s) => Some(s.to_vec()),
+        _ => None,
+    }
 }
 
 /// The elements of a set value built by `value`'s set operations.
