@@ -1271,7 +1271,7 @@ impl<'w> Env<'w> {
                         .collect(),
                 )
             }
-            Closure1 => wd(v::closure1(&self.set(a)?), pos)?,
+            Closure1 => wd(crate::fast_closure::closure1(&self.set(a)?), pos)?,
             Closure => {
                 return Err(Fail::Unsupported(
                     "closure (reflexive, over the whole type)".into(),

@@ -153,6 +153,7 @@ mod eval;
 mod eventb;
 mod eventb_calls;
 mod exec;
+mod fast_closure;
 mod fast_inverse;
 mod lazy_sets;
 mod lexer;

@@ -76,6 +76,8 @@ mod carrier_relations;
 mod carrier_sums;
 mod carrier_union;
 #[cfg(test)]
+mod carrier_union_partition_tests;
+#[cfg(test)]
 mod carrier_union_tests;
 mod carrier_wdfree;
 mod cases;
