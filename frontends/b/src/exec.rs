@@ -144,14 +144,27 @@ impl Env<'_> {
                 vec![w]
             }
             SubstKind::BecomesIn(ids, set) => {
-                if ids.len() != 1 {
-                    return Err(Fail::Unsupported("x, y :: S".into(), pos));
+                let targets: Vec<Target> =
+                    ids.iter().map(|&x| self.target(x, pos)).collect::<E<_>>()?;
+                let mut out = Vec::new();
+                for x in self.becomes_in_choices(set)? {
+                    // `x, y :: S`: each member of `S` is a tuple `x |-> y`
+                    let mut parts = Vec::with_capacity(ids.len());
+                    if !crate::eval::bind_tuple(ids, x, &mut parts) {
+                        return Err(Fail::Unsupported(
+                            "x, y :: S with a member of S not a tuple".into(),
+                            pos,
+                        ));
+                    }
+                    let of = |x: Sym| parts.iter().find(|p| p.0 == x).map(|p| p.1.clone());
+                    out.push(
+                        ids.iter()
+                            .zip(&targets)
+                            .map(|(&x, &t)| (t, of(x).expect("bound by bind_tuple")))
+                            .collect(),
+                    );
                 }
-                let t = self.target(ids[0], pos)?;
-                self.becomes_in_choices(set)?
-                    .into_iter()
-                    .map(|x| vec![(t, x)])
-                    .collect()
+                out
             }
             SubstKind::BecomesSuch { ids, pred, plan } => {
                 let targets: Vec<Target> =
@@ -596,7 +609,7 @@ impl Env<'_> {
         for &o in &op.outs {
             self.locals.push((o, unset()));
         }
-        let r = (|| -> E<Vec<Writes>> {
+        let r = crate::library_opcalls::nested(pos, || -> E<Vec<Writes>> {
             let body = match &op.body.kind {
                 SubstKind::Pre(p, b) => {
                     if !self.holds(p)? {
@@ -639,7 +652,7 @@ impl Env<'_> {
                     w
                 })
                 .collect())
-        })();
+        });
         self.locals = saved;
         let outcomes = r?;
         let mut out = Vec::with_capacity(outcomes.len());

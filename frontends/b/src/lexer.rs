@@ -93,6 +93,8 @@ pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {
                 s.eat_while(|c| c == '_' || c.is_ascii_alphanumeric() || unicode_letter(c))
                     .to_owned(),
             )
+        } else if s.starts_with("0x") && s.peek_at(2).is_some_and(|c| c.is_ascii_hexdigit()) {
+            hex_literal(&mut s)
         } else if c.is_ascii_digit() {
             let n = s.eat_while(|c| c.is_ascii_digit());
             n.parse::<i64>()
@@ -127,6 +129,14 @@ pub fn lex(text: &str, file: &str, file_id: u16) -> Result<Vec<Token>, BError> {
         col: p.col,
     });
     Ok(out)
+}
+
+/// ProB's hexadecimal literal `0xFF` (255), at `0x` followed by a hex
+/// digit; one beyond 64 bits is a [`Tok::BigInt`] keeping its text.
+fn hex_literal(s: &mut Scanner) -> Tok {
+    s.bump_n(2);
+    let digits = s.eat_while(|c| c.is_ascii_hexdigit());
+    i64::from_str_radix(digits, 16).map_or_else(|_| Tok::BigInt(format!("0x{digits}")), Tok::Int)
 }
 
 /// A non-ASCII letter or digit of an identifier (`δ`, `ä`, `₀`), not one

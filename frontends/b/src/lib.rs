@@ -160,6 +160,7 @@ mod lexer;
 mod library_bits;
 mod library_defs;
 mod library_machines;
+mod library_opcalls;
 mod library_optimize;
 mod library_pragmas;
 mod library_strings;
@@ -241,6 +242,8 @@ mod deferred_nonempty_tests;
 mod deferred_partition_tests;
 #[cfg(test)]
 mod errors_tests;
+#[cfg(test)]
+mod library_syntax_tests;
 #[cfg(test)]
 mod library_tests;
 #[cfg(test)]

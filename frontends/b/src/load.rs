@@ -90,6 +90,7 @@ impl Reader {
         for mi in 0..machines.len() {
             callable.extend(self.callable_of(mi, &machines, 0)?);
         }
+        crate::library_opcalls::add_local_operations(&machines, &mut callable);
         Ok(Composed {
             machines,
             offered,
@@ -466,6 +467,10 @@ impl Reader {
             let mut p = Parser::new(body.clone(), &files, &mut self.syms, &defs);
             match kw.as_str() {
                 "DEFINITIONS" | "ASSERTIONS" => {}
+                // ProB's named expressions (`mcd == card(ID)`), for its
+                // views: they neither constrain nor change a state, and a
+                // use of one elsewhere is an unknown identifier here
+                "EXPRESSIONS" => {}
                 // read for the variables' types only: an INVARIANT this
                 // parser does not read is left out, not an error
                 "INVARIANT" => {
@@ -544,7 +549,7 @@ impl Reader {
                 "VARIABLES" | "CONCRETE_VARIABLES" | "ABSTRACT_VARIABLES" | "VISIBLE_VARIABLES"
                 | "HIDDEN_VARIABLES" => {
                     if !p.at_eof() {
-                        m.variables.extend(p.ident_list()?);
+                        m.variables.extend(p.grouped_ident_list()?);
                         p.expect_eof()?;
                     }
                 }
@@ -799,6 +804,7 @@ fn standard_library(file: &str) -> Option<&'static [LibraryExternal]> {
             (F, "GET_CODE", &[]),
             (F, "GET_CODE_STDIN", &[]),
             (F, "GET_INFO", &[]),
+            (F, "READ_FILE_AS_STRING", &[]),
             (F, "READ_FILE_AS_STRINGS", &[]),
             (F, "READ_LINE", &[]),
             (F, "TIME", &[]),

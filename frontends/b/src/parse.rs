@@ -56,6 +56,7 @@ pub const CLAUSES: &[&str] = &[
     "HIDDEN_VARIABLES",
     "INVARIANT",
     "ASSERTIONS",
+    "EXPRESSIONS",
     "DEFINITIONS",
     "INITIALISATION",
     "INITIALIZATION",
@@ -431,6 +432,24 @@ impl<'a> Parser<'a> {
             self.expect_sym(")")?;
         }
         Ok(v)
+    }
+
+    /// A VARIABLES list whose items may be parenthesised lists: ProB
+    /// accepts `Vars == (x, y, z)` in DEFINITIONS and `VARIABLES Vars, v`.
+    pub fn grouped_ident_list(&mut self) -> R<Vec<Sym>> {
+        let mut v = Vec::new();
+        loop {
+            self.expand_defs(false)?;
+            if self.toks.eat_sym("(") {
+                v.extend(self.grouped_ident_list()?);
+                self.expect_sym(")")?;
+            } else {
+                v.push(self.sym_ident()?);
+            }
+            if !self.toks.eat_sym(",") {
+                return Ok(v);
+            }
+        }
     }
 
     /// Expands a definition at the cursor, if there is one; `subst`: in

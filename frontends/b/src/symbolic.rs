@@ -434,16 +434,18 @@ fn typed_by(d: &Expr, s: &Expr, globals: &[Option<Global>]) -> bool {
 }
 
 /// The sets `A1, .., An` of a lambda's predicate `x1 : A1 & .. & xn :
-/// An` over its parameters `ids` (no other conjunct, no `Ai` mentioning a
+/// An` over its parameters `ids` (one typing conjunct per parameter, in
+/// any order: `%(m, x).(x : INTEGER & m : NATURAL1 | ..)` has the domain
+/// `NATURAL1 * INTEGER`; no other conjunct, no `Ai` mentioning a
 /// parameter); `xi <: B` is `xi : POW(B)`.
 fn lambda_domain(ids: &[Sym], pred: &Expr) -> Option<Vec<Expr>> {
     let cs = conjuncts(pred);
     if cs.len() != ids.len() {
         return None;
     }
-    let typing = |(c, x): (&&Expr, &Sym)| match &c.kind {
+    let typing = |c: &Expr, x: Sym| match &c.kind {
         ExprKind::Bin(op @ (BinOp::In | BinOp::Subset), y, a)
-            if named(y) == Some(*x) && !ids.iter().any(|&i| mentions(a, i)) =>
+            if named(y) == Some(x) && !ids.iter().any(|&i| mentions(a, i)) =>
         {
             Some(match op {
                 BinOp::In => (**a).clone(),
@@ -455,7 +457,14 @@ fn lambda_domain(ids: &[Sym], pred: &Expr) -> Option<Vec<Expr>> {
         }
         _ => None,
     };
-    cs.iter().zip(ids).map(typing).collect()
+    // each parameter is typed by exactly one conjunct, so that (with as
+    // many conjuncts as parameters) every conjunct is a typing
+    let of = |&x: &Sym| {
+        let mut found = cs.iter().filter_map(|c| typing(c, x));
+        let a = found.next()?;
+        found.next().is_none().then_some(a)
+    };
+    ids.iter().map(of).collect()
 }
 
 /// Whether `dom` is the product `A1 * .. * An` of `ds` (left-associated,
