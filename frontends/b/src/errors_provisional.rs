@@ -17,13 +17,21 @@
 //! transition we keep), nor in SETUP_CONSTANTS or the INITIALISATION
 //! (no solution there is an error of its own).
 //!
+//! Parameters no conjunct gives a finite range (BarRel_CXCC_Feb08's
+//! `i > 1 & i : NATURAL1 & route(i) = n`) are planned last
+//! ([`plan_params`]): the operation gives the transitions of the other
+//! parameters' values only where its guard has no solution whatever
+//! theirs (none reaching them), and its refusal is remembered at each
+//! try, so that such an exploration is never counted either.
+//!
 //! Owns only this bookkeeping: which enumerations are uncertain stays in
 //! `solve::bounds`, and the explorer's end in the engines.
 
 use std::cell::{Cell, RefCell};
 
-use crate::ast::Operation;
+use crate::ast::{Expr, Operation, Sym, Syms};
 use crate::eval::{Fail, World, E};
+use crate::solve::{Gen, Plan, PlanResult};
 
 thread_local! {
     static ALLOWED: Cell<bool> = const { Cell::new(false) };
@@ -50,6 +58,34 @@ pub(crate) fn defer<T>(f: Fail, guard: bool) -> E<Vec<T>> {
         m.borrow_mut().get_or_insert(f);
     });
     Ok(Vec::new())
+}
+
+/// Whether provisional binders are allowed now (inside [`within`]).
+pub(crate) fn active() -> bool {
+    ALLOWED.with(Cell::get)
+}
+
+/// The plan of an operation's parameters `ids` typed by `pred`: ProB's
+/// (`solve::plan`), or, where some parameter has no finite range, the
+/// plan binding those last (`solve::plan_deferring`), whose unbounded
+/// step then defers (see [`defer`]) and whose refusal [`note`] keeps.
+pub(crate) fn plan_params(ids: &[Sym], pred: &Expr, syms: &Syms) -> PlanResult {
+    crate::solve::plan(ids, pred, syms)
+        .or_else(|f| crate::solve::plan_deferring(ids, pred, syms).map_err(|_| f))
+}
+
+/// Remembers the refusal of `plan`'s unbounded step, if it has one
+/// (a [`plan_params`] fallback), whether or not a state reaches it.
+pub(crate) fn note(plan: &Plan) {
+    let unbounded = plan.steps.iter().find_map(|s| match &s.gen {
+        Gen::Unbounded(m, p) => Some(Fail::Unsupported(m.clone(), *p)),
+        _ => None,
+    });
+    if let Some(f) = unbounded.filter(|_| active()) {
+        MET.with(|m| {
+            m.borrow_mut().get_or_insert(f);
+        });
+    }
 }
 
 /// Whether `op`'s binders may be provisional: a classical B operation

@@ -231,3 +231,31 @@ fn an_error_after_a_provisional_binder_is_reported() {
     );
     assert!(e.contains("found no model error"), "{e}");
 }
+
+/// `recv(i)`, whose `i` no conjunct bounds (`route(i) = n` beside
+/// `i : NATURAL1`), and `crash` at `xx = 1`.
+fn unbounded_parameter(crash: &str) -> String {
+    format!(
+        "MACHINE U SETS N = {{k0, k1}} CONSTANTS route PROPERTIES route = [k0, k1]
+         VARIABLES xx INITIALISATION xx := 0
+         OPERATIONS recv(n, i) = PRE n : N & xx = 5 & i > 1 & i : NATURAL1 & route(i) = n
+             THEN skip END;
+           Inc = SELECT xx = 0 THEN xx := 1 END;
+           Crash = SELECT xx = 1 THEN xx := {crash} END END"
+    )
+}
+
+#[test]
+fn an_unbounded_parameter_defers_its_refusal() {
+    // recv is never enabled (xx /= 5), whatever i: the error at xx = 1
+    // is reached through the transitions of Inc alone
+    let e = model_error(&unbounded_parameter("1 / (xx - 1)"));
+    assert!(e.contains("division by zero"), "{e}");
+    // no error: the exploration ends, refused for recv's i all the same
+    let e = first_error(&unbounded_parameter("2")).expect("refused");
+    assert!(
+        e.starts_with("unsupported") && e.contains("cannot enumerate 'i'"),
+        "{e}"
+    );
+    assert!(e.contains("found no model error"), "{e}");
+}

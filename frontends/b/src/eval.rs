@@ -168,8 +168,11 @@ fn wd<T>(r: Result<T, String>, pos: Pos) -> E<T> {
 
 /// ProB's integers are unbounded; ours are 64-bit.
 pub(crate) fn overflow(pos: Pos) -> Fail {
-    Fail::Unsupported("an integer beyond 64 bits".into(), pos)
+    Fail::Unsupported(BEYOND_64_BITS.into(), pos)
 }
+
+/// The message of [`overflow`].
+pub(crate) const BEYOND_64_BITS: &str = "an integer beyond 64 bits";
 
 impl<'w> Env<'w> {
     pub fn lookup(&self, s: Sym, pos: Pos) -> E<Value> {

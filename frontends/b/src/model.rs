@@ -651,7 +651,15 @@ impl BModel {
                 op.pos,
             ));
         };
-        let plan = env.plan_of(&self.param_plans[group], &ids, guard)?;
+        let by = match crate::errors_provisional::active() {
+            true => crate::errors_provisional::plan_params,
+            false => crate::solve::plan,
+        };
+        let plan = env.plan_by(&self.param_plans[group], &ids, guard, by)?;
+        crate::errors_provisional::note(plan);
+        if crate::errors_provisional::active() {
+            crate::solve::prob_order(&ids, guard, env)?;
+        }
         solve(&ids, guard, plan, env, true, &mut |env| {
             let params = op
                 .params

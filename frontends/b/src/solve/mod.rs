@@ -89,6 +89,7 @@ mod declared;
 mod deferred_prune;
 #[cfg(test)]
 mod deferred_prune_tests;
+mod errors_determined;
 mod errors_relational;
 mod errors_unsat;
 mod fast_alternative;
@@ -147,6 +148,7 @@ mod witness;
 
 pub use consequent::{forall_typed_by_body, untyped};
 pub use declared::Declared;
+pub use errors_determined::prob_order;
 pub use errors_unsat::false_beside_wd;
 pub use fast_sets::SetCache;
 pub use fast_symmetry::Canon;

@@ -82,6 +82,11 @@ pub fn closed_wd(f: Fail, ids: &[Sym], pred: &Expr, env: &mut Env) -> Fail {
             _ => return f,
         }
     }
+    if let Err(Fail::Wd(m, at)) = super::errors_determined::prob_order(ids, pred, env) {
+        if m == super::errors_determined::CLPFD_OVERFLOW {
+            return Fail::Wd(m, at);
+        }
+    }
     ids.iter()
         .find_map(|&x| empty_candidate_wd(x, ids, pred, env))
         .unwrap_or(f)
