@@ -133,9 +133,11 @@ mod bijection;
 mod bodytyped;
 mod compile;
 mod deferred_bijection_side;
+mod deferred_equal_parts;
 mod deferred_given;
 mod deferred_inferred;
 mod deferred_mincard;
+mod deferred_part_members;
 mod deferred_parts;
 mod deferred_product;
 mod deferred_rest;
@@ -236,6 +238,8 @@ mod deferred_eventb_tests;
 mod deferred_inferred_tests;
 #[cfg(test)]
 mod deferred_nonempty_tests;
+#[cfg(test)]
+mod deferred_part_members_tests;
 #[cfg(test)]
 mod deferred_partition_tests;
 #[cfg(test)]

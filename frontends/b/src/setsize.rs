@@ -245,6 +245,9 @@ impl SetSizes<'_> {
         match (self.parts_size(parts, all), fixed) {
             (Some(sum), Some(n)) if sum != n => Err("whose sizes do not add up to its own"),
             (Some(sum), _) => Ok(Some(sum)),
+            (None, Some(n)) if crate::deferred_equal_parts::equal_parts(parts, n, all) => {
+                Ok(Some(n))
+            }
             (None, _) if parts.len() > 2 => Err("of unknown sizes"),
             (None, fixed) => Ok(fixed),
         }
