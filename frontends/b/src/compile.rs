@@ -64,6 +64,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     } = c;
     crate::bodytyped::type_params_by_body(&mut machines);
     crate::deferred_rest::read_rest_parts(&mut machines);
+    crate::deferred_listed_parts::read_listed_parts(&mut machines);
     let main = machines.last().expect("main machine");
     let mut maxint = 3i64;
     let mut minint = -1i64;

@@ -136,6 +136,7 @@ mod deferred_bijection_side;
 mod deferred_equal_parts;
 mod deferred_given;
 mod deferred_inferred;
+mod deferred_listed_parts;
 mod deferred_mincard;
 mod deferred_part_members;
 mod deferred_parts;
@@ -236,6 +237,8 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 mod deferred_eventb_tests;
 #[cfg(test)]
 mod deferred_inferred_tests;
+#[cfg(test)]
+mod deferred_listed_parts_tests;
 #[cfg(test)]
 mod deferred_nonempty_tests;
 #[cfg(test)]
