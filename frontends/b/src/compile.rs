@@ -65,6 +65,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     crate::bodytyped::type_params_by_body(&mut machines);
     crate::solve::type_quantified(&mut machines, &syms);
     crate::deferred_rest::read_rest_parts(&mut machines);
+    crate::deferred_listed_parts::read_listed_parts(&mut machines);
     let main = machines.last().expect("main machine");
     let mut maxint = 3i64;
     let mut minint = -1i64;
@@ -531,14 +532,22 @@ impl SubstVisitor for Checker<'_> {
 /// way not modelled: `c : X` with `c` and `X` constants in a machine with
 /// deferred sets (without them there is no symmetry to break: ProB's
 /// counts of DeadlockBools, the Kodkod Loops, kodex2, LargeAndSmallSets,
-/// JavaBC0_TLC), or a bijection space (`>->>`, `>+>>`) mentioning a
+/// JavaBC0_TLC) and `X` not a part of a partition of a deferred set
+/// (`deferred_part_members`), or a bijection space (`>->>`, `>+>>`) mentioning a
 /// deferred set, other than one bijection per deferred set that
 /// `bijection` fixes.
 fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Pos, String)> {
-    for c in crate::solve::conjuncts(p) {
+    let all = crate::solve::conjuncts(p);
+    for &c in &all {
         if let ExprKind::Bin(BinOp::In, a, b) = &c.kind {
             if let (ExprKind::Ident(x), ExprKind::Ident(s)) = (&a.kind, &b.kind) {
-                if consts.contains(x) && consts.contains(s) && !deferred.is_empty() {
+                // an element of a partition's part: `symmetry`'s
+                let part = crate::deferred_part_members::element_set(&all, *s, deferred);
+                if consts.contains(x)
+                    && consts.contains(s)
+                    && !deferred.is_empty()
+                    && part.is_none()
+                {
                     return Some((c.pos, "a constant element of a constant set".into()));
                 }
             }

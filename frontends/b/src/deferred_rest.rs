@@ -66,6 +66,22 @@ fn parts(e: &Expr, consts: &[Sym], singles: &mut Vec<Sym>, sets: &mut Vec<Sym>) 
 /// Rewrites every such conjunct of a deferred set (see the module
 /// comment) in the machines' PROPERTIES.
 pub fn read_rest_parts(machines: &mut [Machine]) {
+    rewrite_properties(machines, &|c, deferred, consts, all| {
+        let (singles, rest, s) = deferred
+            .iter()
+            .find_map(|&s| rest_part(c, s, consts, all).map(|(xs, r)| (xs, r, s)))?;
+        Some(reading(&singles, rest, s, c.pos))
+    });
+}
+
+/// A reading of a conjunct `c`: `read(c, deferred sets, constants, all
+/// conjuncts)`, `None` to keep it.
+pub(crate) type Reading<'a> = &'a dyn Fn(&Expr, &[Sym], &[Sym], &[&Expr]) -> Option<Expr>;
+
+/// Replaces each top-level PROPERTIES conjunct `c` that `read(c,
+/// deferred sets, constants, all conjuncts)` rewrites, the conjuncts
+/// being those before any rewrite.
+pub(crate) fn rewrite_properties(machines: &mut [Machine], read: Reading) {
     let deferred = crate::deferred_given::deferred_sets(machines);
     let consts = crate::deferred_given::constants(machines);
     let all: Vec<Expr> = machines
@@ -77,12 +93,7 @@ pub fn read_rest_parts(machines: &mut [Machine]) {
     let all: Vec<&Expr> = all.iter().collect();
     for m in machines.iter_mut() {
         for p in &mut m.properties {
-            rewrite(p, &mut |c| {
-                let (singles, rest, s) = deferred
-                    .iter()
-                    .find_map(|&s| rest_part(c, s, &consts, &all).map(|(xs, r)| (xs, r, s)))?;
-                Some(reading(&singles, rest, s, c.pos))
-            });
+            rewrite(p, &mut |c| read(c, &deferred, &consts, &all));
         }
     }
 }

@@ -133,9 +133,12 @@ mod bijection;
 mod bodytyped;
 mod compile;
 mod deferred_bijection_side;
+mod deferred_equal_parts;
 mod deferred_given;
 mod deferred_inferred;
+mod deferred_listed_parts;
 mod deferred_mincard;
+mod deferred_part_members;
 mod deferred_parts;
 mod deferred_product;
 mod deferred_rest;
@@ -237,7 +240,11 @@ mod deferred_eventb_tests;
 #[cfg(test)]
 mod deferred_inferred_tests;
 #[cfg(test)]
+mod deferred_listed_parts_tests;
+#[cfg(test)]
 mod deferred_nonempty_tests;
+#[cfg(test)]
+mod deferred_part_members_tests;
 #[cfg(test)]
 mod deferred_partition_tests;
 #[cfg(test)]

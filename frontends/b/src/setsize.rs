@@ -206,11 +206,16 @@ impl SetSizes<'_> {
         let parts = Some(least_by_parts(&all, d.name)).filter(|&k| k > 0);
         let distinct = self.distinct_elements(d.name, &consts);
         let rest = Some(crate::deferred_rest::least_by_rest(&all, d.name)).filter(|&k| k > 0);
+        let listed_parts = Some(crate::deferred_listed_parts::least_by_listed_parts(
+            &all, d.name,
+        ))
+        .filter(|&k| k > 0);
         let n = match least
             .chain(demanded)
             .chain(parts)
             .chain(distinct)
             .chain(rest)
+            .chain(listed_parts)
             .max()
         {
             Some(least) if defaulted && least > n => least,
@@ -219,6 +224,8 @@ impl SetSizes<'_> {
         for c in bounds {
             self.check_bound(c, d.name, n)?;
         }
+        crate::deferred_listed_parts::check_free(&all, d.name, n)
+            .map_err(|m| refuse_at(self.files, d.pos, m))?;
         if !(1..=1000).contains(&n) {
             return Err(refuse_at(
                 self.files,
@@ -245,6 +252,9 @@ impl SetSizes<'_> {
         match (self.parts_size(parts, all), fixed) {
             (Some(sum), Some(n)) if sum != n => Err("whose sizes do not add up to its own"),
             (Some(sum), _) => Ok(Some(sum)),
+            (None, Some(n)) if crate::deferred_equal_parts::equal_parts(parts, n, all) => {
+                Ok(Some(n))
+            }
             (None, _) if parts.len() > 2 => Err("of unknown sizes"),
             (None, fixed) => Ok(fixed),
         }
@@ -420,7 +430,7 @@ pub(crate) fn listing(c: &Expr, s: Sym, consts: &[Sym]) -> Option<Vec<Sym>> {
 
 /// The size of the largest set of `k` items pairwise related by `pairs`;
 /// `None` for more than 16 items.
-fn largest_clique(k: usize, pairs: &[(usize, usize)]) -> Option<usize> {
+pub(crate) fn largest_clique(k: usize, pairs: &[(usize, usize)]) -> Option<usize> {
     if k > 16 {
         return None;
     }

@@ -32,6 +32,11 @@ use crate::value::Value;
 /// declaration order.
 fn element_constants(machines: &[Machine], const_ids: &[Sym], deferred: &[Sym]) -> Vec<Vec<usize>> {
     let mut groups: Vec<Vec<usize>> = vec![Vec::new(); deferred.len()];
+    let all: Vec<&Expr> = machines
+        .iter()
+        .flat_map(|m| &m.properties)
+        .flat_map(crate::solve::conjuncts)
+        .collect();
     for m in machines {
         for p in &m.properties {
             for c in crate::solve::conjuncts(p) {
@@ -49,6 +54,7 @@ fn element_constants(machines: &[Machine], const_ids: &[Sym], deferred: &[Sym]) 
                 let Some((x, s)) = element_of(c) else {
                     continue;
                 };
+                let s = crate::deferred_part_members::element_set(&all, s, deferred).unwrap_or(s);
                 let (Some(k), Some(d)) = (
                     const_ids.iter().position(|&i| i == x),
                     deferred.iter().position(|&i| i == s),
