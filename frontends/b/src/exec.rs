@@ -144,14 +144,25 @@ impl Env<'_> {
                 vec![w]
             }
             SubstKind::BecomesIn(ids, set) => {
-                if ids.len() != 1 {
-                    return Err(Fail::Unsupported("x, y :: S".into(), pos));
+                let targets: Vec<Target> =
+                    ids.iter().map(|&x| self.target(x, pos)).collect::<E<_>>()?;
+                let mut out = Vec::new();
+                for x in self.becomes_in_choices(set)? {
+                    // `x, y :: S`: the components of a tuple of S
+                    let mut parts = Vec::with_capacity(ids.len());
+                    if !crate::eval::bind_tuple(ids, x, &mut parts) {
+                        return Err(Fail::Unsupported("x, y :: S, S not of tuples".into(), pos));
+                    }
+                    parts.reverse();
+                    out.push(
+                        targets
+                            .iter()
+                            .copied()
+                            .zip(parts.into_iter().map(|p| p.1))
+                            .collect(),
+                    );
                 }
-                let t = self.target(ids[0], pos)?;
-                self.becomes_in_choices(set)?
-                    .into_iter()
-                    .map(|x| vec![(t, x)])
-                    .collect()
+                out
             }
             SubstKind::BecomesSuch { ids, pred, plan } => {
                 let targets: Vec<Target> =

@@ -90,6 +90,7 @@ mod fspace_curried;
 mod fspace_order;
 mod fspace_split;
 mod memo;
+mod monotone;
 mod plan;
 mod points;
 mod range_alias;
@@ -328,7 +329,10 @@ fn candidates(
                     Ok(Some(fs)) => Ok(fs),
                     Ok(None) => match carrier_images::search(f, b, cs, &st.checks, env) {
                         Some(rs) => Ok(rs),
-                        None => memo.elements(k, b, ids, env),
+                        None => match monotone::relations(f, b, cs, &st.checks, env) {
+                            Some(rs) => Ok(rs),
+                            None => memo.elements(k, b, ids, env),
+                        },
                     },
                     Err(e) => Err(e),
                 };
