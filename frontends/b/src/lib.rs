@@ -267,6 +267,8 @@ mod tests_misc;
 #[cfg(test)]
 mod tests_range;
 #[cfg(test)]
+mod tests_sequences;
+#[cfg(test)]
 mod tests_setsize;
 #[cfg(test)]
 mod tests_subsets;

@@ -329,7 +329,12 @@ fn candidates(
                     Ok(Some(fs)) => Ok(fs),
                     Ok(None) => match carrier_images::search(f, b, cs, &st.checks, env) {
                         Some(rs) => Ok(rs),
-                        None => match monotone::relations(f, b, cs, &st.checks, env) {
+                        None => match monotone::relations(
+                            f,
+                            b,
+                            st.checks.iter().map(|&k| cs[k]).collect(),
+                            env,
+                        ) {
                             Some(rs) => Ok(rs),
                             None => memo.elements(k, b, ids, env),
                         },
@@ -394,7 +399,7 @@ fn candidates(
         Gen::Sized { set, len } => {
             let (s, n) = (cs[*set], cs[*len]);
             let x = ids[st.vars[0]];
-            let (Some(s), Some(n)) = (sized::seq_set(s, x), sized::length(n, x)) else {
+            let (Some(s), Some(n)) = (sized::elements_set(s, x), sized::length(n, x)) else {
                 unreachable!("planned by sized")
             };
             sized::candidates(s, n, env)?

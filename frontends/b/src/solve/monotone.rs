@@ -89,20 +89,17 @@ fn grows_with(s: &Expr, x: Sym) -> bool {
 pub(super) fn relations(
     r: Sym,
     space: &Expr,
-    cs: &[&Expr],
-    checks: &[usize],
+    checks: Vec<&Expr>,
     env: &mut Env,
 ) -> Option<Vec<Value>> {
-    let ExprKind::Bin(BinOp::Space(SpaceKind::Rel), a, b) = &space.kind else {
+    let antitone_check = |c: &&Expr| mentions(c, r) && antitone(c, r, true);
+    match &space.kind {
+        ExprKind::Bin(BinOp::Space(SpaceKind::Rel), ..) if checks.iter().any(antitone_check) => {}
+        _ => return None,
+    }
+    let ExprKind::Bin(_, a, b) = &space.kind else {
         return None;
     };
-    let checks: Vec<&Expr> = checks.iter().map(|&k| cs[k]).collect();
-    if !checks
-        .iter()
-        .any(|c| mentions(c, r) && antitone(c, r, true))
-    {
-        return None;
-    }
     let (Ok(Value::Set(a)), Ok(Value::Set(b))) = (env.eval(a), env.eval(b)) else {
         return None;
     };
