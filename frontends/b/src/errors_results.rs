@@ -4,7 +4,7 @@
 //! systeme1's `PRE out1 : 0..10`, TypingReturnValues' `xx : POW(NAT)`,
 //! all errors in ProB). A typing predicate `x : T` over a whole type `T`
 //! (`dd : DATA`, GSM_revue, counted by ProB) is another matter, which
-//! ProB's type checker takes out: refused as before, never an error.
+//! ProB's type checker takes out: it holds, never an error.
 //! An operation call storing a result anywhere but in a variable is an
 //! error of the model too.
 
@@ -26,11 +26,13 @@ pub fn read_error(name: &str, pos: Pos) -> Fail {
     )
 }
 
-/// Refuses the typing predicate `a : b` of an unassigned result `a` over
-/// a whole type `b`; any other membership goes on.
-pub fn typing_of_unset(env: &Env, a: &Expr, b: &Expr) -> E<()> {
+/// Whether `a : b` is the typing predicate of an unassigned result `a`
+/// over a whole type `b`: ProB's type checker takes it out, so it holds
+/// (WhileAssignTupleChoose's loop `INVARIANT p1:INTEGER & p2:INTEGER`
+/// before the first iteration assigns `p1`, GSM_revue's `dd : DATA`).
+pub fn typing_of_unset(env: &Env, a: &Expr, b: &Expr) -> bool {
     let ExprKind::Ident(s) = a.kind else {
-        return Ok(());
+        return false;
     };
     let unset = env
         .locals
@@ -38,16 +40,7 @@ pub fn typing_of_unset(env: &Env, a: &Expr, b: &Expr) -> E<()> {
         .rev()
         .find(|(x, _)| *x == s)
         .is_some_and(|(_, v)| is_unset_result(v));
-    if unset && crate::symbolic::is_type(b, &env.w.globals) {
-        return Err(Fail::Unsupported(
-            format!(
-                "'{}' read before it is assigned (a typing predicate of a result)",
-                env.w.syms.name(s)
-            ),
-            a.pos,
-        ));
-    }
-    Ok(())
+    unset && crate::symbolic::is_type(b, &env.w.globals)
 }
 
 /// The results of an operation call go into variables only (`zz, ww <--

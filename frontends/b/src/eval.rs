@@ -276,8 +276,8 @@ impl<'w> Env<'w> {
                 Neq => Ok(self.eval(a)? != self.eval(b)?),
                 // ProB decides `E : {}` without evaluating `E`.
                 In | NotIn if matches!(b.kind, ExprKind::EmptySet) => Ok(*op == NotIn),
+                In if crate::errors_results::typing_of_unset(self, a, b) => Ok(true),
                 In => {
-                    crate::errors_results::typing_of_unset(self, a, b)?;
                     let x = self.eval(a)?;
                     self.member(&x, b)
                 }
@@ -770,7 +770,7 @@ impl<'w> Env<'w> {
         wd(x.as_int(), e.pos)
     }
 
-    fn set(&mut self, e: &Expr) -> E<Arc<Vec<Value>>> {
+    pub(crate) fn set(&mut self, e: &Expr) -> E<Arc<Vec<Value>>> {
         match self.eval(e)? {
             Value::Set(s) => Ok(s),
             _ => Err(Fail::Wd("expected a set".into(), e.pos)),
@@ -1165,7 +1165,7 @@ impl<'w> Env<'w> {
         Ok(match b {
             Bool => Value::Bool(self.holds(a)?),
             Not => Value::Bool(!self.holds(a)?),
-            Card => Value::Int(self.set(a)?.len() as i64),
+            Card => Value::Int(self.card_of(a)?),
             Dom => wd(v::dom(&self.set(a)?), pos)?,
             Ran => wd(v::ran(&self.set(a)?), pos)?,
             Pow | Pow1 | Fin | Fin1 | Iseq | Iseq1 | Perm | IfThenElse | External(_) => {

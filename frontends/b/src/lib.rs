@@ -131,6 +131,7 @@ use std::path::Path;
 mod ast;
 mod bijection;
 mod bodytyped;
+mod cardinality;
 mod compile;
 mod deferred_bijection_side;
 mod deferred_equal_parts;
@@ -168,6 +169,7 @@ mod library_optimize;
 mod library_pragmas;
 mod library_strings;
 mod load;
+mod maximal_sets;
 mod model;
 mod outcomes;
 mod parse;
@@ -254,6 +256,8 @@ mod library_syntax_tests;
 #[cfg(test)]
 mod library_tests;
 #[cfg(test)]
+mod maximal_sets_tests;
+#[cfg(test)]
 mod symbolic_plan_tests;
 #[cfg(test)]
 mod symbolic_setformer_tests;
@@ -261,6 +265,8 @@ mod symbolic_setformer_tests;
 mod symbolic_shadow_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_cardinality_monotone;
 #[cfg(test)]
 mod tests_deferred;
 #[cfg(test)]
@@ -272,9 +278,13 @@ mod tests_misc;
 #[cfg(test)]
 mod tests_range;
 #[cfg(test)]
+mod tests_sequences;
+#[cfg(test)]
 mod tests_setsize;
 #[cfg(test)]
 mod tests_subsets;
+#[cfg(test)]
+mod tests_tuple_choice;
 #[cfg(test)]
 mod tests_values;
 #[cfg(test)]

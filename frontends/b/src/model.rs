@@ -361,7 +361,10 @@ impl BModel {
         let mut written: Vec<(usize, Option<usize>)> = Vec::new();
         for (tg, v) in w.iter().rev() {
             if let Target::Slot(i) = *tg {
-                if i >= self.nconst && !written.iter().any(|x| x.0 == i) {
+                if i >= self.nconst
+                    && !written.iter().any(|x| x.0 == i)
+                    && !self.keeps_maximal(t, o, i, v)
+                {
                     let large = lazy_sets::is_large(v).then(|| v.as_set().map_or(0, |s| s.len()));
                     written.push((i, large));
                 }
@@ -373,6 +376,15 @@ impl BModel {
                 let len = self.decode_slot(t, i).as_set().map_or(0, |s| s.len());
                 lazy_sets::conflict(&self.slots[i + 1].name, len, pos)
             })
+    }
+
+    /// Whether slot `i` of `t` keeps the maximal set `v` the source of `o`
+    /// held there, so that ProB's union with it is it (`maximal_sets`):
+    /// its origin stays that of the source.
+    fn keeps_maximal(&self, t: &[PValue], o: &Origin, i: usize, v: &Value) -> bool {
+        t[i + 1] == o.state[i + 1]
+            && lazy_sets::is_large(v)
+            && crate::maximal_sets::is_maximal(v, &self.world)
     }
 
     /// [`Self::fail`], the message naming the transition group.

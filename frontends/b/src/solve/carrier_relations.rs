@@ -6,8 +6,11 @@
 //! ARGUMENTS <-> ARGUMENTS & .. & card(attacks) < 6`, as ProB's solver
 //! propagates the cardinality before it enumerates.
 //!
+//! A check antitone in `r` (see `monotone`: ForAllExpansion's `r : ID <->
+//! ID`, 2^25 relations) prunes a relation space of any size.
+//!
 //! Every relation left out fails one of those conjuncts; the candidates
-//! keep the full enumeration's order. A value that cannot be had, or no
+//! keep the full enumeration's order (the set of all relations, sorted). A value that cannot be had, or no
 //! pruning conjunct, leaves the caller's full enumeration (and its
 //! refusal).
 //!
@@ -22,8 +25,9 @@ use crate::value::{self as v, Value};
 const FULL: usize = 24;
 
 /// The relations `r : space` (a plain relation space `A <-> B` of more
-/// than [`FULL`] pairs) that the conjuncts `checks` of `cs` admit; `None`
-/// when they prune nothing or a value cannot be had.
+/// than [`FULL`] pairs, or with a check antitone in `r`) that the
+/// conjuncts `checks` of `cs` admit; `None` when they prune nothing or a
+/// value cannot be had.
 pub fn pruned(
     r: Sym,
     space: &Expr,
@@ -34,13 +38,16 @@ pub fn pruned(
     let ExprKind::Bin(BinOp::Space(SpaceKind::Rel), a, b) = &space.kind else {
         return None;
     };
+    let checks: Vec<&Expr> = checks.iter().map(|&c| cs[c]).collect();
     let a = env.elements(a).ok()?;
     let b = env.elements(b).ok()?;
-    if a.len().checked_mul(b.len())? <= FULL {
+    let antitone = checks.iter().any(|c| super::monotone::antitone_in(c, r));
+    if a.len().checked_mul(b.len())? <= FULL && !antitone {
         return None;
     }
     let pairs = v::cartesian(&a, &b);
     let pairs = pairs.as_set().ok()?;
-    let checks: Vec<&Expr> = checks.iter().map(|&c| cs[c]).collect();
-    super::subsets::pruned(r, pairs, &checks, false, env)
+    let mut rs = super::subsets::pruned(r, pairs, &checks, false, env)?;
+    rs.sort_unstable();
+    Some(rs)
 }

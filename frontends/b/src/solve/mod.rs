@@ -102,6 +102,7 @@ mod fspace_curried;
 mod fspace_order;
 mod fspace_split;
 mod memo;
+mod monotone;
 mod plan;
 mod points;
 mod range_alias;
@@ -413,7 +414,7 @@ fn candidates(
         Gen::Sized { set, len } => {
             let (s, n) = (cs[*set], cs[*len]);
             let x = ids[st.vars[0]];
-            let (Some(s), Some(n)) = (sized::seq_set(s, x), sized::length(n, x)) else {
+            let (Some(s), Some(n)) = (sized::elements_set(s, x), sized::length(n, x)) else {
                 unreachable!("planned by sized")
             };
             sized::candidates(s, n, env)?

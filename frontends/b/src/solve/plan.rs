@@ -716,13 +716,17 @@ impl Planner<'_> {
     }
 
     /// `Gen::Sized` for the first unbound identifier `x` with conjuncts
-    /// `x : seq(S)` (`S` ready and finite) and `size(x) = n` (`n` ready).
+    /// `x : seq(S)` (`S` ready and finite, or `ran(x) = R` with `R` so)
+    /// and `size(x) = n` (`n` ready).
     fn sized(&self) -> Option<Cand> {
         let open = |c: &usize| !self.checked[*c];
         self.first_unbound(|k| {
             let x = self.ids[k];
+            (0..self.cs.len())
+                .filter(open)
+                .find(|&c| sized::seq_set(self.cs[c], x).is_some())?;
             let set = (0..self.cs.len()).filter(open).find(|&c| {
-                sized::seq_set(self.cs[c], x).is_some_and(|s| self.ready(s) && !infinite(s))
+                sized::elements_set(self.cs[c], x).is_some_and(|s| self.ready(s) && !infinite(s))
             })?;
             let len = (0..self.cs.len())
                 .filter(open)
@@ -901,6 +905,8 @@ pub(super) fn infinite(e: &Expr) -> bool {
         ExprKind::Call(Builtin::Pow | Builtin::Pow1 | Builtin::Fin | Builtin::Fin1, a) => {
             a.iter().any(infinite)
         }
+        // `iseq(NATURAL)` (Sort), a generator only over a finite set
+        ExprKind::Call(Builtin::Iseq | Builtin::Iseq1 | Builtin::Perm, a) => a.iter().any(infinite),
         ExprKind::Bin(BinOp::Space(_) | BinOp::Mul, a, b) => infinite(a) || infinite(b),
         // `NATURAL - {0}` (see `bounds::interval`)
         ExprKind::Bin(BinOp::Minus, a, b) => {

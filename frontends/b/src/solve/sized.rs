@@ -2,8 +2,10 @@
 //! (`seq1`, `iseq`, `iseq1` too; `n = size(x)`, `card(x)` alike), with
 //! `S` finite and `n` ready, ranges `x` over the sequences of length `n`
 //! over `S` (CSPB's red_sum: `aa : seq(Range) & size(aa) = 3`), where
-//! `seq(S)` alone is infinite. Both conjuncts stay checks (an injective
-//! `iseq` is one of them), so the solutions are exactly the predicate's.
+//! `seq(S)` alone is infinite. With `S` infinite, a conjunct `ran(x) = R`
+//! (`R` finite) gives the elements instead. The conjuncts stay checks (an
+//! injective `iseq` is one of them), so the solutions are exactly the
+//! predicate's.
 //!
 //! Owns the shape test (planning) and the sequences (enumeration).
 
@@ -25,6 +27,29 @@ pub fn seq_set(c: &Expr, x: Sym) -> Option<&Expr> {
         }
         _ => None,
     }
+}
+
+/// The set `R` of conjunct `ran(x) = R` (either way round) or `ran(x) <:
+/// R`: for a sequence `x`, the set of its elements (Sort's `iarray :
+/// iseq(NATURAL) & size(iarray) = 4 & ran(iarray) = {0,1,3,5}`).
+fn ran_set(c: &Expr, x: Sym) -> Option<&Expr> {
+    let ran_of_x = |e: &Expr| match &e.kind {
+        ExprKind::Call(Builtin::Ran, a) => {
+            matches!(a.first().map(|a| &a.kind), Some(ExprKind::Ident(y)) if *y == x)
+        }
+        _ => false,
+    };
+    match &c.kind {
+        ExprKind::Bin(BinOp::Eq | BinOp::Subset, a, b) if ran_of_x(a) => Some(b),
+        ExprKind::Bin(BinOp::Eq, a, b) if ran_of_x(b) => Some(a),
+        _ => None,
+    }
+}
+
+/// The set of the elements of the sequence `x` that conjunct `c` gives:
+/// `S` of `x : seq(S)`, or `R` of `ran(x) = R` (see [`ran_set`]).
+pub fn elements_set(c: &Expr, x: Sym) -> Option<&Expr> {
+    seq_set(c, x).or_else(|| ran_set(c, x))
 }
 
 /// The length `n` of conjunct `size(x) = n` (`card(x)`, either way round).

@@ -5,7 +5,8 @@
 //! `card(x) <= n`, `<`, `>=`, `>` bound the subsets' sizes (ProB's
 //! AbiKursWahl: 2^18 subsets per state, a few hundred admitted). Only the
 //! subsets these conjuncts admit are produced, in the order of the full
-//! enumeration (the masks over `E`'s sorted elements, ascending).
+//! enumeration (the masks over `E`'s sorted elements, ascending). A check
+//! antitone in `x` drops the elements failing it alone (see `monotone`).
 //!
 //! Only the step's leading checks are read, past those that cannot fail
 //! with a well-definedness error (see `carrier_wdfree`), so a subset left
@@ -48,7 +49,12 @@ pub fn pruned(
     };
     let mut any = false;
     for c in checks {
-        match read(c, x, &mut adm, env) {
+        let antitone = super::monotone::excluded(c, x, set, env).map(|out| {
+            adm.without.extend(out.iter().flatten().cloned());
+            adm.without.sort_unstable();
+            out.is_some()
+        });
+        match antitone.or_else(|| read(c, x, &mut adm, env)) {
             Some(true) => any = true,
             Some(false) => return None,
             None if super::carrier_wdfree::wd_free(c) => continue,
