@@ -14,46 +14,20 @@
 
 use std::cell::RefCell;
 
+use crate::recent::Recent;
 use crate::value::{self as v, VResult, Value};
 
-/// How many closures are remembered per thread.
-const ENTRIES: usize = 4;
-
-/// Relations and their closures, and the entry to replace next.
-#[derive(Default)]
-struct Memory {
-    entries: Vec<(Vec<Value>, Value)>,
-    next: usize,
-}
-
 thread_local! {
-    static MEMORY: RefCell<Memory> = RefCell::default();
+    static MEMORY: RefCell<Recent<Vec<Value>, Value>> = RefCell::default();
 }
 
 /// `closure1(r)`, from memory when `r` was closed lately.
 pub fn closure1(r: &[Value]) -> VResult<Value> {
-    let known = MEMORY.with(|m| {
-        let m = m.borrow();
-        m.entries
-            .iter()
-            .find(|(s, _)| s.as_slice() == r)
-            .map(|(_, c)| c.clone())
-    });
-    if let Some(c) = known {
-        return Ok(c);
+    if let Some(known) = MEMORY.with(|m| m.borrow().find(|s| s.as_slice() == r)) {
+        return Ok(known);
     }
     let c = warshall(r)?;
-    MEMORY.with(|m| {
-        let mut m = m.borrow_mut();
-        let entry = (r.to_vec(), c.clone());
-        let k = m.next;
-        if m.entries.len() < ENTRIES {
-            m.entries.push(entry);
-        } else {
-            m.entries[k] = entry;
-        }
-        m.next = (k + 1) % ENTRIES;
-    });
+    MEMORY.with(|m| m.borrow_mut().remember(r.to_vec(), c.clone()));
     Ok(c)
 }
 

@@ -11,46 +11,20 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
+use crate::recent::Recent;
 use crate::value::{self as v, VResult, Value};
 
-/// How many inverses are remembered per thread.
-const ENTRIES: usize = 4;
-
-/// Relations and their inverses, and the entry to replace next.
-#[derive(Default)]
-struct Memory {
-    entries: Vec<(Arc<Vec<Value>>, Value)>,
-    next: usize,
-}
-
 thread_local! {
-    static MEMORY: RefCell<Memory> = RefCell::default();
+    static MEMORY: RefCell<Recent<Arc<Vec<Value>>, Value>> = RefCell::default();
 }
 
 /// `r~`, from memory when `r` is a set inverted lately.
 pub fn inverse(r: &Arc<Vec<Value>>) -> VResult<Value> {
-    let known = MEMORY.with(|m| {
-        let m = m.borrow();
-        m.entries
-            .iter()
-            .find(|(s, _)| Arc::ptr_eq(s, r))
-            .map(|(_, inv)| inv.clone())
-    });
-    if let Some(inv) = known {
-        return Ok(inv);
+    if let Some(known) = MEMORY.with(|m| m.borrow().find(|s| Arc::ptr_eq(s, r))) {
+        return Ok(known);
     }
     let inv = v::inverse(r)?;
-    MEMORY.with(|m| {
-        let mut m = m.borrow_mut();
-        let entry = (r.clone(), inv.clone());
-        let k = m.next;
-        if m.entries.len() < ENTRIES {
-            m.entries.push(entry);
-        } else {
-            m.entries[k] = entry;
-        }
-        m.next = (k + 1) % ENTRIES;
-    });
+    MEMORY.with(|m| m.borrow_mut().remember(r.clone(), inv.clone()));
     Ok(inv)
 }
 

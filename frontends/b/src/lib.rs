@@ -174,6 +174,7 @@ mod model;
 mod outcomes;
 mod parse;
 mod partition;
+mod recent;
 mod rename;
 mod setinfer;
 mod setsize;
