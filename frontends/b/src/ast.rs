@@ -445,5 +445,7 @@ pub struct Machine {
     /// Values of DEFINITIONS that are plain integers or identifiers (for the
     /// `SET_PREF_*` and `scope_*` settings): name -> tokens as text.
     pub settings: Vec<(String, String, Pos)>,
+    /// ProB's `SCOPE == P` definition, parsed (see `library_scope`).
+    pub scope: Option<Expr>,
     pub pos: Pos,
 }

@@ -138,16 +138,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             }
         }
     }
-    for m in &machines {
-        if let Some((_, _, pos)) = m.settings.iter().find(|(k, _, _)| k == "SCOPE") {
-            return Err(err_at(
-                &files,
-                ErrorKind::Unsupported,
-                *pos,
-                "a SCOPE predicate (restricts ProB's model checking)",
-            ));
-        }
-    }
+    let scope = crate::library_scope::of_main(&machines, &files)?;
     // the main machine's own SEES and USES are composed (`load`)
     for m in machines.iter().filter(|m| m.name != main.name) {
         for r in m.sees.iter().chain(&m.uses) {
@@ -407,6 +398,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         unmodelled_symmetry,
         inferred_elements,
         calls,
+        scope,
     };
     if let (Some((m, at)), Some(p)) = (unplanned, &properties) {
         // left to SETUP_CONSTANTS when a closed conjunct is an error there

@@ -81,6 +81,8 @@ pub struct World {
     pub inferred_elements: crate::deferred_inferred::InferredElements,
     /// The Event-B theory operators that call themselves (`eventb_calls`).
     pub calls: crate::eventb_calls::Calls,
+    /// The main machine's SCOPE predicate (see `library_scope`).
+    pub scope: Option<Expr>,
 }
 
 /// A ProB preference bounding how many instances ProB computes per state:

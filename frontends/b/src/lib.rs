@@ -167,6 +167,7 @@ mod library_machines;
 mod library_opcalls;
 mod library_optimize;
 mod library_pragmas;
+mod library_scope;
 mod library_strings;
 mod load;
 mod maximal_sets;
@@ -252,6 +253,8 @@ mod deferred_part_members_tests;
 mod deferred_partition_tests;
 #[cfg(test)]
 mod errors_tests;
+#[cfg(test)]
+mod library_scope_tests;
 #[cfg(test)]
 mod library_syntax_tests;
 #[cfg(test)]

@@ -114,3 +114,30 @@ fn endless_local_recursion_is_refused() {
     .expect("refused");
     assert!(e.contains("nested more than"), "{e}");
 }
+
+#[test]
+fn a_system_with_events_runs_as_a_machine_with_operations() {
+    // x = 0..2 by inc; set(v) for v : 0..1 from each of the 3 states
+    let body = "VARIABLES x INITIALIZATION x := 0
+         KW
+           inc = SELECT x < 2 THEN x := x + 1 END;
+           set = ANY v WHERE v : 0..1 THEN x := v END
+         END";
+    let system = format!("SYSTEM S {}", body.replace("KW", "EVENTS"));
+    let machine = format!("MACHINE S {}", body.replace("KW", "OPERATIONS"));
+    assert_eq!(count(&system), (1 + 3, 1 + 2 + 3 * 2));
+    assert_eq!(count(&system), count(&machine));
+}
+
+#[test]
+fn an_operation_named_as_a_definition_keeps_its_name() {
+    // Tantris: operation Rotate(b) beside definition Rotate(T, offset);
+    // the body's Rotate(x, n) is the definition: x = 0..3 by steps 1, 2
+    let (s, t) = count(
+        "MACHINE N DEFINITIONS Step(a, b) == a + b
+         VARIABLES x INITIALISATION x := 0
+         OPERATIONS Step(n) = PRE n : 1..2 & x + n <= 3 THEN x := Step(x, n) END END",
+    );
+    // steps: from 0: 2, from 1: 2, from 2: 1, from 3: 0
+    assert_eq!((s, t), (1 + 4, 1 + 5));
+}

@@ -434,14 +434,6 @@ impl Reader {
                 ))
             }
         }
-        if first == "SYSTEM" {
-            return Err(err_at(
-                &self.files,
-                ErrorKind::Unsupported,
-                *hpos,
-                format!("{first} (Event-B style machines)"),
-            ));
-        }
         m.kind = first.clone();
         m.pos = *hpos;
         let files = self.files.clone();
@@ -572,7 +564,9 @@ impl Reader {
                     p.expect_eof()?;
                     m.init = Some(s);
                 }
-                "OPERATIONS" => m.operations = p.operations()?,
+                // a SYSTEM's EVENTS (Atelier B's event style in a .mch):
+                // ProB runs them as operations
+                "OPERATIONS" | "EVENTS" => m.operations = p.operations()?,
                 "SEES" | "INCLUDES" | "EXTENDS" | "PROMOTES" | "IMPORTS" | "REFINES" | "USES" => {
                     let mut refs = Vec::new();
                     loop {
@@ -620,6 +614,7 @@ impl Reader {
                 }
             }
         }
+        m.scope = crate::library_scope::read(&defs, &files, &mut self.syms)?;
         Ok(m)
     }
 

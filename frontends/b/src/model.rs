@@ -253,6 +253,13 @@ impl BModel {
                 self.world.syms.name(op.name).to_owned()
             }
         };
+        if !matches!(k, Kind::Setup) {
+            let slot_of = |s| self.slot_of(s);
+            read.extend(crate::library_scope::reads(
+                self.world.scope.as_ref(),
+                &slot_of,
+            ));
+        }
         // A written slot that is not assigned on every path keeps its value:
         // it is read too (conservative and always correct).
         let w: Vec<usize> = write.iter().copied().collect();
@@ -290,7 +297,7 @@ impl BModel {
         }
     }
 
-    fn decode(&self, state: &[PValue]) -> Vec<Value> {
+    pub(crate) fn decode(&self, state: &[PValue]) -> Vec<Value> {
         (0..self.nslots)
             .map(|i| self.decode_slot(state, i))
             .collect()
@@ -846,12 +853,18 @@ impl pins::Model for BModel {
         vec![0; self.nslots + 1]
     }
     fn next(&self, state: &[PValue], group: usize, emit: &mut pins::Emit) -> pins::Step {
-        self.successors(state, group, emit)
+        self.within_scope(state, emit, |emit| self.successors(state, group, emit))
             .map_err(|f| self.group_error(group, f))
     }
     /// As the default (groups in order, stopping at the first error), but
     /// decodes an initialised state once for all operations.
     fn next_all(&self, state: &[PValue], emit: &mut dyn FnMut(usize, &[PValue])) -> pins::Step {
+        if self.world.scope.is_some() {
+            for g in 0..self.groups.len() {
+                self.next(state, g, &mut |t| emit(g, t))?;
+            }
+            return Ok(());
+        }
         let mut decoded: Option<Vec<Value>> = None;
         for g in 0..self.groups.len() {
             let mut emit_g = |t: &[PValue]| emit(g, t);

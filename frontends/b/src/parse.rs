@@ -385,6 +385,11 @@ impl<'a> Parser<'a> {
     }
     pub fn ident(&mut self) -> R<String> {
         self.expand_defs(false)?;
+        self.plain_ident()
+    }
+    /// An identifier at the cursor, read as it stands (no definition
+    /// expanded).
+    fn plain_ident(&mut self) -> R<String> {
         match self.peek().clone() {
             Tok::Ident(s) if !RESERVED.contains(&s.as_str()) => {
                 self.bump();
@@ -395,6 +400,14 @@ impl<'a> Parser<'a> {
                 format!("expected an identifier, found {}", describe(&t)),
             )),
         }
+    }
+    /// A name in an operation's header (`o1, o2 <-- op(p1, p2)`): ProB's
+    /// grammar reads these as plain identifiers, so a definition of the
+    /// same name (Tantris: operation `Rotate(b)`, definition
+    /// `Rotate(T, offset)`) is not expanded there.
+    fn header_ident(&mut self) -> R<Sym> {
+        let s = self.plain_ident()?;
+        Ok(self.syms.intern(&s))
     }
     fn sym_ident(&mut self) -> R<Sym> {
         let s = self.ident()?;
@@ -1301,21 +1314,21 @@ impl<'a> Parser<'a> {
         let mut ops = Vec::new();
         while !self.at_eof() {
             let pos = self.pos();
-            let mut names = vec![self.sym_ident()?];
+            let mut names = vec![self.header_ident()?];
             while self.toks.eat_sym(",") {
-                names.push(self.sym_ident()?);
+                names.push(self.header_ident()?);
             }
             let (outs, name) = if self.toks.eat_sym("<--") {
-                (names, self.sym_ident()?)
+                (names, self.header_ident()?)
             } else if names.len() == 1 {
                 (Vec::new(), names[0])
             } else {
                 return Err(self.err(ErrorKind::Syntax, "expected '<--'"));
             };
             let params = if self.toks.eat_sym("(") {
-                let mut v = vec![self.sym_ident()?];
+                let mut v = vec![self.header_ident()?];
                 while self.toks.eat_sym(",") {
-                    v.push(self.sym_ident()?);
+                    v.push(self.header_ident()?);
                 }
                 self.expect_sym(")")?;
                 v
