@@ -62,6 +62,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         callable,
         calls,
     } = c;
+    crate::library_opexprs::hoist(&mut machines, &mut syms);
     crate::bodytyped::type_params_by_body(&mut machines);
     crate::solve::type_quantified(&mut machines, &syms);
     crate::deferred_rest::read_rest_parts(&mut machines);

@@ -165,6 +165,7 @@ mod library_bits;
 mod library_defs;
 mod library_machines;
 mod library_opcalls;
+mod library_opexprs;
 mod library_optimize;
 mod library_pragmas;
 mod library_scope;

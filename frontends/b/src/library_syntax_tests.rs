@@ -141,3 +141,36 @@ fn an_operation_named_as_a_definition_keeps_its_name() {
     // steps: from 0: 2, from 1: 2, from 2: 1, from 3: 0
     assert_eq!((s, t), (1 + 4, 1 + 5));
 }
+
+/// A machine calling its query operation `Double` inside expressions.
+const CALLS_IN_EXPR: &str = "MACHINE Q DEFINITIONS PREF
+     VARIABLES x INITIALISATION x := 0
+     OPERATIONS
+       r <-- Double(v) = PRE v : 0..20 THEN r := v + v END;
+       step = PRE x < 5 THEN x := Double(Double(x) + 1) END;
+       STEP2
+     END";
+
+#[test]
+fn query_operations_called_in_expressions() {
+    let pref = "SET_PREF_ALLOW_OPERATION_CALLS_IN_EXPRESSIONS == TRUE";
+    let text = CALLS_IN_EXPR
+        .replace("PREF", pref)
+        .replace(";\n       STEP2", "");
+    // x = 0 -> 2 * (0 + 1) = 2 -> 2 * (4 + 1) = 10; Double for 21
+    // values in each of the 3 states, step from 0 and 2
+    assert_eq!(count(&text), (1 + 3, 1 + 21 * 3 + 2));
+    // under a binder the call is not hoisted: refused where evaluated
+    let text = CALLS_IN_EXPR.replace("PREF", pref).replace(
+        "STEP2",
+        "other = BEGIN x := card({y | y : 0..2 & Double(y) > x}) END",
+    );
+    let e = first_error(&text).expect("refused");
+    assert!(e.contains("unknown identifier 'Double'"), "{e}");
+    // without the preference, no call in an expression
+    let text = CALLS_IN_EXPR
+        .replace("PREF", "SET_PREF_MAXINT == 3")
+        .replace(";\n       STEP2", "");
+    let e = first_error(&text).expect("refused");
+    assert!(e.contains("unknown identifier 'Double'"), "{e}");
+}

@@ -22,6 +22,9 @@ const MODELS: &[&str] = &[
     "TLA/TLA_Distribution/FIFO/MCInnerFIFO_Internal",
     "B/FeatureChecks/SCOPE_Predicate/scheduler_with_scope",
     "Z/Daniel/tests/scope_b",
+    // query operations called in expressions (`library_opexprs`)
+    "B/NewSyntax/CallOperationInExprSimple",
+    "B/NewSyntax/CallOperationInExprSimple2",
 ];
 
 #[test]
