@@ -1408,10 +1408,11 @@ impl Env<'_> {
                     Fail::Unsupported(what, pos)
                 })
             }
-            (External::Unmodelled, [what, ..]) => Err(Fail::Unsupported(
+            (External::Unmodelled, [what, ..]) => Err(crate::errors_provisional::unmodelled(
                 format!("{} (ProB built-in library)", text(what)?),
                 pos,
             )),
+            (External::Scaled(f), [m, x]) => f.apply(m, x, pos),
             _ => Err(arity_error()),
         }
     }

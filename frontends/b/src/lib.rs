@@ -149,6 +149,7 @@ mod error;
 mod errors_argv;
 mod errors_beta;
 mod errors_constraint;
+mod errors_math;
 mod errors_parallel;
 mod errors_provisional;
 mod errors_results;
@@ -250,6 +251,8 @@ mod deferred_nonempty_tests;
 mod deferred_part_members_tests;
 #[cfg(test)]
 mod deferred_partition_tests;
+#[cfg(test)]
+mod errors_math_tests;
 #[cfg(test)]
 mod errors_tests;
 #[cfg(test)]

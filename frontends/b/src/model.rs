@@ -578,9 +578,13 @@ impl BModel {
         };
         let allowed = crate::errors_provisional::allowed(&self.world, op);
         let (r, deferred) = crate::errors_provisional::within(allowed, || {
-            lazy_sets::in_transition(|| self.op_successors_in(state, group, op, &mut env, emit))
+            let r = lazy_sets::in_transition(|| {
+                self.op_successors_in(state, group, op, &mut env, emit)
+            });
+            crate::errors_provisional::skip_unmodelled(r)
         });
-        if let Some(f) = deferred {
+        let (r, skipped) = r;
+        if let Some(f) = deferred.or(skipped) {
             let _ = self.provisional.set(f);
         }
         *slots = env.slots;
