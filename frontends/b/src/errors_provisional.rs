@@ -12,10 +12,10 @@
 //! or comprehension inside an expression, where missing values could make
 //! a formula true that ProB finds false, still refuses at once. Not for
 //! Event-B (its refinement checks read abstract guards, where a missing
-//! value would be a false simulation error), nor under ProB's per-state
-//! caps (`SET_PREF_MAX_OPERATIONS`: ProB's truncation may drop a
-//! transition we keep), nor in SETUP_CONSTANTS or the INITIALISATION
-//! (no solution there is an error of its own).
+//! value would be a false simulation error), nor in SETUP_CONSTANTS or
+//! the INITIALISATION (no solution there is an error of its own).
+//! ProB's per-state caps (`SET_PREF_MAX_OPERATIONS`) do not cut its
+//! counts (see the crate's documentation), so they do not matter here.
 //!
 //! Parameters no conjunct gives a finite range (BarRel_CXCC_Feb08's
 //! `i > 1 & i : NATURAL1 & route(i) = n`) are planned last
@@ -98,10 +98,10 @@ pub(crate) fn note(plan: &Plan) {
 }
 
 /// Whether `op`'s binders may be provisional: a classical B operation
-/// (not Event-B) of a machine without `SET_PREF_MAX_OPERATIONS`.
+/// (not Event-B).
 pub(crate) fn allowed(w: &World, op: &Operation) -> bool {
     let file = w.files.get(usize::from(op.pos.file));
-    w.caps.operations.is_none() && !file.is_some_and(|f| crate::is_event_b(f))
+    !file.is_some_and(|f| crate::is_event_b(f))
 }
 
 /// The refusal `f` deferred until a complete exploration without a model
