@@ -228,6 +228,9 @@ pub enum External {
     /// the value of `e` when it reaches the call; evaluated only for an
     /// `e` without identifiers (always known: true).
     Determined,
+    /// `SINx(m, x)`, `COSx(m, x)`, `TANx(m, x)` of `LibraryMath` (see
+    /// `errors_math`).
+    Scaled(crate::errors_math::Scaled),
     /// An external this front-end does not evaluate, its first argument
     /// naming it (`external function EOF`): unsupported when evaluated.
     Unmodelled,

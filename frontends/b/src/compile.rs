@@ -11,7 +11,7 @@ use rustc_hash::FxHashMap;
 
 use crate::ast::*;
 use crate::error::{BError, ErrorKind};
-use crate::eval::{Cap, Caps, Fail, Global, World};
+use crate::eval::{Fail, Global, World};
 use crate::load::{Composed, Reader};
 use crate::model::{param_binder, BModel};
 use crate::parse::err_at;
@@ -40,15 +40,6 @@ const REFUSED_PREFS: &[(&str, &str)] = &[
     ),
 ];
 
-/// The smaller of two caps (a machine and the machines it includes may
-/// both set one; the tighter bound is the safe one to check).
-fn tighter(old: Option<Cap>, new: Cap) -> Option<Cap> {
-    Some(match old {
-        Some(o) if o.max <= new.max => o,
-        _ => new,
-    })
-}
-
 fn parse_int(s: &str) -> Option<i64> {
     crate::library_pragmas::int_value(s)
 }
@@ -73,7 +64,6 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     let mut setsize = 2i64;
     let mut scopes: FxHashMap<String, i64> = FxHashMap::default();
     let mut try_find_abort = false;
-    let mut caps = Caps::default();
     let mut any_values = false;
     let mut lazy_closures = false;
     for m in &machines {
@@ -95,17 +85,9 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             match k.as_str() {
                 "SET_PREF_MAXINT" => maxint = parse_int(v).ok_or_else(|| bad("not an integer"))?,
                 "SET_PREF_MININT" => minint = parse_int(v).ok_or_else(|| bad("not an integer"))?,
-                "SET_PREF_MAX_OPERATIONS" | "SET_PREF_MAX_INITIALISATIONS" => {
-                    let max = parse_int(v)
-                        .and_then(|n| usize::try_from(n).ok())
-                        .ok_or_else(|| bad("not a natural number"))?;
-                    let cap = Cap { max, pos: *pos };
-                    if k == "SET_PREF_MAX_OPERATIONS" {
-                        caps.operations = tighter(caps.operations, cap);
-                    } else {
-                        caps.initialisations = tighter(caps.initialisations, cap);
-                    }
-                }
+                // ProB's per-state caps do not cut the oracle's counts
+                // (see the crate's documentation): nothing to set
+                "SET_PREF_MAX_OPERATIONS" | "SET_PREF_MAX_INITIALISATIONS" => {}
                 "SET_PREF_SHOW_EVENTB_ANY_VALUES" if v.eq_ignore_ascii_case("true") => {
                     if offered
                         .iter()
@@ -389,7 +371,6 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         maxint,
         minint,
         globals,
-        caps,
         symmetry,
         any_values,
         try_find_abort,

@@ -12,10 +12,10 @@
 //! or comprehension inside an expression, where missing values could make
 //! a formula true that ProB finds false, still refuses at once. Not for
 //! Event-B (its refinement checks read abstract guards, where a missing
-//! value would be a false simulation error), nor under ProB's per-state
-//! caps (`SET_PREF_MAX_OPERATIONS`: ProB's truncation may drop a
-//! transition we keep), nor in SETUP_CONSTANTS or the INITIALISATION
-//! (no solution there is an error of its own).
+//! value would be a false simulation error), nor in SETUP_CONSTANTS or
+//! the INITIALISATION (no solution there is an error of its own).
+//! ProB's per-state caps (`SET_PREF_MAX_OPERATIONS`) do not cut its
+//! counts (see the crate's documentation), so they do not matter here.
 //!
 //! Parameters no conjunct gives a finite range (BarRel_CXCC_Feb08's
 //! `i > 1 & i : NATURAL1 & route(i) = n`) are planned last
@@ -24,24 +24,33 @@
 //! theirs (none reaching them), and its refusal is remembered at each
 //! try, so that such an exploration is never counted either.
 //!
+//! A call of one of ProB's library externals this front-end does not
+//! evaluate ([`unmodelled`]: `SINx(m, x)` for `m /= 0`, `TEST`...) in such
+//! an operation drops that operation's transitions from the state at hand
+//! the same way, its refusal remembered ([`skip_unmodelled`]): the states
+//! then reached are ProB's, and ErrorInLibraryCall's `SINx(0, 10)`, met in
+//! a state reached by its other operations, is ProB's error.
+//!
 //! Owns only this bookkeeping: which enumerations are uncertain stays in
 //! `solve::bounds`, and the explorer's end in the engines.
 
 use std::cell::{Cell, RefCell};
 
-use crate::ast::{Expr, Operation, Sym, Syms};
+use crate::ast::{Expr, Operation, Pos, Sym, Syms};
 use crate::eval::{Fail, World, E};
 use crate::solve::{Gen, Plan, PlanResult};
 
 thread_local! {
     static ALLOWED: Cell<bool> = const { Cell::new(false) };
     static MET: RefCell<Option<Fail>> = const { RefCell::new(None) };
+    static UNMODELLED: RefCell<Option<(String, Pos)>> = const { RefCell::new(None) };
 }
 
 /// Runs `f` (an operation's successors) with provisional binders allowed
 /// when `allowed`; returns its result and the first refusal deferred.
 pub(crate) fn within<R>(allowed: bool, f: impl FnOnce() -> R) -> (R, Option<Fail>) {
     let before = ALLOWED.with(|a| a.replace(allowed));
+    UNMODELLED.with(|u| u.borrow_mut().take());
     let r = f();
     ALLOWED.with(|a| a.set(before));
     (r, MET.with(|m| m.borrow_mut().take()))
@@ -89,10 +98,10 @@ pub(crate) fn note(plan: &Plan) {
 }
 
 /// Whether `op`'s binders may be provisional: a classical B operation
-/// (not Event-B) of a machine without `SET_PREF_MAX_OPERATIONS`.
+/// (not Event-B).
 pub(crate) fn allowed(w: &World, op: &Operation) -> bool {
     let file = w.files.get(usize::from(op.pos.file));
-    w.caps.operations.is_none() && !file.is_some_and(|f| crate::is_event_b(f))
+    !file.is_some_and(|f| crate::is_event_b(f))
 }
 
 /// The refusal `f` deferred until a complete exploration without a model
@@ -104,5 +113,28 @@ pub(crate) fn at_end(f: &Fail) -> Fail {
             *p,
         ),
         other => other.clone(),
+    }
+}
+
+/// The refusal of a call of a library external this front-end does not
+/// evaluate (`what`, at `pos`), marked as one [`skip_unmodelled`] may
+/// drop while provisional binders are allowed.
+pub(crate) fn unmodelled(what: String, pos: Pos) -> Fail {
+    if active() {
+        UNMODELLED.with(|u| *u.borrow_mut() = Some((what.clone(), pos)));
+    }
+    Fail::Unsupported(what, pos)
+}
+
+/// An operation's successors `r` (computed inside [`within`]): a refusal
+/// by the last [`unmodelled`] call becomes no further transition, the
+/// refusal returned to be remembered; anything else as it was.
+pub(crate) fn skip_unmodelled(r: E<()>) -> (E<()>, Option<Fail>) {
+    let marked = UNMODELLED.with(|u| u.borrow_mut().take());
+    match (r, marked) {
+        (Err(Fail::Unsupported(m, p)), Some((um, up))) if m == um && p == up => {
+            (Ok(()), Some(Fail::Unsupported(m, p)))
+        }
+        (r, _) => (r, None),
     }
 }

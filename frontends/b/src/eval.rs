@@ -49,8 +49,6 @@ pub struct World {
     pub minint: i64,
     /// Indexed by symbol.
     pub globals: Vec<Option<Global>>,
-    /// ProB's `MAX_OPERATIONS` / `MAX_INITIALISATIONS` when a machine sets them.
-    pub caps: Caps,
     /// ProB's static symmetry reduction of constants (see `symmetry`).
     pub symmetry: Symmetry,
     /// `SET_PREF_SHOW_EVENTB_ANY_VALUES == TRUE`: the values of an
@@ -83,24 +81,6 @@ pub struct World {
     pub calls: crate::eventb_calls::Calls,
     /// The main machine's SCOPE predicate (see `library_scope`).
     pub scope: Option<Expr>,
-}
-
-/// A ProB preference bounding how many instances ProB computes per state:
-/// its value and the setting's position.
-#[derive(Clone, Copy, Debug)]
-pub struct Cap {
-    pub max: usize,
-    pub pos: Pos,
-}
-
-/// ProB computes at most `max` enabled instances of an operation
-/// (`SET_PREF_MAX_OPERATIONS`) and of SETUP_CONSTANTS / INITIALISATION
-/// (`SET_PREF_MAX_INITIALISATIONS`) per state. A state where ours has more
-/// makes ProB's count a truncation: unsupported there (see `model`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Caps {
-    pub operations: Option<Cap>,
-    pub initialisations: Option<Cap>,
 }
 
 /// Largest set this front-end builds by enumeration.
@@ -1410,10 +1390,11 @@ impl Env<'_> {
                     Fail::Unsupported(what, pos)
                 })
             }
-            (External::Unmodelled, [what, ..]) => Err(Fail::Unsupported(
+            (External::Unmodelled, [what, ..]) => Err(crate::errors_provisional::unmodelled(
                 format!("{} (ProB built-in library)", text(what)?),
                 pos,
             )),
+            (External::Scaled(f), [m, x]) => f.apply(m, x, pos),
             _ => Err(arity_error()),
         }
     }

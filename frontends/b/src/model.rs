@@ -30,7 +30,7 @@ use pins::{ModelError, Slot, TransitionGroup, Value as PValue};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::ast::*;
-use crate::eval::{Cap, Env, Fail, Global, World, E, LARGE_SET};
+use crate::eval::{Env, Fail, Global, World, E, LARGE_SET};
 use crate::exec::{Callee, Target, Writes};
 use crate::lazy_sets::{self, LazySets, Origin};
 use crate::solve::{idents, solve, solve_pruned, Canon, PlanResult};
@@ -534,12 +534,6 @@ impl BModel {
                     // ProB then counts no state (InconsistentPROPERTIES: 0)
                     return self.unsatisfiable(pos);
                 }
-                self.within_cap(
-                    self.world.caps.initialisations,
-                    "SETUP_CONSTANTS",
-                    sols.len(),
-                    pos,
-                )?;
                 for sol in sols {
                     let mut t = vec![0; self.nslots + 1];
                     t[0] = 1;
@@ -585,9 +579,13 @@ impl BModel {
         };
         let allowed = crate::errors_provisional::allowed(&self.world, op);
         let (r, deferred) = crate::errors_provisional::within(allowed, || {
-            lazy_sets::in_transition(|| self.op_successors_in(state, group, op, &mut env, emit))
+            let r = lazy_sets::in_transition(|| {
+                self.op_successors_in(state, group, op, &mut env, emit)
+            });
+            crate::errors_provisional::skip_unmodelled(r)
         });
-        if let Some(f) = deferred {
+        let (r, skipped) = r;
+        if let Some(f) = deferred.or(skipped) {
             let _ = self.provisional.set(f);
         }
         *slots = env.slots;
@@ -606,12 +604,8 @@ impl BModel {
             env.locals.push((o, crate::exec::unset_result()));
         }
         let mut seen: FxHashSet<(Vec<Value>, Vec<Value>, Vec<PValue>)> = FxHashSet::default();
-        let mut instances = 0usize;
         let mut run = |env: &mut Env, params: Vec<Value>, body: &Subst| -> E<()> {
             let outs = env.exec(body, self)?;
-            instances += outs.len();
-            let name = self.world.syms.name(op.name);
-            self.within_cap(self.world.caps.operations, name, instances, op.pos)?;
             for w in outs {
                 let mut t = state.to_vec();
                 let mut results = Vec::with_capacity(op.outs.len());
@@ -742,12 +736,6 @@ impl BModel {
             ));
         }
         let pos = inits.first().map_or(Pos::default(), |s| s.pos);
-        self.within_cap(
-            self.world.caps.initialisations,
-            "INITIALISATION",
-            outs.len(),
-            pos,
-        )?;
         let mut seen: FxHashSet<Vec<PValue>> = FxHashSet::default();
         for w in outs {
             let mut t = state.to_vec();
@@ -793,36 +781,6 @@ impl BModel {
                 pos,
             )),
         }
-    }
-
-    /// ProB computes at most `cap.max` instances of `what` per state (its
-    /// `MAX_OPERATIONS` / `MAX_INITIALISATIONS`): a state where we find
-    /// more (parameter values times outcomes, before merging equal
-    /// transitions) would make ProB's count a truncation, so it is
-    /// unsupported there; with at most `cap.max`, ProB's count is ours.
-    fn within_cap(&self, cap: Option<Cap>, what: &str, instances: usize, pos: Pos) -> E<()> {
-        let Some(cap) = cap else { return Ok(()) };
-        if instances <= cap.max {
-            return Ok(());
-        }
-        let pref = if matches!(what, "SETUP_CONSTANTS" | "INITIALISATION") {
-            "SET_PREF_MAX_INITIALISATIONS"
-        } else {
-            "SET_PREF_MAX_OPERATIONS"
-        };
-        let file = self
-            .world
-            .files
-            .get(cap.pos.file as usize)
-            .map_or("?", |s| s.as_str());
-        Err(Fail::Unsupported(
-            format!(
-                "{pref} == {} ({file}:{}): {what} has more than {} instances in a reached state, \
-                 so ProB's counts are truncated by this preference",
-                cap.max, cap.pos.line, cap.max
-            ),
-            pos,
-        ))
     }
 
     fn exec_list(&self, env: &mut Env, list: &[&Subst]) -> E<Vec<Writes>> {

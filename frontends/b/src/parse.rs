@@ -227,6 +227,9 @@ fn external_builtin(name: &str) -> Option<External> {
         "IS_EVALUATED" | "IS_DETERMINED" => External::Determined,
         "MINIMIZE_EXPR" => External::Optimize(crate::library_optimize::Sense::Minimize),
         "MAXIMIZE_EXPR" => External::Optimize(crate::library_optimize::Sense::Maximize),
+        "SINx" | "COSx" | "TANx" => External::Scaled(crate::errors_math::Scaled::named(
+            name.strip_prefix(EXTERNAL_PREFIX)?,
+        )?),
         bits => External::Bits(crate::library_bits::BitOp::named(bits)?),
     })
 }
