@@ -1,7 +1,8 @@
 //! Unit tests of `deferred_orbits` (the orbit test on values) and of
 //! `deferred_unique`'s acceptance of PROPERTIES with an unmodelled
 //! symmetry construct whose kept solutions are one per orbit, and of
-//! `deferred_singletons::unlisted_distinct`. Counts computed by hand.
+//! the SETUP_CONSTANTS step kept beside an Event-B listing of a deferred
+//! set (`deferred_singletons`). Counts computed by hand.
 
 use crate::deferred_orbits::Orbits;
 use crate::value::Value;
@@ -99,28 +100,46 @@ fn two_bijections_between_the_same_sets_stay_refused() {
 }
 
 /// An Event-B context: `D` with `d1, d2 : D` distinct and not listed,
-/// `E = {e1, e2}` with `e1 /= e2`.
-fn listed_beside_unlisted() -> String {
+/// `E = {e1, e2}` with `e1 /= e2`, and `more` axioms over constants
+/// `extra`.
+fn listed_beside(extra: &str, more: &str) -> String {
     let id = |n: &str| format!("identifier(none,{n})");
     let (d, e) = (id("'D'"), id("'E'"));
     let (d1, d2, e1, e2) = (id("d1"), id("d2"), id("e1"), id("e2"));
     format!(
         "package(load_event_b_project([],[event_b_context(none,c,[extends(none,[]),
-          constants(none,[{d1},{d2},{e1},{e2}]),
-          axioms(none,[member(none,{d1},{d}),member(none,{d2},{d}),not_equal(none,{d1},{d2}),
+          constants(none,[{extra}{d1},{d2},{e1},{e2}]),
+          axioms(none,[{more}member(none,{d1},{d}),member(none,{d2},{d}),not_equal(none,{d1},{d2}),
             equal(none,{e},set_extension(none,[{e1},{e2}])),not_equal(none,{e1},{e2})]),
           theorems(none,[]),sets(none,[deferred_set(none,'D'),deferred_set(none,'E')])])],[],_E))."
     )
+}
+
+fn event_b_counts(text: &str) -> (u64, u64) {
+    let m = crate::parse_str(text, "c_ctx.eventb").expect("model");
+    match bfs(&m, 1000, None) {
+        Bfs::Done(s, t) => (s, t),
+        Bfs::Error(e) => panic!("refused: {e}"),
+        _ => panic!("not explored"),
+    }
 }
 
 #[test]
 fn distinct_unlisted_constants_keep_the_setup_step_beside_a_listing() {
     // d1, d2 and e1, e2 each in MACE order: one solution; root + 1
     // constants state + 1 initialised state, 1 setup + 1 init edge
-    let m = crate::parse_str(&listed_beside_unlisted(), "c_ctx.eventb").expect("model");
-    match bfs(&m, 1000, None) {
-        Bfs::Done(s, t) => assert_eq!((s, t), (3, 2)),
-        Bfs::Error(e) => panic!("refused: {e}"),
-        _ => panic!("not explored"),
-    }
+    assert_eq!(event_b_counts(&listed_beside("", "")), (3, 2));
+}
+
+#[test]
+fn a_constant_of_a_listed_set_keeps_the_setup_step() {
+    // x : E declared first: x takes either element of E (one solution
+    // per orbit, e1 and e2 then fixed): 2 solutions; root + 2 constants
+    // states + 2 initialised states, 2 setup + 2 init edges
+    let x = "identifier(none,x)";
+    let m = listed_beside(
+        &format!("{x},"),
+        &format!("member(none,{x},identifier(none,'E')),"),
+    );
+    assert_eq!(event_b_counts(&m), (5, 4));
 }

@@ -15,7 +15,14 @@
 //! T` or a distinctness names another constant (train_ctx0_prob's `fst :
 //! ROUTES --> BLOCKS` beside `partition(BLOCKS, {A}, .., {I})`). Without
 //! one ProB may drop the step (the ModeProtocolMachine models: one state
-//! and one transition fewer): refused (`setsize`).
+//! and one transition fewer). In an Event-B export ProB drops it when it
+//! fixes every constant ([`fixed_as_enumerated`]) and keeps it otherwise:
+//! KuratowskiPairDefinition_Enum (`partition(S1, {a}, {b}, {c})` and `x,
+//! y, u, v : S1`: 81 solutions, 162 states and transitions),
+//! DSAOCSSv003's ModeProtocolMachine (`STAGES` and `SUGGESTIONLEVELS`
+//! listed, three constants of `MODES` and two of `MANAGERS` said distinct
+//! and not listed: one solution, 62,617 states, 185,288 transitions). In
+//! classical B it is refused (`symmetry`).
 //!
 //! Owns the recognition of these listings; `setsize` sizes the set.
 
@@ -170,28 +177,6 @@ pub fn fixed_as_enumerated(
         && listing_alone(all, consts, deferred)
         && covered
         && sets_ok
-}
-
-/// Whether, in an Event-B export, some deferred set (of `deferred`) has
-/// two or more constant elements (`groups`, as for
-/// [`fixed_as_enumerated`]) said pairwise distinct and not listed: ProB
-/// keeps the SETUP_CONSTANTS step for them (`symmetry`:
-/// TestMySequences_ctx_ok's `d1 : D & d2 : D & d1 /= d2`), so a listing
-/// of another set leaves the counts as they are with the step. ProB's
-/// count: DSAOCSSv003's ModeProtocolMachine (`MODES` with three such
-/// constants, `MANAGERS` with two, `STAGES` and `SUGGESTIONLEVELS`
-/// listed: 62,617 states, 185,288 transitions, one SETUP_CONSTANTS state
-/// among them).
-pub fn unlisted_distinct(
-    all: &[&Expr],
-    consts: &[Sym],
-    deferred: &[Sym],
-    groups: &[Vec<usize>],
-) -> bool {
-    deferred.iter().zip(groups).any(|(&s, g)| {
-        let xs: Vec<Sym> = g.iter().map(|&k| consts[k]).collect();
-        xs.len() >= 2 && distinct_listing(all, consts, s).is_none() && pairwise_distinct(all, &xs)
-    })
 }
 
 /// Whether the PROPERTIES `all` are elementary and list some deferred
