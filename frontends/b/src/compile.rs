@@ -249,6 +249,9 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         .is_some_and(|m| crate::is_event_b(&files[usize::from(m.pos.file)]));
     let symmetry = Symmetry::of(&machines, &const_ids, &params, &deferred, event_b)
         .map_err(|(p, m)| err_at(&files, ErrorKind::Unsupported, p, m))?;
+    let orbits = crate::deferred_orbits::Orbits::new(
+        numbered.iter().map(|s| (s.number, s.size as u32)).collect(),
+    );
     let inferred_elements = crate::deferred_inferred::InferredElements::of(
         &machines,
         &const_ids,
@@ -378,6 +381,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         sets: Default::default(),
         sizes_given,
         unmodelled_symmetry,
+        orbits,
         inferred_elements,
         calls,
         scope,

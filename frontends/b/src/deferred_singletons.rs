@@ -15,7 +15,14 @@
 //! T` or a distinctness names another constant (train_ctx0_prob's `fst :
 //! ROUTES --> BLOCKS` beside `partition(BLOCKS, {A}, .., {I})`). Without
 //! one ProB may drop the step (the ModeProtocolMachine models: one state
-//! and one transition fewer): refused (`setsize`).
+//! and one transition fewer). In an Event-B export ProB drops it when it
+//! fixes every constant ([`fixed_as_enumerated`]) and keeps it otherwise:
+//! KuratowskiPairDefinition_Enum (`partition(S1, {a}, {b}, {c})` and `x,
+//! y, u, v : S1`: 81 solutions, 162 states and transitions),
+//! DSAOCSSv003's ModeProtocolMachine (`STAGES` and `SUGGESTIONLEVELS`
+//! listed, three constants of `MODES` and two of `MANAGERS` said distinct
+//! and not listed: one solution, 62,617 states, 185,288 transitions). In
+//! classical B it is refused (`symmetry`).
 //!
 //! Owns the recognition of these listings; `setsize` sizes the set.
 
@@ -187,8 +194,12 @@ fn distinct_listing(all: &[&Expr], consts: &[Sym], s: Sym) -> Option<Vec<Sym>> {
     let xs = all.iter().find_map(|c| {
         crate::setsize::listing(c, s, consts).or_else(|| singleton_union(c, s, consts))
     })?;
-    let pairs = crate::setsize::distinct_pairs(all.iter().copied(), &xs);
+    (xs.len() >= 2 && pairwise_distinct(all, &xs)).then_some(xs)
+}
+
+/// Whether `all` say every two of `xs` distinct.
+fn pairwise_distinct(all: &[&Expr], xs: &[Sym]) -> bool {
+    let pairs = crate::setsize::distinct_pairs(all.iter().copied(), xs);
     let said = |i: usize, j: usize| pairs.contains(&(i, j)) || pairs.contains(&(j, i));
-    let k = xs.len();
-    (k >= 2 && (0..k).all(|i| (0..i).all(|j| said(i, j)))).then_some(xs)
+    (0..xs.len()).all(|i| (0..i).all(|j| said(i, j)))
 }

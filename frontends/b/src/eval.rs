@@ -74,6 +74,9 @@ pub struct World {
     /// A symmetry-breaking construct of ProB's not modelled, accepted
     /// with a single solution (see `deferred_unique`).
     pub unmodelled_symmetry: crate::deferred_unique::Unmodelled,
+    /// The deferred sets whose permutations `deferred_unique` reduces
+    /// the solutions by, under an unmodelled symmetry construct.
+    pub orbits: crate::deferred_orbits::Orbits,
     /// The slots typed only by inference enumerated whole
     /// (`deferred_inferred`).
     pub inferred_elements: crate::deferred_inferred::InferredElements,

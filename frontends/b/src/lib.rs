@@ -143,6 +143,7 @@ mod deferred_given;
 mod deferred_inferred;
 mod deferred_listed_parts;
 mod deferred_mincard;
+mod deferred_orbits;
 mod deferred_part_members;
 mod deferred_parts;
 mod deferred_product;
@@ -253,6 +254,8 @@ mod deferred_inferred_tests;
 mod deferred_listed_parts_tests;
 #[cfg(test)]
 mod deferred_nonempty_tests;
+#[cfg(test)]
+mod deferred_orbits_tests;
 #[cfg(test)]
 mod deferred_part_members_tests;
 #[cfg(test)]

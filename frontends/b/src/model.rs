@@ -448,6 +448,7 @@ impl BModel {
                 };
                 let mut sols = Vec::new();
                 let mut seen = 0;
+                let mut every = Vec::new();
                 let truth = Expr {
                     kind: ExprKind::Bool(true),
                     pos: Pos::default(),
@@ -493,7 +494,13 @@ impl BModel {
                             .map(|&c| env.lookup(c, pred.pos))
                             .collect::<E<Vec<Value>>>()?;
                         seen += 1;
-                        crate::deferred_unique::beyond_one(&self.world.unmodelled_symmetry, seen)?;
+                        crate::deferred_unique::beyond_limit(
+                            &self.world.unmodelled_symmetry,
+                            seen,
+                        )?;
+                        if self.world.unmodelled_symmetry.is_some() {
+                            every.push(vals.clone());
+                        }
                         if self.world.symmetry.keeps(&vals) {
                             if let Some(o) = objective {
                                 let v = env.eval(&o.expr);
@@ -509,7 +516,7 @@ impl BModel {
                         crate::solve::false_beside_wd(f, &self.const_ids, pred, &mut env)
                     })?;
                 let u = &self.world.unmodelled_symmetry;
-                crate::deferred_unique::kept_whole(u, seen, sols.len())?;
+                crate::deferred_unique::one_per_orbit(u, &self.world.orbits, &every, &sols)?;
                 if let Some(o) = objective {
                     let scored = scores.into_iter().zip(sols).collect();
                     sols = crate::library_optimize::keep_best(o, scored);

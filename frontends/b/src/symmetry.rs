@@ -133,7 +133,9 @@ impl Symmetry {
             && crate::deferred_singletons::fixed_as_enumerated(
                 &conjuncts, const_ids, params, deferred, &elements,
             );
+        // Event-B keeps the step there (`deferred_singletons`)
         if !listed_fixed
+            && !event_b
             && crate::deferred_singletons::listing_alone(&conjuncts, const_ids, deferred)
         {
             let pos = conjuncts.first().map_or(Pos::default(), |c| c.pos);
