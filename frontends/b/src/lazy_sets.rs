@@ -23,6 +23,10 @@
 //! is refused (ProB decides these on the closure, not always as on the
 //! set: its SeqCheck counts 3 transitions fewer).
 //!
+//! A large set of symbolic origin is interned apart from the same value
+//! of explicit origin: ProB's closure and explicit set are two states
+//! (see `set_representation`).
+//!
 //! Owns the origin table and the membership check; `model` calls it
 //! where a variable is written and an operation starts.
 
@@ -55,7 +59,7 @@ pub(crate) struct Origin<'a> {
 
 /// The origins of the large sets a state holds: (variable slot, 0-based;
 /// origin fingerprint), in increasing slot order.
-type Held = Vec<(usize, u128)>;
+pub(crate) type Held = Vec<(usize, u128)>;
 
 /// Per state holding large sets, their origins.
 #[derive(Default)]
@@ -102,22 +106,22 @@ impl LazySets {
         (u128::from(a.finish()) << 64) | u128::from(b.finish())
     }
 
-    /// Records the origins of the large sets of `target`, reached at `o`:
+    /// The origins of the large sets of the state reached at `o`:
     /// `written` lists the variable slots (0-based) the transition
     /// assigns, with the number of elements of those given a large set;
     /// the others keep their origin in the source. `symbolic`: the large
     /// sets written come from a large interval, comprehension or symbolic
-    /// constant, or from a slot of symbolic origin. `Err((slot, len))`
-    /// when `target` was reached before with other origins.
-    pub(crate) fn arrive(
+    /// constant, or from a slot of symbolic origin; those of `explicit`
+    /// (`set_representation`) are explicit all the same.
+    pub(crate) fn held(
         &self,
-        target: &[PValue],
         written: &[(usize, Option<usize>)],
         symbolic: bool,
+        explicit: &[usize],
         o: &Origin,
-    ) -> Result<(), (usize, usize)> {
+    ) -> Held {
         if !self.any.load(Ordering::Acquire) && written.iter().all(|w| w.1.is_none()) {
-            return Ok(());
+            return Held::new();
         }
         let fresh = if symbolic {
             self.fingerprint(o)
@@ -129,27 +133,33 @@ impl LazySets {
             .into_iter()
             .filter(|(i, _)| !written.iter().any(|w| w.0 == *i))
             .collect();
-        held.extend(
-            written
-                .iter()
-                .filter(|w| w.1.is_some())
-                .map(|w| (w.0, fresh)),
-        );
+        held.extend(written.iter().filter(|w| w.1.is_some()).map(|w| {
+            let origin = if explicit.contains(&w.0) {
+                EXPLICIT
+            } else {
+                fresh
+            };
+            (w.0, origin)
+        }));
         held.sort_unstable();
+        held
+    }
+
+    /// Records `held`, the origins of the large sets of `target` (which
+    /// interns each as a closure or not, see [`is_closure`]): `Err(slot)`
+    /// when `target` was reached before with other origins.
+    pub(crate) fn record(&self, target: &[PValue], held: Held) -> Result<(), usize> {
         if held.is_empty() {
             return Ok(());
         }
         let mut t = self.origins.lock().unwrap_or_else(|e| e.into_inner());
         match t.get(target) {
-            Some(seen) if *seen != held => {
-                let (slot, _) = held
-                    .iter()
-                    .zip(seen)
-                    .find(|(h, s)| h != s)
-                    .map_or(held[0], |p| *p.0);
-                let len = written.iter().find(|w| w.0 == slot).and_then(|w| w.1);
-                Err((slot, len.unwrap_or(0)))
-            }
+            Some(seen) if *seen != held => Err(held
+                .iter()
+                .zip(seen)
+                .find(|(h, s)| h != s)
+                .map_or(held[0], |p| *p.0)
+                .0),
             Some(_) => Ok(()),
             None => {
                 t.insert(target.to_vec(), held);
@@ -158,6 +168,12 @@ impl LazySets {
             }
         }
     }
+}
+
+/// Whether `held` gives slot `i` (0-based) a symbolic origin: ProB holds
+/// its large set as a closure, a state other than the explicit set.
+pub(crate) fn is_closure(held: &Held, i: usize) -> bool {
+    held.iter().any(|&(j, o)| j == i && o != EXPLICIT)
 }
 
 /// The refusal of a state reached with a large set of variable `name`

@@ -184,6 +184,7 @@ mod parse;
 mod partition;
 mod recent;
 mod rename;
+mod set_representation;
 mod setinfer;
 mod setsize;
 mod solve;
@@ -272,6 +273,8 @@ mod library_syntax_tests;
 mod library_tests;
 #[cfg(test)]
 mod maximal_sets_tests;
+#[cfg(test)]
+mod set_representation_tests;
 #[cfg(test)]
 mod symbolic_plan_tests;
 #[cfg(test)]

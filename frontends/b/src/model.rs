@@ -40,6 +40,8 @@ use crate::visit::{walk_subst, Role, SubstVisitor};
 #[derive(Default)]
 struct Table {
     map: FxHashMap<Value, u32>,
+    /// Large sets of symbolic origin, interned apart (see `lazy_sets`).
+    closures: FxHashMap<Value, u32>,
     vals: Vec<Value>,
 }
 
@@ -76,6 +78,9 @@ pub struct BModel {
     lazy: LazySets,
     /// Per group, the slots it evaluates (not those it only assigns).
     lazy_reads: Vec<Vec<usize>>,
+    /// Per group, the variable slots (0-based) it computes as explicit
+    /// sets (see `set_representation`).
+    explicit_writes: Vec<Vec<usize>>,
     /// The first refusal deferred by a provisional binder (see
     /// `errors_provisional`), reported at the end of the exploration.
     provisional: OnceLock<Fail>,
@@ -174,10 +179,12 @@ impl BModel {
             tables: (0..nslots).map(|_| RwLock::new(Table::default())).collect(),
             lazy: LazySets::default(),
             lazy_reads: Vec::new(),
+            explicit_writes: Vec::new(),
             provisional: OnceLock::new(),
         };
         model.groups = model.kinds.iter().map(|k| model.group_of(*k)).collect();
         model.lazy_reads = model.kinds.iter().map(|k| model.reads_of(*k)).collect();
+        model.explicit_writes = model.kinds.iter().map(|k| model.explicit_of(*k)).collect();
         model
     }
 
@@ -187,6 +194,18 @@ impl BModel {
             Some(Global::Slot(i)) => Some(i + 1),
             _ => None,
         }
+    }
+
+    /// The variable slots (0-based) group `k` computes as explicit sets.
+    fn explicit_of(&self, k: Kind) -> Vec<usize> {
+        let Kind::Op(m, i) = k else {
+            return Vec::new();
+        };
+        let body = &self.machines[m].operations[i].body;
+        crate::set_representation::explicit_writes(body)
+            .into_iter()
+            .filter_map(|s| self.slot_of(s).map(|i| i - 1))
+            .collect()
     }
 
     /// The slots group `k` evaluates (see [`lazy_sets::reads_of`]).
@@ -304,16 +323,25 @@ impl BModel {
     }
 
     fn intern(&self, i: usize, v: &Value) -> PValue {
-        if let Some(&k) = self.tables[i].read().expect("table lock").map.get(v) {
+        self.intern_as(i, v, false)
+    }
+
+    /// [`Self::intern`], a large set of symbolic origin (`closure`) apart.
+    fn intern_as(&self, i: usize, v: &Value, closure: bool) -> PValue {
+        let pick = |t: &Table| if closure { &t.closures } else { &t.map }.get(v).copied();
+        if let Some(k) = pick(&self.tables[i].read().expect("table lock")) {
             return k + 1;
         }
         let mut t = self.tables[i].write().expect("table lock");
-        if let Some(&k) = t.map.get(v) {
+        if let Some(k) = pick(&t) {
             return k + 1;
         }
         let k = t.vals.len() as u32;
         t.vals.push(v.clone());
-        t.map.insert(v.clone(), k);
+        match closure {
+            true => t.closures.insert(v.clone(), k),
+            false => t.map.insert(v.clone(), k),
+        };
         k + 1
     }
 
@@ -361,36 +389,51 @@ impl BModel {
             .any(|v| matches!(v, Value::Set(s) if s.len() > LARGE_SET))
     }
 
-    /// Records the origins of the large sets `t` holds, `t` reached at `o`
-    /// by writes `w` (see `lazy_sets`): a state reached with a large set
-    /// computed in two ways from a `symbolic` evaluation is unsupported.
-    fn arrive(&self, t: &[PValue], w: &Writes, symbolic: bool, o: &Origin, pos: Pos) -> E<()> {
+    /// Writes `w` into `t` (a copy of the source of `o`), interning each
+    /// large set as a closure or not by its origin, and records the
+    /// origins of the large sets `t` holds (see `lazy_sets`): a state
+    /// reached with a large set computed in two ways from a `symbolic`
+    /// evaluation is unsupported.
+    fn place(&self, t: &mut [PValue], w: &Writes, symbolic: bool, o: &Origin, pos: Pos) -> E<()> {
+        let mut last: Vec<(usize, &Value)> = Vec::new();
         let mut written: Vec<(usize, Option<usize>)> = Vec::new();
         for (tg, v) in w.iter().rev() {
             if let Target::Slot(i) = *tg {
-                if i >= self.nconst
-                    && !written.iter().any(|x| x.0 == i)
-                    && !self.keeps_maximal(t, o, i, v)
-                {
+                if last.iter().any(|x| x.0 == i) {
+                    continue;
+                }
+                last.push((i, v));
+                if i >= self.nconst && !self.keeps_maximal(o, i, v) {
                     let large = lazy_sets::is_large(v).then(|| v.as_set().map_or(0, |s| s.len()));
                     written.push((i, large));
                 }
             }
         }
-        self.lazy
-            .arrive(t, &written, symbolic, o)
-            .map_err(|(i, _)| {
-                let len = self.decode_slot(t, i).as_set().map_or(0, |s| s.len());
-                lazy_sets::conflict(&self.slots[i + 1].name, len, pos)
-            })
+        let held = self
+            .lazy
+            .held(&written, symbolic, &self.explicit_writes[o.group], o);
+        for &(i, v) in &last {
+            t[i + 1] = match written.iter().any(|x| x.0 == i) || i < self.nconst {
+                true => self.intern_as(i, v, lazy_sets::is_closure(&held, i)),
+                false => o.state[i + 1],
+            };
+        }
+        self.lazy.record(t, held).map_err(|i| {
+            let len = self.decode_slot(t, i).as_set().map_or(0, |s| s.len());
+            lazy_sets::conflict(&self.slots[i + 1].name, len, pos)
+        })
     }
 
-    /// Whether slot `i` of `t` keeps the maximal set `v` the source of `o`
-    /// held there, so that ProB's union with it is it (`maximal_sets`):
-    /// its origin stays that of the source.
-    fn keeps_maximal(&self, t: &[PValue], o: &Origin, i: usize, v: &Value) -> bool {
-        t[i + 1] == o.state[i + 1]
-            && lazy_sets::is_large(v)
+    /// Whether slot `i` keeps the maximal set `v` the source of `o` held
+    /// there, so that ProB's union with it is it (`maximal_sets`): its
+    /// value and origin stay those of the source.
+    fn keeps_maximal(&self, o: &Origin, i: usize, v: &Value) -> bool {
+        let held_there = |k: PValue| {
+            let t = self.tables[i].read().expect("table lock");
+            t.vals.get((k as usize).wrapping_sub(1)) == Some(v)
+        };
+        lazy_sets::is_large(v)
+            && held_there(o.state[i + 1])
             && crate::maximal_sets::is_maximal(v, &self.world)
     }
 
@@ -622,12 +665,7 @@ impl BModel {
                     state,
                     reads: &self.lazy_reads[group],
                 };
-                for (tg, v) in &w {
-                    if let Target::Slot(i) = tg {
-                        t[i + 1] = self.intern(*i, v);
-                    }
-                }
-                self.arrive(&t, &w, env.symbolic, &o, op.pos)?;
+                self.place(&mut t, &w, env.symbolic, &o, op.pos)?;
                 for &o in &op.outs {
                     let v = w
                         .iter()
@@ -748,13 +786,12 @@ impl BModel {
             let mut t = state.to_vec();
             t[0] = 2;
             let mut written = vec![false; self.nslots];
-            for (tg, v) in &w {
+            for (tg, _) in &w {
                 if let Target::Slot(i) = tg {
-                    t[i + 1] = self.intern(*i, v);
                     written[*i] = true;
                 }
             }
-            self.arrive(&t, &w, env.symbolic, &o, pos)?;
+            self.place(&mut t, &w, env.symbolic, &o, pos)?;
             if let Some(i) = (self.nconst..self.nslots).find(|&i| !written[i]) {
                 return Err(Fail::Wd(
                     format!("variable {} not initialised", self.slots[i + 1].name),

@@ -43,6 +43,8 @@ pub(crate) trait SubstVisitor {
     fn call(&mut self, _name: Sym) -> Result<(), Self::Err> {
         Ok(())
     }
+    /// An assignment `lhs := rhs`, reported before its expressions.
+    fn assign(&mut self, _lhs: &[Expr], _rhs: &[Expr]) {}
 }
 
 /// Walks `s` and its sub-substitutions, reporting to `v`; stops at the
@@ -52,6 +54,7 @@ pub(crate) fn walk_subst<V: SubstVisitor>(s: &Subst, v: &mut V) -> Result<(), V:
     match &s.kind {
         Skip => Ok(()),
         Assign(l, r) => {
+            v.assign(l, r);
             l.iter().try_for_each(|x| v.expr(x, Role::Target))?;
             r.iter().try_for_each(|x| v.expr(x, Role::Read))
         }
