@@ -64,7 +64,7 @@ pub fn is_unset(v: &Value) -> bool {
 }
 
 impl Env<'_> {
-    fn target(&self, s: Sym, pos: Pos) -> E<Target> {
+    pub(crate) fn target(&self, s: Sym, pos: Pos) -> E<Target> {
         if self.locals.iter().any(|(x, _)| *x == s) {
             return Ok(Target::Local(s));
         }
@@ -446,6 +446,15 @@ impl Env<'_> {
                 Ok(outs)
             }
             EventCheck::Simulates { what, action } => {
+                if let SubstKind::BecomesSuch { ids, pred, .. } = &action.kind {
+                    let outs = self.exec(body, ops)?;
+                    for w in &outs {
+                        if !self.such_allows(ids, pred, w, action.pos)? {
+                            return Err(Fail::Wd(what.clone(), action.pos));
+                        }
+                    }
+                    return Ok(outs);
+                }
                 let abstract_outs = crate::outcomes::OutcomeIndex::new(self.exec(action, ops)?);
                 let outs = self.exec(body, ops)?;
                 for w in &outs {

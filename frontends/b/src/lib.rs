@@ -162,6 +162,7 @@ mod errors_show;
 mod eval;
 mod eventb;
 mod eventb_calls;
+mod eventb_simulation;
 mod exec;
 mod fast_closure;
 mod fast_inverse;

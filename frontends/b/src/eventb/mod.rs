@@ -35,6 +35,8 @@ mod tests_after_chain;
 #[cfg(test)]
 mod tests_checks;
 #[cfg(test)]
+mod tests_clipping;
+#[cfg(test)]
 mod tests_datatype_sets;
 #[cfg(test)]
 mod tests_datatypes;
@@ -44,6 +46,8 @@ mod tests_merge;
 mod tests_nested_forall;
 #[cfg(test)]
 mod tests_projected_set;
+#[cfg(test)]
+mod tests_simulation;
 #[cfg(test)]
 mod tests_tags;
 #[cfg(test)]

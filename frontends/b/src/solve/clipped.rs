@@ -6,9 +6,16 @@
 //! infinite domain, between `MININT` and `MAXINT` (`NATURAL` from 0,
 //! `NATURAL1` from 1), and so does this front-end, under the same
 //! conditions as `bounds`: in a guard's binder, and only where no other
-//! conjunct mentions the function (one might give ProB another domain).
+//! conjunct mentions the function (one might give ProB another domain)
+//! but pointwise bounds `!x.(P => f(x) > n)` (`<`, `<=`, `>=`, `/=`; `P`
+//! not mentioning `f`, `n` a literal) whose bound lies in
+//! `MININT..MAXINT` (OLSR's M2_corrected: `tc_sqn : Tc --> NATURAL` with
+//! `tc_sqn(tc) > 0`): ProB narrows each point's domain to that bound
+//! before clipping the other side, which is the clipped space filtered by
+//! the bound; a bound outside `MININT..MAXINT` is unsupported (ProB would
+//! enumerate beyond `MAXINT`).
 //!
-//! Owns the shape test (planning) and the clipped space (enumeration).
+//! Owns the shape tests (planning) and the clipped space (enumeration).
 
 use crate::ast::*;
 use crate::eval::{Env, Fail, E};
@@ -29,6 +36,68 @@ pub fn typing(c: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> bool {
             r.kind,
             ExprKind::Named(NamedSet::Integer | NamedSet::Natural | NamedSet::Natural1)
         )
+}
+
+/// The bound conjunct `c` gives every point of function `f` when it is
+/// `!x.(P => f(x) op n)` (or `n op f(x)`) with `P` not mentioning `f` and
+/// `ready`: `Some(Some(b))` for `<`, `<=`, `>`, `>=` (the bound `b` after
+/// the shift of a strict comparison), `Some(None)` for `/=`.
+pub fn pointwise_bound(c: &Expr, f: Sym, ready: &dyn Fn(&Expr) -> bool) -> Option<Option<i64>> {
+    let ExprKind::Quant {
+        kind: QuantKind::Forall,
+        ids,
+        pred,
+        ..
+    } = &c.kind
+    else {
+        return None;
+    };
+    let ([x], ExprKind::Bin(BinOp::Implies, dom, body)) = (ids.as_slice(), &pred.kind) else {
+        return None;
+    };
+    let mut used = Vec::new();
+    super::plan::idents(dom, &mut used);
+    if used.contains(&f) || !ready(dom) {
+        return None;
+    }
+    let at_x = |e: &Expr| match &e.kind {
+        ExprKind::Apply(g, a) => {
+            matches!(g.kind, ExprKind::Ident(s) if s == f)
+                && matches!(a.kind, ExprKind::Ident(s) if s == *x)
+        }
+        _ => false,
+    };
+    let ExprKind::Bin(op, a, b) = &body.kind else {
+        return None;
+    };
+    let (op, n) = match (&a.kind, &b.kind) {
+        (_, ExprKind::Int(n)) if at_x(a) => (*op, *n),
+        (ExprKind::Int(n), _) if at_x(b) && *op == BinOp::Neq => (BinOp::Neq, *n),
+        (ExprKind::Int(n), _) if at_x(b) => (super::bounds::mirror(*op), *n),
+        _ => return None,
+    };
+    match op {
+        BinOp::Lt => Some(Some(n - 1)),
+        BinOp::Gt => Some(Some(n + 1)),
+        BinOp::Le | BinOp::Ge => Some(Some(n)),
+        BinOp::Neq => Some(None),
+        _ => None,
+    }
+}
+
+/// Unsupported unless every bound of `bounds` (see `pointwise_bound`)
+/// lies in `MININT..MAXINT`.
+pub fn bounds_within(bounds: &[&Expr], f: Sym, env: &Env) -> E<()> {
+    for c in bounds {
+        let b = pointwise_bound(c, f, &|_| true).flatten();
+        if b.is_some_and(|b| !(env.w.minint..=env.w.maxint).contains(&b)) {
+            return Err(Fail::Unsupported(
+                "a pointwise bound outside MININT..MAXINT on a function into an infinite integer set (ProB enumerates beyond the clipped range)".into(),
+                c.pos,
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The elements of conjunct `c`'s space with its range clipped to

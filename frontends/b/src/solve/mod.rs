@@ -407,10 +407,14 @@ fn candidates(
             };
             vals?.into_iter().map(|v| vec![v]).collect()
         }
-        Gen::Clipped { c } => clipped::candidates(cs[*c], env, guard)?
-            .into_iter()
-            .map(|v| vec![v])
-            .collect(),
+        Gen::Clipped { c, bounds } => {
+            let bs: Vec<&Expr> = bounds.iter().map(|&b| cs[b]).collect();
+            clipped::bounds_within(&bs, ids[st.vars[0]], env)?;
+            clipped::candidates(cs[*c], env, guard)?
+                .into_iter()
+                .map(|v| vec![v])
+                .collect()
+        }
         Gen::Sized { set, len } => {
             let (s, n) = (cs[*set], cs[*len]);
             let x = ids[st.vars[0]];

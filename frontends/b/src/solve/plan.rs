@@ -78,8 +78,8 @@ pub enum Gen {
         ws: Vec<typing::Witness>,
     },
     /// Conjunct `c` is `x : D +-> INTEGER` (`-->`, `NATURAL`...), the only
-    /// one mentioning `x` (see `clipped`).
-    Clipped { c: usize },
+    /// one mentioning `x` but the pointwise bounds `bounds` (see `clipped`).
+    Clipped { c: usize, bounds: Vec<usize> },
     /// Conjunct `set` is `x : seq(S)` (`S` finite), `len` is `size(x) =
     /// n` (see `sized`).
     Sized { set: usize, len: usize },
@@ -740,12 +740,18 @@ impl Planner<'_> {
     fn clipped(&self) -> Option<Cand> {
         let ready = |e: &Expr| self.ready(e);
         self.first_unbound(|k| {
-            let mut on_x = (0..self.cs.len()).filter(|&c| self.ment[c].contains(&k));
-            let (Some(c), None) = (on_x.next(), on_x.next()) else {
-                return None;
-            };
-            let typed = !self.checked[c] && clipped::typing(self.cs[c], self.ids[k], &ready);
-            typed.then(|| (7, vec![k], Gen::Clipped { c }))
+            let x = self.ids[k];
+            let on_x: Vec<usize> = (0..self.cs.len())
+                .filter(|&c| self.ment[c].contains(&k))
+                .collect();
+            let typed = |&c: &usize| !self.checked[c] && clipped::typing(self.cs[c], x, &ready);
+            let c = on_x.iter().copied().find(typed)?;
+            let bounds: Vec<usize> = on_x.iter().copied().filter(|&b| b != c).collect();
+            let pointwise = |&b: &usize| clipped::pointwise_bound(self.cs[b], x, &ready).is_some();
+            bounds
+                .iter()
+                .all(pointwise)
+                .then(|| (7, vec![k], Gen::Clipped { c, bounds }))
         })
     }
 
@@ -811,7 +817,7 @@ impl Planner<'_> {
             | Gen::In { c }
             | Gen::Subset { c, .. }
             | Gen::Exists { c, .. }
-            | Gen::Clipped { c } => Some(c),
+            | Gen::Clipped { c, .. } => Some(c),
             Gen::Lin { .. }
             | Gen::Elem { .. }
             | Gen::Proj { .. }

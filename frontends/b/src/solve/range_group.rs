@@ -2,8 +2,10 @@
 //! `bounds`): a group of identifiers of one binder, not yet bound (or
 //! bound by a clipped range), whose conjuncts only type them as integers,
 //! bound them by expressions already known, compare them with each other
-//! (`yellowTimeMS <= maxElapsedTimeMS`, `Tmin < Tmax`) or state that one
-//! divides another (`maxElapsedTimeMS mod baseTimeMS = 0`, CarController).
+//! (`yellowTimeMS <= maxElapsedTimeMS`, `Tmin < Tmax`), state that one
+//! divides another (`maxElapsedTimeMS mod baseTimeMS = 0`, CarController)
+//! or define an identifier that nothing else mentions (`Ttds =
+//! minTTD..maxTTD`, Frappier_HL3's M0: see `range_alias`).
 //!
 //! None of these conjuncts gives ProB's solver a finite domain for an
 //! identifier of the group that is not one of the values already labelled
@@ -20,6 +22,7 @@
 //! the clipping itself stay in `bounds`.
 
 use super::plan::{is_int_typing, mentions};
+use super::range_alias;
 use crate::ast::*;
 
 /// One binder while planning it: its identifiers, conjuncts, which
@@ -63,6 +66,12 @@ impl Binder<'_> {
     fn member(&self, j: usize, g: &[bool]) -> bool {
         let y = self.ids[j];
         let in_g = |s: Sym| self.ids.iter().position(|&i| i == s).is_some_and(|i| g[i]);
+        let open = range_alias::Open {
+            ids: self.ids,
+            bound: self.bound,
+            cs: self.cs,
+            checked: self.checked,
+        };
         (0..self.cs.len())
             .filter(|&c| !self.checked[c] && self.ment[c].contains(&j))
             .all(|c| {
@@ -70,6 +79,7 @@ impl Binder<'_> {
                 is_int_typing(e, &[y])
                     || self.compared(e, y, &in_g)
                     || divides(e, y, &in_g, self.cs)
+                    || range_alias::defines_unused(e, y, &open)
             })
     }
 
