@@ -259,11 +259,14 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         &symmetry.bijections,
     );
     // checked once the PROPERTIES are solved (`deferred_unique`)
+    let all_properties: Vec<&Expr> = (machines.iter().flat_map(|m| &m.properties))
+        .flat_map(crate::solve::conjuncts)
+        .collect();
     let unmodelled_symmetry = machines
         .iter()
         .flat_map(|m| &m.properties)
         .filter(|_| !const_ids.is_empty())
-        .find_map(|p| symmetric_constants(p, &const_ids, &deferred));
+        .find_map(|p| symmetric_constants(p, &const_ids, &deferred, &all_properties));
     if let Some((pos, what)) = unmodelled_symmetry.as_ref().filter(|_| {
         let mut infinite = false;
         for p in machines.iter().flat_map(|m| &m.properties) {
@@ -513,8 +516,14 @@ impl SubstVisitor for Checker<'_> {
 /// JavaBC0_TLC) and `X` not a part of a partition of a deferred set
 /// (`deferred_part_members`), or a bijection space (`>->>`, `>+>>`) mentioning a
 /// deferred set, other than one bijection per deferred set that
-/// `bijection` fixes.
-fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Pos, String)> {
+/// `bijection` fixes and those an extension of constants in `every` (each
+/// PROPERTIES conjunct) gives (`solve::fast_given_bijection`).
+fn symmetric_constants(
+    p: &Expr,
+    consts: &[Sym],
+    deferred: &[Sym],
+    every: &[&Expr],
+) -> Option<(Pos, String)> {
     let all = crate::solve::conjuncts(p);
     for &c in &all {
         if let ExprKind::Bin(BinOp::In, a, b) = &c.kind {
@@ -565,6 +574,8 @@ fn symmetric_constants(p: &Expr, consts: &[Sym], deferred: &[Sym]) -> Option<(Po
                     "a second bijection over the same deferred set".into(),
                 ))
             }
+            // a bijection an extension of constants gives: `fast_given_bijection`
+            None if crate::solve::given_bijection(c, every, consts) => {}
             None => {
                 if let Some(pos) = bij(c, deferred) {
                     return Some((pos, "a bijection over a deferred set".into()));

@@ -40,6 +40,11 @@ impl Partial {
     }
 }
 
+/// Whether a function is being searched point by point now.
+pub(super) fn partial() -> bool {
+    PARTIAL.with(|p| p.get() > 0)
+}
+
 impl Drop for Partial {
     fn drop(&mut self) {
         PARTIAL.with(|p| p.set(p.get() - 1));

@@ -8,6 +8,8 @@
 //! Whether the evaluation met a set ProB may keep symbolic
 //! ([`Env::symbolic`]) is remembered with the elements.
 //!
+//! Comprehensions are `fast_comprehensions`' (kept here too).
+//!
 //! Owns that cache (held by the `World`).
 
 use std::sync::{Arc, Mutex};
@@ -42,6 +44,48 @@ impl std::fmt::Debug for SetCache {
 struct Cached {
     sets: FxHashMap<Key, (Arc<Vec<Value>>, bool)>,
     held: usize,
+    /// Comprehensions found costly (their fingerprints) and their values
+    /// (see `fast_comprehensions`).
+    costly: rustc_hash::FxHashSet<(u64, u64)>,
+    comprehensions: FxHashMap<super::fast_comprehensions::Key, (Arc<Vec<Value>>, bool)>,
+}
+
+impl SetCache {
+    /// Whether the comprehension of fingerprint `print` was found costly.
+    pub(super) fn costly(&self, print: (u64, u64)) -> bool {
+        self.0.lock().is_ok_and(|c| c.costly.contains(&print))
+    }
+
+    pub(super) fn mark_costly(&self, print: (u64, u64)) {
+        if let Ok(mut c) = self.0.lock() {
+            c.costly.insert(print);
+        }
+    }
+
+    /// A remembered comprehension's elements and whether they are symbolic.
+    pub(super) fn comprehension(
+        &self,
+        key: &super::fast_comprehensions::Key,
+    ) -> Option<(Vec<Value>, bool)> {
+        let c = self.0.lock().ok()?;
+        c.comprehensions.get(key).map(|(v, s)| (v.to_vec(), *s))
+    }
+
+    /// Remembers a comprehension's elements, within `HELD` elements in all.
+    pub(super) fn remember_comprehension(
+        &self,
+        key: super::fast_comprehensions::Key,
+        v: &[Value],
+        symbolic: bool,
+    ) {
+        if let Ok(mut c) = self.0.lock() {
+            if c.held + v.len() < HELD {
+                c.held += v.len() + 1;
+                c.comprehensions
+                    .insert(key, (Arc::new(v.to_vec()), symbolic));
+            }
+        }
+    }
 }
 
 /// Whether `set` is built by a constructor whose elements are costly to
@@ -58,6 +102,9 @@ fn expensive(set: &Expr) -> bool {
 /// `env.elements(set)`, remembered when `set` is expensive (see the
 /// module's doc).
 pub(super) fn elements(set: &Expr, env: &mut Env) -> E<Vec<Value>> {
+    if super::fast_comprehensions::comprehension(set) {
+        return super::fast_comprehensions::elements(set, env);
+    }
     if !expensive(set) {
         return env.elements(set);
     }
