@@ -124,6 +124,9 @@ mod range_group_tests;
 mod range_holes;
 #[cfg(test)]
 mod range_holes_tests;
+mod range_image;
+#[cfg(test)]
+mod range_image_tests;
 mod range_interval;
 mod range_member;
 #[cfg(test)]

@@ -2,8 +2,10 @@
 //! `bounds`): a group of identifiers of one binder, not yet bound (or
 //! bound by a clipped range), whose conjuncts only type them as integers,
 //! bound them by expressions already known, compare them with each other
-//! (`yellowTimeMS <= maxElapsedTimeMS`, `Tmin < Tmax`) or state that one
-//! divides another (`maxElapsedTimeMS mod baseTimeMS = 0`, CarController).
+//! (`yellowTimeMS <= maxElapsedTimeMS`, `Tmin < Tmax`), state that one
+//! divides another (`maxElapsedTimeMS mod baseTimeMS = 0`, CarController)
+//! or define an identifier nothing else constrains (`Ttds =
+//! minTTD..maxTTD`, Frappier's M0: see `range_alias`).
 //!
 //! None of these conjuncts gives ProB's solver a finite domain for an
 //! identifier of the group that is not one of the values already labelled
@@ -70,7 +72,20 @@ impl Binder<'_> {
                 is_int_typing(e, &[y])
                     || self.compared(e, y, &in_g)
                     || divides(e, y, &in_g, self.cs)
+                    || self.defines_unused(e, y)
             })
+    }
+
+    /// `z = E` with `E` mentioning `y` and `z` mentioned by no other open
+    /// conjunct (see `range_alias`): no bound on `y`.
+    fn defines_unused(&self, e: &Expr, y: Sym) -> bool {
+        let open = super::range_alias::Open {
+            ids: self.ids,
+            bound: self.bound,
+            cs: self.cs,
+            checked: self.checked,
+        };
+        super::range_alias::defines_unused(e, y, &open)
     }
 
     /// `y op E` (either way round, `op` a comparison or `/=`) with `E`
