@@ -138,6 +138,9 @@ mod range_pushed;
 #[cfg(test)]
 mod range_pushed_tests;
 mod range_subset;
+mod range_tail;
+#[cfg(test)]
+mod range_tail_tests;
 mod range_typed;
 mod range_typed_guards;
 #[cfg(test)]
