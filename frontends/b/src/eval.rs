@@ -873,6 +873,9 @@ impl<'w> Env<'w> {
                 if let Some(v) = self.filtered(e) {
                     return v;
                 }
+                if let Some(v) = self.symbolic_image(r, s, pos) {
+                    return v;
+                }
                 let rv = self.set(r)?;
                 if let ExprKind::SetExt(xs) = &s.kind {
                     if let [x] = xs.as_slice() {

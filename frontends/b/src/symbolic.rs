@@ -733,6 +733,17 @@ impl Env<'_> {
                 Some((pat, image)) => self.former_images(pat, pred, image, x),
                 None => self.value_images(d, x, pos),
             },
+            // `{x, y | P}`: `P` solved for `y` (see `solve::range_image`)
+            ExprKind::Quant {
+                kind: QuantKind::Comprehension,
+                ids,
+                pred,
+                ..
+            } => match self.comprehension_images(ids, pred, x) {
+                Some(Ok(ys)) => Ok(ys),
+                Some(Err(Fail::Unsupported(..))) | None => self.value_images(d, x, pos),
+                Some(Err(f)) => Err(f),
+            },
             // a product `A * B`: `B` for `x : A`
             ExprKind::Bin(BinOp::Mul, a, b) => {
                 if !self.member(x, a)? {

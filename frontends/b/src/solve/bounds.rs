@@ -338,12 +338,20 @@ pub fn candidates(r: &Range, cs: &[&Expr], env: &mut Env, guard: bool) -> E<Vec<
         return crate::errors_provisional::defer(unbounded(), guard);
     }
     let clipped = (r.lower.is_empty(), r.upper.is_empty());
-    if super::range_pushed::beyond(r, clipped, cs, env)?
-        || super::range_member::reaches_edge(&r.excluded, clipped, cs, env)?
-        || super::range_holes::reaches_edge(&r.holes, clipped, cs, env)?
-    {
+    let tail = match clipped {
+        (false, true) => super::range_tail::end(r, lo, cs, env)?,
+        _ => None,
+    };
+    let cut_at_edge = |env: &mut Env| -> E<bool> {
+        Ok(
+            super::range_member::reaches_edge(&r.excluded, clipped, cs, env)?
+                || super::range_holes::reaches_edge(&r.holes, clipped, cs, env)?,
+        )
+    };
+    if super::range_pushed::beyond(r, clipped, cs, env)? || (tail.is_none() && cut_at_edge(env)?) {
         return crate::errors_provisional::defer(unbounded(), guard);
     }
+    let hi = tail.unwrap_or(hi);
     if hi < lo {
         return Ok(Vec::new());
     }

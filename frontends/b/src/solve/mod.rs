@@ -126,6 +126,9 @@ mod range_group_tests;
 mod range_holes;
 #[cfg(test)]
 mod range_holes_tests;
+mod range_image;
+#[cfg(test)]
+mod range_image_tests;
 mod range_interval;
 mod range_member;
 #[cfg(test)]
@@ -137,6 +140,9 @@ mod range_pushed;
 #[cfg(test)]
 mod range_pushed_tests;
 mod range_subset;
+mod range_tail;
+#[cfg(test)]
+mod range_tail_tests;
 mod range_typed;
 mod range_typed_guards;
 #[cfg(test)]

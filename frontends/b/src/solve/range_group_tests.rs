@@ -78,3 +78,23 @@ fn an_even_parameter_ranges_over_the_clipped_naturals() {
     let n = (0..=MAXINT).filter(|p| p % 2 == 0).count();
     assert_eq!(count(m), (n + 1, 1 + n * n));
 }
+
+#[test]
+fn an_unused_definition_between_partners_keeps_the_box() {
+    // Frappier's M0 shape: `t = b..m` mentioned nowhere else
+    let props = "b : NATURAL1 & m : NATURAL1 & b <= m & t = b..m";
+    let box1 = || 1..=MAXINT;
+    let n = box1()
+        .flat_map(|b| box1().map(move |m| (b, m)))
+        .filter(|&(b, m)| b <= m)
+        .count();
+    assert_eq!(count(&constants(props)), expected(n));
+}
+
+#[test]
+fn a_used_definition_between_partners_stops_the_box() {
+    // `5 : t` bounds `m` through `t`: left unsupported
+    let props = "b : NATURAL1 & m : NATURAL1 & b <= m & t = b..m & 5 : t";
+    let e = first_error(&constants(props)).expect("undecided");
+    assert!(e.contains("cannot enumerate"), "{e}");
+}

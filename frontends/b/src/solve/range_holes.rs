@@ -43,12 +43,10 @@ pub(super) fn reaches_edge(
     let (minint, maxint) = (env.w.minint, env.w.maxint);
     let at_edge = |n: i64| (clipped.0 && n <= minint) || (clipped.1 && n >= maxint);
     for h in holes {
-        let values = match h {
-            Hole::Partner => return Ok(true),
-            Hole::Expr { c, side } => vec![env.eval(side_of(cs[*c], *side))?],
-            Hole::Literals { c } => excluded_literals(cs[*c], env)?,
-        };
-        if values
+        if matches!(h, Hole::Partner) {
+            return Ok(true);
+        }
+        if hole_values(h, cs, env)?
             .iter()
             .any(|v| matches!(v, Value::Int(n) if at_edge(*n)))
         {
@@ -56,6 +54,16 @@ pub(super) fn reaches_edge(
         }
     }
     Ok(false)
+}
+
+/// The values hole `h` excludes (none for `Hole::Partner`, whose values
+/// are those of a clipped partner).
+pub(super) fn hole_values(h: &Hole, cs: &[&Expr], env: &mut Env) -> E<Vec<Value>> {
+    match h {
+        Hole::Partner => Ok(Vec::new()),
+        Hole::Expr { c, side } => Ok(vec![env.eval(side_of(cs[*c], *side))?]),
+        Hole::Literals { c } => excluded_literals(cs[*c], env),
+    }
 }
 
 /// The side `side` (`Left` or `Right`) of the binary conjunct `c`.

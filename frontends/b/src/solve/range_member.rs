@@ -12,8 +12,8 @@
 //! `x` from being clipped (see `bounds`), being checked once `x` is
 //! bound, unless it excludes `MAXINT` (or `MININT`) for a side clipped:
 //! ProB's domain `{0} \/ 4..` (`newPtr : NATURAL & newPtr /: 1..3`,
-//! ControlFlowR2) has it enumerate `4` beyond `MAXINT = 3`, and how far
-//! it goes in general is not known (unsupported).
+//! ControlFlowR2) has it enumerate `4` beyond `MAXINT = 3` (see
+//! `range_tail`, the one case known; any other is unsupported).
 //!
 //! Owns the candidates and the negation's shape test; the membership's
 //! shape test is `plan`'s (`lin_path`).
@@ -69,19 +69,26 @@ pub(super) fn reaches_edge(
     env: &mut Env,
 ) -> E<bool> {
     let (minint, maxint) = (env.w.minint, env.w.maxint);
+    let at_edge = |n: i64| (clipped.0 && n <= minint) || (clipped.1 && n >= maxint);
+    Ok(excluded_values(excluded, cs, env)?.into_iter().any(at_edge))
+}
+
+/// The values of their identifiers that the conjuncts `A /: S` of
+/// `excluded` (conjunct, identifier) exclude.
+pub(super) fn excluded_values(
+    excluded: &[(usize, Sym)],
+    cs: &[&Expr],
+    env: &mut Env,
+) -> E<Vec<i64>> {
+    let mut out = Vec::new();
     for &(c, x) in excluded {
         let ExprKind::Bin(_, a, s) = &cs[c].kind else {
             continue;
         };
         for v in env.elements(s)? {
             let Value::Int(t) = v else { continue };
-            match env.invert_lin(a, x, t)? {
-                Some(n) if (clipped.0 && n <= minint) || (clipped.1 && n >= maxint) => {
-                    return Ok(true)
-                }
-                _ => {}
-            }
+            out.extend(env.invert_lin(a, x, t)?);
         }
     }
-    Ok(false)
+    Ok(out)
 }

@@ -56,9 +56,11 @@ fn a_non_member_on_a_chain_is_clipped() {
 
 #[test]
 fn a_non_member_excluding_maxint_is_refused() {
-    // ProB's domain {0} \/ 4.. has it enumerate 4 (ControlFlowR2)
-    let e = first_error(&machine("p : NATURAL & p /: 1..3")).expect("unsupported");
+    // ProB's domain {0} \/ 4.. has it enumerate 4 (ControlFlowR2, see
+    // `range_tail_tests`); past a value cut beyond MAXINT (5 - x with
+    // x = 1) the enumeration is not known
+    let e = first_error(&machine("p : NATURAL & p /: 1..4")).expect("unsupported");
     assert!(e.contains("infinite domain"), "{e}");
-    let e = first_error(&machine("p : NATURAL1 & p + x /: {4}")).expect("unsupported");
+    let e = first_error(&machine("p : NATURAL1 & p + x /: {5}")).expect("unsupported");
     assert!(e.contains("infinite domain"), "{e}");
 }

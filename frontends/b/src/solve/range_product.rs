@@ -1,7 +1,7 @@
 //! Integer identifiers solved from a product: `A = B` where the only
 //! unbound identifier `x` (an integer by evidence, see `plan`) occurs once
-//! on one side as `x * x` (or `x ** 2`), or `x * E` / `E * x` with `E`
-//! ready, at the end of a chain of `+` and `-` (`sqrt3 * sqrt3 = 3`,
+//! on one side as `x * x` (or `x ** 2`), `x * E` / `E * x` with `E`
+//! ready, or `x + x` (`y + y = x`, RelClosureLaws' `half`), at the end of a chain of `+` and `-` (`sqrt3 * sqrt3 = 3`,
 //! Abrial's hybrid flight context): the chain is inverted (see
 //! `Env::invert_chain`) to the value `t` of the product, and `x` ranges
 //! over the integer square roots of `t` (none when `t` is not a square),
@@ -15,7 +15,8 @@ use super::plan::{chain_path, idents};
 use crate::ast::*;
 use crate::eval::{Env, Fail, E};
 
-/// Whether `e` is `x * x`, `x ** 2`, `x * E` or `E * x` with `E` ready.
+/// Whether `e` is `x * x`, `x ** 2`, `x * E` or `E * x` with `E` ready,
+/// or `x + x`.
 pub(super) fn is_factor(e: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> bool {
     let is_x = |e: &Expr| matches!(e.kind, ExprKind::Ident(s) if s == x);
     match &e.kind {
@@ -25,7 +26,7 @@ pub(super) fn is_factor(e: &Expr, x: Sym, ready: &dyn Fn(&Expr) -> bool) -> bool
                 || (is_x(b) && free_of(a, x, ready))
         }
         ExprKind::Bin(BinOp::Power, a, b) => is_x(a) && matches!(b.kind, ExprKind::Int(2)),
-        _ => false,
+        _ => super::range_double::doubled(e, x),
     }
 }
 
@@ -64,6 +65,8 @@ pub(super) fn candidates(side: &Expr, x: Sym, target: i64, env: &mut Env) -> E<V
                 _ => Ok(Vec::new()),
             }
         }
+        // `x + x`: `t / 2` when `t` is even (see `range_double`)
+        ExprKind::Bin(BinOp::Plus, ..) => Ok(if t % 2 == 0 { vec![t / 2] } else { vec![] }),
         _ => Ok(square_roots(t)),
     }
 }
@@ -134,5 +137,16 @@ mod tests {
                  VARIABLES v INVARIANT v : INTEGER INITIALISATION v := 0 END";
         // root, 2 constant states, 2 initialised states
         assert_eq!(count(m), (5, 4));
+    }
+
+    #[test]
+    fn an_integer_added_to_itself_is_halved() {
+        // h + h + 1 = 7: h = 3; d + d = 5 has no integer solution
+        let m = "MACHINE H CONSTANTS h PROPERTIES h + h + 1 = 7
+                 VARIABLES v INVARIANT v : INTEGER INITIALISATION v := h END";
+        assert_eq!(count(m), (3, 2));
+        let m = "MACHINE H CONSTANTS d PROPERTIES d + d = 5
+                 VARIABLES v INVARIANT v : INTEGER INITIALISATION v := d END";
+        assert_eq!(count(m).0, 1);
     }
 }
