@@ -183,6 +183,7 @@ mod symbolic;
 mod symbolic_constfun;
 mod symbolic_deps;
 mod symbolic_filter;
+mod symbolic_fixed;
 mod symbolic_setformer;
 mod symmetry;
 mod value;
@@ -258,6 +259,8 @@ mod library_syntax_tests;
 mod library_tests;
 #[cfg(test)]
 mod maximal_sets_tests;
+#[cfg(test)]
+mod symbolic_abstract_tests;
 #[cfg(test)]
 mod symbolic_plan_tests;
 #[cfg(test)]
