@@ -176,6 +176,7 @@ mod parse;
 mod partition;
 mod recent;
 mod rename;
+mod rename_nested;
 mod setinfer;
 mod setsize;
 mod solve;
