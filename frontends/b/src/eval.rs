@@ -546,7 +546,7 @@ impl<'w> Env<'w> {
         let part = wd(part, pos)?;
         // a finite set never covers an infinite one (`f : STRING --> T`)
         let closure = crate::symbolic::named(whole).and_then(|c| self.closure_of(c));
-        if Self::infinite_nonempty(closure.as_ref().map_or(whole, |d| &d.def)) {
+        if crate::solve::infinite_type(closure.as_ref().map_or(whole, |d| &d.def)) {
             return Ok(false);
         }
         let all = self.elements(whole)?;

@@ -143,6 +143,15 @@ mod tests {
         assert_eq!(count(m), (5, 13));
     }
 
+    /// A finite function is never total on STRING: `tot` is never
+    /// enabled (root, 1 state, the initialisation only).
+    #[test]
+    fn a_finite_function_never_covers_string() {
+        let m = r#"MACHINE T VARIABLES f INITIALISATION f := {"a" |-> TRUE}
+            OPERATIONS tot = PRE f : STRING --> BOOL THEN skip END END"#;
+        assert_eq!(count(m), (2, 1));
+    }
+
     /// Written by an operation: a state variable like any other, whose
     /// infinite value is refused.
     #[test]
