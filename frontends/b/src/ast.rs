@@ -22,6 +22,9 @@ pub struct Syms {
     /// (see `symbolic`): never enumerated, so no solver step draws from
     /// their value.
     infinite_closures: Vec<Sym>,
+    /// Variables that keep an infinite set of B's types (see
+    /// `symbolic_fixed`): never a generator.
+    fixed_infinite: Vec<Sym>,
 }
 
 impl Syms {
@@ -50,6 +53,14 @@ impl Syms {
     /// Whether `s` names a constant kept symbolic, infinite by its syntax.
     pub fn is_infinite_closure(&self, s: Sym) -> bool {
         self.infinite_closures.contains(&s)
+    }
+    /// Notes that variable `s` keeps an infinite set (`symbolic_fixed`).
+    pub fn mark_fixed_infinite(&mut self, s: Sym) {
+        self.fixed_infinite.push(s);
+    }
+    /// Whether `s` names a variable that keeps an infinite set.
+    pub fn is_fixed_infinite(&self, s: Sym) -> bool {
+        self.fixed_infinite.contains(&s)
     }
 }
 

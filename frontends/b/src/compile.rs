@@ -58,6 +58,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     crate::solve::type_quantified(&mut machines, &syms);
     crate::deferred_rest::read_rest_parts(&mut machines);
     crate::deferred_listed_parts::read_listed_parts(&mut machines);
+    let fixed_vars = crate::symbolic_fixed::take_fixed(&mut machines, &files);
     let main = machines.last().expect("main machine");
     let mut maxint = 3i64;
     let mut minint = -1i64;
@@ -211,6 +212,10 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     }
     // constants ProB keeps symbolic get no slot (see `symbolic`)
     let had_constants = !const_ids.is_empty();
+    let abstract_ids: Vec<Sym> = machines
+        .iter()
+        .flat_map(|m| m.abstract_constants.iter().copied())
+        .collect();
     let mut machines = machines;
     let mut props: Vec<&mut Expr> = machines
         .iter_mut()
@@ -218,15 +223,15 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         .collect();
     let lazy = crate::symbolic::Lazy {
         all: lazy_closures,
-        // Off: ABSTRACT_CONSTANTS kept symbolic (LibraryLustre's `l_*`)
-        // gave LustreTranslations/counter the oracle's 2006+1 states but
-        // 649,622 transitions against ProB's 757,406 (WRONG); with it off
-        // that model is refused again, as before.
-        abstract_constants: &[],
+        abstract_constants: &abstract_ids,
     };
     let closures = crate::symbolic::take_definitions(&mut props, &const_ids, &globals, lazy);
     let closure_names: Vec<Sym> = closures.iter().map(|d| d.0).collect();
-    for (c, d, deps) in closures {
+    for (v, _) in &fixed_vars {
+        syms.mark_fixed_infinite(*v);
+    }
+    let fixed = fixed_vars.into_iter().map(|(v, e)| (v, e, Vec::new()));
+    for (c, d, deps) in closures.into_iter().chain(fixed) {
         if crate::symbolic::unbounded(&d, &closure_names) {
             syms.mark_infinite_closure(c);
         }
@@ -317,6 +322,17 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         // an error of an operation tried before it in the same state is
         // still reported (IntegerOperations' `x / y` before `pow(a)`)
         if let Some((_, g, _)) = param_binder(op).filter(|_| !op.params.is_empty()) {
+            let classical = !crate::is_event_b(&files[usize::from(op.pos.file)]);
+            if let Some(c) = crate::solve::clipped_parameter(&op.params, g).filter(|_| classical) {
+                return Err(err_at(
+                    &files,
+                    ErrorKind::Unsupported,
+                    c.pos,
+                    "an operation parameter typed only as a function into an infinite \
+                     integer set (ProB enumerates it otherwise than clipped to \
+                     MININT..MAXINT: LustreTranslations/counter)",
+                ));
+            }
             if let Some(at) = printed_while_solving(g) {
                 return Err(err_at(
                     &files,

@@ -529,6 +529,11 @@ impl<'w> Env<'w> {
     /// as the set `whole`, of which it is a subset.
     fn covers(&mut self, part: Result<Value, String>, whole: &Expr, pos: Pos) -> E<bool> {
         let part = wd(part, pos)?;
+        // a finite set never covers an infinite one (`f : STRING --> T`)
+        let closure = crate::symbolic::named(whole).and_then(|c| self.closure_of(c));
+        if crate::solve::infinite_type(closure.as_ref().map_or(whole, |d| &d.def)) {
+            return Ok(false);
+        }
         let all = self.elements(whole)?;
         Ok(wd(part.as_set(), pos)?.len() == all.len())
     }

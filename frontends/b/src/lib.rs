@@ -185,6 +185,7 @@ mod parse;
 mod partition;
 mod recent;
 mod rename;
+mod rename_nested;
 mod set_representation;
 mod setinfer;
 mod setsize;
@@ -193,6 +194,7 @@ mod symbolic;
 mod symbolic_constfun;
 mod symbolic_deps;
 mod symbolic_filter;
+mod symbolic_fixed;
 mod symbolic_setformer;
 mod symmetry;
 mod value;
@@ -276,6 +278,7 @@ mod library_tests;
 mod maximal_sets_tests;
 #[cfg(test)]
 mod set_representation_tests;
+mod symbolic_abstract_tests;
 #[cfg(test)]
 mod symbolic_plan_tests;
 #[cfg(test)]

@@ -72,6 +72,7 @@ impl Reader {
         let mut loading: Vec<String> = Vec::new();
         self.load_deps(&main, dir, &mut machines, &mut loading)?;
         machines.push(main);
+        crate::rename_nested::check_single_instances(&machines, &self.files)?;
         self.instantiate(&mut machines)?;
         let main_idx = machines.len() - 1;
         if let Some(m) = machines[..main_idx].iter().find(|m| !m.params.is_empty()) {
@@ -333,14 +334,7 @@ impl Reader {
         dir: &Path,
         loaded: &[Machine],
     ) -> R<Machine> {
-        if let Some(r) = m.includes.iter().chain(&m.extends).chain(&m.imports).next() {
-            return Err(err_at(
-                &self.files,
-                ErrorKind::Unsupported,
-                r.pos,
-                format!("a renamed instance of {} using {}", m.name, r.name),
-            ));
-        }
+        // one instance only when it includes others (see `rename_nested`)
         let names: FxHashSet<String> = m
             .variables
             .iter()

@@ -72,6 +72,7 @@ mod carrier_images;
 mod carrier_implied;
 mod carrier_ints;
 mod carrier_locals;
+mod carrier_params;
 mod carrier_relations;
 mod carrier_sums;
 mod carrier_union;
@@ -155,6 +156,7 @@ mod typing;
 mod wd;
 mod witness;
 
+pub use carrier_params::clipped_parameter;
 pub use consequent::{forall_typed_by_body, untyped};
 pub use declared::Declared;
 pub use errors_determined::prob_order;
@@ -164,8 +166,8 @@ pub use fast_sets::SetCache;
 pub use fast_symmetry::Canon;
 pub(crate) use fspace_arrows::members as space_members;
 pub use plan::{
-    conjuncts, idents, plan, plan_deferring, plan_deferring_first, plan_exists, Gen, Plan,
-    PlanResult,
+    conjuncts, idents, infinite_type, plan, plan_deferring, plan_deferring_first, plan_exists, Gen,
+    Plan, PlanResult,
 };
 pub use range_forall::decide as forall_over_counterexamples;
 pub use range_forall::unbounded;

@@ -399,6 +399,12 @@ impl Planner<'_> {
         best
     }
 
+    /// Whether `e` names a variable keeping an infinite set of B's types
+    /// (see `symbolic_fixed`), as `infinite` says of the set itself.
+    fn fixed(&self, e: &Expr) -> bool {
+        ident_of(e).is_some_and(|s| self.syms.is_fixed_infinite(s))
+    }
+
     /// How conjunct `c` could generate candidates now, if it can.
     fn generator(&self, c: usize) -> Option<Cand> {
         let ready = |e: &Expr| self.ready(e);
@@ -420,7 +426,7 @@ impl Planner<'_> {
                         .or_else(|| shapes::pattern(c, (a, b), &kn))
                 }
             }
-            ExprKind::Bin(BinOp::In, a, b) if ready(b) && !infinite(b) => {
+            ExprKind::Bin(BinOp::In, a, b) if ready(b) && !infinite(b) && !self.fixed(b) => {
                 in_step(a, self.ids, &self.bound, c)
                     .or_else(|| {
                         proj_vars(a, self.ids, &self.bound, &ready)
@@ -898,6 +904,14 @@ pub(super) fn is_int_typing(c: &Expr, ids: &[Sym]) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `e` is an infinite set built from B's types alone, naming no
+/// identifier (`STRING`, `POW(INTEGER)`, `NATURAL +-> BOOL`).
+pub fn infinite_type(e: &Expr) -> bool {
+    let mut named = false;
+    crate::compile::visit(e, &mut |x| named |= matches!(x.kind, ExprKind::Ident(_)));
+    !named && infinite(e)
 }
 
 /// Sets that are infinite whatever the state (never used as generators).
