@@ -278,6 +278,7 @@ mod library_tests;
 mod maximal_sets_tests;
 #[cfg(test)]
 mod set_representation_tests;
+#[cfg(test)]
 mod symbolic_abstract_tests;
 #[cfg(test)]
 mod symbolic_plan_tests;
