@@ -3,6 +3,7 @@
 //! it (a variable; a constant of a set its distinct constants fill), on
 //! small machines whose counts are computed by hand or by brute force.
 
+use crate::deferred_orbits::permutations;
 use crate::tests_deferred::explore;
 
 /// The orbits, under the permutations of `0..n`, of the assignments of
@@ -24,21 +25,6 @@ fn orbits(n: u32, k: u32, ok: &dyn Fn(&[u32]) -> bool) -> u64 {
         count += u64::from(least == v);
     }
     count
-}
-
-fn permutations(n: u32) -> Vec<Vec<u32>> {
-    if n == 0 {
-        return vec![Vec::new()];
-    }
-    let mut out = Vec::new();
-    for p in permutations(n - 1) {
-        for at in 0..=p.len() {
-            let mut q = p.clone();
-            q.insert(at, n - 1);
-            out.push(q);
-        }
-    }
-    out
 }
 
 #[test]

@@ -101,7 +101,7 @@ impl Orbits {
 }
 
 /// The permutations of `0..n`.
-fn permutations(n: u32) -> Vec<Vec<u32>> {
+pub(crate) fn permutations(n: u32) -> Vec<Vec<u32>> {
     if n == 0 {
         return vec![Vec::new()];
     }
