@@ -145,7 +145,7 @@ pub enum SpaceKind {
 }
 
 /// Built-in functions and constants applied by name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
     Card,
     Dom,
@@ -200,7 +200,7 @@ pub enum Builtin {
 /// `LibraryIO.def`, `LibraryStrings.def`, `LibraryProB.def`, ProB's
 /// assertion predicates)
 /// this front-end evaluates; any other external stays unsupported.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum External {
     /// `CHOOSE(S)`: ProB's designated (least) element of a non-empty set.
     Choose,

@@ -15,7 +15,7 @@ use crate::eval::{Fail, E};
 use crate::value::Value;
 
 /// Which scaled function of `LibraryMath`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Scaled {
     Sin,
     Cos,

@@ -12,7 +12,7 @@ use crate::eval::{Fail, E};
 use crate::value::Value;
 
 /// Which end of the objective's values ProB keeps.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Sense {
     /// `MINIMIZE_EXPR`: the least.
     Minimize,

@@ -95,6 +95,8 @@ mod errors_relational;
 mod errors_unsat;
 mod fast_alternative;
 mod fast_comprehensions;
+#[cfg(test)]
+mod fast_comprehensions_tests;
 mod fast_forall;
 mod fast_given_bijection;
 mod fast_sets;
