@@ -30,17 +30,8 @@ fn a_difference_from_a_listed_set_is_explicit() {
     assert_eq!((s, t), (4, 1 + 1 + 3 + 3));
 }
 
-#[test]
-fn a_union_with_a_variable_is_still_refused() {
-    // y's value is not a set extension: the union keeps a symbolic origin
-    let e = first_error(
-        "MACHINE U VARIABLES x, y INITIALISATION x := {} || y := {1}
-         OPERATIONS fill = BEGIN x := 1..10000 END;
-           add = SELECT x /= {} THEN x := x \\/ y END END",
-    )
-    .expect("refused");
-    assert!(e.contains("computed in two ways"), "{e}");
-}
+// A union with a variable (not a set extension) stays refused: tests_lazy's
+// `a_state_reached_with_a_set_computed_in_two_ways_is_refused`.
 
 #[test]
 fn a_variable_also_assigned_otherwise_keeps_its_origin() {
