@@ -59,7 +59,6 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     crate::deferred_rest::read_rest_parts(&mut machines);
     crate::deferred_listed_parts::read_listed_parts(&mut machines);
     let fixed_vars = crate::symbolic_fixed::take_fixed(&mut machines, &files);
-    let main = machines.last().expect("main machine");
     let mut maxint = 3i64;
     let mut minint = -1i64;
     let mut setsize = 2i64;
@@ -122,8 +121,15 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
             }
         }
     }
+    let scoped = |s: Sym| scopes.contains_key(syms.name(s));
+    crate::deferred_integer_bijection::read_integer_bijections(
+        &mut machines,
+        (minint, maxint),
+        &scoped,
+    );
     let scope = crate::library_scope::of_main(&machines, &files)?;
     // the main machine's own SEES and USES are composed (`load`)
+    let main = machines.last().expect("main machine");
     for m in machines.iter().filter(|m| m.name != main.name) {
         for r in m.sees.iter().chain(&m.uses) {
             if let Some(seen) = machines.iter().find(|x| x.name == r.name) {

@@ -23,8 +23,8 @@
 //! with the construct's message: ProB may keep more than one solution of
 //! an orbit (rodin_train_4: 4 solutions, one orbit, 24 states = 4 x 6;
 //! Dining: 216 solutions, 2 orbits, ProB keeps the 9 whose `lFork` is
-//! fixed) or fewer than the modelled reductions (PO_Scheduler: 6 kept, 3
-//! orbits, ProB's 6 states are one solution per orbit). No solution is
+//! fixed). (PO_Scheduler, once refused here, is `deferred_part_members`'
+//! since its `pw : waiting & waiting <: PID` is reduced in MACE order.) No solution is
 //! left to `model`'s rule for PROPERTIES without solution. The sizes of
 //! the deferred sets are `setsize`'s, as for any other machine.
 //!

@@ -31,6 +31,15 @@ pub fn closure1(r: &[Value]) -> VResult<Value> {
     Ok(c)
 }
 
+/// `closure(r)[s]`: `closure(r)` is `id(T) \/ closure1(r)` over the
+/// whole type `T` of `r`'s nodes, and `s <: T`, so its image of `s` is
+/// `s \/ closure1(r)[s]` (the reflexive pairs of `T` outside `s` are not
+/// needed).
+pub fn reflexive_image(r: &[Value], s: &[Value]) -> VResult<Value> {
+    let reached = v::image(closure1(r)?.as_set()?, s)?;
+    Ok(v::union(s, reached.as_set()?))
+}
+
 /// The most nodes (elements of the domain and range) closed by bit rows.
 const NODES: usize = 4096;
 

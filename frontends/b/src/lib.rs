@@ -141,6 +141,7 @@ mod deferred_bijection_side;
 mod deferred_equal_parts;
 mod deferred_given;
 mod deferred_inferred;
+mod deferred_integer_bijection;
 mod deferred_listed_parts;
 mod deferred_mincard;
 mod deferred_orbits;
@@ -253,7 +254,11 @@ pub fn is_unsupported(e: &pins::ModelError) -> bool {
 #[cfg(test)]
 mod deferred_eventb_tests;
 #[cfg(test)]
+mod deferred_homogeneous_tests;
+#[cfg(test)]
 mod deferred_inferred_tests;
+#[cfg(test)]
+mod deferred_integer_bijection_tests;
 #[cfg(test)]
 mod deferred_listed_parts_tests;
 #[cfg(test)]

@@ -69,9 +69,15 @@ fn constant_element_of_a_constant_set_without_deferred_sets() {
     );
     assert_eq!((s, t), (9, 8));
     // with a deferred set in the machine, ProB's symmetry breaking may
-    // apply: refused
-    let e = refusal(
+    // apply: `S <: D` is reduced (e the first element, S {a} or {a, b}:
+    // `deferred_part_members`), a set typed otherwise refused
+    let (s, t) = count(
         "MACHINE F SETS D CONSTANTS S, e PROPERTIES S <: D & e : S
+         VARIABLES x INITIALISATION x := e END",
+    );
+    assert_eq!((s, t), (5, 4));
+    let e = refusal(
+        "MACHINE F SETS D CONSTANTS S, e PROPERTIES S - D = {} & e : S
          VARIABLES x INITIALISATION x := e END",
     );
     assert!(e.contains("a constant element of a constant set"), "{e}");

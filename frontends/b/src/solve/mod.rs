@@ -87,6 +87,7 @@ mod clipped;
 mod concat;
 mod consequent;
 mod declared;
+pub(crate) mod deferred_homogeneous;
 mod deferred_prune;
 #[cfg(test)]
 mod deferred_prune_tests;

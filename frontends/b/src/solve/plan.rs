@@ -805,6 +805,11 @@ impl Planner<'_> {
         (0..self.cs.len())
             .filter(|&c| !self.checked[c] && self.ment[c].contains(&k))
             .flat_map(|c| typing::witnesses(self.cs[c], c, self.ids[k], &ready))
+            .chain(super::deferred_homogeneous::witnesses(
+                &self.cs,
+                self.ids[k],
+                &ready,
+            ))
             .collect()
     }
 
