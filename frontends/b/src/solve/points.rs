@@ -7,7 +7,11 @@
 //! one point that disagree leave no solution). A point no equation fixes
 //! is unsupported (ProB would enumerate the range there). A universal
 //! quantifier `!b.(b : BOOL => f(FALSE |-> b) = 1)` fixes the points its
-//! solutions give.
+//! solutions give. A recurrence `!x.(P => f(a) = E)` whose `E` reads
+//! `f` (`VSS_i(Next_VSS(v)) = VSS_i(v) + 1`, UML_HL3) fixes the value at
+//! `a` once `E` can be evaluated on the points fixed so far: the points
+//! are fixed in rounds until none is added, each value forced by the
+//! values before it, so the candidate is still the only one.
 //!
 //! Owns the planning of such a step (`equations`) and its candidate.
 
@@ -35,12 +39,16 @@ pub enum Fix {
     /// `!ys.(P => f(a) = E)` (or `E = f(a)`, or `P => P2 => ...`): the
     /// value at `a` for each solution of `P` (and `P2`...).
     Forall,
+    /// `!ys.(P => ... => f(a) = E)` with `E` reading `f`: the value at `a`
+    /// once `E` reads only points already fixed.
+    Recurrence,
 }
 
 /// The conjuncts among `cs` not yet `checked` that fix points of `f`:
 /// `f(a) = E` (or `E = f(a)`) with `a` and `E` `ready`, or a universal
 /// quantifier whose only unbound identifier is `f` (`only_f`), `f` out of
-/// its domain, ending in such an equation.
+/// its domain, ending in such an equation (or a recurrence, kept only
+/// beside an equation of another kind).
 pub fn equations(
     f: Sym,
     cs: &[&Expr],
@@ -50,7 +58,7 @@ pub fn equations(
 ) -> Vec<(usize, Fix)> {
     let applies_f = |e: &Expr| matches!(&e.kind, ExprKind::Apply(g, _) if is(g, f));
     let plain = |e: &Expr| matches!(&e.kind, ExprKind::Apply(_, a) if ready(a));
-    (0..cs.len())
+    let eqs: Vec<(usize, Fix)> = (0..cs.len())
         .filter(|&c| !checked[c])
         .filter_map(|c| match &cs[c].kind {
             ExprKind::Bin(BinOp::Eq, a, b) if applies_f(a) && plain(a) && ready(b) => {
@@ -66,16 +74,26 @@ pub fn equations(
                 ..
             } if only_f(c) && !ids.contains(&f) => match &pred.kind {
                 ExprKind::Bin(BinOp::Implies, dom, body)
-                    if !mentions(&domain_of_f_as(dom, f, &EMPTY), f)
-                        && consequent(body, f).is_some() =>
+                    if !mentions(&domain_of_f_as(dom, f, &EMPTY), f) =>
                 {
-                    Some((c, Fix::Forall))
+                    if consequent(body, f, false).is_some() {
+                        Some((c, Fix::Forall))
+                    } else {
+                        consequent(body, f, true).map(|_| (c, Fix::Recurrence))
+                    }
                 }
                 _ => None,
             },
             _ => None,
         })
-        .collect()
+        .collect();
+    // a recurrence alone has no start: the plan stays another step's
+    let started = eqs.iter().any(|(_, fix)| !matches!(fix, Fix::Recurrence));
+    if started {
+        eqs
+    } else {
+        Vec::new()
+    }
 }
 
 /// `P` with each conjunct `x : dom(f)` read as `x : d`.
@@ -108,8 +126,9 @@ fn mentions(e: &Expr, f: Sym) -> bool {
 }
 
 /// The final `f(a) = E` (or `E = f(a)`) of `P2 => ... => f(a) = E`, as
-/// (premises, argument `a`, value `E`), `f` out of `E` and the premises.
-fn consequent(mut body: &Expr, f: Sym) -> Option<(Vec<&Expr>, &Expr, &Expr)> {
+/// (premises, argument `a`, value `E`), `f` out of `a` and the premises,
+/// and out of `E` unless `recurrent` (then `E` reads `f`).
+fn consequent(mut body: &Expr, f: Sym, recurrent: bool) -> Option<(Vec<&Expr>, &Expr, &Expr)> {
     let mut premises = Vec::new();
     while let ExprKind::Bin(BinOp::Implies, p, q) = &body.kind {
         premises.push(&**p);
@@ -123,7 +142,7 @@ fn consequent(mut body: &Expr, f: Sym) -> Option<(Vec<&Expr>, &Expr, &Expr)> {
         (_, ExprKind::Apply(g, x)) if is(g, f) => (&**x, &**a),
         _ => return None,
     };
-    let free = !mentions(arg, f) && !mentions(value, f);
+    let free = !mentions(arg, f) && mentions(value, f) == recurrent;
     (free && premises.iter().all(|p| !mentions(p, f))).then_some((premises, arg, value))
 }
 
@@ -152,29 +171,60 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
         unreachable!("planned for an identifier")
     };
     let dom = total_domain(space).expect("planned on a total function space");
-    let mut pairs = Vec::new();
-    'points: for d in env.elements(dom)? {
-        for &(q, fix) in eqs {
-            if let Some(v) = value_at(cs[q], fix, (fs, dom), &d, env)? {
-                pairs.push(Value::pair(d, v));
-                continue 'points;
+    let points = env.elements(dom)?;
+    let mut values: Vec<Option<Value>> = vec![None; points.len()];
+    // rounds: a recurrence fixes a point once the points it reads are
+    // (after a first round of the other equations alone, so that where
+    // they fix every point the recurrences are only checked after)
+    let (mut added, mut first) = (true, true);
+    while added {
+        added = false;
+        let fixed = Value::set(fixed_pairs(&points, &values));
+        for (d, slot) in points.iter().zip(values.iter_mut()) {
+            if slot.is_some() {
+                continue;
+            }
+            for &(q, fix) in eqs {
+                if first && matches!(fix, Fix::Recurrence) {
+                    continue;
+                }
+                if let Some(v) = value_at(cs[q], fix, (fs, dom, &fixed), d, env)? {
+                    *slot = Some(v);
+                    added = true;
+                    break;
+                }
             }
         }
+        added |= std::mem::take(&mut first);
+    }
+    if values.iter().any(Option::is_none) {
         return Err(Fail::Unsupported(
             "a total function into an infinite set that no equation f(x) = E fixes at every point"
                 .into(),
             f.pos,
         ));
     }
-    Ok(Value::set(pairs))
+    Ok(Value::set(fixed_pairs(&points, &values)))
 }
 
+/// The pairs `d |-> v` of the points fixed so far.
+fn fixed_pairs(points: &[Value], values: &[Option<Value>]) -> Vec<Value> {
+    let fixed = points.iter().zip(values);
+    fixed
+        .filter_map(|(d, v)| v.clone().map(|v| Value::pair(d.clone(), v)))
+        .collect()
+}
+
+/// `f` (its symbol, domain and the points fixed so far).
+type Partial<'a> = (Sym, &'a Expr, &'a Value);
+
 /// The value conjunct `q` gives `f` at `d`, if it fixes that point.
-fn value_at(q: &Expr, fix: Fix, f: (Sym, &Expr), d: &Value, env: &mut Env) -> E<Option<Value>> {
+fn value_at(q: &Expr, fix: Fix, f: Partial<'_>, d: &Value, env: &mut Env) -> E<Option<Value>> {
     let (app, value) = match (&q.kind, fix) {
         (ExprKind::Bin(_, a, b), Fix::Left) => (a, b),
         (ExprKind::Bin(_, a, b), Fix::Right) => (b, a),
-        _ => return forall_value(q, f, d, env),
+        (_, Fix::Recurrence) => return forall_value(q, f, true, d, env),
+        _ => return forall_value(q, f, false, d, env),
     };
     let ExprKind::Apply(_, arg) = &app.kind else {
         unreachable!("an application")
@@ -191,7 +241,15 @@ fn value_at(q: &Expr, fix: Fix, f: (Sym, &Expr), d: &Value, env: &mut Env) -> E<
 /// the domain `D` of `f : D --> R` (`f` is total on `D`, and the
 /// candidate is checked against every conjunct after). Undefinedness
 /// while solving is unsupported (the quantifier as a whole decides it).
-fn forall_value(q: &Expr, (f, fdom): (Sym, &Expr), d: &Value, env: &mut Env) -> E<Option<Value>> {
+/// A `recurrent` `E` is read with `f` the points `fixed` so far; where
+/// it applies `f` elsewhere, the next solution is tried.
+fn forall_value(
+    q: &Expr,
+    (f, fdom, fixed): Partial<'_>,
+    recurrent: bool,
+    d: &Value,
+    env: &mut Env,
+) -> E<Option<Value>> {
     let ExprKind::Quant {
         ids, pred, plan, ..
     } = &q.kind
@@ -201,7 +259,7 @@ fn forall_value(q: &Expr, (f, fdom): (Sym, &Expr), d: &Value, env: &mut Env) -> 
     let ExprKind::Bin(BinOp::Implies, dom, body) = &pred.kind else {
         unreachable!("planned on !ys.(P => Q)")
     };
-    let (premises, arg, value) = consequent(body, f).expect("planned on f(a) = E");
+    let (premises, arg, value) = consequent(body, f, recurrent).expect("planned on f(a) = E");
     let own_plan;
     let (dom, plan) = if mentions(dom, f) {
         own_plan = (domain_of_f_as(dom, f, fdom), std::sync::OnceLock::new());
@@ -217,11 +275,23 @@ fn forall_value(q: &Expr, (f, fdom): (Sym, &Expr), d: &Value, env: &mut Env) -> 
                 return Ok(true);
             }
         }
-        if env.eval(arg)? == *d {
+        if env.eval(arg)? != *d {
+            return Ok(true);
+        }
+        if !recurrent {
             out = Some(env.eval(value)?);
             return Ok(false);
         }
-        Ok(true)
+        let base = env.locals.len();
+        env.locals.push((f, fixed.clone()));
+        let v = env.eval(value);
+        env.locals.truncate(base);
+        match v {
+            Ok(v) => out = Some(v),
+            Err(Fail::Wd(..)) => return Ok(true),
+            Err(e) => return Err(e),
+        }
+        Ok(false)
     });
     super::wd_unsupported(r, "reading a function's points from a universal quantifier").map(|_| out)
 }
@@ -269,6 +339,30 @@ mod tests {
         // root, constants, v = 2, v = 1; edges setup, init, 3 picks each
         let eqs = "!q.(q : dom(sp) & q /= p1 => sp(q) = 2) & sp(p1) = 1";
         assert_eq!(count(&machine(eqs)), (4, 8));
+    }
+
+    /// `sp` over a chain `nx` of `Q` fixed by a start and a recurrence.
+    fn chain(nx: &str, start: &str) -> String {
+        let eqs =
+            format!("nx = {{{nx}}} & {start} & !q.(q : Q & q : dom(nx) => sp(nx(q)) = sp(q) + 1)");
+        machine(&eqs).replace("CONSTANTS sp", "CONSTANTS sp, nx")
+    }
+
+    #[test]
+    fn a_recurrence_fixes_the_points_after_its_start() {
+        // sp = {p1 |-> 4, p2 |-> 5, p3 |-> 6}, beyond MAXINT (no clipping):
+        // states root, constants, v = 5, 4, 6; edges setup, init, 3 picks
+        // from each v
+        let m = chain("p1 |-> p2, p2 |-> p3", "sp(p1) = 4");
+        assert_eq!(count(&m), (5, 11));
+    }
+
+    #[test]
+    fn a_recurrence_without_a_start_leaves_points_free() {
+        // p1 and p2 follow each other: sp(p3) = 0 fixes neither
+        let m = chain("p1 |-> p2, p2 |-> p1", "sp(p3) = 0");
+        let e = first_error(&m).expect("p1, p2 free");
+        assert!(e.contains("fixes at every point"), "{e}");
     }
 
     #[test]
