@@ -40,7 +40,8 @@ fn one(path: &str, limit: usize) {
 }
 
 /// The reason of a result: its message without the `unsupported: ` and
-/// `FILE:LINE:COL: ` prefixes, parenthesised details and quoted names.
+/// `FILE:LINE:COL: ` prefixes, parenthesised details, the expression a
+/// type error names (after ``: ` ``) and quoted names.
 fn reason(detail: &str) -> String {
     let mut msg = detail.strip_prefix("unsupported: ").unwrap_or(detail);
     if let Some(i) = msg.find(": ") {
@@ -53,6 +54,7 @@ fn reason(detail: &str) -> String {
         }
     }
     let msg = msg.split(" (").next().unwrap_or(msg);
+    let msg = msg.split(": `").next().unwrap_or(msg);
     let unquoted: String = msg
         .split('\'')
         .enumerate()
