@@ -300,8 +300,8 @@ impl<'w> Env<'w> {
                     })
                 }
                 Lt | Gt | Le | Ge => {
-                    let x = wd(self.eval(a)?.as_int(), a.pos)?;
-                    let y = wd(self.eval(b)?.as_int(), b.pos)?;
+                    let x = self.int(a)?;
+                    let y = self.int(b)?;
                     Ok(match op {
                         Lt => x < y,
                         Gt => x > y,
@@ -379,7 +379,10 @@ impl<'w> Env<'w> {
                 .map_err(|f| quantified(f, e, self.w.try_find_abort))?;
                 Ok(found)
             }
-            _ => wd(self.eval(e)?.as_bool(), e.pos),
+            _ => {
+                let x = self.eval(e)?;
+                x.as_bool().map_err(|m| self.type_error(m, e))
+            }
         }
     }
 
@@ -401,10 +404,8 @@ impl<'w> Env<'w> {
                 (NamedSet::Bool, Value::Bool(_)) => true,
                 (NamedSet::String, Value::Str(_)) => true,
                 _ => {
-                    return Err(Fail::Wd(
-                        "membership test between different types".into(),
-                        s.pos,
-                    ))
+                    let msg = "membership test between different types (in the set)";
+                    return Err(self.type_error(msg.into(), s));
                 }
             }),
             // ProB decides `E : {}` without evaluating `E`.
@@ -757,14 +758,21 @@ impl<'w> Env<'w> {
 
     pub(crate) fn int(&mut self, e: &Expr) -> E<i64> {
         let x = self.eval(e)?;
-        wd(x.as_int(), e.pos)
+        x.as_int().map_err(|m| self.type_error(m, e))
     }
 
     pub(crate) fn set(&mut self, e: &Expr) -> E<Arc<Vec<Value>>> {
         match self.eval(e)? {
             Value::Set(s) => Ok(s),
-            _ => Err(Fail::Wd("expected a set".into(), e.pos)),
+            v => Err(self.type_error(v.as_set().err().unwrap_or_default(), e)),
         }
+    }
+
+    /// A value of the wrong type (`msg` says which) for expression `e`: a
+    /// model error naming `e` as written.
+    fn type_error(&self, msg: String, e: &Expr) -> Fail {
+        let text = crate::check_expr_text::text(e, &self.w.syms);
+        Fail::Wd(format!("{msg}: `{text}`"), e.pos)
     }
 
     /// Solves `side = target` for `x`, `side` a `+`/`-` chain with one `x`.

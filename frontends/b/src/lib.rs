@@ -136,6 +136,7 @@ mod ast;
 mod bijection;
 mod bodytyped;
 mod cardinality;
+mod check_expr_text;
 mod compile;
 mod deferred_bijection_side;
 mod deferred_equal_parts;
@@ -203,6 +204,7 @@ mod visit;
 
 pub use error::{BError, ErrorKind};
 pub use model::BModel;
+pub use parse::MAX_NESTING;
 
 /// Reads the machine in `path` with everything it depends on (beside it),
 /// or, for a `.eventb` file, ProB's export of an Event-B machine (see
@@ -213,6 +215,7 @@ pub fn parse_file(path: &Path) -> Result<BModel, BError> {
         |s| s.to_string_lossy().into_owned(),
     );
     let label = path.display().to_string();
+    refuse_definitions_file(&label)?;
     if is_event_b(&label) {
         let text = pins::read_source(path, &label)?;
         return event_b(&text, &label, &name);
@@ -226,12 +229,24 @@ pub fn parse_file(path: &Path) -> Result<BModel, BError> {
 /// in `.eventb`); `file_label` names it in errors and is the model name.
 /// Machines it refers to are looked up in the current directory.
 pub fn parse_str(text: &str, file_label: &str) -> Result<BModel, BError> {
+    refuse_definitions_file(file_label)?;
     if is_event_b(file_label) {
         return event_b(text, file_label, file_label);
     }
     let mut reader = load::Reader::new();
     let c = reader.compose_str(text, file_label, Path::new("."))?;
     compile::compile(reader, c, file_label)
+}
+
+/// A definitions file (`.def`) holds DEFINITIONS that machines read
+/// (`DEFINITIONS "F.def"`), not a machine: given as a model, it is a
+/// semantic error saying so, not a parse of it as a machine.
+fn refuse_definitions_file(label: &str) -> Result<(), BError> {
+    if Path::new(label).extension().is_some_and(|e| e == "def") {
+        let msg = "a definitions file (.def) is not a machine: give the machine whose DEFINITIONS name it";
+        return Err(BError::new(ErrorKind::Semantic, label, msg));
+    }
+    Ok(())
 }
 
 pub(crate) fn is_event_b(label: &str) -> bool {

@@ -245,12 +245,14 @@ impl Reader {
         loading: &mut Vec<String>,
     ) -> R<()> {
         if let Some(r) = m.refines.first() {
-            return Err(err_at(
-                &self.files,
-                ErrorKind::Unsupported,
-                r.pos,
-                "REFINES (refinement machines)",
-            ));
+            let (kind, what) = match machine_file(dir, &r.name) {
+                Ok(_) => (
+                    ErrorKind::Unsupported,
+                    "REFINES (refinement machines)".into(),
+                ),
+                Err(looked) => (ErrorKind::Semantic, not_found("machine", &r.name, &looked)),
+            };
+            return Err(err_at(&self.files, kind, r.pos, what));
         }
         let refs: Vec<MachineRef> = m
             .sees
@@ -273,12 +275,8 @@ impl Reader {
                     format!("cyclic reference to {}", r.name),
                 ));
             }
-            let base = r.name.split_once('.').map_or(r.name.as_str(), |(_, m)| m);
-            let path = ["mch", "ref", "imp", "sys"]
-                .iter()
-                .map(|e| dir.join(format!("{base}.{e}")))
-                .find(|p| p.is_file());
-            let builtin = crate::library_machines::text(&r.name).filter(|_| path.is_none());
+            let path = machine_file(dir, &r.name);
+            let builtin = crate::library_machines::text(&r.name).filter(|_| path.is_err());
             let path = match (path, builtin) {
                 (_, Some(text)) => {
                     let label = format!("ProB's library machine {}", r.name);
@@ -291,24 +289,25 @@ impl Reader {
                 }
                 (path, None) => path,
             };
-            let Some(path) = path else {
-                // ProB's own library machines (LibraryStrings...) are not
-                // in the model's folder: a construct we lack, not an error
-                let (kind, what) = if r.name.starts_with("Library") {
-                    (ErrorKind::Unsupported, "ProB library machine")
-                } else {
-                    (ErrorKind::Semantic, "machine")
-                };
-                return Err(err_at(
-                    &self.files,
-                    kind,
-                    r.pos,
-                    format!("{what} {} not found beside it", r.name),
-                ));
+            let path = match path {
+                Ok(path) => path,
+                Err(looked) => {
+                    // ProB's own library machines (LibraryStrings...) are
+                    // not in the model's folder: a construct we lack, not
+                    // an error
+                    let (kind, what) = if r.name.starts_with("Library") {
+                        (ErrorKind::Unsupported, "ProB library machine")
+                    } else {
+                        (ErrorKind::Semantic, "machine")
+                    };
+                    let msg = not_found(what, &r.name, &looked);
+                    return Err(err_at(&self.files, kind, r.pos, msg));
+                }
             };
             let label = path.display().to_string();
             let text = read(&path, &label)?;
             let mut dm = self.machine(&text, label.clone(), dir)?;
+            check_declared_name(&dm, &r, &self.files)?;
             if let Some((prefix, _)) = r.name.split_once('.') {
                 dm = self.renamed_instance(dm, prefix, &text, label, dir, out)?;
             }
@@ -652,7 +651,10 @@ impl Reader {
                         &self.files,
                         ErrorKind::Unsupported,
                         pos,
-                        format!("definition file {f} (not found beside the machine)"),
+                        format!(
+                            "definition file {f} (not found beside the machine: no {})",
+                            path.display()
+                        ),
                     ));
                 }
                 let label = path.display().to_string();
@@ -860,6 +862,44 @@ fn standard_library(file: &str) -> Option<&'static [LibraryExternal]> {
         ],
         _ => return None,
     })
+}
+
+/// The file of machine `name` (`r.M` names `M`) beside the machine that
+/// names it, in `dir`: the first of `M.mch`, `M.ref`, `M.imp`, `M.sys`
+/// that exists, or the `M.mch` path looked for first.
+fn machine_file(dir: &Path, name: &str) -> Result<PathBuf, PathBuf> {
+    let base = name.split_once('.').map_or(name, |(_, m)| m);
+    let path = |e: &str| dir.join(format!("{base}.{e}"));
+    ["mch", "ref", "imp", "sys"]
+        .iter()
+        .map(|e| path(e))
+        .find(|p| p.is_file())
+        .ok_or_else(|| path("mch"))
+}
+
+/// The machine read from the file of reference `r` must bear the name `r`
+/// gives it (`r.M` names `M`), or the machines would not link up.
+fn check_declared_name(m: &Machine, r: &MachineRef, files: &[String]) -> R<()> {
+    let base = r.name.split_once('.').map_or(r.name.as_str(), |(_, m)| m);
+    if m.name == base {
+        return Ok(());
+    }
+    let file = files.get(m.pos.file as usize).map_or("?", String::as_str);
+    let msg = format!(
+        "machine {base} expected in {file}, which declares {}",
+        m.name
+    );
+    Err(err_at(files, ErrorKind::Semantic, r.pos, msg))
+}
+
+/// The message for a machine `name` whose file was not found: the path
+/// looked for (and the other extensions tried).
+fn not_found(what: &str, name: &str, looked: &Path) -> String {
+    let tried = "nor .ref, .imp, .sys";
+    format!(
+        "{what} {name} not found beside it: no {} ({tried})",
+        looked.display()
+    )
 }
 
 /// Declares `lib`'s externals in `defs` (names and `EXTERNAL_` entries),

@@ -85,7 +85,16 @@ pub struct Parser<'a> {
     pub syms: &'a mut Syms,
     pub defs: &'a FxHashMap<String, Def>,
     expansions: usize,
+    /// How deep the expressions and substitutions being parsed nest (see
+    /// [`MAX_NESTING`]).
+    nesting: usize,
 }
+
+/// The deepest nesting of expressions or substitutions parsed: deeper
+/// input (a definition that expands into itself, ProB's
+/// RecursiveDefinition) is refused before the recursive descent
+/// exhausts the stack.
+pub const MAX_NESTING: usize = 300;
 
 type R<T> = Result<T, BError>;
 /// Branches `(guard, S)` and the ELSE branch (SELECT, IF, CASE).
@@ -155,6 +164,24 @@ fn sym_bp(s: &str) -> Option<(u8, BinOp)> {
         "**" => (200, Power),
         _ => return None,
     })
+}
+
+/// The symbol of a binary operator, as [`sym_bp`] reads it (`-` for
+/// set difference too; the words `or`, `mod`; `;` and `||` of relations).
+pub(crate) fn bin_symbol(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Or => "or",
+        BinOp::Mod => "mod",
+        BinOp::Minus => "-",
+        BinOp::Compose => ";",
+        BinOp::ParProduct => "||",
+        BinOp::PowerNat => "^",
+        _ => crate::lexer::SYMBOLS
+            .iter()
+            .copied()
+            .find(|s| sym_bp(s).is_some_and(|(_, o)| o == op))
+            .unwrap_or("?"),
+    }
 }
 
 fn builtin(name: &str) -> Option<Builtin> {
@@ -330,7 +357,22 @@ impl<'a> Parser<'a> {
             syms,
             defs,
             expansions: 0,
+            nesting: 0,
         }
+    }
+
+    /// Runs `f` one level of nesting deeper; an error past [`MAX_NESTING`].
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        if self.nesting >= MAX_NESTING {
+            let msg = format!(
+                "nested more than {MAX_NESTING} deep (a definition that expands into itself?)"
+            );
+            return Err(self.err(ErrorKind::Unsupported, msg));
+        }
+        self.nesting += 1;
+        let r = f(self);
+        self.nesting -= 1;
+        r
     }
 
     fn peek(&self) -> &Tok {
@@ -618,6 +660,10 @@ impl<'a> Parser<'a> {
     }
 
     fn expr_bp(&mut self, min_bp: u8, semi: bool) -> R<Expr> {
+        self.nested(|p| p.expr_bp_nested(min_bp, semi))
+    }
+
+    fn expr_bp_nested(&mut self, min_bp: u8, semi: bool) -> R<Expr> {
         let mut lhs = self.prefix(semi)?;
         loop {
             self.expand_defs(false)?;
@@ -1045,6 +1091,10 @@ impl<'a> Parser<'a> {
     }
 
     pub fn subst(&mut self) -> R<Subst> {
+        self.nested(Self::subst_nested)
+    }
+
+    fn subst_nested(&mut self) -> R<Subst> {
         let pos = self.pos();
         let mut v = vec![self.par_subst()?];
         while self.toks.is_sym(";") && !self.semi_ends_subst() {
