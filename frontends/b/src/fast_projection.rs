@@ -13,7 +13,7 @@
 //! target differs from its source outside its write set is never cached
 //! again. The key holds every constant slot too (constants are read to
 //! decide whether an evaluation is symbolic). A group whose hit rate stays
-//! low is dropped, and the whole cache is bounded ([`MAX_ENTRIES`]).
+//! low is dropped, and the whole cache is bounded ([`MAX_VALUES`]).
 //! With `BMETHOD_CHECK_PROJECTION` set, every hit is recomputed and
 //! compared (a mismatch panics): a check of the read sets on a corpus.
 //!
@@ -25,14 +25,16 @@ use std::sync::{Arc, Mutex};
 use pins::{TransitionGroup, Value as PValue};
 use rustc_hash::FxHashMap;
 
-/// The most read projections remembered, all groups together.
-pub(crate) const MAX_ENTRIES: usize = 1 << 21;
+/// The most slot values remembered (keys and targets), all groups
+/// together (about 16 bytes each with the tables' overhead).
+pub(crate) const MAX_VALUES: usize = 1 << 24;
 
 /// Lookups of a group after which its hit rate is judged.
 const JUDGED_AFTER: usize = 1 << 14;
 
-/// Write projections of the successors of one read projection.
-type Targets = Arc<[Box<[PValue]>]>;
+/// Write projections of the successors of one read projection: their
+/// number, then their values one after another.
+type Targets = Arc<[PValue]>;
 
 /// One group's cache.
 struct Group {
@@ -55,7 +57,8 @@ pub(crate) struct Projections {
 
 /// A computation's targets, recorded as they are emitted.
 pub(crate) struct Recorder {
-    targets: Vec<Box<[PValue]>>,
+    /// As [`Targets`].
+    targets: Vec<PValue>,
     /// A target differed from its source outside the write set.
     escaped: bool,
 }
@@ -139,8 +142,9 @@ impl Projections {
     ) {
         let write = &self.groups[g].write;
         let mut t = state.to_vec();
-        for w in targets.iter() {
-            for (&s, &v) in write.iter().zip(w.iter()) {
+        for k in 0..targets[0] as usize {
+            let w = &targets[1 + k * write.len()..][..write.len()];
+            for (&s, &v) in write.iter().zip(w) {
                 t[s] = v;
             }
             emit(&t);
@@ -150,7 +154,7 @@ impl Projections {
     /// A recorder of group `g`'s targets from `state`, when it is cached.
     pub(crate) fn recorder(&self, g: usize) -> Option<Recorder> {
         (!self.groups[g].off.load(Ordering::Relaxed)).then(|| Recorder {
-            targets: Vec::new(),
+            targets: vec![0],
             escaped: false,
         })
     }
@@ -166,7 +170,8 @@ impl Projections {
                 r.escaped = true;
             }
         }
-        r.targets.push(write.iter().map(|&s| t[s]).collect());
+        r.targets[0] += 1;
+        r.targets.extend(write.iter().map(|&s| t[s]));
     }
 
     /// Remembers the targets `r` recorded from `state` by group `g`
@@ -179,7 +184,8 @@ impl Projections {
         if !clean || self.groups[g].off.load(Ordering::Relaxed) {
             return;
         }
-        if self.entries.fetch_add(1, Ordering::Relaxed) >= MAX_ENTRIES {
+        let size = self.groups[g].key.len() + r.targets.len();
+        if self.entries.fetch_add(size, Ordering::Relaxed) >= MAX_VALUES {
             return;
         }
         let targets: Targets = r.targets.into();
@@ -193,7 +199,7 @@ impl Projections {
     /// Compares a remembered hit with the recorded recomputation `r`.
     pub(crate) fn verify(&self, g: usize, hit: &Targets, r: &Recorder) {
         assert!(
-            hit.len() == r.targets.len() && hit.iter().zip(&r.targets).all(|(a, b)| a == b),
+            **hit == r.targets[..],
             "fast_projection: group {g}'s successors differ between two states of one read projection"
         );
     }
@@ -203,8 +209,9 @@ impl Projections {
         let gr = &self.groups[g];
         gr.off.store(true, Ordering::Relaxed);
         let mut m = gr.map.lock().expect("projection lock");
+        let size: usize = m.values().map(|t| gr.key.len() + t.len()).sum();
         self.entries.fetch_sub(
-            m.len().min(self.entries.load(Ordering::Relaxed)),
+            size.min(self.entries.load(Ordering::Relaxed)),
             Ordering::Relaxed,
         );
         *m = FxHashMap::default();
