@@ -71,6 +71,12 @@ pub(crate) struct LazySets {
 }
 
 impl LazySets {
+    /// Whether no state holds a large set yet (`fast_projection` caches
+    /// successors only then).
+    pub(crate) fn none_held(&self) -> bool {
+        !self.any.load(Ordering::Acquire)
+    }
+
     /// The origins of the large sets `state` holds.
     fn origins_in(&self, state: &[PValue]) -> Held {
         if !self.any.load(Ordering::Acquire) {

@@ -168,6 +168,7 @@ mod eventb_simulation;
 mod exec;
 mod fast_closure;
 mod fast_inverse;
+mod fast_projection;
 mod lazy_sets;
 mod lexer;
 mod library_bits;
@@ -288,6 +289,8 @@ mod deferred_partition_tests;
 mod errors_math_tests;
 #[cfg(test)]
 mod errors_tests;
+#[cfg(test)]
+mod fast_projection_tests;
 #[cfg(test)]
 mod library_scope_tests;
 #[cfg(test)]

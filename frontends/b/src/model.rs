@@ -84,6 +84,8 @@ pub struct BModel {
     /// The first refusal deferred by a provisional binder (see
     /// `errors_provisional`), reported at the end of the exploration.
     provisional: OnceLock<Fail>,
+    /// Operations' successors by read projection (`fast_projection`).
+    projections: crate::fast_projection::Projections,
 }
 
 impl Callee for BModel {
@@ -181,10 +183,18 @@ impl BModel {
             lazy_reads: Vec::new(),
             explicit_writes: Vec::new(),
             provisional: OnceLock::new(),
+            projections: crate::fast_projection::Projections::new(&[], 0, |_| false),
         };
         model.groups = model.kinds.iter().map(|k| model.group_of(*k)).collect();
         model.lazy_reads = model.kinds.iter().map(|k| model.reads_of(*k)).collect();
         model.explicit_writes = model.kinds.iter().map(|k| model.explicit_of(*k)).collect();
+        let ops: Vec<bool> = model
+            .kinds
+            .iter()
+            .map(|k| matches!(k, Kind::Op(..)))
+            .collect();
+        model.projections =
+            crate::fast_projection::Projections::new(&model.groups, nconst, |g| ops[g]);
         model
     }
 
@@ -599,17 +609,51 @@ impl BModel {
                 if phase != 2 {
                     return Ok(());
                 }
-                let mut slots = self.decode(state);
-                self.op_successors(state, group, (m, k), &mut slots, emit)
+                self.op_projected(state, group, (m, k), &mut None, emit)
             }
         }
+    }
+
+    /// [`Self::op_successors`] through the cache of `fast_projection`,
+    /// `decoded` being `state` decoded once needed.
+    fn op_projected(
+        &self,
+        state: &[PValue],
+        group: usize,
+        op: (usize, usize),
+        decoded: &mut Option<Vec<Value>>,
+        emit: &mut dyn FnMut(&[PValue]),
+    ) -> E<()> {
+        let cache = &self.projections;
+        let hit = cache.lookup(group, state);
+        if let Some(h) = hit.as_ref().filter(|_| !cache.checking()) {
+            cache.replay(group, state, h, emit);
+            return Ok(());
+        }
+        let mut rec = cache.recorder(group);
+        let slots = decoded.get_or_insert_with(|| self.decode(state));
+        let mut emit_rec = |t: &[PValue]| {
+            if let Some(r) = rec.as_mut() {
+                cache.record(group, state, t, r);
+            }
+            emit(t)
+        };
+        let clean = self.op_successors(state, group, op, slots, &mut emit_rec)?;
+        if let Some(r) = rec {
+            match &hit {
+                Some(h) => cache.verify(group, h, &r),
+                None => cache.store(group, state, r, clean && self.lazy.none_held()),
+            }
+        }
+        Ok(())
     }
 
     /// The successors of `state` by operation `op` (machine, index) of
     /// `group`, `slots` being `state` decoded; `slots` is left as it was
     /// found (writes are applied with [`Env::with_writes`], which restores
     /// them), so that [`pins::Model::next_all`] decodes a state once for
-    /// all operations.
+    /// all operations. True when no refusal was deferred (see
+    /// `errors_provisional`).
     fn op_successors(
         &self,
         state: &[PValue],
@@ -617,7 +661,7 @@ impl BModel {
         (m, k): (usize, usize),
         slots: &mut Vec<Value>,
         emit: &mut dyn FnMut(&[PValue]),
-    ) -> E<()> {
+    ) -> E<bool> {
         let op = &self.machines[m].operations[k];
         let mut env = Env {
             w: &self.world,
@@ -635,11 +679,13 @@ impl BModel {
             crate::errors_provisional::skip_unmodelled(r)
         });
         let (r, skipped) = r;
-        if let Some(f) = deferred.or(skipped) {
+        let deferred = deferred.or(skipped);
+        let clean = deferred.is_none();
+        if let Some(f) = deferred {
             let _ = self.provisional.set(f);
         }
         *slots = env.slots;
-        r
+        r.map(|()| clean)
     }
 
     fn op_successors_in(
@@ -872,8 +918,7 @@ impl pins::Model for BModel {
             let mut emit_g = |t: &[PValue]| emit(g, t);
             let r = match self.kinds[g] {
                 Kind::Op(m, k) if state[0] == 2 => {
-                    let slots = decoded.get_or_insert_with(|| self.decode(state));
-                    self.op_successors(state, g, (m, k), slots, &mut emit_g)
+                    self.op_projected(state, g, (m, k), &mut decoded, &mut emit_g)
                 }
                 _ => self.successors(state, g, &mut emit_g),
             };
