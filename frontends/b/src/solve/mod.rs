@@ -136,6 +136,9 @@ mod range_interval;
 mod range_member;
 #[cfg(test)]
 mod range_member_tests;
+mod range_negated;
+#[cfg(test)]
+mod range_negated_tests;
 #[cfg(test)]
 mod range_order_tests;
 mod range_product;

@@ -753,7 +753,10 @@ impl Planner<'_> {
             let typed = |&c: &usize| !self.checked[c] && clipped::typing(self.cs[c], x, &ready);
             let c = on_x.iter().copied().find(typed)?;
             let bounds: Vec<usize> = on_x.iter().copied().filter(|&b| b != c).collect();
-            let pointwise = |&b: &usize| clipped::pointwise_bound(self.cs[b], x, &ready).is_some();
+            let pointwise = |&b: &usize| {
+                clipped::pointwise_bound(self.cs[b], x, &ready).is_some()
+                    || super::range_negated::waits(self.cs[b])
+            };
             bounds
                 .iter()
                 .all(pointwise)
