@@ -391,7 +391,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     }
     let unplanned = properties
         .as_ref()
-        .and_then(|p| crate::solve::plan_deferring(&const_ids, p, &syms).err());
+        .and_then(|p| crate::solve::plan_properties(&const_ids, p, &syms).err());
     let world = World {
         declared,
         syms,

@@ -167,6 +167,8 @@ pub fn range_of(
                 }
                 continue;
             }
+            // `not(E1..E2 <: S)`: no domain (see `range_negated`)
+            _ if super::range_negated::waits(e) => continue,
             _ => {
                 only_bounds = false;
                 continue;

@@ -134,9 +134,15 @@ mod range_image;
 #[cfg(test)]
 mod range_image_tests;
 mod range_interval;
+mod range_labelled;
+#[cfg(test)]
+mod range_labelled_tests;
 mod range_member;
 #[cfg(test)]
 mod range_member_tests;
+mod range_negated;
+#[cfg(test)]
+mod range_negated_tests;
 #[cfg(test)]
 mod range_order_tests;
 mod range_product;
@@ -169,8 +175,8 @@ pub use fast_sets::SetCache;
 pub use fast_symmetry::Canon;
 pub(crate) use fspace_arrows::members as space_members;
 pub use plan::{
-    conjuncts, idents, infinite_type, plan, plan_deferring, plan_deferring_first, plan_exists, Gen,
-    Plan, PlanResult,
+    conjuncts, idents, infinite_type, plan, plan_deferring, plan_deferring_first, plan_exists,
+    plan_properties, Gen, Plan, PlanResult,
 };
 pub use range_forall::decide as forall_over_counterexamples;
 pub use range_forall::unbounded;
@@ -460,6 +466,10 @@ fn candidates(
                 .collect()
         }
         Gen::Unbounded(m, pos) => return Err(Fail::Unsupported(m.clone(), *pos)),
+        Gen::Labelled(l) => {
+            let pos = cs.first().map(|c| c.pos).unwrap_or_default();
+            range_labelled::candidates(l, env, guard, pos)?
+        }
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];

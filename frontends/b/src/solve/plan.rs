@@ -93,6 +93,9 @@ pub enum Gen {
     /// Conjunct `c` is `A : S` with the step's identifier on a `+`/`-`
     /// chain of `A` and `S` finite and ready (see `range_member`).
     LinIn { c: usize },
+    /// The step's identifiers labelled one after another, some the end
+    /// of another's interval (see `range_labelled`).
+    Labelled(super::range_labelled::Labelled),
     /// The identifiers no conjunct gives a finite range, last in a
     /// deferring plan (see `plan_deferring`): reaching this step is
     /// unsupported (message, position).
@@ -255,7 +258,7 @@ pub fn plan(ids: &[Sym], pred: &Expr, syms: &Syms) -> Result<Plan, (String, Pos)
 /// domain of a function applied to it (see `Planner::applied`).
 pub fn plan_exists(ids: &[Sym], pred: &Expr, syms: &Syms) -> PlanResult {
     let prefer = vec![false; ids.len()];
-    plan_preferring(ids, pred, syms, (true, false, true), prefer)
+    plan_preferring(ids, pred, syms, (true, false, true, false), prefer)
 }
 
 /// `plan`, except that the identifiers no conjunct gives a finite range
@@ -269,6 +272,13 @@ pub fn plan_deferring(ids: &[Sym], pred: &Expr, syms: &Syms) -> PlanResult {
     plan_with(ids, pred, syms, true, true)
 }
 
+/// `plan_deferring` for the PROPERTIES, whose integers ProB labels in the
+/// order of `range_labelled` where nothing else generates them.
+pub fn plan_properties(ids: &[Sym], pred: &Expr, syms: &Syms) -> PlanResult {
+    let prefer = vec![false; ids.len()];
+    plan_preferring(ids, pred, syms, (true, true, false, true), prefer)
+}
+
 /// `plan_deferring`, binding the identifiers `first` (indices into `ids`)
 /// before others their conjuncts would generate at the same priority
 /// (the constants a symmetry reduction prunes while solving, see
@@ -276,7 +286,7 @@ pub fn plan_deferring(ids: &[Sym], pred: &Expr, syms: &Syms) -> PlanResult {
 pub fn plan_deferring_first(ids: &[Sym], pred: &Expr, syms: &Syms, first: &[usize]) -> PlanResult {
     let mut prefer = vec![false; ids.len()];
     first.iter().for_each(|&k| prefer[k] = true);
-    plan_preferring(ids, pred, syms, (true, true, false), prefer)
+    plan_preferring(ids, pred, syms, (true, true, false, true), prefer)
 }
 
 /// `plan`; `last_resorts`: whether pointwise functions and types (see
@@ -285,7 +295,7 @@ pub fn plan_deferring_first(ids: &[Sym], pred: &Expr, syms: &Syms, first: &[usiz
 /// to an integer range or `BOOL` for the outer identifiers.
 fn plan_with(ids: &[Sym], pred: &Expr, syms: &Syms, last_resorts: bool, defer: bool) -> PlanResult {
     let prefer = vec![false; ids.len()];
-    plan_preferring(ids, pred, syms, (last_resorts, defer, false), prefer)
+    plan_preferring(ids, pred, syms, (last_resorts, defer, false, false), prefer)
 }
 
 /// `plan_with`; `prefer`: per identifier, whether it is bound first among
@@ -294,7 +304,7 @@ fn plan_preferring(
     ids: &[Sym],
     pred: &Expr,
     syms: &Syms,
-    (last_resorts, defer, exists): (bool, bool, bool),
+    (last_resorts, defer, exists, labelled): (bool, bool, bool, bool),
     prefer: Vec<bool>,
 ) -> PlanResult {
     let cs = conjuncts(pred);
@@ -325,6 +335,8 @@ fn plan_preferring(
             None if last_resorts => p.pointwise().or_else(|| p.typed()),
             found => found,
         };
+        // the PROPERTIES only (see `range_labelled`)
+        let found = found.or_else(|| labelled.then(|| p.labelled()).flatten());
         let Some((_, vars, gen)) = found else {
             let m = format!(
                 "cannot enumerate '{}': no conjunct gives it a finite range (x = E, x : S, x <: S, integer bounds)",
@@ -753,12 +765,32 @@ impl Planner<'_> {
             let typed = |&c: &usize| !self.checked[c] && clipped::typing(self.cs[c], x, &ready);
             let c = on_x.iter().copied().find(typed)?;
             let bounds: Vec<usize> = on_x.iter().copied().filter(|&b| b != c).collect();
-            let pointwise = |&b: &usize| clipped::pointwise_bound(self.cs[b], x, &ready).is_some();
+            let pointwise = |&b: &usize| {
+                clipped::pointwise_bound(self.cs[b], x, &ready).is_some()
+                    || super::range_negated::waits(self.cs[b])
+            };
             bounds
                 .iter()
                 .all(pointwise)
                 .then(|| (7, vec![k], Gen::Clipped { c, bounds }))
         })
+    }
+
+    /// `Gen::Labelled` for the group of `range_labelled`, if any.
+    fn labelled(&self) -> Option<Cand> {
+        let ready: Vec<bool> = (0..self.ids.len())
+            .map(|k| self.bound[k] && !self.clipped[k])
+            .collect();
+        let b = super::range_labelled::Binder {
+            ids: self.ids,
+            cs: &self.cs,
+            checked: &self.checked,
+            ment: &self.ment,
+            ready: &ready,
+            bound: &self.bound,
+        };
+        let l = super::range_labelled::plan(&b)?;
+        Some((7, l.order.clone(), Gen::Labelled(l)))
     }
 
     /// `Gen::Points` for the first conjunct `f : D --> R` not yet checked
@@ -845,6 +877,7 @@ impl Planner<'_> {
             | Gen::Product { .. }
             | Gen::LinIn { .. }
             | Gen::Unbounded(..)
+            | Gen::Labelled(_)
             | Gen::DomainEnd { .. } => None,
         };
         if let Some(c) = exact {
