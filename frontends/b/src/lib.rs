@@ -267,6 +267,8 @@ mod deferred_partition_tests;
 #[cfg(test)]
 mod errors_math_tests;
 #[cfg(test)]
+mod errors_recurrence_tests;
+#[cfg(test)]
 mod errors_tests;
 #[cfg(test)]
 mod library_scope_tests;

@@ -91,6 +91,7 @@ mod deferred_prune;
 #[cfg(test)]
 mod deferred_prune_tests;
 mod errors_determined;
+mod errors_recurrence;
 mod errors_relational;
 mod errors_unsat;
 mod fast_alternative;

@@ -108,8 +108,9 @@ fn mentions(e: &Expr, f: Sym) -> bool {
 }
 
 /// The final `f(a) = E` (or `E = f(a)`) of `P2 => ... => f(a) = E`, as
-/// (premises, argument `a`, value `E`), `f` out of `E` and the premises.
-fn consequent(mut body: &Expr, f: Sym) -> Option<(Vec<&Expr>, &Expr, &Expr)> {
+/// (premises, argument `a`, value `E`), `f` out of `a` and the premises
+/// (in `E`, a recurrence: see `errors_recurrence`).
+pub(super) fn consequent(mut body: &Expr, f: Sym) -> Option<(Vec<&Expr>, &Expr, &Expr)> {
     let mut premises = Vec::new();
     while let ExprKind::Bin(BinOp::Implies, p, q) = &body.kind {
         premises.push(&**p);
@@ -123,7 +124,7 @@ fn consequent(mut body: &Expr, f: Sym) -> Option<(Vec<&Expr>, &Expr, &Expr)> {
         (_, ExprKind::Apply(g, x)) if is(g, f) => (&**x, &**a),
         _ => return None,
     };
-    let free = !mentions(arg, f) && !mentions(value, f);
+    let free = !mentions(arg, f);
     (free && premises.iter().all(|p| !mentions(p, f))).then_some((premises, arg, value))
 }
 
@@ -153,9 +154,17 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
     };
     let dom = total_domain(space).expect("planned on a total function space");
     let mut pairs = Vec::new();
+    let recursive = super::errors_recurrence::recursive(fs, eqs, cs);
     'points: for d in env.elements(dom)? {
         for &(q, fix) in eqs {
-            if let Some(v) = value_at(cs[q], fix, (fs, dom), &d, env)? {
+            let v = if recursive {
+                super::errors_recurrence::with_points(fs, &pairs, env, |env| {
+                    value_at(cs[q], fix, (fs, dom), &d, env)
+                })?
+            } else {
+                value_at(cs[q], fix, (fs, dom), &d, env)?
+            };
+            if let Some(v) = v {
                 pairs.push(Value::pair(d, v));
                 continue 'points;
             }
@@ -165,6 +174,9 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
                 .into(),
             f.pos,
         ));
+    }
+    if recursive {
+        super::errors_recurrence::within_solver(&pairs, f.pos)?;
     }
     Ok(Value::set(pairs))
 }

@@ -1,0 +1,85 @@
+//! A total function fixed point by point by a recurrence: a universal
+//! quantifier `!x.(x : D1 => f(x) = E)` whose `E` applies `f` itself
+//! (FactorialNonSymbolic's `fact : NAT --> NATURAL & fact(0) = 1 &
+//! !x.(x : NAT1 => fact(x) = x * fact(x - 1))`). The points are fixed in
+//! the order of `f`'s domain, `E` read on the function built so far; a
+//! recurrence that applies `f` at a point not fixed yet is unsupported
+//! (its order is not the domain's).
+//!
+//! ProB posts each such equation as a constraint of its CLP(FD) solver
+//! while `f(x)` is still unknown, and its solver's integers are bounded
+//! (about 2^60): a value beyond 64 bits is ProB's
+//! `CLPFD_integer_overflow` (100! for FactorialNonSymbolic under `MAXINT
+//! = 100`), as for the other overflows of `errors_determined`. A value
+//! between 2^60 and 64 bits, where the exact bound decides, is
+//! unsupported.
+//!
+//! Owns only this reading of recursive equations and its errors; the
+//! planning of pointwise functions stays in `points`.
+
+use super::points::Fix;
+use crate::ast::*;
+use crate::eval::{Env, Fail, E};
+use crate::value::Value;
+
+/// Values at or beyond this magnitude may exceed ProB's solver integers.
+const SOLVER_BOUND: i64 = 1 << 60;
+
+/// Whether one of the equations `eqs` among `cs` reads `f` in its value
+/// (a recurrence).
+pub(super) fn recursive(f: Sym, eqs: &[(usize, Fix)], cs: &[&Expr]) -> bool {
+    eqs.iter().any(|&(q, fix)| match (&cs[q].kind, fix) {
+        (ExprKind::Quant { pred, .. }, Fix::Forall) => match &pred.kind {
+            ExprKind::Bin(BinOp::Implies, _, body) => {
+                super::points::consequent(body, f).is_some_and(|(_, _, value)| mentions(value, f))
+            }
+            _ => false,
+        },
+        _ => false,
+    })
+}
+
+/// `point(env)` with `f` bound to the function `pairs` built so far; a
+/// value beyond 64 bits is ProB's overflow (see the module's doc).
+pub(super) fn with_points(
+    f: Sym,
+    pairs: &[Value],
+    env: &mut Env,
+    point: impl FnOnce(&mut Env) -> E<Option<Value>>,
+) -> E<Option<Value>> {
+    env.locals.push((f, Value::set(pairs.to_vec())));
+    let r = point(env);
+    env.locals.pop();
+    match r {
+        Err(Fail::Unsupported(m, pos)) if m == crate::eval::BEYOND_64_BITS => Err(Fail::Wd(
+            super::errors_determined::CLPFD_OVERFLOW.into(),
+            pos,
+        )),
+        r => r,
+    }
+}
+
+/// `Ok` when every value of the recurrence's function `pairs` is within
+/// ProB's solver integers; unsupported (at `at`) when one is near their
+/// bound, where ProB may or may not overflow.
+pub(super) fn within_solver(pairs: &[Value], at: Pos) -> E<()> {
+    for p in pairs {
+        if let Value::Pair(xy) = p {
+            if let Value::Int(n) = xy.1 {
+                if n.checked_abs().is_none_or(|a| a >= SOLVER_BOUND) {
+                    return Err(Fail::Unsupported(
+                        format!("a recurrence's value {n} near the bound of ProB's CLP(FD) integers (2^60)"),
+                        at,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn mentions(e: &Expr, f: Sym) -> bool {
+    let mut v = Vec::new();
+    super::plan::idents(e, &mut v);
+    v.contains(&f)
+}
