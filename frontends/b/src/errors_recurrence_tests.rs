@@ -5,17 +5,22 @@
 use crate::tests::{count, first_error};
 use crate::tests_wd::model_error;
 
-/// `f : 0..top --> NATURAL` with `f(0) = 1` and `f(x) = step` for
+/// `f : 0..top --> range` with `f(0) = 1` and `f(x) = step` for
 /// `x : 1..top` (`step` reading `x` and `f`); `v` starts at `f(top)` and
 /// `pick(p)` sets it to `f(p)`.
-fn machine(top: i64, step: &str) -> String {
+fn machine_into(range: &str, top: i64, step: &str) -> String {
     format!(
         "MACHINE R CONSTANTS f
-         PROPERTIES f : 0..{top} --> NATURAL & f(0) = 1 &
+         PROPERTIES f : 0..{top} --> {range} & f(0) = 1 &
            !x.(x : 1..{top} => f(x) = {step})
          VARIABLES v INVARIANT v : NATURAL INITIALISATION v := f({top})
          OPERATIONS pick(p) = PRE p : 0..{top} THEN v := f(p) END END"
     )
+}
+
+/// `machine_into` with the range `NATURAL`.
+fn machine(top: i64, step: &str) -> String {
+    machine_into("NATURAL", top, step)
 }
 
 #[test]
@@ -67,5 +72,18 @@ fn a_recurrence_reading_a_later_point_is_unsupported() {
          VARIABLES v INVARIANT v : NATURAL INITIALISATION v := f(0)
          OPERATIONS skip_op = skip END";
     let e = first_error(text).expect("refused");
+    assert!(e.starts_with(pins::UNSUPPORTED_PREFIX), "{e}");
+}
+
+#[test]
+fn into_integer_prob_computes_without_bound() {
+    // ProB's unbounded integers: 2^61 is exact, a count (v in 2^0..2^61:
+    // 62 values, 62 picks from each, plus root, constants, setup, init)
+    assert_eq!(
+        count(&machine_into("INTEGER", 61, "2 * f(x - 1)")),
+        (64, 2 + 62 * 62)
+    );
+    // beyond 64 bits: no error of ProB's, and beyond our integers
+    let e = first_error(&machine_into("INTEGER", 70, "2 * f(x - 1)")).expect("refused");
     assert!(e.starts_with(pins::UNSUPPORTED_PREFIX), "{e}");
 }

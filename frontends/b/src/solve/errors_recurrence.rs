@@ -6,13 +6,15 @@
 //! recurrence that applies `f` at a point not fixed yet is unsupported
 //! (its order is not the domain's).
 //!
-//! ProB posts each such equation as a constraint of its CLP(FD) solver
-//! while `f(x)` is still unknown, and its solver's integers are bounded
-//! (about 2^60): a value beyond 64 bits is ProB's
-//! `CLPFD_integer_overflow` (100! for FactorialNonSymbolic under `MAXINT
-//! = 100`), as for the other overflows of `errors_determined`. A value
-//! between 2^60 and 64 bits, where the exact bound decides, is
-//! unsupported.
+//! ProB types the values of `f : D --> NATURAL` (or `NATURAL1`) with a
+//! bound of its CLP(FD) solver, whose integers are bounded (about 2^60):
+//! a value beyond 64 bits there is ProB's `CLPFD_integer_overflow` (100!
+//! for FactorialNonSymbolic under `MAXINT = 100`), as for the other
+//! overflows of `errors_determined`; a value between 2^60 and 64 bits,
+//! where the exact bound decides, is unsupported. Into `INTEGER` ProB
+//! computes with unbounded integers and reports nothing
+//! (Fibonacci_Dynamic_Programming's `fib(200)`, 42 digits): a value
+//! beyond 64 bits is unsupported there.
 //!
 //! Owns only this reading of recursive equations and its errors; the
 //! planning of pointwise functions stays in `points`.
@@ -30,9 +32,8 @@ const SOLVER_BOUND: i64 = 1 << 60;
 pub(super) fn recursive(f: Sym, eqs: &[(usize, Fix)], cs: &[&Expr]) -> bool {
     eqs.iter().any(|&(q, fix)| match (&cs[q].kind, fix) {
         (ExprKind::Quant { pred, .. }, Fix::Forall) => match &pred.kind {
-            ExprKind::Bin(BinOp::Implies, _, body) => {
-                super::points::consequent(body, f).is_some_and(|(_, _, value)| mentions(value, f))
-            }
+            ExprKind::Bin(BinOp::Implies, _, body) => super::points::consequent(body, f)
+                .is_some_and(|(_, _, value)| super::points::mentions(value, f)),
             _ => false,
         },
         _ => false,
@@ -40,9 +41,10 @@ pub(super) fn recursive(f: Sym, eqs: &[(usize, Fix)], cs: &[&Expr]) -> bool {
 }
 
 /// `point(env)` with `f` bound to the function `pairs` built so far; a
-/// value beyond 64 bits is ProB's overflow (see the module's doc).
+/// value beyond 64 bits in `range` is ProB's overflow where its solver
+/// types that range (see the module's doc).
 pub(super) fn with_points(
-    f: Sym,
+    (f, range): (Sym, &Expr),
     pairs: &[Value],
     env: &mut Env,
     point: impl FnOnce(&mut Env) -> E<Option<Value>>,
@@ -51,18 +53,34 @@ pub(super) fn with_points(
     let r = point(env);
     env.locals.pop();
     match r {
-        Err(Fail::Unsupported(m, pos)) if m == crate::eval::BEYOND_64_BITS => Err(Fail::Wd(
-            super::errors_determined::CLPFD_OVERFLOW.into(),
-            pos,
-        )),
+        Err(Fail::Unsupported(m, pos))
+            if m == crate::eval::BEYOND_64_BITS && solver_typed(range) =>
+        {
+            Err(Fail::Wd(
+                super::errors_determined::CLPFD_OVERFLOW.into(),
+                pos,
+            ))
+        }
         r => r,
     }
 }
 
+/// Whether ProB types the values in `range` with a bound of its solver
+/// (see the module's doc).
+fn solver_typed(range: &Expr) -> bool {
+    matches!(
+        range.kind,
+        ExprKind::Named(NamedSet::Natural | NamedSet::Natural1)
+    )
+}
+
 /// `Ok` when every value of the recurrence's function `pairs` is within
-/// ProB's solver integers; unsupported (at `at`) when one is near their
+/// ProB's solver integers or untyped by it (`range`); unsupported (at `at`) when one is near their
 /// bound, where ProB may or may not overflow.
-pub(super) fn within_solver(pairs: &[Value], at: Pos) -> E<()> {
+pub(super) fn within_solver(pairs: &[Value], range: &Expr, at: Pos) -> E<()> {
+    if !solver_typed(range) {
+        return Ok(());
+    }
     for p in pairs {
         if let Value::Pair(xy) = p {
             if let Value::Int(n) = xy.1 {
@@ -76,10 +94,4 @@ pub(super) fn within_solver(pairs: &[Value], at: Pos) -> E<()> {
         }
     }
     Ok(())
-}
-
-fn mentions(e: &Expr, f: Sym) -> bool {
-    let mut v = Vec::new();
-    super::plan::idents(e, &mut v);
-    v.contains(&f)
 }

@@ -90,6 +90,7 @@ mod declared;
 mod deferred_prune;
 #[cfg(test)]
 mod deferred_prune_tests;
+mod errors_antitone;
 mod errors_determined;
 mod errors_recurrence;
 mod errors_relational;

@@ -101,7 +101,7 @@ fn is(e: &Expr, f: Sym) -> bool {
     matches!(e.kind, ExprKind::Ident(s) if s == f)
 }
 
-fn mentions(e: &Expr, f: Sym) -> bool {
+pub(super) fn mentions(e: &Expr, f: Sym) -> bool {
     let mut v = Vec::new();
     super::plan::idents(e, &mut v);
     v.contains(&f)
@@ -153,12 +153,15 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
         unreachable!("planned for an identifier")
     };
     let dom = total_domain(space).expect("planned on a total function space");
+    let ExprKind::Bin(_, _, range) = &space.kind else {
+        unreachable!("a function space")
+    };
     let mut pairs = Vec::new();
     let recursive = super::errors_recurrence::recursive(fs, eqs, cs);
     'points: for d in env.elements(dom)? {
         for &(q, fix) in eqs {
             let v = if recursive {
-                super::errors_recurrence::with_points(fs, &pairs, env, |env| {
+                super::errors_recurrence::with_points((fs, range), &pairs, env, |env| {
                     value_at(cs[q], fix, (fs, dom), &d, env)
                 })?
             } else {
@@ -176,7 +179,7 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
         ));
     }
     if recursive {
-        super::errors_recurrence::within_solver(&pairs, f.pos)?;
+        super::errors_recurrence::within_solver(&pairs, range, f.pos)?;
     }
     Ok(Value::set(pairs))
 }
