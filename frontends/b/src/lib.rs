@@ -286,7 +286,11 @@ mod deferred_part_members_tests;
 #[cfg(test)]
 mod deferred_partition_tests;
 #[cfg(test)]
+mod errors_antitone_tests;
+#[cfg(test)]
 mod errors_math_tests;
+#[cfg(test)]
+mod errors_recurrence_tests;
 #[cfg(test)]
 mod errors_tests;
 #[cfg(test)]

@@ -98,6 +98,10 @@ pub fn search(
             parts.into_iter().map(Cow::Owned).collect()
         }
     };
+    let antitone = match row {
+        None => super::errors_antitone::conjuncts(f, cs, checks, &|e| applied_only(e, f)),
+        Some(_) => Vec::new(),
+    };
     let curried = row.is_some();
     let refs: Vec<&Expr> = prune.iter().map(|e| &**e).collect();
     let order = fspace_order::givens_first(&refs, (f, curried), &dom, env);
@@ -131,6 +135,7 @@ pub fn search(
         dom,
         ran,
         prune,
+        antitone,
         instances,
         due,
         pairs: Vec::new(),
@@ -232,6 +237,9 @@ struct Search<'a> {
     reordered: bool,
     ran: Vec<Value>,
     prune: Vec<Cow<'a, Expr>>,
+    /// The conjuncts antitone in `f`, checked whole at each point (see
+    /// `errors_antitone`).
+    antitone: Vec<&'a Expr>,
     /// Per pruning conjunct: its instances, for a universal quantifier
     /// checked instance by instance (see `fast_forall`).
     instances: Vec<Option<Instances>>,
@@ -333,7 +341,7 @@ impl Search<'_> {
     /// Whether no pruning conjunct is false on the points chosen so far.
     /// `decided`: how many points are decided (chosen or left out).
     fn consistent(&mut self, decided: usize, env: &mut Env) -> bool {
-        if self.prune.is_empty() {
+        if self.prune.is_empty() && self.antitone.is_empty() {
             return true;
         }
         let _partial = super::errors_relational::Partial::enter();
@@ -351,6 +359,7 @@ impl Search<'_> {
                 break;
             }
         }
+        ok = ok && !self.antitone.iter().any(|e| refuted(e, self.f, env));
         env.locals.truncate(base);
         ok
     }

@@ -91,7 +91,9 @@ pub(crate) mod deferred_homogeneous;
 mod deferred_prune;
 #[cfg(test)]
 mod deferred_prune_tests;
+mod errors_antitone;
 mod errors_determined;
+mod errors_recurrence;
 mod errors_relational;
 mod errors_unsat;
 mod fast_alternative;

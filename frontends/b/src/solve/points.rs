@@ -171,6 +171,9 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
         unreachable!("planned for an identifier")
     };
     let dom = total_domain(space).expect("planned on a total function space");
+    let ExprKind::Bin(_, _, range) = &space.kind else {
+        unreachable!("a function space")
+    };
     let points = env.elements(dom)?;
     let mut values: Vec<Option<Value>> = vec![None; points.len()];
     // rounds: a recurrence fixes a point once the points it reads are
@@ -188,7 +191,12 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
                 if first && matches!(fix, Fix::Recurrence) {
                     continue;
                 }
-                if let Some(v) = value_at(cs[q], fix, (fs, dom, &fixed), d, env)? {
+                let v = value_at(cs[q], fix, (fs, dom, &fixed), d, env);
+                let v = match fix {
+                    Fix::Recurrence => super::errors_recurrence::overflow(v, range)?,
+                    _ => v?,
+                };
+                if let Some(v) = v {
                     *slot = Some(v);
                     added = true;
                     break;
@@ -204,7 +212,11 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
             f.pos,
         ));
     }
-    Ok(Value::set(fixed_pairs(&points, &values)))
+    let pairs = fixed_pairs(&points, &values);
+    if eqs.iter().any(|(_, fix)| matches!(fix, Fix::Recurrence)) {
+        super::errors_recurrence::within_solver(&pairs, range, f.pos)?;
+    }
+    Ok(Value::set(pairs))
 }
 
 /// The pairs `d |-> v` of the points fixed so far.
