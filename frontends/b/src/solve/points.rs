@@ -9,6 +9,15 @@
 //! quantifier `!b.(b : BOOL => f(FALSE |-> b) = 1)` fixes the points its
 //! solutions give.
 //!
+//! An equation's value may also read `f` itself at other points, a
+//! recurrence (`c(1) = 1 & !r.(r : 2..8 => c(r) = CARRY(c(r - 1)))`,
+//! SonLazySetEvaluation's carry bits): the points are then fixed in
+//! passes, each value evaluated on the points fixed so far (see
+//! `recurrence`), until every point is fixed or a pass fixes none. By
+//! induction every solution agrees with the candidate at each point so
+//! fixed. `fixed_by_checks` offers the same candidate for a finite range
+//! (`Gen::In`), where it replaces enumerating the whole space.
+//!
 //! Owns the planning of such a step (`equations`) and its candidate.
 
 use crate::ast::*;
@@ -49,14 +58,15 @@ pub fn equations(
     only_f: &dyn Fn(usize) -> bool,
 ) -> Vec<(usize, Fix)> {
     let applies_f = |e: &Expr| matches!(&e.kind, ExprKind::Apply(g, _) if is(g, f));
-    let plain = |e: &Expr| matches!(&e.kind, ExprKind::Apply(_, a) if ready(a));
+    let plain = |e: &Expr| matches!(&e.kind, ExprKind::Apply(_, a) if ready(a) && !mentions(a, f));
+    let value = |e: &Expr| ready(e) && (!mentions(e, f) || recurrence(e, f));
     (0..cs.len())
         .filter(|&c| !checked[c])
         .filter_map(|c| match &cs[c].kind {
-            ExprKind::Bin(BinOp::Eq, a, b) if applies_f(a) && plain(a) && ready(b) => {
+            ExprKind::Bin(BinOp::Eq, a, b) if applies_f(a) && plain(a) && value(b) => {
                 Some((c, Fix::Left))
             }
-            ExprKind::Bin(BinOp::Eq, a, b) if applies_f(b) && plain(b) && ready(a) => {
+            ExprKind::Bin(BinOp::Eq, a, b) if applies_f(b) && plain(b) && value(a) => {
                 Some((c, Fix::Right))
             }
             ExprKind::Quant {
@@ -123,8 +133,55 @@ fn consequent(mut body: &Expr, f: Sym) -> Option<(Vec<&Expr>, &Expr, &Expr)> {
         (_, ExprKind::Apply(g, x)) if is(g, f) => (&**x, &**a),
         _ => return None,
     };
-    let free = !mentions(arg, f) && !mentions(value, f);
+    let free = !mentions(arg, f) && (!mentions(value, f) || recurrence(value, f));
     (free && premises.iter().all(|p| !mentions(p, f))).then_some((premises, arg, value))
+}
+
+/// Whether `value` reads `f` only as `f(a)` in a plain expression: no
+/// binder, predicate or library call that could turn the error of a
+/// point not yet fixed into a value. Evaluated on the points fixed so
+/// far, it then either fails or gives the value every solution has.
+fn recurrence(value: &Expr, f: Sym) -> bool {
+    let mut plain = super::fspace::applied_only(value, f);
+    crate::compile::visit(value, &mut |x| {
+        plain &= match &x.kind {
+            ExprKind::Quant { .. } | ExprKind::Image(..) => false,
+            ExprKind::Call(b, _) => !matches!(
+                b,
+                Builtin::Bool
+                    | Builtin::Not
+                    | Builtin::IfThenElse
+                    | Builtin::External(_)
+                    | Builtin::Theory(_)
+            ),
+            ExprKind::Bin(op, _, _) => !matches!(
+                op,
+                BinOp::And
+                    | BinOp::Or
+                    | BinOp::Implies
+                    | BinOp::Equiv
+                    | BinOp::Eq
+                    | BinOp::Neq
+                    | BinOp::In
+                    | BinOp::NotIn
+                    | BinOp::Subset
+                    | BinOp::StrictSubset
+                    | BinOp::NotSubset
+                    | BinOp::NotStrictSubset
+                    | BinOp::Lt
+                    | BinOp::Gt
+                    | BinOp::Le
+                    | BinOp::Ge
+            ),
+            _ => true,
+        }
+    });
+    plain
+}
+
+/// Whether some equation of `eqs` (conjuncts of `cs`) is a recurrence.
+fn recurrent(eqs: &[(usize, Fix)], cs: &[&Expr], f: Sym) -> bool {
+    eqs.iter().any(|&(q, _)| mentions(cs[q], f))
 }
 
 /// Whether `e` is a total function space `D --> R` (or `>->`, `-->>`,
@@ -152,21 +209,116 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
         unreachable!("planned for an identifier")
     };
     let dom = total_domain(space).expect("planned on a total function space");
-    let mut pairs = Vec::new();
-    'points: for d in env.elements(dom)? {
-        for &(q, fix) in eqs {
-            if let Some(v) = value_at(cs[q], fix, (fs, dom), &d, env)? {
-                pairs.push(Value::pair(d, v));
-                continue 'points;
-            }
-        }
-        return Err(Fail::Unsupported(
+    fixed(fs, dom, eqs, cs, env)?.ok_or_else(|| {
+        Fail::Unsupported(
             "a total function into an infinite set that no equation f(x) = E fixes at every point"
                 .into(),
             f.pos,
-        ));
+        )
+    })
+}
+
+/// For `f : space` generating `f` with `space` a total function arrow
+/// whose sides are known: the only candidate when equations among the
+/// conjuncts `checks` of `cs` fix `f` at every point of its domain (none
+/// when it is not a member of `space`); `None` when they do not, or
+/// fail, and the space is to be enumerated as before. The candidate is
+/// then checked against every conjunct, equations included.
+pub fn fixed_by_checks(
+    f: Sym,
+    space: &Expr,
+    cs: &[&Expr],
+    checks: &[usize],
+    env: &mut Env,
+) -> E<Option<Vec<Value>>> {
+    let Some(dom) = total_domain(space) else {
+        return Ok(None);
+    };
+    let unchecked: Vec<bool> = (0..cs.len()).map(|c| !checks.contains(&c)).collect();
+    let eqs = equations(f, cs, &unchecked, &|_| true, &|_| true);
+    if eqs.is_empty() {
+        return Ok(None);
     }
-    Ok(Value::set(pairs))
+    let Ok(Some(candidate)) = fixed(f, dom, &eqs, cs, env) else {
+        return Ok(None);
+    };
+    Ok(Some(if env.member(&candidate, space)? {
+        vec![candidate]
+    } else {
+        Vec::new()
+    }))
+}
+
+/// The function the equations `eqs` fix at every element of `dom`, in
+/// passes while a recurrence fixes more (`f` bound to the points fixed
+/// so far while they are evaluated); `None` when a point stays free. The
+/// failure of a recurrence is a point it cannot fix yet.
+fn fixed(
+    f: Sym,
+    dom: &Expr,
+    eqs: &[(usize, Fix)],
+    cs: &[&Expr],
+    env: &mut Env,
+) -> E<Option<Value>> {
+    let points = env.elements(dom)?;
+    let recurrent = recurrent(eqs, cs, f);
+    let mut values: Vec<Option<Value>> = vec![None; points.len()];
+    loop {
+        let mut progress = false;
+        for (i, d) in points.iter().enumerate() {
+            if values[i].is_some() {
+                continue;
+            }
+            let base = env.locals.len();
+            if recurrent {
+                env.locals.push((f, so_far(&points, &values)));
+            }
+            let found = point_value(eqs, cs, (f, dom), d, recurrent, env);
+            env.locals.truncate(base);
+            values[i] = found?;
+            progress |= values[i].is_some();
+        }
+        if values.iter().all(Option::is_some) {
+            let pairs = points.into_iter().zip(values.into_iter().flatten());
+            return Ok(Some(Value::set(
+                pairs.map(|(d, v)| Value::pair(d, v)).collect(),
+            )));
+        }
+        if !progress || !recurrent {
+            return Ok(None);
+        }
+    }
+}
+
+/// The value the first of `eqs` that fixes point `d` gives it; the
+/// failure of a recurrence is no value yet.
+fn point_value(
+    eqs: &[(usize, Fix)],
+    cs: &[&Expr],
+    f: (Sym, &Expr),
+    d: &Value,
+    recurrent: bool,
+    env: &mut Env,
+) -> E<Option<Value>> {
+    for &(q, fix) in eqs {
+        match value_at(cs[q], fix, f, d, env) {
+            Ok(Some(v)) => return Ok(Some(v)),
+            Ok(None) => {}
+            Err(_) if recurrent => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(None)
+}
+
+/// The points of `points` fixed so far, as a function.
+fn so_far(points: &[Value], values: &[Option<Value>]) -> Value {
+    let pairs = points.iter().zip(values);
+    Value::set(
+        pairs
+            .filter_map(|(d, v)| v.as_ref().map(|v| Value::pair(d.clone(), v.clone())))
+            .collect(),
+    )
 }
 
 /// The value conjunct `q` gives `f` at `d`, if it fixes that point.
