@@ -46,7 +46,11 @@ fn parse_int(s: &str) -> Option<i64> {
 
 /// Builds the model.
 pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
-    let Reader { files, mut syms } = reader;
+    let Reader {
+        files,
+        mut syms,
+        symbolic_marks,
+    } = reader;
     let Composed {
         mut machines,
         offered,
@@ -218,7 +222,7 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
     }
     // constants ProB keeps symbolic get no slot (see `symbolic`)
     let had_constants = !const_ids.is_empty();
-    let abstract_ids: Vec<Sym> = machines
+    let mut abstract_ids: Vec<Sym> = machines
         .iter()
         .flat_map(|m| m.abstract_constants.iter().copied())
         .collect();
@@ -227,6 +231,12 @@ pub fn compile(reader: Reader, c: Composed, name: &str) -> R<BModel> {
         .iter_mut()
         .flat_map(|m| m.properties.iter_mut())
         .collect();
+    // `/*@symbolic*/` marks constants as ABSTRACT_CONSTANTS are marked
+    abstract_ids.extend(crate::symbolic_pragma::marked(
+        &props,
+        &const_ids,
+        &symbolic_marks,
+    ));
     let lazy = crate::symbolic::Lazy {
         all: lazy_closures,
         abstract_constants: &abstract_ids,

@@ -955,10 +955,14 @@ impl<'w> Env<'w> {
                     let p = self.plan_of(plan, ids, pred)?;
                     let mut out: Vec<Value> = Vec::new();
                     let mut acc: Option<Value> = None;
+                    let mut united = v::Union::default();
                     let kind = *kind;
                     solve(ids, pred, p, self, false, &mut |env| {
                         match kind {
                             QuantKind::Comprehension => out.push(tuple(ids, env)),
+                            QuantKind::Union => {
+                                united.add(&env.set(body.as_ref().expect("body"))?);
+                            }
                             QuantKind::Lambda => {
                                 let t = tuple(ids, env);
                                 let y = env.eval(body.as_ref().expect("lambda body"))?;
@@ -981,13 +985,7 @@ impl<'w> Env<'w> {
                                 let y = env.set(body.as_ref().expect("body"))?;
                                 acc = Some(match acc.take() {
                                     None => Value::Set(y),
-                                    Some(Value::Set(c)) => {
-                                        if kind == QuantKind::Union {
-                                            v::union(&c, &y)
-                                        } else {
-                                            v::inter(&c, &y)
-                                        }
-                                    }
+                                    Some(Value::Set(c)) => v::inter(&c, &y),
                                     Some(other) => other,
                                 });
                             }
@@ -1006,7 +1004,7 @@ impl<'w> Env<'w> {
                         QuantKind::Comprehension | QuantKind::Lambda => Value::set(out),
                         QuantKind::Sigma => acc.unwrap_or(Value::Int(0)),
                         QuantKind::Pi => acc.unwrap_or(Value::Int(1)),
-                        QuantKind::Union => acc.unwrap_or_else(Value::empty),
+                        QuantKind::Union => united.value(),
                         _ => match acc {
                             Some(a) => a,
                             None => {

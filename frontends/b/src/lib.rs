@@ -198,6 +198,8 @@ mod symbolic_constfun;
 mod symbolic_deps;
 mod symbolic_filter;
 mod symbolic_fixed;
+mod symbolic_pragma;
+mod symbolic_recent;
 mod symbolic_setformer;
 mod symmetry;
 mod value;
@@ -309,6 +311,8 @@ mod set_representation_tests;
 mod symbolic_abstract_tests;
 #[cfg(test)]
 mod symbolic_plan_tests;
+#[cfg(test)]
+mod symbolic_recurrence_tests;
 #[cfg(test)]
 mod symbolic_setformer_tests;
 #[cfg(test)]

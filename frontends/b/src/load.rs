@@ -23,6 +23,8 @@ use crate::parse::{err_at, split_clauses, split_semis, Def, Parser};
 pub struct Reader {
     pub files: Vec<String>,
     pub syms: Syms,
+    /// The tokens after a `/*@symbolic*/` pragma (see `symbolic_pragma`).
+    pub symbolic_marks: Vec<Pos>,
 }
 
 /// A machine with everything it depends on, flattened.
@@ -44,6 +46,7 @@ impl Reader {
         Reader {
             files: Vec::new(),
             syms: Syms::default(),
+            symbolic_marks: Vec::new(),
         }
     }
 
@@ -370,6 +373,8 @@ impl Reader {
         let fid = self.add_file(label.clone());
         let mut toks = lex(text, &label, fid)?;
         toks.pop(); // Eof
+        let marks = crate::symbolic_pragma::marks(text, &toks);
+        self.symbolic_marks.extend(marks);
         crate::rename::join_renamed(&mut toks);
         if let Some((prefix, names)) = renamed {
             crate::rename::rename(&mut toks, prefix, names);

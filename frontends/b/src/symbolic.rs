@@ -45,6 +45,7 @@ pub struct Closure {
     pub def: Expr,
     pub deps: Vec<Sym>,
     value: OnceLock<Option<Value>>,
+    applied: crate::symbolic_recent::Applications,
 }
 
 impl Closure {
@@ -53,6 +54,7 @@ impl Closure {
             def,
             deps,
             value: OnceLock::new(),
+            applied: Default::default(),
         }
     }
 }
@@ -313,7 +315,7 @@ fn inline_fields(
 }
 
 /// `c = E` or `E = c` with `c` one of `const_ids`.
-fn definition<'a>(c: &'a Expr, const_ids: &[Sym]) -> Option<(Sym, &'a Expr)> {
+pub(crate) fn definition<'a>(c: &'a Expr, const_ids: &[Sym]) -> Option<(Sym, &'a Expr)> {
     let ExprKind::Bin(BinOp::Eq, a, b) = &c.kind else {
         return None;
     };
@@ -661,12 +663,24 @@ impl Env<'_> {
     }
 
     /// `c(x)` for a symbolic constant `c`.
+    /// Constants without slot dependencies remember their last
+    /// applications (see `symbolic_recent`).
     pub(crate) fn closure_apply(&mut self, c: &Closure, x: Value, pos: Pos) -> E<Value> {
+        let same_everywhere = c.deps.is_empty();
+        if let Some(y) = c.applied.find(&x).filter(|_| same_everywhere) {
+            return Ok(y);
+        }
         let mut found = self.in_closure(pos, &c.deps, |env| env.images(&c.def, &x, pos))?;
         found.sort();
         found.dedup();
         match found.len() {
-            1 => Ok(found.swap_remove(0)),
+            1 => {
+                let y = found.swap_remove(0);
+                if same_everywhere {
+                    c.applied.remember(x, y.clone());
+                }
+                Ok(y)
+            }
             0 => Err(Fail::Wd("function applied outside its domain".into(), pos)),
             _ => Err(Fail::Wd(
                 "function application of a relation that is not a function at this argument".into(),

@@ -111,6 +111,33 @@ pub fn union(a: &[Value], b: &[Value]) -> Value {
     Value::set_sorted(out)
 }
 
+/// The union of many sets, added one by one (`UNION(x).(P | E)`): their
+/// elements gathered, sorted once at the end (merging each set into the
+/// union so far took time quadratic in the number of sets: Event-B's
+/// `{m1, m2 . P | (m1 |-> m2) |-> E}` of 65,536 singletons), the
+/// duplicates dropped whenever they could have doubled the gathered
+/// elements, so that memory stays within twice the union's size.
+#[derive(Default)]
+pub struct Union {
+    elements: Vec<Value>,
+    distinct: usize,
+}
+
+impl Union {
+    pub fn add(&mut self, s: &[Value]) {
+        self.elements.extend_from_slice(s);
+        if self.elements.len() > 2 * self.distinct.max(4096) {
+            self.elements.sort_unstable();
+            self.elements.dedup();
+            self.distinct = self.elements.len();
+        }
+    }
+
+    pub fn value(self) -> Value {
+        Value::set(self.elements)
+    }
+}
+
 pub fn inter(a: &[Value], b: &[Value]) -> Value {
     Value::set_sorted(
         a.iter()

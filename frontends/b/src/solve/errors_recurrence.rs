@@ -2,7 +2,7 @@
 //! quantifier `!x.(x : D1 => f(x) = E)` whose `E` applies `f` itself
 //! (FactorialNonSymbolic's `fact : NAT --> NATURAL & fact(0) = 1 &
 //! !x.(x : NAT1 => fact(x) = x * fact(x - 1))`): the points are fixed in
-//! rounds by `points::candidate` (one algorithm); this module owns the
+//! passes by `points::fixed` (one algorithm); this module owns the
 //! errors of the values it computes.
 //!
 //! ProB types the values of `f : D --> NATURAL` (or `NATURAL1`) with a
@@ -25,20 +25,18 @@ use crate::value::Value;
 /// Values at or beyond this magnitude may exceed ProB's solver integers.
 const SOLVER_BOUND: i64 = 1 << 60;
 
-/// The value `v` of a recurrence's point in `range`: a value beyond 64
-/// bits is ProB's overflow where its solver types that range (see the
-/// module's doc).
-pub(super) fn overflow(v: E<Option<Value>>, range: &Expr) -> E<Option<Value>> {
-    match v {
-        Err(Fail::Unsupported(m, pos))
-            if m == crate::eval::BEYOND_64_BITS && solver_typed(range) =>
-        {
-            Err(Fail::Wd(
+/// ProB's error for the failure `e` of a recurrence's value in `range`:
+/// a value beyond 64 bits is its overflow where its solver types that
+/// range (see the module's doc).
+pub(super) fn overflow(e: &Fail, range: &Expr) -> Option<Fail> {
+    match e {
+        Fail::Unsupported(m, pos) if m == crate::eval::BEYOND_64_BITS && solver_typed(range) => {
+            Some(Fail::Wd(
                 super::errors_determined::CLPFD_OVERFLOW.into(),
-                pos,
+                *pos,
             ))
         }
-        v => v,
+        _ => None,
     }
 }
 

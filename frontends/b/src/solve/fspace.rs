@@ -205,7 +205,7 @@ impl Arrow {
 
 /// Whether every occurrence of `f` in `e` is applied (`f(a)`), none of
 /// them under a binder of another `f`.
-fn applied_only(e: &Expr, f: Sym) -> bool {
+pub(super) fn applied_only(e: &Expr, f: Sym) -> bool {
     let mut all = Vec::new();
     super::plan::idents(e, &mut all);
     let occurrences = all.iter().filter(|&&s| s == f).count();

@@ -367,6 +367,9 @@ fn candidates(
                 unreachable!()
             };
             if let ExprKind::Ident(f) = a.kind {
+                if let Some(fs) = points::fixed_by_checks(f, b, cs, &st.checks, env)? {
+                    return Ok(fs.into_iter().map(|v| vec![v]).collect());
+                }
                 let fs = match fspace::search(f, b, cs, &st.checks, env) {
                     Ok(Some(fs)) => Ok(fs),
                     Ok(None) => match carrier_images::search(f, b, cs, &st.checks, env) {

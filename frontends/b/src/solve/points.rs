@@ -7,11 +7,16 @@
 //! one point that disagree leave no solution). A point no equation fixes
 //! is unsupported (ProB would enumerate the range there). A universal
 //! quantifier `!b.(b : BOOL => f(FALSE |-> b) = 1)` fixes the points its
-//! solutions give. A recurrence `!x.(P => f(a) = E)` whose `E` reads
-//! `f` (`VSS_i(Next_VSS(v)) = VSS_i(v) + 1`, UML_HL3) fixes the value at
-//! `a` once `E` can be evaluated on the points fixed so far: the points
-//! are fixed in rounds until none is added, each value forced by the
-//! values before it, so the candidate is still the only one.
+//! solutions give.
+//!
+//! An equation's value may also read `f` itself at other points, a
+//! recurrence (`c(1) = 1 & !r.(r : 2..8 => c(r) = CARRY(c(r - 1)))`,
+//! SonLazySetEvaluation's carry bits): the points are then fixed in
+//! passes, each value evaluated on the points fixed so far (see
+//! `recurrence`), until every point is fixed or a pass fixes none. By
+//! induction every solution agrees with the candidate at each point so
+//! fixed. `fixed_by_checks` offers the same candidate for a finite range
+//! (`Gen::In`), where it replaces enumerating the whole space.
 //!
 //! Owns the planning of such a step (`equations`) and its candidate.
 
@@ -39,16 +44,12 @@ pub enum Fix {
     /// `!ys.(P => f(a) = E)` (or `E = f(a)`, or `P => P2 => ...`): the
     /// value at `a` for each solution of `P` (and `P2`...).
     Forall,
-    /// `!ys.(P => ... => f(a) = E)` with `E` reading `f`: the value at `a`
-    /// once `E` reads only points already fixed.
-    Recurrence,
 }
 
 /// The conjuncts among `cs` not yet `checked` that fix points of `f`:
 /// `f(a) = E` (or `E = f(a)`) with `a` and `E` `ready`, or a universal
 /// quantifier whose only unbound identifier is `f` (`only_f`), `f` out of
-/// its domain, ending in such an equation (or a recurrence, kept only
-/// beside an equation of another kind).
+/// its domain, ending in such an equation.
 pub fn equations(
     f: Sym,
     cs: &[&Expr],
@@ -57,14 +58,15 @@ pub fn equations(
     only_f: &dyn Fn(usize) -> bool,
 ) -> Vec<(usize, Fix)> {
     let applies_f = |e: &Expr| matches!(&e.kind, ExprKind::Apply(g, _) if is(g, f));
-    let plain = |e: &Expr| matches!(&e.kind, ExprKind::Apply(_, a) if ready(a));
-    let eqs: Vec<(usize, Fix)> = (0..cs.len())
+    let plain = |e: &Expr| matches!(&e.kind, ExprKind::Apply(_, a) if ready(a) && !mentions(a, f));
+    let value = |e: &Expr| ready(e) && (!mentions(e, f) || recurrence(e, f));
+    (0..cs.len())
         .filter(|&c| !checked[c])
         .filter_map(|c| match &cs[c].kind {
-            ExprKind::Bin(BinOp::Eq, a, b) if applies_f(a) && plain(a) && ready(b) => {
+            ExprKind::Bin(BinOp::Eq, a, b) if applies_f(a) && plain(a) && value(b) => {
                 Some((c, Fix::Left))
             }
-            ExprKind::Bin(BinOp::Eq, a, b) if applies_f(b) && plain(b) && ready(a) => {
+            ExprKind::Bin(BinOp::Eq, a, b) if applies_f(b) && plain(b) && value(a) => {
                 Some((c, Fix::Right))
             }
             ExprKind::Quant {
@@ -74,26 +76,16 @@ pub fn equations(
                 ..
             } if only_f(c) && !ids.contains(&f) => match &pred.kind {
                 ExprKind::Bin(BinOp::Implies, dom, body)
-                    if !mentions(&domain_of_f_as(dom, f, &EMPTY), f) =>
+                    if !mentions(&domain_of_f_as(dom, f, &EMPTY), f)
+                        && consequent(body, f).is_some() =>
                 {
-                    if consequent(body, f, false).is_some() {
-                        Some((c, Fix::Forall))
-                    } else {
-                        consequent(body, f, true).map(|_| (c, Fix::Recurrence))
-                    }
+                    Some((c, Fix::Forall))
                 }
                 _ => None,
             },
             _ => None,
         })
-        .collect();
-    // a recurrence alone has no start: the plan stays another step's
-    let started = eqs.iter().any(|(_, fix)| !matches!(fix, Fix::Recurrence));
-    if started {
-        eqs
-    } else {
-        Vec::new()
-    }
+        .collect()
 }
 
 /// `P` with each conjunct `x : dom(f)` read as `x : d`.
@@ -126,9 +118,8 @@ fn mentions(e: &Expr, f: Sym) -> bool {
 }
 
 /// The final `f(a) = E` (or `E = f(a)`) of `P2 => ... => f(a) = E`, as
-/// (premises, argument `a`, value `E`), `f` out of `a` and the premises,
-/// and out of `E` unless `recurrent` (then `E` reads `f`).
-fn consequent(mut body: &Expr, f: Sym, recurrent: bool) -> Option<(Vec<&Expr>, &Expr, &Expr)> {
+/// (premises, argument `a`, value `E`), `f` out of `E` and the premises.
+fn consequent(mut body: &Expr, f: Sym) -> Option<(Vec<&Expr>, &Expr, &Expr)> {
     let mut premises = Vec::new();
     while let ExprKind::Bin(BinOp::Implies, p, q) = &body.kind {
         premises.push(&**p);
@@ -142,8 +133,55 @@ fn consequent(mut body: &Expr, f: Sym, recurrent: bool) -> Option<(Vec<&Expr>, &
         (_, ExprKind::Apply(g, x)) if is(g, f) => (&**x, &**a),
         _ => return None,
     };
-    let free = !mentions(arg, f) && mentions(value, f) == recurrent;
+    let free = !mentions(arg, f) && (!mentions(value, f) || recurrence(value, f));
     (free && premises.iter().all(|p| !mentions(p, f))).then_some((premises, arg, value))
+}
+
+/// Whether `value` reads `f` only as `f(a)` in a plain expression: no
+/// binder, predicate or library call that could turn the error of a
+/// point not yet fixed into a value. Evaluated on the points fixed so
+/// far, it then either fails or gives the value every solution has.
+fn recurrence(value: &Expr, f: Sym) -> bool {
+    let mut plain = super::fspace::applied_only(value, f);
+    crate::compile::visit(value, &mut |x| {
+        plain &= match &x.kind {
+            ExprKind::Quant { .. } | ExprKind::Image(..) => false,
+            ExprKind::Call(b, _) => !matches!(
+                b,
+                Builtin::Bool
+                    | Builtin::Not
+                    | Builtin::IfThenElse
+                    | Builtin::External(_)
+                    | Builtin::Theory(_)
+            ),
+            ExprKind::Bin(op, _, _) => !matches!(
+                op,
+                BinOp::And
+                    | BinOp::Or
+                    | BinOp::Implies
+                    | BinOp::Equiv
+                    | BinOp::Eq
+                    | BinOp::Neq
+                    | BinOp::In
+                    | BinOp::NotIn
+                    | BinOp::Subset
+                    | BinOp::StrictSubset
+                    | BinOp::NotSubset
+                    | BinOp::NotStrictSubset
+                    | BinOp::Lt
+                    | BinOp::Gt
+                    | BinOp::Le
+                    | BinOp::Ge
+            ),
+            _ => true,
+        }
+    });
+    plain
+}
+
+/// Whether some equation of `eqs` (conjuncts of `cs`) is a recurrence.
+fn recurrent(eqs: &[(usize, Fix)], cs: &[&Expr], f: Sym) -> bool {
+    eqs.iter().any(|&(q, _)| mentions(cs[q], f))
 }
 
 /// Whether `e` is a total function space `D --> R` (or `>->`, `-->>`,
@@ -170,73 +208,134 @@ pub fn candidate(c: usize, eqs: &[(usize, Fix)], cs: &[&Expr], env: &mut Env) ->
     let ExprKind::Ident(fs) = f.kind else {
         unreachable!("planned for an identifier")
     };
-    let dom = total_domain(space).expect("planned on a total function space");
-    let ExprKind::Bin(_, _, range) = &space.kind else {
-        unreachable!("a function space")
-    };
-    let points = env.elements(dom)?;
-    let mut values: Vec<Option<Value>> = vec![None; points.len()];
-    // rounds: a recurrence fixes a point once the points it reads are
-    // (after a first round of the other equations alone, so that where
-    // they fix every point the recurrences are only checked after)
-    let (mut added, mut first) = (true, true);
-    while added {
-        added = false;
-        let fixed = Value::set(fixed_pairs(&points, &values));
-        for (d, slot) in points.iter().zip(values.iter_mut()) {
-            if slot.is_some() {
-                continue;
-            }
-            for &(q, fix) in eqs {
-                if first && matches!(fix, Fix::Recurrence) {
-                    continue;
-                }
-                let v = value_at(cs[q], fix, (fs, dom, &fixed), d, env);
-                let v = match fix {
-                    Fix::Recurrence => super::errors_recurrence::overflow(v, range)?,
-                    _ => v?,
-                };
-                if let Some(v) = v {
-                    *slot = Some(v);
-                    added = true;
-                    break;
-                }
-            }
-        }
-        added |= std::mem::take(&mut first);
-    }
-    if values.iter().any(Option::is_none) {
-        return Err(Fail::Unsupported(
+    fixed(fs, space, eqs, cs, env)?.ok_or_else(|| {
+        Fail::Unsupported(
             "a total function into an infinite set that no equation f(x) = E fixes at every point"
                 .into(),
             f.pos,
-        ));
-    }
-    let pairs = fixed_pairs(&points, &values);
-    if eqs.iter().any(|(_, fix)| matches!(fix, Fix::Recurrence)) {
-        super::errors_recurrence::within_solver(&pairs, range, f.pos)?;
-    }
-    Ok(Value::set(pairs))
+        )
+    })
 }
 
-/// The pairs `d |-> v` of the points fixed so far.
-fn fixed_pairs(points: &[Value], values: &[Option<Value>]) -> Vec<Value> {
-    let fixed = points.iter().zip(values);
-    fixed
-        .filter_map(|(d, v)| v.clone().map(|v| Value::pair(d.clone(), v)))
-        .collect()
+/// For `f : space` generating `f` with `space` a total function arrow
+/// whose sides are known: the only candidate when equations among the
+/// conjuncts `checks` of `cs` fix `f` at every point of its domain (none
+/// when it is not a member of `space`); `None` when they do not, or
+/// fail, and the space is to be enumerated as before. The candidate is
+/// then checked against every conjunct, equations included.
+pub fn fixed_by_checks(
+    f: Sym,
+    space: &Expr,
+    cs: &[&Expr],
+    checks: &[usize],
+    env: &mut Env,
+) -> E<Option<Vec<Value>>> {
+    if total_domain(space).is_none() {
+        return Ok(None);
+    }
+    let unchecked: Vec<bool> = (0..cs.len()).map(|c| !checks.contains(&c)).collect();
+    let eqs = equations(f, cs, &unchecked, &|_| true, &|_| true);
+    if eqs.is_empty() {
+        return Ok(None);
+    }
+    let Ok(Some(candidate)) = fixed(f, space, &eqs, cs, env) else {
+        return Ok(None);
+    };
+    Ok(Some(if env.member(&candidate, space)? {
+        vec![candidate]
+    } else {
+        Vec::new()
+    }))
 }
 
-/// `f` (its symbol, domain and the points fixed so far).
-type Partial<'a> = (Sym, &'a Expr, &'a Value);
+/// The function the equations `eqs` fix at every element of `dom`, in
+/// passes while a recurrence fixes more (`f` bound to the points fixed
+/// so far while they are evaluated); `None` when a point stays free. The
+/// failure of a recurrence is a point it cannot fix yet.
+fn fixed(
+    f: Sym,
+    space: &Expr,
+    eqs: &[(usize, Fix)],
+    cs: &[&Expr],
+    env: &mut Env,
+) -> E<Option<Value>> {
+    let (Some(dom), ExprKind::Bin(_, _, range)) = (total_domain(space), &space.kind) else {
+        unreachable!("a total function space")
+    };
+    let points = env.elements(dom)?;
+    let recurrent = recurrent(eqs, cs, f);
+    let mut values: Vec<Option<Value>> = vec![None; points.len()];
+    loop {
+        let mut progress = false;
+        for (i, d) in points.iter().enumerate() {
+            if values[i].is_some() {
+                continue;
+            }
+            let base = env.locals.len();
+            if recurrent {
+                env.locals.push((f, so_far(&points, &values)));
+            }
+            let found = point_value(eqs, cs, (f, dom, range), d, recurrent, env);
+            env.locals.truncate(base);
+            values[i] = found?;
+            progress |= values[i].is_some();
+        }
+        if values.iter().all(Option::is_some) {
+            let pairs = points.into_iter().zip(values.into_iter().flatten());
+            let pairs: Vec<Value> = pairs.map(|(d, v)| Value::pair(d, v)).collect();
+            if recurrent {
+                let at = cs[eqs[0].0].pos;
+                super::errors_recurrence::within_solver(&pairs, range, at)?;
+            }
+            return Ok(Some(Value::set(pairs)));
+        }
+        if !progress || !recurrent {
+            return Ok(None);
+        }
+    }
+}
+
+/// The value the first of `eqs` that fixes point `d` gives it; the
+/// failure of a recurrence is no value yet.
+fn point_value(
+    eqs: &[(usize, Fix)],
+    cs: &[&Expr],
+    (f, dom, range): (Sym, &Expr, &Expr),
+    d: &Value,
+    recurrent: bool,
+    env: &mut Env,
+) -> E<Option<Value>> {
+    for &(q, fix) in eqs {
+        match value_at(cs[q], fix, (f, dom), d, env) {
+            Ok(Some(v)) => return Ok(Some(v)),
+            Ok(None) => {}
+            Err(e) if recurrent => {
+                if let Some(error) = super::errors_recurrence::overflow(&e, range) {
+                    return Err(error);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(None)
+}
+
+/// The points of `points` fixed so far, as a function.
+fn so_far(points: &[Value], values: &[Option<Value>]) -> Value {
+    let pairs = points.iter().zip(values);
+    Value::set(
+        pairs
+            .filter_map(|(d, v)| v.as_ref().map(|v| Value::pair(d.clone(), v.clone())))
+            .collect(),
+    )
+}
 
 /// The value conjunct `q` gives `f` at `d`, if it fixes that point.
-fn value_at(q: &Expr, fix: Fix, f: Partial<'_>, d: &Value, env: &mut Env) -> E<Option<Value>> {
+fn value_at(q: &Expr, fix: Fix, f: (Sym, &Expr), d: &Value, env: &mut Env) -> E<Option<Value>> {
     let (app, value) = match (&q.kind, fix) {
         (ExprKind::Bin(_, a, b), Fix::Left) => (a, b),
         (ExprKind::Bin(_, a, b), Fix::Right) => (b, a),
-        (_, Fix::Recurrence) => return forall_value(q, f, true, d, env),
-        _ => return forall_value(q, f, false, d, env),
+        _ => return forall_value(q, f, d, env),
     };
     let ExprKind::Apply(_, arg) = &app.kind else {
         unreachable!("an application")
@@ -253,15 +352,7 @@ fn value_at(q: &Expr, fix: Fix, f: Partial<'_>, d: &Value, env: &mut Env) -> E<O
 /// the domain `D` of `f : D --> R` (`f` is total on `D`, and the
 /// candidate is checked against every conjunct after). Undefinedness
 /// while solving is unsupported (the quantifier as a whole decides it).
-/// A `recurrent` `E` is read with `f` the points `fixed` so far; where
-/// it applies `f` elsewhere, the next solution is tried.
-fn forall_value(
-    q: &Expr,
-    (f, fdom, fixed): Partial<'_>,
-    recurrent: bool,
-    d: &Value,
-    env: &mut Env,
-) -> E<Option<Value>> {
+fn forall_value(q: &Expr, (f, fdom): (Sym, &Expr), d: &Value, env: &mut Env) -> E<Option<Value>> {
     let ExprKind::Quant {
         ids, pred, plan, ..
     } = &q.kind
@@ -271,7 +362,7 @@ fn forall_value(
     let ExprKind::Bin(BinOp::Implies, dom, body) = &pred.kind else {
         unreachable!("planned on !ys.(P => Q)")
     };
-    let (premises, arg, value) = consequent(body, f, recurrent).expect("planned on f(a) = E");
+    let (premises, arg, value) = consequent(body, f).expect("planned on f(a) = E");
     let own_plan;
     let (dom, plan) = if mentions(dom, f) {
         own_plan = (domain_of_f_as(dom, f, fdom), std::sync::OnceLock::new());
@@ -287,23 +378,11 @@ fn forall_value(
                 return Ok(true);
             }
         }
-        if env.eval(arg)? != *d {
-            return Ok(true);
-        }
-        if !recurrent {
+        if env.eval(arg)? == *d {
             out = Some(env.eval(value)?);
             return Ok(false);
         }
-        let base = env.locals.len();
-        env.locals.push((f, fixed.clone()));
-        let v = env.eval(value);
-        env.locals.truncate(base);
-        match v {
-            Ok(v) => out = Some(v),
-            Err(Fail::Wd(..)) => return Ok(true),
-            Err(e) => return Err(e),
-        }
-        Ok(false)
+        Ok(true)
     });
     super::wd_unsupported(r, "reading a function's points from a universal quantifier").map(|_| out)
 }
