@@ -163,6 +163,9 @@ mod range_types;
 mod shapes;
 mod sized;
 mod subsets;
+mod typed_subsets;
+#[cfg(test)]
+mod typed_subsets_tests;
 mod typing;
 mod wd;
 mod witness;
@@ -478,6 +481,9 @@ fn candidates(
         Gen::Points { c, eqs } => vec![vec![points::candidate(*c, eqs, cs, env)?]],
         Gen::Type(ws) => {
             let x = ids[st.vars[0]];
+            if let Some(subs) = typed_subsets::pruned(ws, (cs, &st.checks), x, env) {
+                return Ok(subs.into_iter().map(|v| vec![v]).collect());
+            }
             typed_or_bounded(ws, (ids, cs, x), env, guard)?
                 .into_iter()
                 .map(|v| vec![v])

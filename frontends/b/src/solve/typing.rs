@@ -288,7 +288,7 @@ pub(super) fn project(mut v: Value, projs: &[Proj]) -> Option<Value> {
 }
 
 /// The values of the type of `v`, if finite and shown by `v`.
-fn carrier(v: &Value, env: &Env) -> E<Option<Vec<Value>>> {
+pub(super) fn carrier(v: &Value, env: &Env) -> E<Option<Vec<Value>>> {
     let too_many = |n: usize| {
         Fail::Unsupported(
             format!("enumerating a type of more than {n} values"),
