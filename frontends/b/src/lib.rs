@@ -219,13 +219,15 @@ pub fn parse_file(path: &Path) -> Result<BModel, BError> {
     );
     let label = path.display().to_string();
     refuse_definitions_file(&label)?;
-    if is_event_b(&label) {
-        let text = pins::read_source(path, &label)?;
-        return event_b(&text, &label, &name);
-    }
-    let mut reader = load::Reader::new();
-    let c = reader.compose_file(path)?;
-    compile::compile(reader, c, &name)
+    on_load_stack(&|| {
+        if is_event_b(&label) {
+            let text = pins::read_source(path, &label)?;
+            return event_b(&text, &label, &name);
+        }
+        let mut reader = load::Reader::new();
+        let c = reader.compose_file(path)?;
+        compile::compile(reader, c, &name)
+    })
 }
 
 /// Reads a machine from `text` (an Event-B export when `file_label` ends
@@ -233,12 +235,39 @@ pub fn parse_file(path: &Path) -> Result<BModel, BError> {
 /// Machines it refers to are looked up in the current directory.
 pub fn parse_str(text: &str, file_label: &str) -> Result<BModel, BError> {
     refuse_definitions_file(file_label)?;
-    if is_event_b(file_label) {
-        return event_b(text, file_label, file_label);
-    }
-    let mut reader = load::Reader::new();
-    let c = reader.compose_str(text, file_label, Path::new("."))?;
-    compile::compile(reader, c, file_label)
+    on_load_stack(&|| {
+        if is_event_b(file_label) {
+            return event_b(text, file_label, file_label);
+        }
+        let mut reader = load::Reader::new();
+        let c = reader.compose_str(text, file_label, Path::new("."))?;
+        compile::compile(reader, c, file_label)
+    })
+}
+
+/// The stack a machine is loaded on. The parser bounds nesting
+/// ([`MAX_NESTING`]), but a flat chain of `&` is a tree as deep as its
+/// length, and typing and solving walk it recursively: a spawned
+/// thread's 2 MiB holds about 6,800 levels of typing, and
+/// B/PerformanceTests/Generated10000's PROPERTIES has 10,000 conjuncts.
+/// Reserved address space, not memory: only the pages a walk touches are
+/// resident.
+const LOAD_STACK: usize = 256 << 20;
+
+/// Runs `load` on a thread of [`LOAD_STACK`] bytes (on the caller's own
+/// stack if no such thread can be started); a panic in it goes on in the
+/// caller.
+fn on_load_stack<T: Send>(load: &(dyn Fn() -> T + Sync)) -> T {
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("b-load".into())
+            .stack_size(LOAD_STACK)
+            .spawn_scoped(s, load);
+        match spawned {
+            Ok(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            Err(_) => load(),
+        }
+    })
 }
 
 /// A definitions file (`.def`) holds DEFINITIONS that machines read
