@@ -40,7 +40,10 @@ pub struct RunReport {
     /// that never see the states one by one (BDD/MDD) or when none was stored.
     #[serde(default)]
     pub universe_log2: Option<f64>,
-    /// Wall time of the search alone, seconds.
+    /// Wall time of the engine's work, seconds: the search, and for the
+    /// explicit engines the building of their visited set before it (a
+    /// `sample` slot order explores its sample then; that part alone is
+    /// the counter `setup_us`).
     pub explore_time_s: f64,
     /// Effective engine parameters, `key=value;...`.
     pub engine_params: String,

@@ -98,3 +98,34 @@ fn every_slot_order_keeps_every_count_and_answer() {
     }
     assert_eq!(engines, 2, "tree and compact-tree have slot_order");
 }
+
+#[test]
+fn the_sample_phase_is_in_the_engine_time() {
+    let model = coupled();
+    let ordered = ENGINES
+        .iter()
+        .filter(|s| s.is_explicit() && s.params.iter().any(|p| p.name() == "slot_order"));
+    for spec in ordered {
+        for (threads, form) in configurations(spec) {
+            let what = format!("{} threads={threads} form={form:?}", spec.name);
+            let report = spec
+                .explore(
+                    &model,
+                    &with_order(threads, form, "sample"),
+                    Default::default(),
+                )
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let setup_us = report
+                .counters
+                .iter()
+                .find(|(name, _)| name == "setup_us")
+                .unwrap_or_else(|| panic!("{what}: no setup_us counter"))
+                .1;
+            assert!(
+                report.explore_time_s * 1e6 + 1.0 >= setup_us as f64,
+                "{what}: time {} s leaves out the setup's {setup_us} us",
+                report.explore_time_s
+            );
+        }
+    }
+}
