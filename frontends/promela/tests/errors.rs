@@ -147,3 +147,31 @@ fn constants_out_of_range_are_refused() {
         assert!(e.line().is_some() && e.column().is_some(), "{e}");
     }
 }
+
+#[test]
+fn computed_indices_out_of_range_in_guards_are_model_errors() {
+    // `a[i] == 0 && i > 9` is false at every i, but at i = 3 its first
+    // comparison reads past `a`: the error comes first (a guard comparison
+    // that is false after the bad index must not hide it), in a plain
+    // condition and in a d_step, with a local or a global index.
+    for (step, decl) in [
+        ("a[i] == 0 && i > 9 -> skip", "byte i;"),
+        ("d_step { a[i + 1 - 1] == 0 && i > 9; skip }", "byte i;"),
+        ("a[i] == 0 && i > 9 -> skip", ""),
+        ("a[2 * i - 3] == 0 && i > 9 -> skip", ""),
+    ] {
+        let local = if decl.is_empty() { "byte i;" } else { "" };
+        let text = format!(
+            "byte a[3]; {decl}\n\
+             active proctype A() {{\n  {local}\n  do\n  :: {step}\n  :: i < 3 -> i++\n  od\n}}"
+        );
+        let e = first_model_error(&text).unwrap_or_else(|| panic!("{step}: no error"));
+        assert!(
+            e.contains("out of range") && e.contains("m.pml:5:"),
+            "{step}: {e}"
+        );
+    }
+    // in range everywhere: no error, whichever comparison is false
+    let ok = "byte a[4], i;\nactive proctype A() {\n  do\n  :: a[i] == 0 && i > 9 -> skip\n  :: i < 3 -> i++\n  od\n}";
+    assert_eq!(first_model_error(ok), None);
+}
