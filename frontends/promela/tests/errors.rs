@@ -148,6 +148,12 @@ fn constants_out_of_range_are_refused() {
     }
 }
 
+/// Asserts that exploring `text` stops at an index out of range at `at`.
+fn index_error_at(text: &str, at: &str) {
+    let e = first_model_error(text).unwrap_or_else(|| panic!("{text}: no error"));
+    assert!(e.contains("out of range") && e.contains(at), "{text}: {e}");
+}
+
 #[test]
 fn computed_indices_out_of_range_in_guards_are_model_errors() {
     // `a[i] == 0 && i > 9` is false at every i, but at i = 3 its first
@@ -165,13 +171,25 @@ fn computed_indices_out_of_range_in_guards_are_model_errors() {
             "byte a[3]; {decl}\n\
              active proctype A() {{\n  {local}\n  do\n  :: {step}\n  :: i < 3 -> i++\n  od\n}}"
         );
-        let e = first_model_error(&text).unwrap_or_else(|| panic!("{step}: no error"));
-        assert!(
-            e.contains("out of range") && e.contains("m.pml:5:"),
-            "{step}: {e}"
-        );
+        index_error_at(&text, "m.pml:5:");
     }
     // in range everywhere: no error, whichever comparison is false
     let ok = "byte a[4], i;\nactive proctype A() {\n  do\n  :: a[i] == 0 && i > 9 -> skip\n  :: i < 3 -> i++\n  od\n}";
+    assert_eq!(first_model_error(ok), None);
+}
+
+#[test]
+fn constants_stored_at_computed_indices_out_of_range_are_model_errors() {
+    // `a[i] = 7` at i = 3 (and a[-1] first for `2 * i - 1`), as a step
+    // and inside a d_step
+    for step in [
+        "i < 5 -> a[i] = 7; i++",
+        "d_step { i < 5; a[i] = 7; i++ }",
+        "i < 5 -> a[2 * i - 1] = 7; i++",
+    ] {
+        let text = format!("byte a[3], i;\nactive proctype A() {{\n  do\n  :: {step}\n  od\n}}");
+        index_error_at(&text, "m.pml:4:");
+    }
+    let ok = "byte a[3], i;\nactive proctype A() {\n  do\n  :: i < 3 -> a[i] = 7; i++\n  od\n}";
     assert_eq!(first_model_error(ok), None);
 }
