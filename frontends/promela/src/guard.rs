@@ -1,8 +1,9 @@
 //! Guards compiled at load time: for each transition, a necessary condition
 //! of its executability made of comparisons of one stored variable (or an
 //! array element at a constant index, or at an affine index of at most two
-//! terms) with a constant (`token == 1 && t[0] != 0 && a[((y)*8+x-1)] ==
-//! 0`), checked on the state vector
+//! terms), or of its quotient or remainder by a positive constant, with a
+//! constant (`token == 1 && t[0] != 0 && a[((y)*8+x-1)] == 0 &&
+//! (c[p[0]] % 20) == 0`), checked on the state vector
 //! before the interpreter (`model`) runs the transition. Most transitions
 //! tried in a state are blocked by such a guard (BEEM's d_steps begin with
 //! one), and the check costs a few loads instead of a copy of the state and
@@ -27,6 +28,16 @@ use scan::{Cmp, Interval};
 enum Cell {
     Global(usize),
     Local(usize),
+}
+
+/// What an atom compares: the variable's value, or its quotient or
+/// remainder (C's, truncated) by a positive constant, which no value makes
+/// fail.
+#[derive(Clone, Copy, Debug)]
+enum Fold {
+    Value,
+    Div(i32),
+    Rem(i32),
 }
 
 /// A computed array index: `at` is the array's first element, the element
@@ -81,6 +92,7 @@ pub(crate) struct Atom {
     test: Interval,
     /// The element's index when computed (`at` is then the array's start).
     index: Option<Index>,
+    fold: Fold,
 }
 
 impl Atom {
@@ -95,6 +107,7 @@ impl Atom {
             shift: if ty == BaseType::Short { 16 } else { 0 },
             test: Interval::of(op, k),
             index: None,
+            fold: Fold::Value,
         }
     }
 
@@ -112,7 +125,12 @@ impl Atom {
             at += i as usize;
         }
         let raw = st[at];
-        Some(self.test.holds(((raw << self.shift) as i32) >> self.shift))
+        let v = ((raw << self.shift) as i32) >> self.shift;
+        Some(self.test.holds(match self.fold {
+            Fold::Value => v,
+            Fold::Div(c) => v / c,
+            Fold::Rem(c) => v % c,
+        }))
     }
 }
 
@@ -218,22 +236,41 @@ fn conjunction(e: &CExpr, scope: &Scope, out: &mut Vec<Atom>) -> bool {
 }
 
 fn atom(e: &CExpr, scope: &Scope) -> Option<Atom> {
-    let compare = |v: &VarRef, op, k| {
+    let compare = |x: &CExpr, op, k| {
+        let (v, fold) = folded(x)?;
         let (cell, ty, index) = cell(v, scope)?;
         Some(Atom {
             index,
+            fold,
             ..Atom::new(cell, ty, op, k)
         })
     };
     match e {
-        CExpr::Var(v) => compare(v, Cmp::Ne, 0),
-        CExpr::Unary(UnOp::Not, a) => match &**a {
-            CExpr::Var(v) => compare(v, Cmp::Eq, 0),
+        CExpr::Var(_) => compare(e, Cmp::Ne, 0),
+        CExpr::Unary(UnOp::Not, a) => compare(a, Cmp::Eq, 0),
+        CExpr::Binary(BinOp::Cmp(op), a, b, _) => match (&**a, &**b) {
+            (x, CExpr::Const(k)) => compare(x, *op, *k),
+            (CExpr::Const(k), x) => compare(x, op.mirrored(), *k),
             _ => None,
         },
-        CExpr::Binary(BinOp::Cmp(op), a, b, _) => match (&**a, &**b) {
-            (CExpr::Var(v), CExpr::Const(k)) => compare(v, *op, *k),
-            (CExpr::Const(k), CExpr::Var(v)) => compare(v, op.mirrored(), *k),
+        _ => None,
+    }
+}
+
+/// The variable `x` reads and what the comparison takes of it: `v`, `v /
+/// c` or `v % c` with `c` a positive constant.
+fn folded(x: &CExpr) -> Option<(&VarRef, Fold)> {
+    match x {
+        CExpr::Var(v) => Some((v, Fold::Value)),
+        CExpr::Binary(op @ (BinOp::Div | BinOp::Mod), a, b, _) => match (&**a, &**b) {
+            (CExpr::Var(v), &CExpr::Const(c)) if c > 0 => Some((
+                v,
+                if *op == BinOp::Div {
+                    Fold::Div(c)
+                } else {
+                    Fold::Rem(c)
+                },
+            )),
             _ => None,
         },
         _ => None,
@@ -276,8 +313,45 @@ fn cell(v: &VarRef, scope: &Scope) -> Option<(Cell, BaseType, Option<Index>)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Atom, BaseType, Cell, Cmp};
+    use super::{Atom, BaseType, Cell, Cmp, Fold};
     use crate::model::{load, truncate};
+    use crate::ops::BinOp;
+
+    #[test]
+    fn quotients_and_remainders_compare_as_the_interpreter_computes() {
+        let values = [
+            i32::MIN,
+            -32768,
+            -41,
+            -20,
+            -1,
+            0,
+            1,
+            19,
+            20,
+            255,
+            32767,
+            i32::MAX,
+        ];
+        for ty in [BaseType::Int, BaseType::Short, BaseType::Byte] {
+            for c in [1, 3, 20, 100, i32::MAX] {
+                for (op, fold) in [(BinOp::Div, Fold::Div(c)), (BinOp::Mod, Fold::Rem(c))] {
+                    for k in [-2, 0, 1, 12] {
+                        for v in values {
+                            let raw = truncate(ty, v);
+                            let atom = Atom {
+                                fold,
+                                ..Atom::new(Cell::Global(0), ty, Cmp::Eq, k)
+                            };
+                            let folded = op.apply(load(ty, raw), c).expect("c > 0");
+                            let want = Cmp::Eq.holds(folded, k);
+                            assert_eq!(atom.holds(&[raw], 0), Some(want), "{ty:?} {v} {op:?} {c}");
+                        }
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn atoms_compare_as_c_does() {
