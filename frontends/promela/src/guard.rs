@@ -90,6 +90,14 @@ pub(crate) struct Atom {
     /// 16 for a `short`, else 0.
     shift: u32,
     test: Interval,
+    /// A computed index or a quotient or remainder (`None`: the value at a
+    /// fixed cell, the common case, tested with one branch less).
+    more: Option<More>,
+}
+
+/// What an [`Atom`] adds to reading a fixed cell.
+#[derive(Clone, Copy, Debug)]
+struct More {
     /// The element's index when computed (`at` is then the array's start).
     index: Option<Index>,
     fold: Fold,
@@ -106,8 +114,7 @@ impl Atom {
             local,
             shift: if ty == BaseType::Short { 16 } else { 0 },
             test: Interval::of(op, k),
-            index: None,
-            fold: Fold::Value,
+            more: None,
         }
     }
 
@@ -116,7 +123,10 @@ impl Atom {
     #[inline(always)]
     pub fn holds(&self, st: &[u32], locals: usize) -> Option<bool> {
         let mut at = self.at + (locals & self.local);
-        if let Some(Index { index, len }) = &self.index {
+        let Some(more) = &self.more else {
+            return Some(self.test.holds(self.value(st, at)));
+        };
+        if let Some(Index { index, len }) = &more.index {
             // a negative index wraps above any length
             let i = index.eval(st, locals) as u32;
             if i >= *len {
@@ -124,13 +134,18 @@ impl Atom {
             }
             at += i as usize;
         }
-        let raw = st[at];
-        let v = ((raw << self.shift) as i32) >> self.shift;
-        Some(self.test.holds(match self.fold {
+        let v = self.value(st, at);
+        Some(self.test.holds(match more.fold {
             Fold::Value => v,
             Fold::Div(c) => v / c,
             Fold::Rem(c) => v % c,
         }))
+    }
+
+    /// The value in slot `at` (a `short` sign-extended).
+    #[inline(always)]
+    fn value(&self, st: &[u32], at: usize) -> i32 {
+        ((st[at] << self.shift) as i32) >> self.shift
     }
 }
 
@@ -239,9 +254,12 @@ fn atom(e: &CExpr, scope: &Scope) -> Option<Atom> {
     let compare = |x: &CExpr, op, k| {
         let (v, fold) = folded(x)?;
         let (cell, ty, index) = cell(v, scope)?;
+        let more = match (index, fold) {
+            (None, Fold::Value) => None,
+            (index, fold) => Some(More { index, fold }),
+        };
         Some(Atom {
-            index,
-            fold,
+            more,
             ..Atom::new(cell, ty, op, k)
         })
     };
@@ -313,7 +331,7 @@ fn cell(v: &VarRef, scope: &Scope) -> Option<(Cell, BaseType, Option<Index>)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Atom, BaseType, Cell, Cmp, Fold};
+    use super::{Atom, BaseType, Cell, Cmp, Fold, More};
     use crate::model::{load, truncate};
     use crate::ops::BinOp;
 
@@ -339,8 +357,9 @@ mod tests {
                     for k in [-2, 0, 1, 12] {
                         for v in values {
                             let raw = truncate(ty, v);
+                            let more = Some(More { index: None, fold });
                             let atom = Atom {
-                                fold,
+                                more,
                                 ..Atom::new(Cell::Global(0), ty, Cmp::Eq, k)
                             };
                             let folded = op.apply(load(ty, raw), c).expect("c > 0");
