@@ -8,7 +8,7 @@
 //!
 //! Sequential. Its queue ([`open_set`]) holds the states' references
 //! when the visited set can give a state back from its reference (the
-//! trees), else full vectors with their side data ([`QueueMode`],
+//! trees, the hash table), else full vectors with their side data ([`QueueMode`],
 //! parameter `queue`, chooses). The parallel explorer (`parallel.rs`)
 //! queues full vectors.
 //!

@@ -2,9 +2,10 @@
 //! two forms: full vectors with their side data, or, for a visited set
 //! that gives a stored state back from its reference
 //! ([`VisitedSet::recall`]: the trees rebuild the vector from the root
-//! tuple), only the states' references, two words each however long the
-//! vector (as LTSmin's tree search queues tree indices). The reference
-//! form trades a top-down walk of the tree per expanded state for a queue
+//! tuple, the hash table copies its stored vector), only the states'
+//! references, two words each however long the vector (as LTSmin's tree
+//! search queues tree indices). The reference form trades a top-down walk
+//! of the tree (or a copy from the table) per expanded state for a queue
 //! `(k + side words) / 2` times smaller.
 //!
 //! Owns the choice of form ([`QueueMode`], parameter `queue`) and the

@@ -57,11 +57,54 @@ impl Affine {
     /// `locals`.
     #[inline(always)]
     pub fn eval(&self, st: &[u32], locals: usize) -> i32 {
-        self.terms.iter().fold(self.k, |acc, t| {
-            let raw = st[t.at + (locals & t.local)];
-            let v = ((raw << t.shift) as i32) >> t.shift;
-            acc.wrapping_add(v.wrapping_mul(t.coef))
-        })
+        (self.terms.iter()).fold(self.k, |acc, t| acc.wrapping_add(t.value(st, locals)))
+    }
+
+    /// The same form kept inline, when it has at most two terms.
+    pub fn inline(&self) -> Option<Affine2> {
+        let unused = Term {
+            at: 0,
+            local: 0,
+            shift: 0,
+            coef: 0,
+        };
+        let terms = match *self.terms {
+            [] => [unused; 2],
+            [a] => [a, unused],
+            [a, b] => [a, b],
+            _ => return None,
+        };
+        Some(Affine2 { k: self.k, terms })
+    }
+}
+
+impl Term {
+    /// `coef * v` in `st`, wrapping.
+    #[inline(always)]
+    fn value(&self, st: &[u32], locals: usize) -> i32 {
+        let raw = st[self.at + (locals & self.local)];
+        let v = ((raw << self.shift) as i32) >> self.shift;
+        v.wrapping_mul(self.coef)
+    }
+}
+
+/// An [`Affine`] form of at most two terms kept inline (`Copy`, no
+/// pointer to follow), evaluated without a loop: a guard's array index
+/// (`a[((y)*8+x-1)]`). An unused term reads slot 0 times 0.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Affine2 {
+    k: i32,
+    terms: [Term; 2],
+}
+
+impl Affine2 {
+    /// The value in `st`, as [`Affine::eval`].
+    #[inline(always)]
+    pub fn eval(&self, st: &[u32], locals: usize) -> i32 {
+        let [a, b] = &self.terms;
+        (self.k)
+            .wrapping_add(a.value(st, locals))
+            .wrapping_add(b.value(st, locals))
     }
 }
 

@@ -73,6 +73,7 @@ pub(crate) fn code_of(act: &Act, pos: Pos) -> Code {
         Act::DStep(body) => dstep(body, pos),
         Act::Cond(e) => Code::Cond(expr(e)),
         Act::Assign(v, e) => (fixed_store(v, Some(e), 0))
+            .or_else(|| indexed_store(v, e, act))
             .or_else(|| store(v, act, Some(expr(e))))
             .map_or(Code::Interpreted, Code::Stmt),
         Act::Incr(v, d) => (fixed_store(v, None, *d))
@@ -337,20 +338,47 @@ fn fixed_store(v: &VarRef, val: Option<&CExpr>, delta: i32) -> Option<StmtFn> {
                 Ok(true)
             })
         }
-        Some(e) => {
-            let f = expr(e);
-            Arc::new(move |st, env| {
-                let x = f(st, env)?;
-                st[cell.slot(env)] = truncate(ty, x);
+        Some(e) => match Affine::of_compound(e).and_then(|a| a.inline()) {
+            // `x = x - 1`: one closure, the value inline
+            Some(a) => Arc::new(move |st, env| {
+                st[cell.slot(env)] = truncate(ty, a.eval(st, env.locals));
                 Ok(true)
-            })
-        }
+            }),
+            None => {
+                let f = expr(e);
+                Arc::new(move |st, env| {
+                    let x = f(st, env)?;
+                    st[cell.slot(env)] = truncate(ty, x);
+                    Ok(true)
+                })
+            }
+        },
         None => Arc::new(move |st, env| {
             let s = cell.slot(env);
             st[s] = truncate(ty, load(ty, st[s]).wrapping_add(delta));
             Ok(true)
         }),
     })
+}
+
+/// An assignment of constant `val` to an array element at an affine index
+/// of at most two terms (BEEM's `a[((y)*8+x-2)] = 2`), in one closure: the
+/// index inline, the slot value computed here; out of range, the
+/// interpreter runs `act` (and reports the error). `None` for any other.
+fn indexed_store(v: &VarRef, val: &CExpr, act: &Act) -> Option<StmtFn> {
+    let &CExpr::Const(c) = val else {
+        return None;
+    };
+    let (cell, idx) = (Cell::of(v)?, Affine::of(v.idx.as_deref()?)?.inline()?);
+    let (raw, len, act) = (truncate(v.ty, c), v.len, act.clone());
+    Some(Arc::new(move |st, env| {
+        let k = idx.eval(st, env.locals);
+        if k < 0 || k as usize >= len {
+            return env.model.exec(st, env.pid, &act, Pos::default());
+        }
+        st[cell.slot(env) + k as usize] = raw;
+        Ok(true)
+    }))
 }
 
 /// An assignment of `val` to `v` (`None`: the `++`/`--` of `act`);

@@ -6,7 +6,7 @@
 //! transitions that pass.
 
 use crate::compile::Automaton;
-use crate::guard::Atom;
+use crate::guard::{verdict, Atom, Verdict};
 
 /// One transition leaving a location.
 #[derive(Clone, Copy, Debug)]
@@ -68,12 +68,10 @@ impl Dispatch {
         }
     }
 
-    /// Whether a comparison of `e`'s conjunction is false in `st`, for the
-    /// process whose locals start at slot `locals`.
-    #[inline]
-    pub fn blocks(&self, e: &Entry, st: &[u32], locals: usize) -> bool {
-        self.atoms[e.lo as usize..e.hi as usize]
-            .iter()
-            .any(|a| !a.holds(st, locals))
+    /// What `e`'s conjunction says of `st`, for the process whose locals
+    /// start at slot `locals`.
+    #[inline(always)]
+    pub fn verdict(&self, e: &Entry, st: &[u32], locals: usize) -> Verdict {
+        verdict(&self.atoms[e.lo as usize..e.hi as usize], st, locals)
     }
 }

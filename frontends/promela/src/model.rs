@@ -26,7 +26,7 @@ use crate::compile::{
     Place, ProcType, Tr, Var, VarRef,
 };
 use crate::dispatch::Dispatch;
-use crate::guard::{Guard, Scope};
+use crate::guard::{Guard, Scope, Verdict};
 use crate::ops::{BinOp, ChanFn, UnOp};
 use crate::parse::{BaseType, Pos};
 use crate::residual::Residual;
@@ -865,9 +865,12 @@ impl PromelaModel {
         let locals = self.proc_base[pid] + 2;
         let dispatch = &self.dispatch[t];
         for e in dispatch.at(loc) {
-            if dispatch.blocks(e, st, locals) {
-                continue;
-            }
+            // unsure: a computed index out of range, the whole condition decides
+            let sure = match dispatch.verdict(e, st, locals) {
+                Verdict::Blocked => continue,
+                Verdict::Open => true,
+                Verdict::Unsure => false,
+            };
             let k = e.tr;
             let tr = &auto.trans[k];
             if let Some(g) = only {
@@ -896,7 +899,11 @@ impl PromelaModel {
                 continue;
             }
             // a false guard needs no copy of the state
-            if !e.exact && !self.open(st, pid, tr)? {
+            if !sure {
+                if !self.holds(st, pid, tr)? {
+                    continue;
+                }
+            } else if !e.exact && !self.open(st, pid, tr)? {
                 continue;
             }
             let n = out.candidate(st);

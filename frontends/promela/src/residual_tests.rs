@@ -7,6 +7,7 @@
 
 use super::guard_tests::{for_each_offered, small_models};
 use super::PromelaModel;
+use crate::guard::{verdict, Verdict};
 use crate::residual::condition;
 use pins::Model;
 
@@ -18,7 +19,12 @@ fn residual_pairs(m: &PromelaModel) -> u64 {
         let t = m.ptype_of(s, pid).unwrap_or(0);
         let tr = &m.ptypes[t].auto.trans[k];
         let locals = m.proc_base[pid] + 2;
-        if tr.guard.blocks(s, locals) {
+        // the residual stands for the condition where its comparisons hold
+        let open = match tr.guard.conjunction() {
+            Some(atoms) => verdict(atoms, s, locals) == Verdict::Open,
+            None => !tr.guard.blocks(s, locals),
+        };
+        if !open {
             return;
         }
         let Some(by_rest) = tr.residual.holds(s, &m.env(pid)) else {

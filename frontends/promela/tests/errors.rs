@@ -147,3 +147,49 @@ fn constants_out_of_range_are_refused() {
         assert!(e.line().is_some() && e.column().is_some(), "{e}");
     }
 }
+
+/// Asserts that exploring `text` stops at an index out of range at `at`.
+fn index_error_at(text: &str, at: &str) {
+    let e = first_model_error(text).unwrap_or_else(|| panic!("{text}: no error"));
+    assert!(e.contains("out of range") && e.contains(at), "{text}: {e}");
+}
+
+#[test]
+fn computed_indices_out_of_range_in_guards_are_model_errors() {
+    // `a[i] == 0 && i > 9` is false at every i, but at i = 3 its first
+    // comparison reads past `a`: the error comes first (a guard comparison
+    // that is false after the bad index must not hide it), in a plain
+    // condition and in a d_step, with a local or a global index.
+    for (step, decl) in [
+        ("a[i] == 0 && i > 9 -> skip", "byte i;"),
+        ("d_step { a[i + 1 - 1] == 0 && i > 9; skip }", "byte i;"),
+        ("a[i] == 0 && i > 9 -> skip", ""),
+        ("a[2 * i - 3] == 0 && i > 9 -> skip", ""),
+    ] {
+        let local = if decl.is_empty() { "byte i;" } else { "" };
+        let text = format!(
+            "byte a[3]; {decl}\n\
+             active proctype A() {{\n  {local}\n  do\n  :: {step}\n  :: i < 3 -> i++\n  od\n}}"
+        );
+        index_error_at(&text, "m.pml:5:");
+    }
+    // in range everywhere: no error, whichever comparison is false
+    let ok = "byte a[4], i;\nactive proctype A() {\n  do\n  :: a[i] == 0 && i > 9 -> skip\n  :: i < 3 -> i++\n  od\n}";
+    assert_eq!(first_model_error(ok), None);
+}
+
+#[test]
+fn constants_stored_at_computed_indices_out_of_range_are_model_errors() {
+    // `a[i] = 7` at i = 3 (and a[-1] first for `2 * i - 1`), as a step
+    // and inside a d_step
+    for step in [
+        "i < 5 -> a[i] = 7; i++",
+        "d_step { i < 5; a[i] = 7; i++ }",
+        "i < 5 -> a[2 * i - 1] = 7; i++",
+    ] {
+        let text = format!("byte a[3], i;\nactive proctype A() {{\n  do\n  :: {step}\n  od\n}}");
+        index_error_at(&text, "m.pml:4:");
+    }
+    let ok = "byte a[3], i;\nactive proctype A() {\n  do\n  :: i < 3 -> a[i] = 7; i++\n  od\n}";
+    assert_eq!(first_model_error(ok), None);
+}

@@ -79,7 +79,7 @@ fn every_queue_keeps_every_count_and_level() {
             }
         }
     }
-    assert_eq!(recalling, ["tree", "compact-tree"]);
+    assert_eq!(recalling, ["hash-table", "tree", "compact-tree"]);
 }
 
 #[test]

@@ -19,6 +19,12 @@
 //! [`HashTable::with_budget`]): when the table cannot grow within it,
 //! [`TableFull`] is returned, never an abort.
 //!
+//! A state's reference is its index, from which [`VisitedSet::recall`]
+//! copies the stored vector: the explorer's queue holds indices (two
+//! words) instead of vectors, and reads the vectors back in the order they
+//! were stored (a breadth-first search expands states in insertion order:
+//! a sequential read of the chunks).
+//!
 //! Accounting: `used` = states × (8-byte bucket + 4k-byte vector);
 //! `alloc` = bucket array + allocated chunks.
 //!
@@ -237,6 +243,20 @@ impl VisitedSet for HashTable {
         Ok(Inserted::New(index))
     }
 
+    fn recalls_states(&self) -> bool {
+        true
+    }
+
+    fn recall(&mut self, reference: u64, state: &mut [Value], _side: &mut [u32]) -> bool {
+        match self.get(reference) {
+            Some(v) if v.len() == state.len() => {
+                state.copy_from_slice(v);
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn len(&self) -> u64 {
         self.len
     }
@@ -299,7 +319,12 @@ mod tests {
         assert_eq!(table.len(), reference.len() as u64);
         for (v, &r) in &reference {
             assert_eq!(table.get(r), Some(v.as_slice()));
+            let mut back = vec![u32::MAX; k];
+            assert!(table.recall(r, &mut back, &mut []), "recall {r}");
+            assert_eq!(&back, v);
         }
+        let mut back = vec![0; k];
+        assert!(!table.recall(table.len(), &mut back, &mut []), "no state there");
         let m = table.memory();
         assert_eq!(m.used, reference.len() as u64 * (8 + 4 * k as u64));
         assert!(m.alloc >= m.used);
