@@ -98,19 +98,9 @@ impl<D: Diagram> Search<'_, '_, D> {
         for &g in &members {
             self.owed[g] = false;
         }
-        if let Some(suffixes) = self.d.suffixes(from, top)? {
-            if !self.d.enables(&suffixes, &self.class_rels[c], unit, top) {
-                self.figures.apply_ns += started.elapsed().as_nanos() as u64;
-                return Ok(self.d.empty());
-            }
-        }
-        self.figures.images += 1;
-        let img = self.d.image(from, &self.class_rels[c], unit)?;
-        let new = self.d.minus(&img, &self.visited)?;
-        if !self.d.is_empty(&new) {
-            self.produced.extend(members);
-        }
+        let rel = self.class_rels[c].clone();
+        let new = self.unvisited_image(from, &rel, (unit, top), &members);
         self.figures.apply_ns += started.elapsed().as_nanos() as u64;
-        Ok(new)
+        new
     }
 }

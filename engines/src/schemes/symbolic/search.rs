@@ -499,21 +499,36 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         let started = Instant::now();
         self.figures.applications += 1;
         let top = self.shapes[g].proj.first().copied().unwrap_or(0);
+        self.owed[g] = false;
+        let rel = self.rels[g].clone();
+        let new = self.unvisited_image(from, &rel, (g, top), &[g]);
+        self.figures.apply_ns += started.elapsed().as_nanos() as u64;
+        new
+    }
+
+    /// The successors of `from` by `rel` that are not visited, `rel` the
+    /// relation of the group (or merged class, [`Diagram::classes`]) of
+    /// index `unit.0` whose top slot is `unit.1`; `producers` are noted
+    /// where there are some. No image where the suffixes of `from` below
+    /// the top do not enable `rel`.
+    fn unvisited_image(
+        &mut self,
+        from: &D::Set,
+        rel: &D::Set,
+        (unit, top): (usize, usize),
+        producers: &[usize],
+    ) -> Result<D::Set, Stop> {
         if let Some(suffixes) = self.d.suffixes(from, top)? {
-            if !self.d.enables(&suffixes, &self.rels[g], g, top) {
-                self.owed[g] = false;
-                self.figures.apply_ns += started.elapsed().as_nanos() as u64;
+            if !self.d.enables(&suffixes, rel, unit, top) {
                 return Ok(self.d.empty());
             }
         }
         self.figures.images += 1;
-        self.owed[g] = false;
-        let img = self.d.image(from, &self.rels[g], g)?;
+        let img = self.d.image(from, rel, unit)?;
         let new = self.d.minus(&img, &self.visited)?;
         if !self.d.is_empty(&new) {
-            self.produced.push(g);
+            self.produced.extend_from_slice(producers);
         }
-        self.figures.apply_ns += started.elapsed().as_nanos() as u64;
         Ok(new)
     }
 
