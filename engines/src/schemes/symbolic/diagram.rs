@@ -114,6 +114,19 @@ pub trait Diagram: Sized {
     fn enables(&self, _suffixes: &Self::Set, _rel: &Self::Set, _g: usize, _slot: usize) -> bool {
         true
     }
+    /// Classes of groups (two or more, of one top slot) whose relations
+    /// the encoding can also keep merged, one relation per class, each
+    /// group's lifted by [`Diagram::lift`]; class `c`'s relation is then
+    /// applied by [`Diagram::image`] and [`Diagram::enables`] as the
+    /// group of index (group count + `c`). Empty where it merges none.
+    fn classes(&self) -> &[Vec<usize>] {
+        &[]
+    }
+    /// Group `g`'s relation `rel` in the form of class `c`'s merged
+    /// relation ([`Diagram::classes`]).
+    fn lift(&self, rel: &Self::Set, _g: usize, _c: usize) -> DdResult<Self::Set> {
+        Ok(rel.clone())
+    }
     /// Calls `f` with every vector (values of `slots`, in order) of a set
     /// that depends only on `slots`.
     fn for_each_vector(&self, s: &Self::Set, slots: &[usize], f: &mut dyn FnMut(&[Value]));

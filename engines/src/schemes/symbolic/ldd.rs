@@ -54,6 +54,12 @@ pub type Id = u32;
 pub const EMPTY: Id = 0;
 /// The set holding the empty vector (below the last level).
 pub const END: Id = 1;
+/// In a merged relation ([`ddmerge`]), the value of a slot that the
+/// member group does not touch: any current value, kept as the next.
+pub const ANY: Value = Value::MAX;
+
+#[path = "ddmerge.rs"]
+mod ddmerge;
 
 /// Murmur3's 64-bit finaliser: every input bit moves every output bit
 /// (node ids and values are small, dense integers; a weak hash clusters
@@ -158,10 +164,19 @@ struct Store {
 pub struct Ldd {
     layout: Layout,
     store: RefCell<Store>,
-    /// Per group, the role of every slot.
+    /// Per group, then per merged class ([`ddmerge`], index the group
+    /// count plus the class), the role of every slot.
     roles: Vec<Vec<Role>>,
-    /// Per group, the slot after its last one (0 for none).
+    /// Per group, then per class, the slot after its last one (0 for
+    /// none).
     ends: Vec<usize>,
+    /// Groups of one top slot, two or more, whose relations are also
+    /// kept merged ([`ddmerge`]).
+    classes: Vec<Vec<usize>>,
+    /// The memo of [`Ldd::unseen_rec`], emptied per call but kept: grown
+    /// from empty for every group's walk, its rehashing was 14% of
+    /// BridgeAndVehicles-PT-V20P20N20's time.
+    walks: RefCell<Walks>,
 }
 
 impl Store {
@@ -379,7 +394,9 @@ impl Store {
 }
 
 impl Ldd {
-    pub fn new(layout: Layout, shapes: &[GroupShape], capacity: usize) -> DdResult<Ldd> {
+    /// `merge`: the groups of one top slot also form classes
+    /// ([`ddmerge`]).
+    pub fn new(layout: Layout, shapes: &[GroupShape], capacity: usize, merge: bool) -> DdResult<Ldd> {
         let k = layout.width.len();
         let roles = shapes
             .iter()
@@ -397,10 +414,16 @@ impl Ldd {
                     .collect()
             })
             .collect();
-        let ends = shapes
+        let mut roles: Vec<Vec<Role>> = roles;
+        let mut ends: Vec<usize> = shapes
             .iter()
             .map(|g| g.proj.last().map_or(0, |&l| l + 1))
             .collect();
+        let classes = if merge { ddmerge::classes(shapes) } else { Vec::new() };
+        for c in &classes {
+            roles.push(ddmerge::class_roles(&roles, c));
+            ends.push(c.iter().map(|&g| ends[g]).max().unwrap_or(0));
+        }
         let mut unique = HashMap::default();
         unique.reserve(1 << 16);
         // As many cache entries as an eighth of the node capacity, a power
@@ -423,6 +446,8 @@ impl Ldd {
             store: RefCell::new(store),
             roles,
             ends,
+            classes,
+            walks: RefCell::new(Walks::default()),
         })
     }
 
@@ -454,22 +479,37 @@ impl Ldd {
         if let Some(&x) = memo.get(&key) {
             return Ok(x);
         }
-        let entries = st.entries(s);
+        // Along the lists, `s`'s and `seen`'s at once (issue 36: a vector
+        // of entries per node, and a memo grown from empty per call, were
+        // a third of the walk on BridgeAndVehicles-PT-V20P20N20).
+        let mut a = s;
         let x = if self.roles[g][l] == Role::Skip {
             let mut acc = EMPTY;
-            for (_, d) in entries {
-                let p = self.unseen_rec(st, (d, seen), g, l + 1, memo)?;
+            while a > END {
+                let n = st.node(a);
+                let p = self.unseen_rec(st, (n.down, seen), g, l + 1, memo)?;
                 acc = st.union(acc, p)?;
+                a = n.right;
             }
             acc
         } else {
-            let known = st.entries(seen);
-            let mut out = Vec::with_capacity(entries.len());
-            for (v, d) in entries {
-                let below = known
-                    .binary_search_by_key(&v, |e| e.0)
-                    .map_or(EMPTY, |k| known[k].1);
-                out.push((v, self.unseen_rec(st, (d, below), g, l + 1, memo)?));
+            let mut out = Vec::new();
+            let mut b = seen;
+            while a > END {
+                let n = st.node(a);
+                while b > END && st.node(b).value < n.value {
+                    b = st.node(b).right;
+                }
+                let below = if b > END && st.node(b).value == n.value {
+                    st.node(b).down
+                } else {
+                    EMPTY
+                };
+                let x = self.unseen_rec(st, (n.down, below), g, l + 1, memo)?;
+                if x != EMPTY {
+                    out.push((n.value, x));
+                }
+                a = n.right;
             }
             st.level(&out)?
         };
@@ -486,10 +526,12 @@ impl Ldd {
         if let Some(x) = st.cached(key) {
             return Ok(x);
         }
-        let mut acc = EMPTY;
-        for (_, d) in st.entries(s) {
-            let x = self.suffixes_rec(st, d, t, l + 1)?;
+        let (mut acc, mut a) = (EMPTY, s);
+        while a > END {
+            let n = st.node(a);
+            let x = self.suffixes_rec(st, n.down, t, l + 1)?;
             acc = st.union(acc, x)?;
+            a = n.right;
         }
         st.remember(key, acc);
         Ok(acc)
@@ -515,11 +557,7 @@ impl Ldd {
             found = if role == Role::Skip {
                 self.enables_rec(st, d, r, g, l + 1)
             } else {
-                let lo = rel.partition_point(|e| e.0 < v);
-                rel[lo..]
-                    .iter()
-                    .take_while(|e| e.0 == v)
-                    .any(|e| self.enables_rec(st, d, e.2, g, l + 1))
+                matches(&rel, v).any(|(_, rd)| self.enables_rec(st, d, rd, g, l + 1))
             };
             if found {
                 break;
@@ -549,8 +587,7 @@ impl Ldd {
                 out.push((v, self.image_rec(st, d, r, g, l + 1)?));
                 continue;
             }
-            let lo = rel.partition_point(|e| e.0 < v);
-            for &(_, w, rd) in rel[lo..].iter().take_while(|e| e.0 == v) {
+            for (w, rd) in matches(&rel, v) {
                 let x = self.image_rec(st, d, rd, g, l + 1)?;
                 match out.binary_search_by_key(&w, |e| e.0) {
                     Ok(i) => out[i].1 = st.union(out[i].1, x)?,
@@ -664,6 +701,19 @@ fn trie(st: &mut Store, rows: &[Vec<Value>], col: usize) -> DdResult<Id> {
     st.level(&entries)
 }
 
+/// The (next value, rest) of the pairs of `rel` ([`rel_entries`]) whose
+/// current value is `v`, then of those whose current value is [`ANY`]
+/// (a merged relation's untouched slot: the next value is `v`).
+fn matches(rel: &[(Value, Value, Id)], v: Value) -> impl Iterator<Item = (Value, Id)> + '_ {
+    let lo = rel.partition_point(|e| e.0 < v);
+    let exact = rel[lo..].iter().take_while(move |e| e.0 == v);
+    let any = rel[rel.partition_point(|e| e.0 < ANY)..].iter();
+    let any = any.filter(move |_| v != ANY);
+    exact
+        .chain(any)
+        .map(move |&(_, w, d)| (if w == ANY { v } else { w }, d))
+}
+
 /// The pairs (current, next, rest) of a relation level with role `role`
 /// (empty for [`Role::Skip`]).
 fn rel_entries(st: &Store, r: Id, role: Role) -> Vec<(Value, Value, Id)> {
@@ -708,8 +758,24 @@ impl Diagram for Ldd {
         self.enables_rec(&mut self.store.borrow_mut(), *suffixes, *rel, g, slot)
     }
 
+    fn classes(&self) -> &[Vec<usize>] {
+        &self.classes
+    }
+
+    fn lift(&self, rel: &Id, g: usize, c: usize) -> DdResult<Id> {
+        let u = self.roles.len() - self.classes.len() + c;
+        let mut memo = FxHashMap::default();
+        self.lift_rec(&mut self.store.borrow_mut(), (*rel, g, u, 0), &mut memo)
+    }
+
     fn unseen(&self, s: &Id, seen: &Id, g: usize, slot: usize) -> DdResult<Id> {
-        let mut memo = Walks::default();
+        let mut memo = self.walks.borrow_mut();
+        // Emptying costs the capacity: a map grown past a million entries
+        // is dropped instead.
+        if memo.capacity() > 1 << 20 {
+            *memo = Walks::default();
+        }
+        memo.clear();
         let st = &mut self.store.borrow_mut();
         self.unseen_rec(st, (*s, *seen), g, slot, &mut memo)
     }
@@ -905,7 +971,7 @@ mod tests {
     #[test]
     fn collection_frees_the_unreached_nodes_and_keeps_the_roots_exact() {
         let layout = Layout::for_initial(Encoding::List, &[0, 0, 0]);
-        let d = Ldd::new(layout, &[], 1 << 16).unwrap();
+        let d = Ldd::new(layout, &[], 1 << 16, false).unwrap();
         let grid = |m: Value| -> Vec<Vec<Value>> {
             (0..m * m * m)
                 .map(|i| vec![i % m, (i / m) % m, i / (m * m)])

@@ -190,6 +190,16 @@
 //!   progress count takes at most 5% of the time. PhilosophersDyn-PT-10
 //!   `mdd` 16.5 -> 9.1 s (7.1 -> 3.9 ms per group), 199,051 / 617,350 =
 //!   oracle, by the harness at 180 s: ok in 105.8 s under load.
+//!   Then (set-level saturation, learning on new states off, 25 s of
+//!   processor time): a third of the learning walk ([`ldd`]'s `unseen`) was
+//!   allocation (a vector of entries per node, a memo grown from
+//!   empty per group); it now walks the lists and keeps its memo.
+//!   Merged relations per top slot (`merge=top`, [`search`]'s `ddunits`)
+//!   cut BridgeAndVehicles-PT-V20P20N20's images 3,885 -> 1,010 but
+//!   learn more (figures there): a parameter, not the default. Merging
+//!   by equal support would merge nothing on issue 36's rows (2,228
+//!   groups, 2,228 supports on V20P10N50; 2,255 of 2,310 on
+//!   PhilosophersDyn-PT-10).
 //!   Before,
 //!   the one-hot ZBDD was chosen because its nodes are in
 //!   one-to-one correspondence with an LDD's (one node per present value
@@ -287,6 +297,10 @@ impl SymbolicConfig {
             Encoding::OneHot => ";encoding=onehot",
             Encoding::List => ";encoding=ldd",
         };
+        // Shown only where set: the default's rows keep their parameters.
+        if self.merge && encoding == Encoding::List {
+            s += ";merge=top";
+        }
         s
     }
 }
@@ -323,7 +337,7 @@ impl Encoded for ldd::Ldd {
         Encoding::List
     }
     fn create(layout: Layout, shapes: &[GroupShape], config: &SymbolicConfig) -> DdResult<Self> {
-        ldd::Ldd::new(layout, shapes, config.node_capacity)
+        ldd::Ldd::new(layout, shapes, config.node_capacity, config.merge)
     }
 }
 

@@ -86,6 +86,9 @@ use crate::registry::words;
 use pins::{Model, Value};
 use std::time::{Duration, Instant};
 
+#[path = "ddunits.rs"]
+mod ddunits;
+
 words! {
     /// How groups are applied.
     pub enum Strategy {
@@ -204,6 +207,11 @@ pub struct Search<'a, 'm, D: Diagram> {
     shapes: &'a [GroupShape],
     pub learner: Learner<'m>,
     pub rels: Vec<D::Set>,
+    /// Per merged class of groups ([`Diagram::classes`]), its relation
+    /// ([`ddunits`]).
+    class_rels: Vec<D::Set>,
+    /// Per group, its merged class.
+    class_of: Vec<Option<usize>>,
     learned_on: Vec<D::Set>,
     /// Per group `g`, whether some visited state's projection on `g`'s
     /// slots may not be learned; if not, every one is. A state found by
@@ -272,6 +280,12 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         let empty = d.empty();
         let k = model.slot_count();
         let pending_learning = d.suffixes(&visited, 0)?.is_some();
+        let mut class_of = vec![None; shapes.len()];
+        for (c, members) in d.classes().iter().enumerate() {
+            for &g in members {
+                class_of[g] = Some(c);
+            }
+        }
         let mut by_top = vec![Vec::new(); k];
         for (g, s) in shapes.iter().enumerate() {
             if let Some(&t) = s.proj.first() {
@@ -284,6 +298,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         }
         Ok(Search {
             rels: vec![empty.clone(); shapes.len()],
+            class_rels: vec![empty.clone(); d.classes().len()],
+            class_of,
             learned_on: vec![empty.clone(); shapes.len()],
             dirty: vec![true; shapes.len()],
             since: vec![empty.clone(); shapes.len()],
@@ -318,7 +334,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         let unseen = self.d.unseen(from, &self.learned_on[g], g, slot)?;
         if !self.d.is_empty(&unseen) {
             let batch = self.learner.learn(&self.d, g, &self.shapes[g], &unseen)?;
-            self.rels[g] = self.d.union(&self.rels[g], &batch)?;
+            self.grow(g, &batch)?;
             self.learned_on[g] = self.d.union(&self.learned_on[g], &unseen)?;
         }
         Ok(())
@@ -447,7 +463,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             .learner
             .learn_states(&self.d, self.shapes, new, known.as_ref(), &self.rels)?;
         for (g, batch) in learned.batches {
-            self.rels[g] = self.d.union(&self.rels[g], &batch)?;
+            self.grow(g, &batch)?;
         }
         self.figures.explicit_states += size as u64;
         self.figures.learn_ns += started.elapsed().as_nanos() as u64;
@@ -479,32 +495,54 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             return Ok(self.d.empty());
         }
         self.explicit_transitions = None;
-        if self.pending_learning {
-            self.learn_pending(g)?;
-        } else {
-            let started = Instant::now();
-            self.learn_on(g, from, 0)?;
-            self.figures.learn_ns += started.elapsed().as_nanos() as u64;
-        }
+        self.learn_for(g, from)?;
         let started = Instant::now();
         self.figures.applications += 1;
         let top = self.shapes[g].proj.first().copied().unwrap_or(0);
+        self.owed[g] = false;
+        let rel = self.rels[g].clone();
+        let new = self.unvisited_image(from, &rel, (g, top), &[g]);
+        self.figures.apply_ns += started.elapsed().as_nanos() as u64;
+        new
+    }
+
+    /// The successors of `from` by `rel` that are not visited, `rel` the
+    /// relation of the group (or merged class, [`Diagram::classes`]) of
+    /// index `unit.0` whose top slot is `unit.1`; `producers` are noted
+    /// where there are some. No image where the suffixes of `from` below
+    /// the top do not enable `rel`.
+    fn unvisited_image(
+        &mut self,
+        from: &D::Set,
+        rel: &D::Set,
+        (unit, top): (usize, usize),
+        producers: &[usize],
+    ) -> Result<D::Set, Stop> {
         if let Some(suffixes) = self.d.suffixes(from, top)? {
-            if !self.d.enables(&suffixes, &self.rels[g], g, top) {
-                self.owed[g] = false;
-                self.figures.apply_ns += started.elapsed().as_nanos() as u64;
+            if !self.d.enables(&suffixes, rel, unit, top) {
                 return Ok(self.d.empty());
             }
         }
         self.figures.images += 1;
-        self.owed[g] = false;
-        let img = self.d.image(from, &self.rels[g], g)?;
+        let img = self.d.image(from, rel, unit)?;
         let new = self.d.minus(&img, &self.visited)?;
         if !self.d.is_empty(&new) {
-            self.produced.push(g);
+            self.produced.extend_from_slice(producers);
         }
-        self.figures.apply_ns += started.elapsed().as_nanos() as u64;
         Ok(new)
+    }
+
+    /// Learns group `g` before it is applied to `from`: on its pending
+    /// states where the encoding has suffixes, on `from` otherwise.
+    fn learn_for(&mut self, g: usize, from: &D::Set) -> Result<(), Stop> {
+        if self.pending_learning {
+            self.learn_pending(g)
+        } else {
+            let started = Instant::now();
+            self.learn_on(g, from, 0)?;
+            self.figures.learn_ns += started.elapsed().as_nanos() as u64;
+            Ok(())
+        }
     }
 
     /// Everything live between two steps (visited set, frontier,
@@ -513,6 +551,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         let mut roots: Vec<&D::Set> = vec![&self.visited, &self.frontier];
         roots.extend(extra);
         roots.extend(self.rels.iter());
+        roots.extend(self.class_rels.iter());
         roots.extend(self.learned_on.iter());
         roots.extend(self.since.iter());
         roots
@@ -705,6 +744,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             *v = next();
         }
         self.d = new;
+        self.lift_all()?;
         // An interrupted step is redone: its groups are owed again.
         self.owed.fill(true);
         self.figures.reencodings += 1;
@@ -716,7 +756,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             let frontier = self.frontier.clone();
             let mut next = self.d.empty();
             for g in 0..self.shapes.len() {
-                let img = self.successors(g, &frontier)?;
+                let img = self.apply(g, &frontier)?;
                 next = self.d.union(&next, &img)?;
                 self.collect(&[&next]);
             }
@@ -734,7 +774,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             let mut sweep = self.d.empty();
             for &g in groups {
                 let from = self.frontier.clone();
-                let new = self.successors(g, &from)?;
+                let new = self.apply(g, &from)?;
                 if !self.d.is_empty(&new) {
                     let rest = self.admit(&new, &[&sweep])?;
                     self.frontier = self.d.union(&self.frontier, &rest)?;
@@ -774,7 +814,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             let mut new = self.d.empty();
             let all = self.visited.clone();
             for &g in &here {
-                let img = self.successors(g, &all)?;
+                let img = self.apply(g, &all)?;
                 new = self.d.union(&new, &img)?;
                 self.collect(&[&new, &all]);
             }

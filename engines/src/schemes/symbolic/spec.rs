@@ -16,7 +16,7 @@ pub const BDD: EngineSpec = EngineSpec::new("bdd", own_search(super::search_with
 /// The `mdd` engine.
 pub const MDD: EngineSpec = EngineSpec::new("mdd", own_search(super::search_mdd))
     .summary("symbolic reachability, one level per slot (a list decision diagram, or one-hot over an oxidd ZBDD), relations learned per group")
-    .params(&[&STRATEGY, &THREADS, &SLOT_ORDER, &ENCODING]);
+    .params(&[&STRATEGY, &THREADS, &SLOT_ORDER, &ENCODING, &MERGE]);
 
 /// How both run: their own search, on the run's thread count (oxidd's
 /// apply workers).
@@ -86,6 +86,18 @@ params! {
     pub const ENCODING: MddEncoding = "encoding", default MddEncoding::Ldd;
 }
 
+words! {
+    /// Whether the list decision diagram also keeps the relations of the
+    /// groups of one top slot merged and applies them as one
+    /// (`ddmerge.rs`, `ddunits.rs`).
+    pub enum Merge { None = "none", Top = "top" }
+}
+
+params! {
+    /// none, or top (ldd only: the groups of one top slot also applied as one merged relation)
+    pub const MERGE: Merge = "merge", default Merge::None;
+}
+
 params! {
     /// interleaved (x x' per bit) or blocked (a slot's x bits, then its x' bits)
     pub const ORDER: BitOrder = "order", default BitOrder::Interleaved;
@@ -105,6 +117,9 @@ pub struct SymbolicConfig {
     pub force_order: bool,
     /// MDD only: the list decision diagram (true) or the one-hot ZBDD.
     pub list: bool,
+    /// LDD only: groups of one top slot also applied as one merged
+    /// relation.
+    pub merge: bool,
 }
 
 impl SymbolicConfig {
@@ -126,6 +141,7 @@ impl SymbolicConfig {
             node_capacity,
             force_order: SLOT_ORDER.value(opts)? == SlotOrder::Force,
             list: ENCODING.value(opts)? == MddEncoding::Ldd,
+            merge: MERGE.value(opts)? == Merge::Top,
         })
     }
 }
