@@ -104,7 +104,9 @@ impl ClearyTable {
         check_fits(&self.name, self.len, capacity, log2, config.max_load)?;
         let bytes = table_bytes(config.key_bits, log2);
         self.budget.reserve(bytes - self.reserved, &self.name)?;
-        self.packed.words.resize((bytes / 8) as usize, 0);
+        let (words, p) = ((bytes / 8) as usize, &mut self.packed.words);
+        p.reserve_exact(words - p.len()); // no amortized spare capacity
+        p.resize(words, 0);
         self.reserved = bytes;
         self.packed
             .widen_remainders(config.key_bits - self.config.key_bits);
@@ -163,7 +165,7 @@ mod tests {
         t.shrink_to_buckets(1 << 15);
         assert!(budget.reserved() < before / 2, "{}", budget.reserved());
         assert_eq!(budget.reserved(), t.alloc_bytes());
-        assert_eq!(t.alloc_bytes(), 8 * t.packed.words.len() as u64);
+        assert_eq!(t.alloc_bytes(), 8 * t.packed.words.capacity() as u64);
     }
 
     #[test]
@@ -188,6 +190,7 @@ mod tests {
                 assert_eq!(t.key_bits(), bits);
                 assert_eq!(t.entry_bits(), bits - log2 + 3);
                 assert_eq!(budget.reserved(), table_bytes(bits, log2));
+                assert_eq!(8 * t.packed.words.capacity() as u64, t.alloc_bytes());
                 t.check_invariants();
                 assert_eq!(keys_of(&t), reference);
                 for &k in &reference {
