@@ -3,7 +3,9 @@
 //! Laarman's parallel version), used as the root table of `compact-tree`.
 //!
 //! A `K`-bit key is first mapped by an invertible hash [`mix`] (a bijection
-//! on `K`-bit integers). Of the hashed key, the top `m` bits are the
+//! on `K`-bit integers; a table made [`ClearyTable::with_hash_base`] uses
+//! its layered form, `ctroot_hash`, so that its keys can widen in place).
+//! Of the hashed key, the top `m` bits are the
 //! **quotient** — the home bucket among 2^m — and the low `K − m` bits the
 //! **remainder**, the only part stored. Because the hash is a bijection,
 //! quotient and remainder together determine the key: look-ups are exact,
@@ -27,7 +29,8 @@
 //!
 //! Size: fixed 2^m buckets, or, when `max_log2_buckets > log2_buckets`, the
 //! table doubles (m + 1, one remainder bit moves into the quotient; every
-//! key is re-inserted from its reconstructed hash) when the load passes
+//! key moves to the new array from its reconstructed hash, the old array
+//! shrinking behind it: `ctroot_resize`) when the load passes
 //! `min(grow_load, max_load)`, while the memory budget allows. At `max_load` of
 //! the largest table (or when a bucket array at its maximal load cannot
 //! grow), insertion returns [`TableFull`]; it never aborts.
@@ -37,12 +40,14 @@
 //!
 //! The packed array and the look-up and insertion themselves are
 //! `cleary_core`'s (shared with the concurrent table); this module owns
-//! the sequential table around them (its size, growth and re-keying), the
-//! sizes both tables use, and the bijection; it must not know states,
+//! the sequential table around them (its size and re-keying; growth and
+//! widening in place are `ctroot_resize`'s), the sizes both tables use,
+//! and the bijection; it must not know states,
 //! trees or models.
 
 use crate::blocks::budget::Budget;
 use crate::schemes::compact_tree::cleary_core::{self, Packed, Vacancy, Whole};
+use crate::schemes::compact_tree::ctroot_hash::{layered, unlayered};
 use crate::visited::TableFull;
 
 /// The three administration bits, below the remainder in every entry.
@@ -237,23 +242,39 @@ pub(crate) fn check_fits(
     Ok(())
 }
 
+/// A shape at load limits 0.9 (full) and 0.75 (growth), for tests.
+#[cfg(test)]
+pub(crate) fn test_shape(key_bits: u32, log2: u32, max_log2: u32) -> ClearyConfig {
+    ClearyConfig {
+        key_bits,
+        log2_buckets: log2,
+        max_log2_buckets: max_log2,
+        max_load: 0.9,
+        grow_load: 0.75,
+    }
+}
+
 /// The compact table; see the module documentation.
 pub struct ClearyTable {
-    name: String,
-    config: ClearyConfig,
-    packed: Packed<Vec<u64>>,
-    len: u64,
+    pub(super) name: String,
+    pub(super) config: ClearyConfig,
+    pub(super) packed: Packed<Vec<u64>>,
+    /// Bits of the keys the hash started with (`ctroot_hash`): `K` for
+    /// a table that never widens its keys in place.
+    pub(super) hash_base: u32,
+    pub(super) len: u64,
     /// Growth is tried when `len` would pass this.
-    grow_at: u64,
+    pub(super) grow_at: u64,
     /// Entries the current bucket array may hold.
-    capacity: u64,
-    budget: Budget,
-    reserved: u64,
+    pub(super) capacity: u64,
+    pub(super) budget: Budget,
+    /// Bytes of the packed array, reserved from `budget`.
+    pub(super) reserved: u64,
     /// Why the last growth was refused, if it was.
     refused: Option<String>,
-    probes: u64,
-    shifted: u64,
-    growths: u64,
+    pub(super) probes: u64,
+    pub(super) shifted: u64,
+    pub(super) growths: u64,
 }
 
 impl ClearyTable {
@@ -269,7 +290,7 @@ impl ClearyTable {
         Self::with_log2(name.into(), config, config.log2_buckets, budget)
     }
 
-    fn with_log2(
+    pub(super) fn with_log2(
         name: String,
         config: ClearyConfig,
         log2: u32,
@@ -282,6 +303,7 @@ impl ClearyTable {
             name,
             config,
             packed: Packed::new(vec![0; (bytes / 8) as usize], config.key_bits, log2),
+            hash_base: config.key_bits,
             len: 0,
             grow_at,
             capacity,
@@ -292,6 +314,21 @@ impl ClearyTable {
             shifted: 0,
             growths: 0,
         })
+    }
+
+    /// The same empty table, its keys hashed by layers above `base` bits
+    /// (see `ctroot_hash`), so that they can widen in place
+    /// ([`widen_keys`](Self::widen_keys)).
+    pub fn with_hash_base(mut self, base: u32) -> Self {
+        assert!(self.is_empty() && (1..=self.config.key_bits).contains(&base));
+        self.hash_base = base;
+        self
+    }
+
+    /// The hashed form of `key`.
+    #[inline]
+    fn hash(&self, key: u64) -> u64 {
+        layered(key, self.config.key_bits, self.hash_base)
     }
 
     /// Number of keys stored.
@@ -340,7 +377,7 @@ impl ClearyTable {
 
     /// Looks the hashed key `h` up: `Ok(())` if stored, else where it goes.
     #[inline]
-    fn locate(&mut self, h: u64) -> Result<(), Vacancy> {
+    pub(super) fn locate(&mut self, h: u64) -> Result<(), Vacancy> {
         let mut view = Whole::new(&self.packed);
         let found = cleary_core::locate(&mut view, h, self.packed.rem_bits, self.packed.mask());
         self.probes += view.probes;
@@ -349,21 +386,21 @@ impl ClearyTable {
 
     /// Stores the entry described by `v` (which `locate` just returned).
     #[inline]
-    fn insert_at(&mut self, v: Vacancy) {
+    pub(super) fn insert_at(&mut self, v: Vacancy) {
         self.shifted += cleary_core::insert_at(&mut self.packed, v);
         self.len += 1;
     }
 
     /// Whether `key` (below 2^K) is stored.
     pub fn contains(&mut self, key: u64) -> bool {
-        self.locate(mix(key, self.config.key_bits)).is_ok()
+        self.locate(self.hash(key)).is_ok()
     }
 
     /// Inserts `key` (below 2^K) if absent; `Ok(true)` if it was inserted
     /// now, `Ok(false)` if it was present.
     pub fn find_or_insert(&mut self, key: u64) -> Result<bool, TableFull> {
         debug_assert_eq!(key & !low_mask(self.config.key_bits), 0);
-        self.find_or_insert_hashed(mix(key, self.config.key_bits))
+        self.find_or_insert_hashed(self.hash(key))
     }
 
     fn find_or_insert_hashed(&mut self, h: u64) -> Result<bool, TableFull> {
@@ -398,29 +435,9 @@ impl ClearyTable {
         Ok(true)
     }
 
-    /// Doubles the bucket array (m + 1), re-inserting every key.
-    fn grow(&mut self) -> Result<(), TableFull> {
-        let mut bigger = Self::with_log2(
-            self.name.clone(),
-            self.config,
-            self.packed.log2 + 1,
-            self.budget.clone(),
-        )?;
-        self.for_each_hash(|h| {
-            let v = bigger.locate(h).expect_err("keys are distinct");
-            bigger.insert_at(v);
-        });
-        debug_assert_eq!(bigger.len, self.len);
-        bigger.probes = self.probes;
-        bigger.shifted = self.shifted;
-        bigger.growths = self.growths + 1;
-        *self = bigger; // drops (and releases) the old array
-        Ok(())
-    }
-
     /// Calls `f` with the hashed key of every entry, reconstructing each
     /// quotient from the virgin bits of its cluster.
-    fn for_each_hash(&self, f: impl FnMut(u64)) {
+    pub(super) fn for_each_hash(&self, f: impl FnMut(u64)) {
         if self.len > 0 {
             self.packed.for_each_hash(f);
         }
@@ -428,8 +445,8 @@ impl ClearyTable {
 
     /// Calls `f` with every stored key (in table order).
     pub fn for_each_key(&self, mut f: impl FnMut(u64)) {
-        let bits = self.config.key_bits;
-        self.for_each_hash(|h| f(unmix(h, bits)));
+        let (bits, base) = (self.config.key_bits, self.hash_base);
+        self.for_each_hash(|h| f(unlayered(h, bits, base)));
     }
 
     /// Key width `K`.
@@ -462,6 +479,7 @@ impl ClearyTable {
         let config = checked(config, "ClearyTable");
         let name = self.name.clone();
         let mut t = Self::with_log2(name, config, config.log2_buckets, self.budget.clone())?;
+        t.hash_base = self.hash_base.min(config.key_bits);
         check_fits(
             &self.name,
             self.len,
@@ -469,13 +487,11 @@ impl ClearyTable {
             config.log2_buckets,
             config.max_load,
         )?;
-        let bits = self.config.key_bits;
+        let (bits, base) = (self.config.key_bits, self.hash_base);
         self.for_each_hash(|h| {
-            let key = f(unmix(h, bits));
+            let key = f(unlayered(h, bits, base));
             debug_assert_eq!(key & !low_mask(config.key_bits), 0);
-            let v = t
-                .locate(mix(key, config.key_bits))
-                .expect_err("f is injective");
+            let v = t.locate(t.hash(key)).expect_err("f is injective");
             t.insert_at(v);
         });
         debug_assert_eq!(t.len, self.len);
@@ -487,7 +503,7 @@ impl ClearyTable {
 
     /// Checks Cleary's invariants (tests).
     #[cfg(test)]
-    fn check_invariants(&self) {
+    pub(super) fn check_invariants(&self) {
         cleary_core::check_invariants(&self.packed, self.len);
     }
 }

@@ -703,18 +703,9 @@ impl Drop for SharedClearyTable {
 mod tests {
     use super::*;
     use crate::conformance::{insert_growing, on_threads};
+    use crate::schemes::compact_tree::cleary::test_shape as shape;
     use std::collections::HashSet;
     use std::sync::RwLock;
-
-    fn shape(key_bits: u32, log2: u32, max_log2: u32) -> ClearyConfig {
-        ClearyConfig {
-            key_bits,
-            log2_buckets: log2,
-            max_log2_buckets: max_log2,
-            max_load: 0.9,
-            grow_load: 0.75,
-        }
-    }
 
     /// `threads` threads insert overlapping pseudo-random key sets (growing
     /// when asked, as the explorer does); exactly one insertion of each

@@ -113,13 +113,18 @@ impl<W: Words> Packed<W> {
     /// Entry `i`.
     #[inline]
     pub(crate) fn get(&self, i: usize) -> u64 {
-        let bit = i * self.entry_bits as usize;
+        self.get_bits(i * self.entry_bits as usize, self.entry_bits, self.entry_mask)
+    }
+
+    /// The `width` bits (`mask` = 2^width − 1) from bit `bit` on.
+    #[inline]
+    fn get_bits(&self, bit: usize, width: u32, mask: u64) -> u64 {
         let (w, s) = (bit >> 6, (bit & 63) as u32);
         let lo = self.words.load(w) >> s;
-        if s + self.entry_bits <= 64 {
-            lo & self.entry_mask
+        if s + width <= 64 {
+            lo & mask
         } else {
-            (lo | (self.words.load(w + 1) << (64 - s))) & self.entry_mask
+            (lo | (self.words.load(w + 1) << (64 - s))) & mask
         }
     }
 
@@ -127,12 +132,34 @@ impl<W: Words> Packed<W> {
     #[inline]
     pub(crate) fn set(&mut self, i: usize, v: u64) {
         debug_assert_eq!(v & !self.entry_mask, 0);
-        let bit = i * self.entry_bits as usize;
+        self.set_bits(i * self.entry_bits as usize, self.entry_bits, self.entry_mask, v);
+    }
+
+    /// Writes the `width` bits (`mask` = 2^width − 1) from bit `bit` on.
+    #[inline]
+    fn set_bits(&mut self, bit: usize, width: u32, mask: u64, v: u64) {
         let (w, s) = (bit >> 6, (bit & 63) as u32);
-        self.words.replace(w, self.entry_mask << s, v << s);
-        if s + self.entry_bits > 64 {
-            let hi = self.entry_bits - (64 - s);
+        self.words.replace(w, mask << s, v << s);
+        if s + width > 64 {
+            let hi = width - (64 - s);
             self.words.replace(w + 1, low_mask(hi), v >> (64 - s));
+        }
+    }
+
+    /// Widens every remainder by `extra` low zero bits, in place: keys of
+    /// `K + extra` bits whose hashes are the old ones shifted left by
+    /// `extra` (see `ctroot_hash`), in the same buckets and order. The
+    /// words must already hold the wider array; entries are re-packed from
+    /// the top down, so each is read before a wider one covers it.
+    pub(crate) fn widen_remainders(&mut self, extra: u32) {
+        let (old_bits, old_mask) = (self.entry_bits, self.entry_mask);
+        self.rem_bits += extra;
+        self.entry_bits += extra;
+        self.entry_mask = low_mask(self.entry_bits);
+        let admin = low_mask(ADMIN_BITS);
+        for i in (0..=self.mask()).rev() {
+            let e = self.get_bits(i * old_bits as usize, old_bits, old_mask);
+            self.set(i, ((e & !admin) << extra) | (e & admin));
         }
     }
 

@@ -84,9 +84,10 @@ impl SharedClearyRoot {
     /// Re-stores every key with children of `left` and `right` bits (as
     /// the sequential root); exclusive access.
     fn widen(&mut self, left: u32, right: u32) -> Result<(), TableFull> {
-        let (shape, remap) = self.key.widening(left, right, self.table.log2_buckets());
+        let shape = self.key.widening(left, right, self.table.log2_buckets());
         let rekeyable = self.key.may_widen(left, right);
-        self.table = self.table.rekeyed(shape, rekeyable, remap)?;
+        // Keys keep their values (`root_key`); the shared table re-hashes.
+        self.table = self.table.rekeyed(shape, rekeyable, |key| key)?;
         self.key.widened(left, right, &shape);
         Ok(())
     }

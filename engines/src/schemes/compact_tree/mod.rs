@@ -38,11 +38,15 @@
 //! only hands out indices below `n`. An adaptive root keys its table by
 //! the children's *current* widths (8 bits each to start); when an index
 //! (or slot value) needs more bits, or when 2^K buckets could not take the
-//! next key at the growth load, every entry is re-stored with the wider
-//! key ([`ClearyTable::rekeyed`]; counter `root_rekeys`). The quotient
-//! still takes `m` of the `K` bits, so a root entry takes
-//! `K − m + 3` bits with `K` about `2·log2(node table size)` instead of
-//! `2w`. Still exact: the key is a bijective re-encoding of `(left, right)`.
+//! next key at the growth load, the key widens (counter `root_rekeys`).
+//! The new bits go above all others, so no key changes value, and the
+//! table's layered hash (`ctroot_hash`) keeps every entry in its bucket:
+//! the entries widen in place ([`ClearyTable::widen_keys`]), never two
+//! tables at once (a table that must also change size is re-stored,
+//! [`ClearyTable::rekeyed`]). The quotient still takes `m` of the `K`
+//! bits, so a root entry takes `K − m + 3` bits with `K` about
+//! `2·log2(node table size)` instead of `2w`. Still exact: the key is a
+//! bijective re-encoding of `(left, right)`.
 //!
 //! Which configuration is the registry's default, and what each measured,
 //! is in the registry and the README: `m=budget root_key=fixed` is the
@@ -73,6 +77,8 @@ pub mod cleary;
 pub mod cleary_concurrent;
 mod cleary_core;
 pub mod concurrent;
+mod ctroot_hash;
+mod ctroot_resize;
 mod root_key;
 mod spec;
 
@@ -364,10 +370,15 @@ impl ClearyRoot {
         &self.table
     }
 
-    /// Re-stores every key with children of `left` and `right` bits.
+    /// Widens the key to children of `left` and `right` bits: in place
+    /// when the table keeps its size, else re-stored in a new table.
     fn widen(&mut self, left: u32, right: u32) -> Result<(), TableFull> {
-        let (shape, remap) = self.key.widening(left, right, self.table.log2_buckets());
-        self.table = self.table.rekeyed(shape, remap)?;
+        let shape = self.key.widening(left, right, self.table.log2_buckets());
+        if shape.log2_buckets == self.table.log2_buckets() {
+            self.table.widen_keys(shape)?;
+        } else {
+            self.table = self.table.rekeyed(shape, |key| key)?;
+        }
         self.key.widened(left, right, &shape);
         Ok(())
     }
@@ -426,7 +437,8 @@ impl TreeDb<ClearyRoot> {
     pub fn new(k: usize, config: &CompactTreeConfig, budget: Budget) -> Result<Self, TableFull> {
         let spec = tree_spec(k, config);
         let init = config.initial_root(k, budget.limit());
-        let table = ClearyTable::new("compact-tree root table", init.table, budget.clone())?;
+        let table = ClearyTable::new("compact-tree root table", init.table, budget.clone())?
+            .with_hash_base(init.table.key_bits);
         let key = RootKey::new(&init, config, budget.limit());
         TreeDb::build(spec, ClearyRoot { table, key }, budget)
     }
