@@ -263,7 +263,10 @@ impl Sample {
     pub(super) fn explored(model: &dyn Model) -> Self {
         let k = model.slot_count();
         let max = (SAMPLE_VALUES / k.max(1)).clamp(1, SAMPLE_STATES);
-        let root = HashRoot::new(16, Budget::unlimited());
+        // Sized for `max` states below the load at which it doubles: no
+        // doubling holds the old and the new bucket arrays at once (the
+        // sample's peak heap on schedule_world.2, 768 KiB of 1.43 MB).
+        let root = HashRoot::new((max * 4 / 3 + 1).next_power_of_two(), Budget::unlimited());
         let mut search = SampleSearch {
             seen: root.and_then(|root| sample_tree(k, Vec::new(), root)).ok(),
             queue: Vec::new(),
