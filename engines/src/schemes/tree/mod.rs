@@ -121,6 +121,21 @@ impl<R: RootTable> TreeDb<R> {
         &self.root
     }
 
+    /// The same node tables under another root table (the old one is
+    /// dropped): the states stored so far are still given back from their
+    /// references ([`VisitedSet::recall`] reads only the node tables).
+    pub(crate) fn with_root<S: RootTable>(self, root: S) -> TreeDb<S> {
+        let lookups = (self.node_lookups, self.node_lookups_saved);
+        TreeDb {
+            root,
+            shape: self.shape,
+            tables: self.tables,
+            scratch: self.scratch,
+            node_lookups: lookups.0,
+            node_lookups_saved: lookups.1,
+        }
+    }
+
     /// Each non-root node's slots and the tuples its table holds (the
     /// distinct projections of the stored states onto those slots), in
     /// node order (post-order: a node's children before it).

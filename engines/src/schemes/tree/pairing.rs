@@ -46,55 +46,189 @@ struct Cluster {
     tuples: usize,
 }
 
-/// A cluster's tuple numbers, one per kept state: a byte each while they
-/// are below 256 (most slots, and many low subtrees), else an [`Id`].
+/// A cluster's tuple numbers, one per kept state, in the fewest bits the
+/// largest so far needs: 1, 2 or 4 bits packed in words while they are
+/// below 16 (most slots: schedule_world.2's 28 slots take 1 to 4 values on
+/// its sample, sorter.5's 33 at most 12), a byte each while below 256
+/// (many low subtrees), else an [`Id`].
 enum Ids {
+    Packed(Packed),
     Narrow(Vec<u8>),
     Wide(Vec<Id>),
 }
 
+/// Numbers of `1 << bits_log` bits (1, 2 or 4), `64 >> bits_log` to a
+/// word, the first in the lowest bits.
+struct Packed {
+    bits_log: u32,
+    words: Vec<u64>,
+    len: usize,
+    /// The numbers it is expected to hold (the kept states).
+    capacity: usize,
+}
+
+impl Packed {
+    fn new(bits_log: u32, capacity: usize) -> Self {
+        Packed {
+            bits_log,
+            words: Vec::with_capacity(capacity.div_ceil(64 >> bits_log)),
+            len: 0,
+            capacity,
+        }
+    }
+
+    /// Whether `id` fits its width.
+    fn holds(&self, id: Id) -> bool {
+        id >> (1 << self.bits_log) == 0
+    }
+
+    /// Word and shift of number `i`.
+    #[inline]
+    fn place(&self, i: usize) -> (usize, u32) {
+        let per_log = 6 - self.bits_log;
+        (i >> per_log, ((i & ((1 << per_log) - 1)) as u32) << self.bits_log)
+    }
+
+    fn push(&mut self, id: Id) {
+        let (word, shift) = self.place(self.len);
+        if word == self.words.len() {
+            self.words.push(0);
+        }
+        self.words[word] |= u64::from(id) << shift;
+        self.len += 1;
+    }
+
+    /// Writes the numbers of block `block` ([`BLOCK`] numbers from
+    /// `block * BLOCK`) into `out`; returns how many there are.
+    #[inline]
+    fn decode(&self, block: usize, out: &mut [Id; BLOCK]) -> usize {
+        match self.bits_log {
+            0 => self.decode_bits::<1>(block, out),
+            1 => self.decode_bits::<2>(block, out),
+            _ => self.decode_bits::<4>(block, out),
+        }
+    }
+
+    /// [`decode`](Self::decode) for numbers of `B` bits: a block takes `B`
+    /// words (fewer in the last block; a word's numbers past the last are
+    /// 0).
+    #[inline]
+    fn decode_bits<const B: usize>(&self, block: usize, out: &mut [Id; BLOCK]) -> usize {
+        let words = &self.words[block * B..(block * B + B).min(self.words.len())];
+        let (per, mask) = (64 / B, (1u64 << B) - 1);
+        for (&w, out) in words.iter().zip(out.chunks_exact_mut(per)) {
+            for (t, o) in out.iter_mut().enumerate() {
+                *o = ((w >> (t * B)) & mask) as Id;
+            }
+        }
+        self.len.saturating_sub(block * BLOCK).min(BLOCK)
+    }
+}
+
+/// Numbers that [`each_key`] decodes at a time.
+const BLOCK: usize = 64;
+
 impl Ids {
     fn with_capacity(states: usize) -> Self {
-        Ids::Narrow(Vec::with_capacity(states))
+        Ids::Packed(Packed::new(0, states))
+    }
+
+    /// The narrowest form for numbers up to `id`, for `states` numbers.
+    fn for_numbers_up_to(id: Id, states: usize) -> Self {
+        match id {
+            0..=1 => Ids::Packed(Packed::new(0, states)),
+            2..=3 => Ids::Packed(Packed::new(1, states)),
+            4..=15 => Ids::Packed(Packed::new(2, states)),
+            16..=255 => Ids::Narrow(Vec::with_capacity(states)),
+            _ => Ids::Wide(Vec::with_capacity(states)),
+        }
     }
 
     fn len(&self) -> usize {
         match self {
+            Ids::Packed(p) => p.len,
             Ids::Narrow(v) => v.len(),
             Ids::Wide(v) => v.len(),
         }
     }
 
+    /// Writes the numbers of block `block` ([`BLOCK`] numbers from
+    /// `block * BLOCK`) into `out`; returns how many there are.
+    #[inline]
+    fn decode(&self, block: usize, out: &mut [Id; BLOCK]) -> usize {
+        let from = (block * BLOCK).min(self.len());
+        let copy = |v: &[Id], out: &mut [Id; BLOCK]| {
+            out[..v.len()].copy_from_slice(v);
+            v.len()
+        };
+        match self {
+            Ids::Packed(p) => p.decode(block, out),
+            Ids::Narrow(v) => {
+                let v = &v[from..(from + BLOCK).min(v.len())];
+                out.iter_mut().zip(v).for_each(|(o, &i)| *o = Id::from(i));
+                v.len()
+            }
+            Ids::Wide(v) => copy(&v[from..(from + BLOCK).min(v.len())], out),
+        }
+    }
+
+    /// All numbers, decoded (a left cluster is decoded once for all its
+    /// joins, as [`each_key`] reads it).
+    fn decoded(&self) -> Vec<Id> {
+        let mut all = Vec::with_capacity(self.len());
+        self.for_each(|i| all.push(i as Id));
+        all
+    }
+
+    /// Calls `f` with each number, in state order.
+    fn for_each(&self, mut f: impl FnMut(u64)) {
+        let mut block = [0; BLOCK];
+        for b in 0..self.len().div_ceil(BLOCK) {
+            let m = self.decode(b, &mut block);
+            block[..m].iter().for_each(|&i| f(u64::from(i)));
+        }
+    }
+
     /// Appends `id`, widening every number the first time one needs it.
     fn push(&mut self, id: Id) {
+        let fits = match self {
+            Ids::Packed(p) => p.holds(id),
+            Ids::Narrow(_) => id <= 255,
+            Ids::Wide(_) => true,
+        };
+        if !fits {
+            let states = match self {
+                Ids::Packed(p) => p.capacity,
+                Ids::Narrow(v) => v.capacity(),
+                Ids::Wide(v) => v.capacity(),
+            };
+            let mut wider = Ids::for_numbers_up_to(id, states);
+            self.for_each(|i| wider.put(i as Id));
+            *self = wider;
+        }
+        self.put(id);
+    }
+
+    /// Appends `id`, which its form holds.
+    fn put(&mut self, id: Id) {
         match self {
-            Ids::Narrow(v) => match u8::try_from(id) {
-                Ok(b) => v.push(b),
-                Err(_) => {
-                    let mut wide = Vec::with_capacity(v.capacity());
-                    wide.extend(v.iter().map(|&b| Id::from(b)));
-                    wide.push(id);
-                    *self = Ids::Wide(wide);
-                }
-            },
+            Ids::Packed(p) => p.push(id),
+            Ids::Narrow(v) => v.push(id as u8),
             Ids::Wide(v) => v.push(id),
         }
     }
 }
 
 /// Calls `f` with the key `p * width + q` of each state's numbers `p` in
-/// `x` and `q` in `y`, in state order.
-fn each_key(x: &Ids, y: &Ids, width: u64, mut f: impl FnMut(u64)) {
-    fn keys<P: Copy + Into<u64>, Q: Copy + Into<u64>>(x: &[P], y: &[Q], width: u64, f: &mut impl FnMut(u64)) {
-        for (&p, &q) in x.iter().zip(y) {
-            f(p.into() * width + q.into());
+/// `xs` (decoded, see [`Ids::decoded`]) and `q` in `y` (decoded [`BLOCK`]
+/// at a time), in state order.
+fn each_key(xs: &[Id], y: &Ids, width: u64, mut f: impl FnMut(u64)) {
+    let mut q = [0; BLOCK];
+    for (block, p) in xs.chunks(BLOCK).enumerate() {
+        let m = y.decode(block, &mut q).min(p.len());
+        for (&p, &q) in p[..m].iter().zip(&q[..m]) {
+            f(u64::from(p) * width + u64::from(q));
         }
-    }
-    match (x, y) {
-        (Ids::Narrow(a), Ids::Narrow(b)) => keys(a, b, width, &mut f),
-        (Ids::Narrow(a), Ids::Wide(b)) => keys(a, b, width, &mut f),
-        (Ids::Wide(a), Ids::Narrow(b)) => keys(a, b, width, &mut f),
-        (Ids::Wide(a), Ids::Wide(b)) => keys(a, b, width, &mut f),
     }
 }
 
@@ -136,6 +270,7 @@ pub struct NumberedColumn {
     ids: Ids,
     tuples: usize,
 }
+
 
 /// Which sample states fitting reads, of `n` states over `k` slots: every
 /// `step`-th (the sample is thinned so that scoring reads at most about
@@ -225,8 +360,9 @@ fn join_pairs(
     let rights = if same { &left } else { &right };
     let mut candidates = Vec::new();
     for (i, x) in left.iter().enumerate() {
+        let xs = x.ids.decoded();
         for (j, y) in rights.iter().enumerate().skip(if same { i + 1 } else { 0 }) {
-            let tuples = counter.joint(x, y);
+            let tuples = counter.joint(&xs, x, y);
             candidates.push((growth(tuples, x, y), tuples, i, j));
         }
     }
@@ -285,58 +421,65 @@ fn growth(tuples: usize, x: &Cluster, y: &Cluster) -> f64 {
 /// Counts joined tuples, reusing its buffers.
 #[derive(Default)]
 struct Counter {
-    /// One bit per key of a dense count (`DENSE` bits, 128 KiB): set while
-    /// the key is met, all clear between counts.
+    /// One bit per key of a dense count (at most `DENSE` bits, 128 KiB,
+    /// grown to the largest product counted so far): set while the key is
+    /// met, all clear between counts.
     seen: Vec<u64>,
-    keys: Vec<u64>,
+    /// Joint tuples as keys `p * width + q`: below the product of two
+    /// clusters' tuples, each at most [`MAX_KEPT`] (2^16), so 32 bits hold
+    /// them.
+    keys: Vec<u32>,
 }
 
 impl Counter {
-    /// The tuples of `x` and `y` joined.
-    fn joint(&mut self, x: &Cluster, y: &Cluster) -> usize {
+    /// The tuples of `x` (its numbers decoded: `xs`) and `y` joined.
+    fn joint(&mut self, xs: &[Id], x: &Cluster, y: &Cluster) -> usize {
         let width = y.tuples as u64;
         let product = x.tuples.saturating_mul(y.tuples);
         if product <= DENSE {
-            if self.seen.is_empty() {
-                self.seen = vec![0; DENSE / 64];
+            let words = product.div_ceil(64);
+            if self.seen.len() < words {
+                self.seen.resize(words, 0);
             }
             let (seen, mut distinct) = (&mut self.seen, 0);
-            each_key(&x.ids, &y.ids, width, |k| {
+            each_key(xs, &y.ids, width, |k| {
                 let (word, bit) = ((k / 64) as usize, 1u64 << (k % 64));
                 distinct += (seen[word] & bit == 0) as usize;
                 seen[word] |= bit;
             });
             // Clear what this count set: the words it can have touched,
             // or the keys again where they are fewer.
-            let words = product.div_ceil(64);
-            if words <= x.ids.len() {
+            if words <= xs.len() {
                 seen[..words].fill(0);
             } else {
-                each_key(&x.ids, &y.ids, width, |k| seen[(k / 64) as usize] = 0);
+                each_key(xs, &y.ids, width, |k| seen[(k / 64) as usize] = 0);
             }
             distinct
         } else {
-            self.distinct_keys(x, y);
+            self.distinct_keys(xs, y);
             self.keys.len()
         }
     }
 
-    /// Leaves in `keys` the joint tuples of `x` and `y`, increasing.
-    fn distinct_keys(&mut self, x: &Cluster, y: &Cluster) {
+    /// Leaves in `keys` the joint tuples of `xs` (decoded) and `y`,
+    /// increasing.
+    fn distinct_keys(&mut self, xs: &[Id], y: &Cluster) {
         self.keys.clear();
-        each_key(&x.ids, &y.ids, y.tuples as u64, |k| self.keys.push(k));
+        each_key(xs, &y.ids, y.tuples as u64, |k| self.keys.push(key32(k)));
         self.keys.sort_unstable();
         self.keys.dedup();
     }
 
     /// `x` (left) and `y` joined into one cluster, each joint tuple
     /// numbered by its rank among the distinct ones (counts and joins do
-    /// not depend on the numbering; sorting holds 8 bytes per state where
+    /// not depend on the numbering; sorting holds 4 bytes per state where
     /// a hash map held 32).
     fn merge(&mut self, x: &Cluster, y: &Cluster) -> Cluster {
-        self.distinct_keys(x, y);
-        let (keys, mut ids) = (&self.keys, Ids::with_capacity(x.ids.len()));
-        each_key(&x.ids, &y.ids, y.tuples as u64, |k| {
+        let xs = x.ids.decoded();
+        self.distinct_keys(&xs, y);
+        let (keys, mut ids) = (&self.keys, Ids::with_capacity(xs.len()));
+        each_key(&xs, &y.ids, y.tuples as u64, |k| {
+            let k = key32(k);
             ids.push(keys.partition_point(|&d| d < k) as Id)
         });
         let slots = x.slots.iter().chain(&y.slots).copied().collect();
@@ -346,6 +489,13 @@ impl Counter {
             tuples: keys.len(),
         }
     }
+}
+
+/// A joint key in 32 bits (see [`Counter::keys`]).
+#[inline]
+fn key32(k: u64) -> u32 {
+    debug_assert!(k <= u64::from(u32::MAX), "a joint key below 2^32");
+    k as u32
 }
 
 #[cfg(test)]
@@ -359,13 +509,46 @@ mod tests {
             x.push(i);
             zero.push(0);
         }
-        assert!(matches!(x, Ids::Wide(_)) && matches!(zero, Ids::Narrow(_)));
+        assert!(matches!(x, Ids::Wide(_)) && matches!(zero, Ids::Packed(Packed { bits_log: 0, .. })));
         let mut keys = Vec::new();
-        each_key(&x, &zero, 1, |k| keys.push(k));
+        each_key(&x.decoded(), &zero, 1, |k| keys.push(k));
         assert_eq!(keys, (0..300).collect::<Vec<u64>>());
         keys.clear();
-        each_key(&zero, &x, 300, |k| keys.push(k));
+        each_key(&zero.decoded(), &x, 300, |k| keys.push(k));
         assert_eq!(keys, (0..300).collect::<Vec<u64>>());
+    }
+
+    #[test]
+    fn numbers_keep_their_values_through_every_width() {
+        // 0, 1, then each new number one above the largest: the form
+        // widens at 2, 4, 16 and 256 (1, 2, 4 bits, a byte, an Id), and
+        // repeats of earlier numbers sit between, across word boundaries.
+        let mut ids = Ids::with_capacity(10);
+        let mut expect = Vec::new();
+        for n in 0..300u16 {
+            for i in [n, n / 2, n / 3, 0] {
+                ids.push(i);
+                expect.push(u64::from(i));
+            }
+            let width = match &ids {
+                Ids::Packed(p) => 1 << p.bits_log,
+                Ids::Narrow(_) => 8,
+                Ids::Wide(_) => 16,
+            };
+            let need = [1, 2, 4, 8, 16].into_iter().find(|&b| u32::from(n) >> b == 0);
+            assert_eq!(Some(width), need, "numbers up to {n}");
+        }
+        let mut got = Vec::new();
+        ids.for_each(|i| got.push(i));
+        assert_eq!((ids.len(), got), (expect.len(), expect.clone()));
+        let mut keys = Vec::new();
+        let ones = {
+            let mut o = Ids::with_capacity(expect.len());
+            expect.iter().for_each(|_| o.push(1));
+            o
+        };
+        each_key(&ones.decoded(), &ids, 300, |k| keys.push(k));
+        assert_eq!(keys, expect.iter().map(|&i| 300 + i).collect::<Vec<_>>());
     }
 
     #[test]

@@ -34,7 +34,7 @@
 
 use super::order::{slot_order, SlotOrder};
 use super::pairing::{pairing_order_of_columns, thinning, NumberedColumn, SlotColumn};
-use super::{tree_spec, HashRoot, Tree, TreeConfig, TreeDb};
+use super::{tree_spec, HashRoot, RootTable, Tree, TreeConfig, TreeDb};
 use crate::blocks::budget::Budget;
 use crate::blocks::index_table::Growth;
 use crate::visited::{TableFull, VisitedSet};
@@ -154,18 +154,107 @@ fn key_bits(root_children: [u64; 2]) -> u32 {
 /// numbering while the pass runs).
 const COLUMNS_PER_PASS: usize = 16;
 
+/// A root table for a tree of states known to be distinct (the sample's:
+/// found once each by its search, then read back): it keeps no root
+/// tuple, only their count, so such a tree holds only its node tables,
+/// whose tuples `sample` counts (and from which it reads states back).
+#[derive(Default)]
+pub(super) struct DistinctRoot {
+    stored: u64,
+}
+
+impl RootTable for DistinctRoot {
+    fn find_or_insert(&mut self, left: u32, right: u32) -> Result<(u64, bool), TableFull> {
+        self.stored += 1;
+        Ok(((left as u64) << 32 | right as u64, true))
+    }
+
+    fn len(&self) -> u64 {
+        self.stored
+    }
+
+    fn used_bits(&self) -> u64 {
+        0
+    }
+
+    fn alloc_bytes(&self) -> u64 {
+        0
+    }
+
+    fn counters(&self, _: &mut Vec<(String, u64)>) {}
+}
+
+/// A tree of the sample's states, without a root table.
+type SampleTree = TreeDb<DistinctRoot>;
+
 /// The first states of a breadth-first search, stored in a tree in the
-/// model's order (none: it could not store them), the search's visited
-/// set; its queue holds references ([`VisitedSet::recall`] gives the states
-/// back), so no state vector is kept. The other candidates' trees are
-/// built one at a time from the states read back in the order found, so
-/// only one more tree is alive at a time.
+/// model's order (none: it could not store them); its queue holds
+/// references ([`VisitedSet::recall`] gives the states back), so no state
+/// vector is kept. Once the search ends the tree's root table is dropped
+/// (the states are read back from the node tables alone). The other
+/// candidates' trees are built one at a time from the states read back in
+/// the order found, each without a root table, so only one more tree's
+/// node tables are alive at a time.
 pub(super) struct Sample {
-    seen: Option<Tree>,
-    /// The tree's node tuples after each stored state.
-    tuples: Vec<u32>,
+    seen: Option<SampleTree>,
     /// The stored states' references in the tree, in BFS order.
     queue: Vec<u64>,
+    /// The model order's node tuples after storing the sample's first
+    /// quarter, its first half and all of it.
+    model_tuples: Counts,
+}
+
+/// The breadth-first search that [`Sample::explored`] runs: its visited
+/// set, a tree in the model's order with a root table.
+struct SampleSearch {
+    seen: Option<Tree>,
+    queue: Vec<u64>,
+    max: usize,
+    /// The tree's node tuples after each stored state.
+    tuples: Vec<u32>,
+}
+
+impl SampleSearch {
+    /// Stores the first (at most `max`) states of a breadth-first search
+    /// of `model`, each successor inserted from its source's node indices
+    /// (incremental insertion: the tuples stored are the same). A model
+    /// error ends the sample early (the search reports it).
+    fn run(&mut self, model: &dyn Model) {
+        self.offer(&model.initial_state(), None);
+        let side = self.seen.as_ref().map_or(0, |t| t.side_words());
+        let (mut next, mut source, mut indices) = (0, vec![0; model.slot_count()], vec![0; side]);
+        while next < self.queue.len() && self.queue.len() < self.max {
+            let Some(seen) = self.seen.as_mut() else {
+                return;
+            };
+            seen.recall(self.queue[next], &mut source, &mut indices);
+            next += 1;
+            let emitted = model.next_all(&source, &mut |_, t| {
+                if self.queue.len() < self.max {
+                    self.offer(t, Some((&source, &indices)));
+                }
+            });
+            if emitted.is_err() {
+                return;
+            }
+        }
+    }
+
+    /// Stores `state` if the tree has not seen it, and its reference in
+    /// the queue.
+    fn offer(&mut self, state: &[Value], pred: Option<(&[Value], &[u32])>) {
+        let Some(seen) = self.seen.as_mut() else {
+            return;
+        };
+        match seen.find_or_insert_from(state, pred, &mut []) {
+            Ok(r) if r.is_new() => {
+                self.queue.push(r.reference());
+                self.tuples.push(seen.node_entries() as u32);
+            }
+            Ok(_) => {}
+            Err(_) => self.seen = None,
+        }
+    }
 }
 
 impl Sample {
@@ -174,13 +263,25 @@ impl Sample {
     pub(super) fn explored(model: &dyn Model) -> Self {
         let k = model.slot_count();
         let max = (SAMPLE_VALUES / k.max(1)).clamp(1, SAMPLE_STATES);
-        let mut sample = Sample {
-            seen: sample_tree(k, Vec::new()).ok(),
-            tuples: Vec::new(),
+        // Sized for `max` states below the load at which it doubles: no
+        // doubling holds the old and the new bucket arrays at once (the
+        // sample's peak heap on schedule_world.2, 768 KiB of 1.43 MB).
+        let root = HashRoot::new((max * 4 / 3 + 1).next_power_of_two(), Budget::unlimited());
+        let mut search = SampleSearch {
+            seen: root.and_then(|root| sample_tree(k, Vec::new(), root)).ok(),
             queue: Vec::new(),
+            max,
+            tuples: Vec::new(),
         };
-        sample.explore(model, max);
-        sample
+        search.run(model);
+        let SampleSearch { seen, queue, tuples, .. } = search;
+        let n = queue.len();
+        let at = |stored: usize| if stored == 0 { 0 } else { tuples[stored - 1] as u64 };
+        Sample {
+            seen: seen.map(|t| t.with_root(DistinctRoot::default())),
+            queue,
+            model_tuples: [at(n / 4), at(n / 2), at(n)],
+        }
     }
 
     /// The first `first` stored states slot by slot, as `pairing` reads
@@ -210,16 +311,23 @@ impl Sample {
     }
 
     /// A tree over `k` slots in `order` holding the sample's states, read
-    /// back one at a time in the order found; `after(i, tree)` is called
-    /// after the `i`-th (none: a tree could not store them).
-    fn replay(&mut self, k: usize, order: &[usize], mut after: impl FnMut(usize, &Tree)) -> Option<Tree> {
+    /// back one at a time in the order found, each inserted from the one
+    /// before (incremental insertion: the tuples stored are the same);
+    /// `after(i, tree)` is called after the `i`-th (none: a tree could not
+    /// store them).
+    fn replay(&mut self, k: usize, order: &[usize], mut after: impl FnMut(usize, &SampleTree)) -> Option<SampleTree> {
         let seen = self.seen.as_mut()?;
-        let mut tree = sample_tree(k, order.to_vec()).ok()?;
-        let mut state = vec![0; k];
+        let mut tree = sample_tree(k, order.to_vec(), DistinctRoot::default()).ok()?;
+        let side = tree.side_words();
+        let (mut state, mut pred) = (vec![0; k], vec![0; k]);
+        let (mut indices, mut pred_indices) = (vec![0; side], vec![0; side]);
         for (i, &r) in self.queue.iter().enumerate() {
             seen.recall(r, &mut state, &mut []);
-            tree.find_or_insert(&state).ok()?;
+            let from = (i > 0).then_some((&pred[..], &pred_indices[..]));
+            tree.find_or_insert_from(&state, from, &mut indices).ok()?;
             after(i, &tree);
+            std::mem::swap(&mut state, &mut pred);
+            std::mem::swap(&mut indices, &mut pred_indices);
         }
         Some(tree)
     }
@@ -275,68 +383,29 @@ impl Sample {
         NODE_TUPLE_BITS * (b - a) / unseen + key
     }
 
-    /// Stores the first (at most `max`) states of a breadth-first search
-    /// of `model`. A model error ends the sample early (the search reports
-    /// it).
-    fn explore(&mut self, model: &dyn Model, max: usize) {
-        self.offer(&model.initial_state());
-        let (mut next, mut source) = (0, vec![0; model.slot_count()]);
-        while next < self.queue.len() && self.queue.len() < max {
-            let Some(seen) = self.seen.as_mut() else {
-                return;
-            };
-            seen.recall(self.queue[next], &mut source, &mut []);
-            next += 1;
-            let emitted = model.next_all(&source, &mut |_, t| {
-                if self.queue.len() < max {
-                    self.offer(t);
-                }
-            });
-            if emitted.is_err() {
-                return;
-            }
-        }
-    }
-
-    /// Stores `state` if the tree has not seen it, and its reference in
-    /// the queue.
-    fn offer(&mut self, state: &[Value]) {
-        let Some(seen) = self.seen.as_mut() else {
-            return;
-        };
-        match seen.find_or_insert(state) {
-            Ok(r) if r.is_new() => {
-                self.queue.push(r.reference());
-                self.tuples.push(seen.node_entries() as u32);
-            }
-            Ok(_) => {}
-            Err(_) => self.seen = None,
-        }
-    }
-
     /// The model order's node tuples after storing the sample's first
     /// quarter, its first half and all of it, and its root's children's
     /// tuples (`u64::MAX`: it could not store them).
     fn model_tuples(&self) -> (Counts, [u64; 2]) {
-        let n = self.queue.len();
-        let at = |stored: usize| if stored == 0 { 0 } else { self.tuples[stored - 1] as u64 };
         match &self.seen {
-            Some(t) => ([at(n / 4), at(n / 2), at(n)], t.root_children_entries()),
+            Some(t) => (self.model_tuples, t.root_children_entries()),
             None => ([u64::MAX; 3], [u64::MAX; 2]),
         }
     }
 }
 
-/// A tree of the sample over `k` slots in `order`: node tables growing
-/// finely (the tuples they count do not depend on their sizes).
-fn sample_tree(k: usize, order: Vec<usize>) -> Result<Tree, TableFull> {
+/// A tree of the sample over `k` slots in `order` under `root`: node
+/// tables growing finely (the tuples they count do not depend on their
+/// sizes), insertion incremental.
+fn sample_tree<R: RootTable>(k: usize, order: Vec<usize>, root: R) -> Result<TreeDb<R>, TableFull> {
     let config = TreeConfig {
         initial_buckets: 16,
+        incremental: true,
         ..TreeConfig::default()
     };
-    let (mut spec, initial) = tree_spec(k, &config, order);
+    let (mut spec, _) = tree_spec(k, &config, order);
     spec.node_growth = Growth::Fine;
-    TreeDb::build(spec, HashRoot::new(initial, Budget::unlimited())?, Budget::unlimited())
+    TreeDb::build(spec, root, Budget::unlimited())
 }
 
 /// Each node's slots and tuples (as [`Tree::node_profile`]) of a tree in
@@ -350,6 +419,60 @@ pub fn sample_profile(model: &dyn Model, order: &[usize]) -> Vec<(Vec<usize>, u6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_models::Mixer;
+
+    /// The sample's states read back, in the order found.
+    fn states(sample: &mut Sample, k: usize) -> Vec<Vec<Value>> {
+        let seen = sample.seen.as_mut().expect("the sample is stored");
+        let mut state = vec![0; k];
+        let read = |r: &u64| {
+            seen.recall(*r, &mut state, &mut []);
+            state.clone()
+        };
+        sample.queue.iter().map(read).collect()
+    }
+
+    #[test]
+    fn the_sample_without_its_root_table_gives_its_states_back() {
+        let (k, model) = (6, Mixer::new(6, 5, 9, 3));
+        let mut sample = Sample::explored(&model);
+        let found = states(&mut sample, k);
+        assert!(found.len() > 1000, "{} states", found.len());
+        // Each state read back is stored again, in a tree with a root
+        // table, as a new state: they are distinct and none is lost.
+        let mut plain = Tree::new(k, &TreeConfig::default(), Budget::unlimited()).unwrap();
+        assert!(found.iter().all(|s| plain.find_or_insert(s).unwrap().is_new()));
+        assert_eq!(found[0], model.initial_state());
+    }
+
+    #[test]
+    fn incremental_replays_count_the_tuples_of_plain_insertion() {
+        let (k, model) = (6, Mixer::new(6, 5, 9, 3));
+        let mut sample = Sample::explored(&model);
+        let found = states(&mut sample, k);
+        let n = found.len();
+        for order in [Vec::new(), vec![5, 0, 3, 1, 4, 2], vec![2, 4, 0, 1, 5, 3]] {
+            let config = TreeConfig {
+                incremental: false,
+                ..TreeConfig::default()
+            };
+            let mut plain = Tree::ordered(k, &config, order.clone(), Budget::unlimited()).unwrap();
+            let mut expect = [0; 3];
+            for (i, s) in found.iter().enumerate() {
+                plain.find_or_insert(s).unwrap();
+                for (t, at) in expect.iter_mut().zip([n / 4, n / 2, n]) {
+                    if i + 1 == at {
+                        *t = plain.node_entries();
+                    }
+                }
+            }
+            let expect = (expect, plain.root_children_entries());
+            assert_eq!(sample.tuples_in_order(k, &order), expect, "order {order:?}");
+            if order.is_empty() {
+                assert_eq!(sample.model_tuples(), expect, "the search's own counts");
+            }
+        }
+    }
 
     fn score(order: SlotOrder, tuples: Counts, root_children: [u64; 2]) -> Score {
         Score {
