@@ -71,7 +71,8 @@ pub enum CExpr {
 
 /// `e` with its constant arithmetic done where it cannot fail (array
 /// indices such as BEEM's `a[((1)*7+2)]` become constants, which guards and
-/// compiled code read directly). `&&` and `||` are left alone.
+/// compiled code read directly). `&&`, `||` and `c -> a : b` keep their
+/// node (short circuit: `0 && 1/0` is 0), their operands are folded.
 fn folded(e: CExpr) -> CExpr {
     match e {
         CExpr::Unary(op, a) => match folded(*a) {
@@ -90,6 +91,14 @@ fn folded(e: CExpr) -> CExpr {
                 (a, b) => CExpr::Binary(op, Box::new(a), Box::new(b), pos),
             }
         }
+        CExpr::Binary(op, a, b, pos) => {
+            CExpr::Binary(op, Box::new(folded(*a)), Box::new(folded(*b)), pos)
+        }
+        CExpr::Cond(c, a, b) => CExpr::Cond(
+            Box::new(folded(*c)),
+            Box::new(folded(*a)),
+            Box::new(folded(*b)),
+        ),
         e => e,
     }
 }
@@ -682,7 +691,8 @@ impl Builder<'_, '_> {
                 simple(self, act)
             }
             StmtKind::Expr(e) => {
-                let act = Act::Cond(self.expr(e)?);
+                // folded: BEEM's guards compare with `5-1` (frogs)
+                let act = Act::Cond(folded(self.expr(e)?));
                 simple(self, act)
             }
             StmtKind::Assign(l, r) => {
@@ -1735,5 +1745,65 @@ fn merge_statements(auto: &mut Automaton, rendezvous: bool) {
         tr.to = to;
         tr.atom = atom;
         tr.chain = chain;
+    }
+}
+
+#[cfg(test)]
+mod fold_tests {
+    use super::{folded, Act, BinOp, CExpr, Pos};
+    use scan::Cmp;
+
+    fn bin(op: BinOp, a: CExpr, b: CExpr) -> CExpr {
+        CExpr::Binary(op, Box::new(a), Box::new(b), Pos { line: 1, col: 1 })
+    }
+
+    #[test]
+    fn operands_of_short_circuits_are_folded_but_not_the_node() {
+        // `_pid < 5-1 && 0 && 1/0`: the subtraction folds, `&&` and the
+        // division by zero stay (the interpreter reports it, if reached).
+        let e = bin(
+            BinOp::And,
+            bin(
+                BinOp::Cmp(Cmp::Lt),
+                CExpr::Pid,
+                bin(BinOp::Sub, CExpr::Const(5), CExpr::Const(1)),
+            ),
+            bin(
+                BinOp::And,
+                CExpr::Const(0),
+                bin(BinOp::Div, CExpr::Const(1), CExpr::Const(0)),
+            ),
+        );
+        let CExpr::Binary(BinOp::And, a, b, _) = folded(e) else {
+            panic!("the && node is kept");
+        };
+        assert!(matches!(*a, CExpr::Binary(BinOp::Cmp(Cmp::Lt), _, ref k, _)
+            if matches!(**k, CExpr::Const(4))));
+        assert!(matches!(*b, CExpr::Binary(BinOp::And, ref z, ref d, _)
+            if matches!(**z, CExpr::Const(0)) && matches!(**d, CExpr::Binary(BinOp::Div, ..))));
+        let c = CExpr::Cond(
+            Box::new(bin(BinOp::Add, CExpr::Const(1), CExpr::Const(1))),
+            Box::new(CExpr::Pid),
+            Box::new(bin(BinOp::Mul, CExpr::Const(3), CExpr::Const(2))),
+        );
+        assert!(matches!(folded(c), CExpr::Cond(c, _, e)
+            if matches!(*c, CExpr::Const(2)) && matches!(*e, CExpr::Const(6))));
+    }
+
+    #[test]
+    fn a_condition_comparing_with_constant_arithmetic_gets_an_exact_guard() {
+        // frogs' `x<5-1 && a[..]==2`: both conjuncts are guard comparisons
+        let m = crate::parse_str(
+            "byte a[4]; byte x;\n\
+             active proctype P() { do :: x < 5-1 && a[x] == 0 -> x++ od }",
+            "t.pml",
+        )
+        .expect("model compiles");
+        let trans = &m.ptypes[0].auto.trans;
+        let cond = (trans.iter())
+            .find(|t| matches!(t.act, Act::Cond(_)))
+            .expect("the condition");
+        assert_eq!(cond.guard.conjunction().map(<[_]>::len), Some(2));
+        assert!(cond.guard.exact());
     }
 }
