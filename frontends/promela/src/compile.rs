@@ -691,12 +691,13 @@ impl Builder<'_, '_> {
                 simple(self, act)
             }
             StmtKind::Expr(e) => {
-                // folded: BEEM's guards compare with `5-1` (frogs)
+                // folded: BEEM compares with `5-1` (frogs), `m/(10*10)`
+                // (extinction) and stores `((0)+(0)*20)` (telephony)
                 let act = Act::Cond(folded(self.expr(e)?));
                 simple(self, act)
             }
             StmtKind::Assign(l, r) => {
-                let act = Act::Assign(self.var(l)?, self.expr(r)?);
+                let act = Act::Assign(self.var(l)?, folded(self.expr(r)?));
                 simple(self, act)
             }
             StmtKind::Incr(l, d) => {
