@@ -200,6 +200,23 @@
 //!   by equal support would merge nothing on issue 36's rows (2,228
 //!   groups, 2,228 supports on V20P10N50; 2,255 of 2,310 on
 //!   PhilosophersDyn-PT-10).
+//!   Learning on new states has a cap per run, the parameter
+//!   `explicit_states` (default 2^24 as before; 0 learns every group on
+//!   projections only). Issue 36's BridgeAndVehicles rows (about 9 M
+//!   states, every batch small) are learned state by state to the end,
+//!   one `next_all` and a trie of the successors per state (perf,
+//!   V20P20N20, 60 s: the LDD's unique table 36%, `learn_states` 14%,
+//!   `trie` 5%, `next_all` 4%). Processor time (`/usr/bin/time`, both
+//!   runs side by side on the 2-core VM at load 7-10, 90 s of wall
+//!   clock): V20P20N20 reached 1,865,997 states in 41.8 s by default and
+//!   4,107,493 in 42.5 s with `explicit_states=0`; with 0 alone it
+//!   reached 5,441,729 in 77.4 s and V20P10N50 974,336 in 80.1 s; run
+//!   to the end, V20P20N20 with 0 finishes: 9,783,606 states and
+//!   34,320,762 transitions (= oracle) in 213.7 s of processor time
+//!   (1,040 s of wall clock at load 7-10). Only a cap on this path, not
+//!   yet a default: no timing of the other nets on an idle machine. DoubleExponent-PT-003 (2,385,072 states) is finished by
+//!   `strategy=node-saturation` (`mdd`, 4.0 s wall, 1.45 s processor,
+//!   count = oracle), a configuration `results/paper/dd-mcc` did not run.
 //!   Before,
 //!   the one-hot ZBDD was chosen because its nodes are in
 //!   one-to-one correspondence with an LDD's (one node per present value
@@ -301,6 +318,10 @@ impl SymbolicConfig {
         if self.merge && encoding == Encoding::List {
             s += ";merge=top";
         }
+        let explicit = spec::EXPLICIT_STATES.default.0 as u64;
+        if self.explicit_states != explicit && encoding == Encoding::List {
+            s += &format!(";explicit_states={}", self.explicit_states);
+        }
         s
     }
 }
@@ -390,7 +411,7 @@ fn decode<D: Encoded>(model: &dyn Model, config: &SymbolicConfig) -> Result<Vec<
     let make = |layout: Layout| D::create(layout, &shapes, config);
     let mut search =
         Search::new(layout, &make, model, &shapes, None).map_err(|_| "node table too small")?;
-    match search.run(config.strategy) {
+    match search.run(config.strategy, config.explicit_states) {
         Ok(()) => {
             let all: Vec<usize> = (0..model.slot_count()).collect();
             let mut out = Vec::new();
@@ -448,7 +469,7 @@ fn run<D: Encoded>(model: &dyn Model, config: &SymbolicConfig, cfg: ExploreConfi
     let cb = cfg.progress.map(|c| c as &mut dyn FnMut(&_));
     let mut report = match Search::new(layout, &make, model, &shapes, cb) {
         Err(_) => RunReport::failed(RunStatus::TableFull, "node table too small".into()),
-        Ok(mut search) => match search.run(config.strategy) {
+        Ok(mut search) => match search.run(config.strategy, config.explicit_states) {
             Err(Stop::Widen(_)) => unreachable!("the search re-encodes"),
             Err(Stop::Model(e)) => {
                 summarize(&search, &shapes, RunStatus::ModelError, e.to_string())

@@ -137,11 +137,6 @@ pub struct Figures {
 /// many nodes does.
 const EXPLICIT_BATCH: u128 = 1 << 16;
 
-/// The most states a run learns on directly: past it, states that share
-/// their projections (which learning on projections expands once) would
-/// cost a model call each.
-const EXPLICIT_TOTAL: u64 = 1 << 24;
-
 /// The most states per node of a set of new states that
 /// [`Search::learn_explicitly`] learns on: more states per node means
 /// states that share their projections, which learning on projections
@@ -247,6 +242,11 @@ pub struct Search<'a, 'm, D: Diagram> {
     /// Whether small sets of new states are learned on their states
     /// ([`Search::learn_explicitly`]); set by [`Search::run`].
     explicit: bool,
+    /// The most states a run learns on directly (parameter
+    /// `explicit_states`); set by [`Search::run`]. Past it, states that
+    /// share their projections (which learning on projections expands
+    /// once) would cost a model call each.
+    explicit_limit: u64,
     pub visited: D::Set,
     /// While every visited state joined it in a set learned on directly
     /// by every group ([`Learned::Fully`]) and no group was applied, the
@@ -312,6 +312,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
             },
             pending_learning,
             explicit: false,
+            explicit_limit: 0,
             frontier: empty,
             d,
             make,
@@ -428,7 +429,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
     /// Learns every group on the states of `new` themselves
     /// ([`Learner::learn_states`]: one model call per state, none per
     /// group) when it holds at most [`EXPLICIT_BATCH`] states, at most
-    /// [`EXPLICIT_STATES_PER_NODE`] per node, and the run has learned at most [`EXPLICIT_TOTAL`] so; the groups that learning
+    /// [`EXPLICIT_STATES_PER_NODE`] per node, and the run has learned fewer than [`Search::explicit_limit`] so; the groups that learning
     /// leaves out are marked dirty and, as the states enabling them join
     /// the frontier, owed. Issue 36: with thousands of groups, learning on
     /// projections walks the new states once per group; LTSmin learns on
@@ -437,7 +438,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
     fn learn_explicitly(&mut self, new: &D::Set) -> Result<Learned<D::Set>, Stop> {
         // Set again below where every group learns on `new`.
         let emitted = self.explicit_transitions.take();
-        if !self.explicit || self.figures.explicit_states > EXPLICIT_TOTAL {
+        if !self.explicit || self.figures.explicit_states >= self.explicit_limit {
             return Ok(Learned::No);
         }
         let started = Instant::now();
@@ -620,10 +621,14 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         }
     }
 
-    pub fn run(&mut self, strategy: Strategy) -> Result<(), Stop> {
+    /// Explores in `strategy`, learning on at most about `explicit_limit`
+    /// new states directly ([`Search::learn_explicitly`]; the batch that
+    /// reaches the limit is learned whole).
+    pub fn run(&mut self, strategy: Strategy, explicit_limit: u64) -> Result<(), Stop> {
         self.frontier = self.visited.clone();
         // Node saturation learns on the nodes it fires, not on new states.
         self.explicit = self.pending_learning && strategy != Strategy::NodeSaturation;
+        self.explicit_limit = explicit_limit;
         if self.explicit {
             self.explicit_transitions = Some(0);
             // The initial state learned on as new: the groups left out are

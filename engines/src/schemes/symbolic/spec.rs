@@ -6,7 +6,7 @@
 //! the search is in `search.rs`, the encodings in `bdd.rs`, `ldd.rs` and `mdd.rs`.
 
 use super::search::Strategy;
-use crate::registry::{params, words, EngineOptions, EngineSpec, ParamValue, Run, SearchFn};
+use crate::registry::{params, words, Count, EngineOptions, EngineSpec, ParamValue, Run, SearchFn};
 
 /// The `bdd` engine.
 pub const BDD: EngineSpec = EngineSpec::new("bdd", own_search(super::search_with::<super::bdd::Bdd>))
@@ -16,7 +16,7 @@ pub const BDD: EngineSpec = EngineSpec::new("bdd", own_search(super::search_with
 /// The `mdd` engine.
 pub const MDD: EngineSpec = EngineSpec::new("mdd", own_search(super::search_mdd))
     .summary("symbolic reachability, one level per slot (a list decision diagram, or one-hot over an oxidd ZBDD), relations learned per group")
-    .params(&[&STRATEGY, &THREADS, &SLOT_ORDER, &ENCODING, &MERGE]);
+    .params(&[&STRATEGY, &THREADS, &SLOT_ORDER, &ENCODING, &MERGE, &EXPLICIT_STATES]);
 
 /// How both run: their own search, on the run's thread count (oxidd's
 /// apply workers).
@@ -99,6 +99,12 @@ params! {
 }
 
 params! {
+    /// ldd only: the most states a run learns on directly, one model call per state (past it,
+    /// every group is learned on projections of the new states)
+    pub const EXPLICIT_STATES: Count = "explicit_states", default Count(1 << 24);
+}
+
+params! {
     /// interleaved (x x' per bit) or blocked (a slot's x bits, then its x' bits)
     pub const ORDER: BitOrder = "order", default BitOrder::Interleaved;
 }
@@ -120,6 +126,9 @@ pub struct SymbolicConfig {
     /// LDD only: groups of one top slot also applied as one merged
     /// relation.
     pub merge: bool,
+    /// LDD only: the most states a run learns on directly
+    /// ([`super::search`]'s learning on new states).
+    pub explicit_states: u64,
 }
 
 impl SymbolicConfig {
@@ -142,6 +151,7 @@ impl SymbolicConfig {
             force_order: SLOT_ORDER.value(opts)? == SlotOrder::Force,
             list: ENCODING.value(opts)? == MddEncoding::Ldd,
             merge: MERGE.value(opts)? == Merge::Top,
+            explicit_states: EXPLICIT_STATES.value(opts)?.0 as u64,
         })
     }
 }
