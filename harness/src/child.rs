@@ -155,7 +155,9 @@ pub fn main(args: ChildArgs) -> i32 {
     if let Err(e) = pins::validate(model.as_ref()) {
         return fail("model_error", format!("{}: invalid model: {e}", args.model));
     }
-    // The front-end's code has run: only the search's stays resident.
+    // The front-end's code has run: only the search's stays resident,
+    // and the heap the parser freed is given back.
+    resident::release_free_heap();
     resident::release_loading_code();
     say(&ChildMessage::Loaded {
         k: model.slot_count() as u64,
@@ -166,6 +168,8 @@ pub fn main(args: ChildArgs) -> i32 {
     let mut progress = |p: &Progress| {
         if last.elapsed().as_millis() >= 250 {
             last = Instant::now();
+            // What the search freed (grown node tables' old arrays).
+            resident::release_free_heap();
             say(&ChildMessage::Progress {
                 states: p.states,
                 transitions: p.transitions,
@@ -180,7 +184,9 @@ pub fn main(args: ChildArgs) -> i32 {
     };
     let mut configured = |engine_params: &str| {
         // The engine is set up (a `sample` slot order explored its sample
-        // and chose): only the search's code stays resident.
+        // and chose): only the search's code stays resident, and the
+        // heap its sample freed is given back.
+        resident::release_free_heap();
         resident::release_loading_code();
         say(&ChildMessage::Configured {
             engine_params: engine_params.to_string(),

@@ -34,9 +34,9 @@
 
 use super::order::{slot_order, SlotOrder};
 use super::pairing::{pairing_order_of_columns, thinning, NumberedColumn, SlotColumn};
-use super::{tree_spec, HashRoot, RootTable, Tree, TreeConfig, TreeDb};
+use super::{tree_spec, RootTable, TreeConfig, TreeDb};
 use crate::blocks::budget::Budget;
-use crate::blocks::index_table::Growth;
+use crate::blocks::index_table::{Growth, IndexTable, Tuples};
 use crate::visited::{TableFull, VisitedSet};
 use pins::{Model, Value};
 
@@ -187,6 +187,99 @@ impl RootTable for DistinctRoot {
 /// A tree of the sample's states, without a root table.
 type SampleTree = TreeDb<DistinctRoot>;
 
+/// The root table of the sample's search ([`Sample::explored`]): its
+/// root tuples numbered in the order stored (an [`IndexTable`], whose
+/// indices are dense), so that it is the search's queue as well: the
+/// `i`-th tuple is the `i`-th state found. Sized for the sample up front
+/// (no growth holds two bucket arrays at once): about 13 bytes per state,
+/// where a `tree` root table and a queue of references took 24 (32 KiB
+/// states, schedule_world.2: 768 KiB).
+struct SearchRoot {
+    found: IndexTable,
+}
+
+impl SearchRoot {
+    fn for_states(max: usize) -> Result<Self, TableFull> {
+        let tuples = Tuples::new("sample root table", 2)
+            .buckets(max * 4 / 3 + 2)
+            .growing(Growth::Fine);
+        Ok(SearchRoot {
+            found: IndexTable::new(tuples, Budget::unlimited())?,
+        })
+    }
+
+    /// The reference of the `i`-th state found.
+    fn reference(&self, i: usize) -> u64 {
+        let t = self.found.get(i as u32);
+        (t[0] as u64) << 32 | t[1] as u64
+    }
+}
+
+impl RootTable for SearchRoot {
+    fn find_or_insert(&mut self, left: u32, right: u32) -> Result<(u64, bool), TableFull> {
+        let (_, new) = self.found.find_or_insert(&[left, right])?;
+        Ok(((left as u64) << 32 | right as u64, new))
+    }
+
+    fn len(&self) -> u64 {
+        self.found.len()
+    }
+
+    fn used_bits(&self) -> u64 {
+        8 * self.found.used_bytes()
+    }
+
+    fn alloc_bytes(&self) -> u64 {
+        self.found.alloc_bytes()
+    }
+
+    fn counters(&self, _: &mut Vec<(String, u64)>) {}
+}
+
+/// The sample's states in the order found, as references into its tree
+/// ([`VisitedSet::recall`]): each root tuple packed into one word,
+/// `left << 16 | right`, where every one fits (the root's children are
+/// node tables of at most [`SAMPLE_STATES`] tuples, so their indices do),
+/// else whole (root children that are slots, `k <= 3`, hold values).
+enum Queue {
+    Packed(Vec<u32>),
+    Whole(Vec<u64>),
+}
+
+/// The width of a root child's index in a packed [`Queue`] entry.
+const PACKED_BITS: u32 = 16;
+const PACKED_MASK: u32 = (1 << PACKED_BITS) - 1;
+const _: () = assert!(SAMPLE_STATES <= 1 << PACKED_BITS);
+
+impl Queue {
+    /// The states `root` found, in its order.
+    fn of(root: &SearchRoot) -> Queue {
+        let n = root.len() as usize;
+        let fits = |r: u64| r >> 32 <= PACKED_MASK as u64 && r as u32 <= PACKED_MASK;
+        if (0..n).all(|i| fits(root.reference(i))) {
+            let pack = |r: u64| ((r >> 32) as u32) << PACKED_BITS | r as u32;
+            Queue::Packed((0..n).map(|i| pack(root.reference(i))).collect())
+        } else {
+            Queue::Whole((0..n).map(|i| root.reference(i)).collect())
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Queue::Packed(q) => q.len(),
+            Queue::Whole(q) => q.len(),
+        }
+    }
+
+    /// The reference of the `i`-th state.
+    fn get(&self, i: usize) -> u64 {
+        match self {
+            Queue::Packed(q) => ((q[i] >> PACKED_BITS) as u64) << 32 | (q[i] & PACKED_MASK) as u64,
+            Queue::Whole(q) => q[i],
+        }
+    }
+}
+
 /// The first states of a breadth-first search, stored in a tree in the
 /// model's order (none: it could not store them); its queue holds
 /// references ([`VisitedSet::recall`] gives the states back), so no state
@@ -198,17 +291,16 @@ type SampleTree = TreeDb<DistinctRoot>;
 pub(super) struct Sample {
     seen: Option<SampleTree>,
     /// The stored states' references in the tree, in BFS order.
-    queue: Vec<u64>,
+    queue: Queue,
     /// The model order's node tuples after storing the sample's first
     /// quarter, its first half and all of it.
     model_tuples: Counts,
 }
 
 /// The breadth-first search that [`Sample::explored`] runs: its visited
-/// set, a tree in the model's order with a root table.
+/// set, a tree in the model's order whose root table is also its queue.
 struct SampleSearch {
-    seen: Option<Tree>,
-    queue: Vec<u64>,
+    seen: Option<TreeDb<SearchRoot>>,
     max: usize,
     /// The tree's node tuples after each stored state.
     tuples: Vec<u32>,
@@ -223,14 +315,14 @@ impl SampleSearch {
         self.offer(&model.initial_state(), None);
         let side = self.seen.as_ref().map_or(0, |t| t.side_words());
         let (mut next, mut source, mut indices) = (0, vec![0; model.slot_count()], vec![0; side]);
-        while next < self.queue.len() && self.queue.len() < self.max {
+        while next < self.stored() && self.stored() < self.max {
             let Some(seen) = self.seen.as_mut() else {
                 return;
             };
-            seen.recall(self.queue[next], &mut source, &mut indices);
+            seen.recall(seen.root().reference(next), &mut source, &mut indices);
             next += 1;
             let emitted = model.next_all(&source, &mut |_, t| {
-                if self.queue.len() < self.max {
+                if self.stored() < self.max {
                     self.offer(t, Some((&source, &indices)));
                 }
             });
@@ -240,17 +332,19 @@ impl SampleSearch {
         }
     }
 
-    /// Stores `state` if the tree has not seen it, and its reference in
-    /// the queue.
+    /// States stored (none once the tree could not store one).
+    fn stored(&self) -> usize {
+        self.seen.as_ref().map_or(0, |t| t.root().len() as usize)
+    }
+
+    /// Stores `state` if the tree has not seen it (its root table queues
+    /// it).
     fn offer(&mut self, state: &[Value], pred: Option<(&[Value], &[u32])>) {
         let Some(seen) = self.seen.as_mut() else {
             return;
         };
         match seen.find_or_insert_from(state, pred, &mut []) {
-            Ok(r) if r.is_new() => {
-                self.queue.push(r.reference());
-                self.tuples.push(seen.node_entries() as u32);
-            }
+            Ok(r) if r.is_new() => self.tuples.push(seen.node_entries() as u32),
             Ok(_) => {}
             Err(_) => self.seen = None,
         }
@@ -263,18 +357,15 @@ impl Sample {
     pub(super) fn explored(model: &dyn Model) -> Self {
         let k = model.slot_count();
         let max = (SAMPLE_VALUES / k.max(1)).clamp(1, SAMPLE_STATES);
-        // Sized for `max` states below the load at which it doubles: no
-        // doubling holds the old and the new bucket arrays at once (the
-        // sample's peak heap on schedule_world.2, 768 KiB of 1.43 MB).
-        let root = HashRoot::new((max * 4 / 3 + 1).next_power_of_two(), Budget::unlimited());
+        let root = SearchRoot::for_states(max);
         let mut search = SampleSearch {
             seen: root.and_then(|root| sample_tree(k, Vec::new(), root)).ok(),
-            queue: Vec::new(),
             max,
             tuples: Vec::new(),
         };
         search.run(model);
-        let SampleSearch { seen, queue, tuples, .. } = search;
+        let SampleSearch { seen, tuples, .. } = search;
+        let queue = seen.as_ref().map_or(Queue::Whole(Vec::new()), |t| Queue::of(t.root()));
         let n = queue.len();
         let at = |stored: usize| if stored == 0 { 0 } else { tuples[stored - 1] as u64 };
         Sample {
@@ -289,9 +380,9 @@ impl Sample {
     /// read back from the first tree [`COLUMNS_PER_PASS`] slots at a time
     /// (none if it could not store them).
     pub(super) fn columns(&mut self, k: usize, first: usize) -> Vec<NumberedColumn> {
-        let queue = &self.queue[..first.min(self.queue.len())];
-        let step = thinning(k, queue.len());
-        let kept = queue.len().div_ceil(step);
+        let queued = first.min(self.queue.len());
+        let step = thinning(k, queued);
+        let kept = queued.div_ceil(step);
         let Some(seen) = self.seen.as_mut() else {
             return Vec::new();
         };
@@ -299,8 +390,8 @@ impl Sample {
         for first in (0..k).step_by(COLUMNS_PER_PASS) {
             let slots = first..(first + COLUMNS_PER_PASS).min(k);
             let mut pass: Vec<_> = slots.clone().map(|_| SlotColumn::with_capacity(kept)).collect();
-            for &r in queue.iter().step_by(step) {
-                seen.recall(r, &mut state, &mut []);
+            for i in (0..queued).step_by(step) {
+                seen.recall(self.queue.get(i), &mut state, &mut []);
                 for (column, &v) in pass.iter_mut().zip(&state[slots.clone()]) {
                     column.push(v);
                 }
@@ -321,8 +412,8 @@ impl Sample {
         let side = tree.side_words();
         let (mut state, mut pred) = (vec![0; k], vec![0; k]);
         let (mut indices, mut pred_indices) = (vec![0; side], vec![0; side]);
-        for (i, &r) in self.queue.iter().enumerate() {
-            seen.recall(r, &mut state, &mut []);
+        for i in 0..self.queue.len() {
+            seen.recall(self.queue.get(i), &mut state, &mut []);
             let from = (i > 0).then_some((&pred[..], &pred_indices[..]));
             tree.find_or_insert_from(&state, from, &mut indices).ok()?;
             after(i, &tree);
@@ -408,7 +499,7 @@ fn sample_tree<R: RootTable>(k: usize, order: Vec<usize>, root: R) -> Result<Tre
     TreeDb::build(spec, root, Budget::unlimited())
 }
 
-/// Each node's slots and tuples (as [`Tree::node_profile`]) of a tree in
+/// Each node's slots and tuples (as [`Tree::node_profile`](super::Tree::node_profile)) of a tree in
 /// `order` holding the states `sample` explores of `model`.
 pub fn sample_profile(model: &dyn Model, order: &[usize]) -> Vec<(Vec<usize>, u64)> {
     let mut sample = Sample::explored(model);
@@ -419,17 +510,18 @@ pub fn sample_profile(model: &dyn Model, order: &[usize]) -> Vec<(Vec<usize>, u6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schemes::tree::Tree;
     use crate::test_models::Mixer;
 
     /// The sample's states read back, in the order found.
     fn states(sample: &mut Sample, k: usize) -> Vec<Vec<Value>> {
         let seen = sample.seen.as_mut().expect("the sample is stored");
         let mut state = vec![0; k];
-        let read = |r: &u64| {
-            seen.recall(*r, &mut state, &mut []);
+        let mut read = |r: u64| {
+            seen.recall(r, &mut state, &mut []);
             state.clone()
         };
-        sample.queue.iter().map(read).collect()
+        (0..sample.queue.len()).map(|i| read(sample.queue.get(i))).collect()
     }
 
     #[test]
@@ -443,6 +535,26 @@ mod tests {
         let mut plain = Tree::new(k, &TreeConfig::default(), Budget::unlimited()).unwrap();
         assert!(found.iter().all(|s| plain.find_or_insert(s).unwrap().is_new()));
         assert_eq!(found[0], model.initial_state());
+    }
+
+    #[test]
+    fn the_queue_packs_references_whose_indices_fit_and_keeps_the_others_whole() {
+        let mut root = SearchRoot::for_states(8).unwrap();
+        let tuples = [(0, 0), (3, 65535), (65535, 7)];
+        for (left, right) in tuples {
+            assert!(root.find_or_insert(left, right).unwrap().1);
+        }
+        assert!(!root.find_or_insert(3, 65535).unwrap().1, "found, not queued again");
+        let whole = |(left, right): (u32, u32)| (left as u64) << 32 | right as u64;
+        let expect: Vec<u64> = tuples.iter().map(|&t| whole(t)).collect();
+        let queue = Queue::of(&root);
+        assert!(matches!(queue, Queue::Packed(_)));
+        assert_eq!((0..queue.len()).map(|i| queue.get(i)).collect::<Vec<_>>(), expect);
+        root.find_or_insert(1 << 16, 2).unwrap(); // a slot's value, say
+        let queue = Queue::of(&root);
+        assert!(matches!(queue, Queue::Whole(_)));
+        assert_eq!(queue.len(), 4);
+        assert_eq!((queue.get(1), queue.get(3)), (expect[1], whole((1 << 16, 2))));
     }
 
     #[test]
