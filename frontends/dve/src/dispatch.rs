@@ -2,13 +2,17 @@
 //! groups whose transition (a rendezvous pair: its receiver's) leaves that
 //! control state, each with the comparisons its guards begin with, of a
 //! variable (or an array element at a constant index) with a constant
-//! (`token == 1 && a[3] == 0 && ...`), compiled at load time.
-//! `DveModel::fire` tests the control state first, then the guards in
-//! order, and answers "not enabled" as soon as one is false, so a group of
-//! another control state, or whose first comparisons fail, is not enabled
-//! and evaluating it meets no error: the successor function tries only the
-//! other groups. Also owns the per-thread buffers the successor function
-//! reuses from state to state.
+//! (`token == 1 && a[3] == 0 && ...`), compiled at load time. When all of
+//! a receiver's guards are such comparisons, its pair's comparisons go on
+//! with the sender's control state and the comparisons the sender's guards
+//! begin with. `DveModel::fire` tests the control state first, then the
+//! guards in order (a pair: the receiver's, then the sender's), and
+//! answers "not enabled" as soon as one is false, so a group of another
+//! control state, or whose first comparisons fail, is not enabled and
+//! evaluating it meets no error: the successor function tries only the
+//! other groups, and for those evaluates only the conjuncts after the
+//! comparisons ([`residual`]). Also owns the per-thread buffer the
+//! successor function reuses from state to state.
 
 use std::cell::RefCell;
 
@@ -87,12 +91,16 @@ impl Dispatch {
         let mut atoms = Vec::new();
         for (g, kind) in kinds.iter().enumerate() {
             // a pair evaluates its receiver first
-            let t = match *kind {
-                GroupKind::Single(t) => &trans[t],
-                GroupKind::Pair { recv, .. } => &trans[recv],
+            let (t, sender) = match *kind {
+                GroupKind::Single(t) => (&trans[t], None),
+                GroupKind::Pair { recv, send } => (&trans[recv], Some(&trans[send])),
             };
             let start = atoms.len() as u32;
-            leading_comparisons(&t.guards, &mut atoms);
+            let whole = leading_comparisons(&t.guards, &mut atoms);
+            if let (true, Some(w)) = (whole, sender) {
+                atoms.push(Atom::new(w.pc_slot, None, Cmp::Eq, w.from as i32));
+                leading_comparisons(&w.guards, &mut atoms);
+            }
             let span = (start, atoms.len() as u32);
             if of_proc.len() <= t.proc {
                 of_proc.resize(t.proc + 1, None);
@@ -115,27 +123,37 @@ impl Dispatch {
         Dispatch { procs, atoms }
     }
 
-    /// The groups that may be enabled in `s`, in increasing order, into
-    /// `out` (emptied first).
-    pub(crate) fn candidates(&self, s: &[Value], out: &mut Vec<u32>) {
-        out.clear();
-        let mut lists = 0;
+    /// Calls `f` on each group that may be enabled in `s`, in increasing
+    /// order, up to the first error. The groups of a process are
+    /// contiguous, processes in order (`compile` numbers them so), hence
+    /// the order.
+    pub(crate) fn try_each_candidate<E>(
+        &self,
+        s: &[Value],
+        mut f: impl FnMut(usize) -> Result<(), E>,
+    ) -> Result<(), E> {
         for (slot, by_state) in &self.procs {
             let Some(leaving) = by_state.get(s[*slot as usize] as usize) else {
                 continue;
             };
-            lists += usize::from(!leaving.groups.is_empty());
-            if leaving.guarded {
-                let open = leaving.groups.iter().filter(|c| self.opens(c.atoms, s));
-                out.extend(open.map(|c| c.group));
-            } else {
-                out.extend(leaving.groups.iter().map(|c| c.group));
+            for c in &leaving.groups {
+                if !leaving.guarded || self.opens(c.atoms, s) {
+                    f(c.group as usize)?;
+                }
             }
         }
-        // one process's list is in order already
-        if lists > 1 {
-            out.sort_unstable();
-        }
+        Ok(())
+    }
+
+    /// The groups that may be enabled in `s`, in increasing order, into
+    /// `out` (emptied first).
+    #[cfg(test)]
+    pub(crate) fn candidates(&self, s: &[Value], out: &mut Vec<u32>) {
+        out.clear();
+        let _ = self.try_each_candidate(s, |g| -> Result<(), ()> {
+            out.push(g as u32);
+            Ok(())
+        });
     }
 
     /// Whether a comparison `group`'s guards begin with is false in `s`.
@@ -156,45 +174,62 @@ impl Dispatch {
 }
 
 thread_local! {
-    static SCRATCH: RefCell<(Vec<u32>, Vec<Value>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    static SCRATCH: RefCell<Vec<Value>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` with this thread's buffers for the candidate groups and for a
-/// successor (so that a state's successors allocate nothing); a nested
-/// call gets fresh ones.
-pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<u32>, &mut Vec<Value>) -> T) -> T {
-    let (mut groups, mut out) = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    let result = f(&mut groups, &mut out);
-    SCRATCH.with(|s| *s.borrow_mut() = (groups, out));
+/// Runs `f` with this thread's buffer for a successor (so that a state's
+/// successors allocate nothing); a nested call gets a fresh one.
+pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<Value>) -> T) -> T {
+    let mut out = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let result = f(&mut out);
+    SCRATCH.with(|s| *s.borrow_mut() = out);
     result
 }
 
-/// The comparisons the guards begin with, in evaluation order, up to the
-/// first conjunct that is not one: the guards are evaluated in order, each
-/// `a && b` left to right, and a comparison of a slot with a constant
-/// cannot fail, so when one of these is false nothing after it is
-/// evaluated.
-fn leading_comparisons(guards: &[Ex], out: &mut Vec<Atom>) {
-    for g in guards {
-        if !conjunction(g, out) {
-            break;
+/// The conjuncts of `guards` in evaluation order: the guards are evaluated
+/// in order, each `a && b` left to right, and the transition is enabled
+/// iff every conjunct is non-zero, evaluation stopping at the first zero.
+fn conjuncts<'a>(guards: &'a [Ex], out: &mut Vec<&'a Ex>) {
+    fn split<'a>(e: &'a Ex, out: &mut Vec<&'a Ex>) {
+        match e {
+            Ex::Bin(BinOp::And, a, b, _) => {
+                split(a, out);
+                split(b, out);
+            }
+            _ => out.push(e),
         }
     }
+    guards.iter().for_each(|g| split(g, out));
 }
 
-/// Appends the comparisons `e` begins with; false when it met a conjunct
-/// that is not one.
-fn conjunction(e: &Ex, out: &mut Vec<Atom>) -> bool {
-    if let Ex::Bin(BinOp::And, a, b, _) = e {
-        return conjunction(a, out) && conjunction(b, out);
-    }
-    match atom(e) {
-        Some(a) => {
-            out.push(a);
-            true
-        }
-        None => false,
-    }
+/// The comparisons the guards begin with, in evaluation order, up to the
+/// first conjunct that is not one (a comparison of a slot with a constant
+/// cannot fail, so when one of these is false nothing after it is
+/// evaluated); true when every conjunct is one.
+fn leading_comparisons(guards: &[Ex], out: &mut Vec<Atom>) -> bool {
+    let mut all = Vec::new();
+    conjuncts(guards, &mut all);
+    let leading = all.iter().map_while(|e| atom(e));
+    let before = out.len();
+    out.extend(leading);
+    out.len() - before == all.len()
+}
+
+/// Whether the comparisons `guards` begin with hold in `s`.
+#[cfg(test)]
+pub(crate) fn leading_comparisons_hold(guards: &[Ex], s: &[Value]) -> bool {
+    let mut atoms = Vec::new();
+    leading_comparisons(guards, &mut atoms);
+    atoms.iter().all(|a| a.holds(s))
+}
+
+/// The conjuncts of `guards` after the comparisons they begin with: what
+/// is left to evaluate once [`Dispatch`] found those true.
+pub(crate) fn residual(guards: &[Ex]) -> Vec<&Ex> {
+    let mut all = Vec::new();
+    conjuncts(guards, &mut all);
+    let n = all.iter().take_while(|e| atom(e).is_some()).count();
+    all.split_off(n)
 }
 
 fn atom(e: &Ex) -> Option<Atom> {
@@ -228,7 +263,7 @@ fn atom(e: &Ex) -> Option<Atom> {
 
 /// The slot and type of a variable, or of an array element at a constant
 /// index in range (whose read cannot fail).
-fn element(e: &Ex) -> Option<(u32, Ty)> {
+pub(crate) fn element(e: &Ex) -> Option<(u32, Ty)> {
     match e {
         Ex::Var(slot, ty) => Some((*slot, *ty)),
         Ex::Elem {
