@@ -57,9 +57,12 @@ fn dispatch_leaves_out_only_groups_the_interpreter_does_not_fire() {
     );
 }
 
+/// Successors with the group that emitted each.
+type Labelled = Vec<(usize, Vec<u32>)>;
+
 /// Every successor `next_all` emits in `s`, and the same from `next` on
 /// each group in turn.
-fn both_ways(m: &DveModel, s: &[u32]) -> (Vec<(usize, Vec<u32>)>, Vec<(usize, Vec<u32>)>) {
+fn both_ways(m: &DveModel, s: &[u32]) -> (Labelled, Labelled) {
     let mut all = Vec::new();
     m.next_all(s, &mut |g, t| all.push((g, t.to_vec())))
         .unwrap_or_else(|e| panic!("{e}"));
