@@ -32,6 +32,9 @@ struct Atom {
     mask: Value,
     shift: u32,
     test: Interval,
+    /// What it was made of (slot, type, operator, constant): equal keys,
+    /// the same test.
+    key: (u32, Option<Ty>, Cmp, i32),
 }
 
 impl Atom {
@@ -46,6 +49,7 @@ impl Atom {
             mask,
             shift,
             test: Interval::of(op, k),
+            key: (slot, ty, op, k),
         }
     }
 
@@ -56,12 +60,14 @@ impl Atom {
     }
 }
 
-/// A group leaving a control state and where its leading comparisons lie
-/// in [`Dispatch::atoms`].
+/// A group leaving a control state: the comparisons of
+/// [`Leaving::tests`] it needs (a bit set) and the others, which lie in
+/// [`Dispatch::atoms`].
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     group: u32,
-    atoms: (u32, u32),
+    needs: u64,
+    others: (u32, u32),
 }
 
 /// The groups leaving one control state.
@@ -69,8 +75,44 @@ struct Candidate {
 struct Leaving {
     /// In increasing order of group.
     groups: Vec<Candidate>,
-    /// Whether one of them has leading comparisons.
-    guarded: bool,
+    /// The first 64 distinct comparisons of the groups, all evaluated
+    /// (without branches) each time the control state is met: groups often
+    /// share comparisons (`a[3] == 1` in several moves of a puzzle), and a
+    /// group's own test is then one mask.
+    tests: Vec<Atom>,
+}
+
+impl Leaving {
+    /// Adds a group with leading comparisons `atoms`; those beyond the 64
+    /// distinct tests go to `others`.
+    fn push(&mut self, group: usize, atoms: &[Atom], others: &mut Vec<Atom>) {
+        let start = others.len() as u32;
+        let mut needs = 0;
+        for a in atoms {
+            let at = self.tests.iter().position(|t| t.key == a.key);
+            match at.or_else(|| (self.tests.len() < 64).then_some(self.tests.len())) {
+                Some(i) => {
+                    if i == self.tests.len() {
+                        self.tests.push(*a);
+                    }
+                    needs |= 1 << i;
+                }
+                None => others.push(*a),
+            }
+        }
+        self.groups.push(Candidate {
+            group: group as u32,
+            needs,
+            others: (start, others.len() as u32),
+        });
+    }
+
+    /// Bit `i` set iff `tests[i]` holds in `s`.
+    #[inline]
+    fn holding(&self, s: &[Value]) -> u64 {
+        let bits = self.tests.iter().enumerate();
+        bits.fold(0, |acc, (i, a)| acc | u64::from(a.holds(s)) << i)
+    }
 }
 
 /// Groups by the control state their transition leaves, with their guards.
@@ -80,7 +122,8 @@ pub(crate) struct Dispatch {
     /// control-state slot and, per control state, the groups in increasing
     /// order.
     procs: Vec<(u32, Vec<Leaving>)>,
-    /// Every group's leading comparisons, group after group.
+    /// The leading comparisons of groups beyond their control state's 64
+    /// distinct [`Leaving::tests`], group after group.
     atoms: Vec<Atom>,
 }
 
@@ -88,20 +131,19 @@ impl Dispatch {
     pub(crate) fn new(kinds: &[GroupKind], trans: &[CTrans]) -> Dispatch {
         let mut procs: Vec<(u32, Vec<Leaving>)> = Vec::new();
         let mut of_proc: Vec<Option<usize>> = Vec::new();
-        let mut atoms = Vec::new();
+        let (mut atoms, mut own) = (Vec::new(), Vec::new());
         for (g, kind) in kinds.iter().enumerate() {
             // a pair evaluates its receiver first
             let (t, sender) = match *kind {
                 GroupKind::Single(t) => (&trans[t], None),
                 GroupKind::Pair { recv, send } => (&trans[recv], Some(&trans[send])),
             };
-            let start = atoms.len() as u32;
-            let whole = leading_comparisons(&t.guards, &mut atoms);
+            own.clear();
+            let whole = leading_comparisons(&t.guards, &mut own);
             if let (true, Some(w)) = (whole, sender) {
-                atoms.push(Atom::new(w.pc_slot, None, Cmp::Eq, w.from as i32));
-                leading_comparisons(&w.guards, &mut atoms);
+                own.push(Atom::new(w.pc_slot, None, Cmp::Eq, w.from as i32));
+                leading_comparisons(&w.guards, &mut own);
             }
-            let span = (start, atoms.len() as u32);
             if of_proc.len() <= t.proc {
                 of_proc.resize(t.proc + 1, None);
             }
@@ -114,11 +156,7 @@ impl Dispatch {
             if by_state.len() <= from {
                 by_state.resize(from + 1, Leaving::default());
             }
-            by_state[from].groups.push(Candidate {
-                group: g as u32,
-                atoms: span,
-            });
-            by_state[from].guarded |= span.0 < span.1;
+            by_state[from].push(g, &own, &mut atoms);
         }
         Dispatch { procs, atoms }
     }
@@ -136,8 +174,9 @@ impl Dispatch {
             let Some(leaving) = by_state.get(s[*slot as usize] as usize) else {
                 continue;
             };
+            let holding = leaving.holding(s);
             for c in &leaving.groups {
-                if !leaving.guarded || self.opens(c.atoms, s) {
+                if self.opens(c, holding, s) {
                     f(c.group as usize)?;
                 }
             }
@@ -160,16 +199,17 @@ impl Dispatch {
     #[cfg(test)]
     pub(crate) fn blocks(&self, group: usize, s: &[Value]) -> bool {
         let all = self.procs.iter().flat_map(|(_, by_state)| by_state);
-        let mut candidates = all.flat_map(|leaving| &leaving.groups);
-        candidates.any(|c| c.group as usize == group && !self.opens(c.atoms, s))
+        all.flat_map(|leaving| leaving.groups.iter().map(move |c| (leaving, c)))
+            .any(|(leaving, c)| c.group as usize == group && !self.opens(c, leaving.holding(s), s))
     }
 
-    /// Whether the comparisons `atoms[start..end]` all hold in `s`.
+    /// Whether the comparisons of candidate `c` all hold in `s`, `holding`
+    /// those of its [`Leaving::tests`] that do.
     #[inline]
-    fn opens(&self, (start, end): (u32, u32), s: &[Value]) -> bool {
-        self.atoms[start as usize..end as usize]
-            .iter()
-            .all(|a| a.holds(s))
+    fn opens(&self, c: &Candidate, holding: u64, s: &[Value]) -> bool {
+        let (start, end) = (c.others.0 as usize, c.others.1 as usize);
+        c.needs & !holding == 0
+            && (start == end || self.atoms[start..end].iter().all(|a| a.holds(s)))
     }
 }
 
