@@ -225,6 +225,9 @@ fn arith_const(op: BinOp, a: &Ex, b: &Ex) -> Option<ExFn> {
         BinOp::Div | BinOp::Mod if nonzero => {}
         _ => return None,
     }
+    if let Some((slot, ty)) = element(a) {
+        return Some(slot_const(op, slot as usize, ty, k));
+    }
     let x = expr(a);
     Some(match op {
         BinOp::Add => Box::new(move |s, ctx| x(s, ctx).wrapping_add(k)),
@@ -235,6 +238,19 @@ fn arith_const(op: BinOp, a: &Ex, b: &Ex) -> Option<ExFn> {
         BinOp::Cmp(c) => Box::new(move |s, ctx| i32::from(c.holds(x(s, ctx), k))),
         _ => unreachable!("ruled out above"),
     })
+}
+
+/// [`arith_const`] on a slot read directly (`x + 1`, `x % 20`).
+fn slot_const(op: BinOp, slot: usize, ty: Ty, k: i32) -> ExFn {
+    match op {
+        BinOp::Add => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_add(k)),
+        BinOp::Sub => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_sub(k)),
+        BinOp::Mul => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_mul(k)),
+        BinOp::Div => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_div(k)),
+        BinOp::Mod => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_rem(k)),
+        BinOp::Cmp(c) => Box::new(move |s, _| i32::from(c.holds(read_slot(s[slot], ty), k))),
+        _ => unreachable!("ruled out by arith_const"),
+    }
 }
 
 /// A binary node; evaluation order and errors as in [`Ex::eval`].

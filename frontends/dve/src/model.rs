@@ -560,17 +560,24 @@ impl DveModel {
 
     /// Applies the error policy after firing transition `t` (or a pair whose
     /// first erroneous side is `t`).
+    #[inline]
     fn finish(&self, t: &CTrans, ctx: Ctx, out: &mut Vec<Value>) -> Result<bool, ModelError> {
         match ctx.err {
             None => Ok(true),
-            Some(e) => match self.policy {
-                ErrorPolicy::Fail => Err(self.model_error(t, e)),
-                ErrorPolicy::ErrorState => {
-                    out.clear();
-                    out.extend_from_slice(&self.error_state);
-                    Ok(true)
-                }
-            },
+            Some(e) => self.failed(t, e, out),
+        }
+    }
+
+    /// [`DveModel::finish`] after an error.
+    #[cold]
+    fn failed(&self, t: &CTrans, e: EvalError, out: &mut Vec<Value>) -> Result<bool, ModelError> {
+        match self.policy {
+            ErrorPolicy::Fail => Err(self.model_error(t, e)),
+            ErrorPolicy::ErrorState => {
+                out.clear();
+                out.extend_from_slice(&self.error_state);
+                Ok(true)
+            }
         }
     }
 
