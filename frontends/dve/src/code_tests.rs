@@ -1,11 +1,13 @@
-//! The compiled guards and effects (`code`) against the interpreter
-//! ([`Ex::eval`], [`LVal::store`]), on every reachable state of small BEEM
-//! models of each family: for every transition, each guard must give the
-//! same value, and the effects applied in order the same successor, with
-//! the same error flagged. A model the corpus lacks fails the test under
-//! CI.
+//! The compiled guards, effects and sync values (`code`) against the
+//! interpreter ([`Ex::eval`], [`LVal::store`]), on every reachable state of
+//! small BEEM models of each family: for every transition, each guard must
+//! give the same value, the rest of the guards after the leading
+//! comparisons the same verdict when those hold, the effects applied in
+//! order the same successor, a send the same values and a receive the
+//! same stores, with the same error flagged. A model the corpus lacks
+//! fails the test under CI.
 
-use super::{Ctx, DveModel, Ex, LVal};
+use super::{CSync, CTrans, Ctx, DveModel, Ex, LVal};
 use frontend_testkit::bfs::for_each_state;
 use frontend_testkit::corpus;
 use pins::Model;
@@ -41,8 +43,46 @@ fn compare_on(m: &DveModel, s: &[u32]) -> u64 {
         interpreted(&t.effects, &mut by_tree, &mut b);
         assert_eq!(by_code, by_tree, "{}: {} in {s:?}", m.name(), t.label);
         assert_eq!(error(&a), error(&b), "{}: {}", m.name(), t.label);
+        compare_rest(m, t, s);
+        compare_sync(m, t, s);
     }
     m.trans.len() as u64
+}
+
+/// When the guards' leading comparisons hold in `s`, `rest` decides as
+/// the whole guards do, with the same error.
+fn compare_rest(m: &DveModel, t: &CTrans, s: &[u32]) {
+    if !crate::dispatch::leading_comparisons_hold(&t.guards, s) {
+        return;
+    }
+    let (mut a, mut b) = (Ctx::new(&m.slots), Ctx::new(&m.slots));
+    let rest = t.code.rest.iter().all(|g| g(s, &mut a) != 0);
+    let whole = t.guards.iter().all(|g| g.eval(s, &mut b) != 0);
+    assert_eq!(rest, whole, "{}: {} in {s:?}", m.name(), t.label);
+    assert_eq!(error(&a), error(&b), "{}: {}", m.name(), t.label);
+}
+
+/// A send's values and a receive's stores (of the values 0 and 1) as the
+/// interpreter's.
+fn compare_sync(m: &DveModel, t: &CTrans, s: &[u32]) {
+    let (mut a, mut b) = (Ctx::new(&m.slots), Ctx::new(&m.slots));
+    match &t.sync {
+        CSync::None => {}
+        CSync::Send { vals, .. } => {
+            for (value, e) in t.code.sends.iter().zip(vals) {
+                assert_eq!(value(s, &mut a), e.eval(s, &mut b), "{}", t.label);
+            }
+        }
+        CSync::Recv { lvals, .. } => {
+            let (mut by_code, mut by_tree) = (s.to_vec(), s.to_vec());
+            for (v, (store, lv)) in t.code.recvs.iter().zip(lvals).enumerate() {
+                store(&mut by_code, v as i32 % 2, &mut a);
+                lv.store(&mut by_tree, v as i32 % 2, &mut b);
+            }
+            assert_eq!(by_code, by_tree, "{}: {} in {s:?}", m.name(), t.label);
+        }
+    }
+    assert_eq!(error(&a), error(&b), "{}: {}", m.name(), t.label);
 }
 
 #[test]

@@ -677,7 +677,7 @@ pub fn compile(sys: &System, file: &str, name: &str) -> Result<DveModel, DveErro
                 from,
                 to,
                 from_committed: is_committed[from as usize],
-                code: Code::of(&guards, &effects),
+                code: Code::of(&guards, &sync, &effects),
                 guards,
                 sync,
                 effects,

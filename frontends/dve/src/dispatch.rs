@@ -2,13 +2,17 @@
 //! groups whose transition (a rendezvous pair: its receiver's) leaves that
 //! control state, each with the comparisons its guards begin with, of a
 //! variable (or an array element at a constant index) with a constant
-//! (`token == 1 && a[3] == 0 && ...`), compiled at load time.
-//! `DveModel::fire` tests the control state first, then the guards in
-//! order, and answers "not enabled" as soon as one is false, so a group of
-//! another control state, or whose first comparisons fail, is not enabled
-//! and evaluating it meets no error: the successor function tries only the
-//! other groups. Also owns the per-thread buffers the successor function
-//! reuses from state to state.
+//! (`token == 1 && a[3] == 0 && ...`), compiled at load time. When all of
+//! a receiver's guards are such comparisons, its pair's comparisons go on
+//! with the sender's control state and the comparisons the sender's guards
+//! begin with. `DveModel::fire` tests the control state first, then the
+//! guards in order (a pair: the receiver's, then the sender's), and
+//! answers "not enabled" as soon as one is false, so a group of another
+//! control state, or whose first comparisons fail, is not enabled and
+//! evaluating it meets no error: the successor function tries only the
+//! other groups, and for those evaluates only the conjuncts after the
+//! comparisons ([`residual`]). Also owns the per-thread buffer the
+//! successor function reuses from state to state.
 
 use std::cell::RefCell;
 
@@ -28,6 +32,9 @@ struct Atom {
     mask: Value,
     shift: u32,
     test: Interval,
+    /// What it was made of (slot, type, operator, constant): equal keys,
+    /// the same test.
+    key: (u32, Option<Ty>, Cmp, i32),
 }
 
 impl Atom {
@@ -42,6 +49,7 @@ impl Atom {
             mask,
             shift,
             test: Interval::of(op, k),
+            key: (slot, ty, op, k),
         }
     }
 
@@ -52,12 +60,14 @@ impl Atom {
     }
 }
 
-/// A group leaving a control state and where its leading comparisons lie
-/// in [`Dispatch::atoms`].
+/// A group leaving a control state: the comparisons of
+/// [`Leaving::tests`] it needs (a bit set) and the others, which lie in
+/// [`Dispatch::atoms`].
 #[derive(Clone, Copy, Debug)]
 struct Candidate {
     group: u32,
-    atoms: (u32, u32),
+    needs: u64,
+    others: (u32, u32),
 }
 
 /// The groups leaving one control state.
@@ -65,8 +75,44 @@ struct Candidate {
 struct Leaving {
     /// In increasing order of group.
     groups: Vec<Candidate>,
-    /// Whether one of them has leading comparisons.
-    guarded: bool,
+    /// The first 64 distinct comparisons of the groups, all evaluated
+    /// (without branches) each time the control state is met: groups often
+    /// share comparisons (`a[3] == 1` in several moves of a puzzle), and a
+    /// group's own test is then one mask.
+    tests: Vec<Atom>,
+}
+
+impl Leaving {
+    /// Adds a group with leading comparisons `atoms`; those beyond the 64
+    /// distinct tests go to `others`.
+    fn push(&mut self, group: usize, atoms: &[Atom], others: &mut Vec<Atom>) {
+        let start = others.len() as u32;
+        let mut needs = 0;
+        for a in atoms {
+            let at = self.tests.iter().position(|t| t.key == a.key);
+            match at.or_else(|| (self.tests.len() < 64).then_some(self.tests.len())) {
+                Some(i) => {
+                    if i == self.tests.len() {
+                        self.tests.push(*a);
+                    }
+                    needs |= 1 << i;
+                }
+                None => others.push(*a),
+            }
+        }
+        self.groups.push(Candidate {
+            group: group as u32,
+            needs,
+            others: (start, others.len() as u32),
+        });
+    }
+
+    /// Bit `i` set iff `tests[i]` holds in `s`.
+    #[inline]
+    fn holding(&self, s: &[Value]) -> u64 {
+        let bits = self.tests.iter().enumerate();
+        bits.fold(0, |acc, (i, a)| acc | u64::from(a.holds(s)) << i)
+    }
 }
 
 /// Groups by the control state their transition leaves, with their guards.
@@ -76,7 +122,8 @@ pub(crate) struct Dispatch {
     /// control-state slot and, per control state, the groups in increasing
     /// order.
     procs: Vec<(u32, Vec<Leaving>)>,
-    /// Every group's leading comparisons, group after group.
+    /// The leading comparisons of groups beyond their control state's 64
+    /// distinct [`Leaving::tests`], group after group.
     atoms: Vec<Atom>,
 }
 
@@ -84,16 +131,19 @@ impl Dispatch {
     pub(crate) fn new(kinds: &[GroupKind], trans: &[CTrans]) -> Dispatch {
         let mut procs: Vec<(u32, Vec<Leaving>)> = Vec::new();
         let mut of_proc: Vec<Option<usize>> = Vec::new();
-        let mut atoms = Vec::new();
+        let (mut atoms, mut own) = (Vec::new(), Vec::new());
         for (g, kind) in kinds.iter().enumerate() {
             // a pair evaluates its receiver first
-            let t = match *kind {
-                GroupKind::Single(t) => &trans[t],
-                GroupKind::Pair { recv, .. } => &trans[recv],
+            let (t, sender) = match *kind {
+                GroupKind::Single(t) => (&trans[t], None),
+                GroupKind::Pair { recv, send } => (&trans[recv], Some(&trans[send])),
             };
-            let start = atoms.len() as u32;
-            leading_comparisons(&t.guards, &mut atoms);
-            let span = (start, atoms.len() as u32);
+            own.clear();
+            let whole = leading_comparisons(&t.guards, &mut own);
+            if let (true, Some(w)) = (whole, sender) {
+                own.push(Atom::new(w.pc_slot, None, Cmp::Eq, w.from as i32));
+                leading_comparisons(&w.guards, &mut own);
+            }
             if of_proc.len() <= t.proc {
                 of_proc.resize(t.proc + 1, None);
             }
@@ -106,95 +156,120 @@ impl Dispatch {
             if by_state.len() <= from {
                 by_state.resize(from + 1, Leaving::default());
             }
-            by_state[from].groups.push(Candidate {
-                group: g as u32,
-                atoms: span,
-            });
-            by_state[from].guarded |= span.0 < span.1;
+            by_state[from].push(g, &own, &mut atoms);
         }
         Dispatch { procs, atoms }
     }
 
-    /// The groups that may be enabled in `s`, in increasing order, into
-    /// `out` (emptied first).
-    pub(crate) fn candidates(&self, s: &[Value], out: &mut Vec<u32>) {
-        out.clear();
-        let mut lists = 0;
+    /// Calls `f` on each group that may be enabled in `s`, in increasing
+    /// order, up to the first error. The groups of a process are
+    /// contiguous, processes in order (`compile` numbers them so), hence
+    /// the order.
+    pub(crate) fn try_each_candidate<E>(
+        &self,
+        s: &[Value],
+        mut f: impl FnMut(usize) -> Result<(), E>,
+    ) -> Result<(), E> {
         for (slot, by_state) in &self.procs {
             let Some(leaving) = by_state.get(s[*slot as usize] as usize) else {
                 continue;
             };
-            lists += usize::from(!leaving.groups.is_empty());
-            if leaving.guarded {
-                let open = leaving.groups.iter().filter(|c| self.opens(c.atoms, s));
-                out.extend(open.map(|c| c.group));
-            } else {
-                out.extend(leaving.groups.iter().map(|c| c.group));
+            let holding = leaving.holding(s);
+            for c in &leaving.groups {
+                if self.opens(c, holding, s) {
+                    f(c.group as usize)?;
+                }
             }
         }
-        // one process's list is in order already
-        if lists > 1 {
-            out.sort_unstable();
-        }
+        Ok(())
+    }
+
+    /// The groups that may be enabled in `s`, in increasing order, into
+    /// `out` (emptied first).
+    #[cfg(test)]
+    pub(crate) fn candidates(&self, s: &[Value], out: &mut Vec<u32>) {
+        out.clear();
+        let _ = self.try_each_candidate(s, |g| -> Result<(), ()> {
+            out.push(g as u32);
+            Ok(())
+        });
     }
 
     /// Whether a comparison `group`'s guards begin with is false in `s`.
     #[cfg(test)]
     pub(crate) fn blocks(&self, group: usize, s: &[Value]) -> bool {
         let all = self.procs.iter().flat_map(|(_, by_state)| by_state);
-        let mut candidates = all.flat_map(|leaving| &leaving.groups);
-        candidates.any(|c| c.group as usize == group && !self.opens(c.atoms, s))
+        all.flat_map(|leaving| leaving.groups.iter().map(move |c| (leaving, c)))
+            .any(|(leaving, c)| c.group as usize == group && !self.opens(c, leaving.holding(s), s))
     }
 
-    /// Whether the comparisons `atoms[start..end]` all hold in `s`.
+    /// Whether the comparisons of candidate `c` all hold in `s`, `holding`
+    /// those of its [`Leaving::tests`] that do.
     #[inline]
-    fn opens(&self, (start, end): (u32, u32), s: &[Value]) -> bool {
-        self.atoms[start as usize..end as usize]
-            .iter()
-            .all(|a| a.holds(s))
+    fn opens(&self, c: &Candidate, holding: u64, s: &[Value]) -> bool {
+        let (start, end) = (c.others.0 as usize, c.others.1 as usize);
+        c.needs & !holding == 0
+            && (start == end || self.atoms[start..end].iter().all(|a| a.holds(s)))
     }
 }
 
 thread_local! {
-    static SCRATCH: RefCell<(Vec<u32>, Vec<Value>)> = const { RefCell::new((Vec::new(), Vec::new())) };
+    static SCRATCH: RefCell<Vec<Value>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` with this thread's buffers for the candidate groups and for a
-/// successor (so that a state's successors allocate nothing); a nested
-/// call gets fresh ones.
-pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<u32>, &mut Vec<Value>) -> T) -> T {
-    let (mut groups, mut out) = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
-    let result = f(&mut groups, &mut out);
-    SCRATCH.with(|s| *s.borrow_mut() = (groups, out));
+/// Runs `f` with this thread's buffer for a successor (so that a state's
+/// successors allocate nothing); a nested call gets a fresh one.
+pub(crate) fn with_scratch<T>(f: impl FnOnce(&mut Vec<Value>) -> T) -> T {
+    let mut out = SCRATCH.with(|s| std::mem::take(&mut *s.borrow_mut()));
+    let result = f(&mut out);
+    SCRATCH.with(|s| *s.borrow_mut() = out);
     result
 }
 
-/// The comparisons the guards begin with, in evaluation order, up to the
-/// first conjunct that is not one: the guards are evaluated in order, each
-/// `a && b` left to right, and a comparison of a slot with a constant
-/// cannot fail, so when one of these is false nothing after it is
-/// evaluated.
-fn leading_comparisons(guards: &[Ex], out: &mut Vec<Atom>) {
-    for g in guards {
-        if !conjunction(g, out) {
-            break;
+/// The conjuncts of `guards` in evaluation order: the guards are evaluated
+/// in order, each `a && b` left to right, and the transition is enabled
+/// iff every conjunct is non-zero, evaluation stopping at the first zero.
+fn conjuncts<'a>(guards: &'a [Ex], out: &mut Vec<&'a Ex>) {
+    fn split<'a>(e: &'a Ex, out: &mut Vec<&'a Ex>) {
+        match e {
+            Ex::Bin(BinOp::And, a, b, _) => {
+                split(a, out);
+                split(b, out);
+            }
+            _ => out.push(e),
         }
     }
+    guards.iter().for_each(|g| split(g, out));
 }
 
-/// Appends the comparisons `e` begins with; false when it met a conjunct
-/// that is not one.
-fn conjunction(e: &Ex, out: &mut Vec<Atom>) -> bool {
-    if let Ex::Bin(BinOp::And, a, b, _) = e {
-        return conjunction(a, out) && conjunction(b, out);
-    }
-    match atom(e) {
-        Some(a) => {
-            out.push(a);
-            true
-        }
-        None => false,
-    }
+/// The comparisons the guards begin with, in evaluation order, up to the
+/// first conjunct that is not one (a comparison of a slot with a constant
+/// cannot fail, so when one of these is false nothing after it is
+/// evaluated); true when every conjunct is one.
+fn leading_comparisons(guards: &[Ex], out: &mut Vec<Atom>) -> bool {
+    let mut all = Vec::new();
+    conjuncts(guards, &mut all);
+    let leading = all.iter().map_while(|e| atom(e));
+    let before = out.len();
+    out.extend(leading);
+    out.len() - before == all.len()
+}
+
+/// Whether the comparisons `guards` begin with hold in `s`.
+#[cfg(test)]
+pub(crate) fn leading_comparisons_hold(guards: &[Ex], s: &[Value]) -> bool {
+    let mut atoms = Vec::new();
+    leading_comparisons(guards, &mut atoms);
+    atoms.iter().all(|a| a.holds(s))
+}
+
+/// The conjuncts of `guards` after the comparisons they begin with: what
+/// is left to evaluate once [`Dispatch`] found those true.
+pub(crate) fn residual(guards: &[Ex]) -> Vec<&Ex> {
+    let mut all = Vec::new();
+    conjuncts(guards, &mut all);
+    let n = all.iter().take_while(|e| atom(e).is_some()).count();
+    all.split_off(n)
 }
 
 fn atom(e: &Ex) -> Option<Atom> {
@@ -228,7 +303,7 @@ fn atom(e: &Ex) -> Option<Atom> {
 
 /// The slot and type of a variable, or of an array element at a constant
 /// index in range (whose read cannot fail).
-fn element(e: &Ex) -> Option<(u32, Ty)> {
+pub(crate) fn element(e: &Ex) -> Option<(u32, Ty)> {
     match e {
         Ex::Var(slot, ty) => Some((*slot, *ty)),
         Ex::Elem {

@@ -81,7 +81,7 @@ impl<'a> Ctx<'a> {
         Ctx { names, err: None }
     }
     #[cold]
-    fn fail(&mut self, pos: Pos, message: impl FnOnce(&[Slot]) -> String) {
+    pub(crate) fn fail(&mut self, pos: Pos, message: impl FnOnce(&[Slot]) -> String) {
         if self.err.is_none() {
             self.err = Some(EvalError {
                 pos,
@@ -122,7 +122,7 @@ fn ty_name(ty: Ty) -> &'static str {
 }
 
 /// Checks an array index; `None` (and a flagged error) when out of range.
-fn index(
+pub(crate) fn index(
     ctx: &mut Ctx,
     idx: i32,
     len: u32,
@@ -540,8 +540,13 @@ impl DveModel {
             .any(|(slot, c)| c.get(s[*slot as usize] as usize).copied().unwrap_or(false))
     }
 
-    /// Control state and guards; errors are flagged in `ctx`.
-    fn enabled_local(&self, t: &CTrans, s: &[Value], ctx: &mut Ctx) -> bool {
+    /// Control state and guards; errors are flagged in `ctx`. With
+    /// `checked`, the dispatch found the control state and the leading
+    /// comparisons true: only the rest of the guards is evaluated.
+    fn enabled_local(&self, t: &CTrans, s: &[Value], checked: bool, ctx: &mut Ctx) -> bool {
+        if checked {
+            return t.code.rest.iter().all(|g| g(s, ctx) != 0);
+        }
         s[t.pc_slot as usize] == t.from && t.code.guards.iter().all(|g| g(s, ctx) != 0)
     }
 
@@ -555,17 +560,24 @@ impl DveModel {
 
     /// Applies the error policy after firing transition `t` (or a pair whose
     /// first erroneous side is `t`).
+    #[inline]
     fn finish(&self, t: &CTrans, ctx: Ctx, out: &mut Vec<Value>) -> Result<bool, ModelError> {
         match ctx.err {
             None => Ok(true),
-            Some(e) => match self.policy {
-                ErrorPolicy::Fail => Err(self.model_error(t, e)),
-                ErrorPolicy::ErrorState => {
-                    out.clear();
-                    out.extend_from_slice(&self.error_state);
-                    Ok(true)
-                }
-            },
+            Some(e) => self.failed(t, e, out),
+        }
+    }
+
+    /// [`DveModel::finish`] after an error.
+    #[cold]
+    fn failed(&self, t: &CTrans, e: EvalError, out: &mut Vec<Value>) -> Result<bool, ModelError> {
+        match self.policy {
+            ErrorPolicy::Fail => Err(self.model_error(t, e)),
+            ErrorPolicy::ErrorState => {
+                out.clear();
+                out.extend_from_slice(&self.error_state);
+                Ok(true)
+            }
         }
     }
 
@@ -579,12 +591,15 @@ impl DveModel {
 
     /// Fires `group` from `s` into `out`; `Ok(false)` when the group is not
     /// enabled. Follows DiVinE 2's interpreter (`dve_explicit_system`).
-    /// `committed` is [`DveModel::committed_state`]`(s)`.
-    fn fire(
+    /// `committed` is [`DveModel::committed_state`]`(s)`. `checked`: the
+    /// group passed [`Dispatch::try_each_candidate`]'s tests in `s`, which
+    /// are not repeated (see `Dispatch::new` for what they cover).
+    pub(crate) fn fire(
         &self,
         s: &[Value],
         group: usize,
         committed: bool,
+        checked: bool,
         out: &mut Vec<Value>,
     ) -> Result<bool, ModelError> {
         let mut ctx = Ctx::new(&self.slots);
@@ -594,7 +609,7 @@ impl DveModel {
                 if committed && !t.from_committed {
                     return Ok(false);
                 }
-                if !self.enabled_local(t, s, &mut ctx) {
+                if !self.enabled_local(t, s, checked, &mut ctx) {
                     return match (ctx.err, self.policy) {
                         (Some(e), ErrorPolicy::Fail) => Err(self.model_error(t, e)),
                         _ => Ok(false),
@@ -618,23 +633,23 @@ impl DveModel {
                 // DiVinE 2 applies the effects first, then the buffer operation.
                 self.apply_effects(t, out, &mut ctx);
                 match &t.sync {
-                    CSync::Send { chan, vals } => {
+                    CSync::Send { chan, .. } => {
                         let c = &self.chans[*chan];
                         let n = s[c.count_slot as usize];
                         out[c.count_slot as usize] = n + 1;
-                        for (k, e) in vals.iter().enumerate() {
-                            let v = e.eval(out, &mut ctx);
+                        for (k, value) in t.code.sends.iter().enumerate() {
+                            let v = value(out, &mut ctx);
                             let ty = c.types.as_ref().map_or(Ty::Int, |t| t[k]);
                             out[c.item_slot(n, k)] = wrap(v, ty);
                         }
                     }
-                    CSync::Recv { chan, lvals } => {
+                    CSync::Recv { chan, .. } => {
                         let c = &self.chans[*chan];
                         let n = out[c.count_slot as usize];
                         let types = c.types.as_deref().unwrap_or(&[]);
-                        for (k, lv) in lvals.iter().enumerate() {
+                        for (k, store) in t.code.recvs.iter().enumerate() {
                             let v = read_slot(out[c.item_slot(0, k)], types[k]);
-                            lv.store(out, v, &mut ctx);
+                            store(out, v, &mut ctx);
                         }
                         for item in 1..n {
                             for k in 0..c.arity() {
@@ -655,8 +670,11 @@ impl DveModel {
                 if committed && !(r.from_committed && w.from_committed) {
                     return Ok(false);
                 }
-                let enabled =
-                    self.enabled_local(r, s, &mut ctx) && self.enabled_local(w, s, &mut ctx);
+                // the dispatch checks the sender too when the receiver's
+                // guards are all leading comparisons
+                let sender_checked = checked && r.code.rest.is_empty();
+                let enabled = self.enabled_local(r, s, checked, &mut ctx)
+                    && self.enabled_local(w, s, sender_checked, &mut ctx);
                 if !enabled {
                     return match (ctx.err, self.policy) {
                         (Some(e), ErrorPolicy::Fail) => Err(self.model_error(r, e)),
@@ -665,11 +683,9 @@ impl DveModel {
                 }
                 out.clear();
                 out.extend_from_slice(s);
-                if let (CSync::Recv { lvals, .. }, CSync::Send { vals, .. }) = (&r.sync, &w.sync) {
-                    for (lv, e) in lvals.iter().zip(vals) {
-                        let v = e.eval(out, &mut ctx);
-                        lv.store(out, v, &mut ctx);
-                    }
+                for (store, value) in r.code.recvs.iter().zip(w.code.sends.iter()) {
+                    let v = value(out, &mut ctx);
+                    store(out, v, &mut ctx);
                 }
                 self.apply_effects(r, out, &mut ctx);
                 self.apply_effects(w, out, &mut ctx);
@@ -862,7 +878,7 @@ impl pins::Model for DveModel {
             return self.sync_step(sy, state, emit);
         }
         let mut out = Vec::with_capacity(state.len());
-        if self.fire(state, group, self.committed_state(state), &mut out)? {
+        if self.fire(state, group, self.committed_state(state), false, &mut out)? {
             emit(&out);
         }
         Ok(())
@@ -874,15 +890,13 @@ impl pins::Model for DveModel {
             return self.sync_step(sy, state, &mut |t| emit(0, t));
         }
         let committed = self.committed_state(state);
-        with_scratch(|groups, out| {
-            self.dispatch.candidates(state, groups);
-            for &g in groups.iter() {
-                let g = g as usize;
-                if self.fire(state, g, committed, out)? {
+        with_scratch(|out| {
+            self.dispatch.try_each_candidate(state, |g| {
+                if self.fire(state, g, committed, true, out)? {
                     emit(g, out);
                 }
-            }
-            Ok(())
+                Ok(())
+            })
         })
     }
 }
