@@ -49,6 +49,22 @@ pub fn root_children_are_slots(k: usize) -> (bool, bool) {
     (k.div_ceil(2) == 1, k / 2 == 1)
 }
 
+/// The node holding each slot in its tuple (by slot) and each node's
+/// parent (by node, the root left out), for `nodes` over `k` slots.
+fn parents(k: usize, nodes: &[Node]) -> (Vec<u32>, Vec<u32>) {
+    let mut slot_parent = vec![0; if k >= 2 { k } else { 0 }];
+    let mut node_parent = vec![0; nodes.len().saturating_sub(1)];
+    for (j, n) in nodes.iter().enumerate() {
+        for c in [n.left, n.right] {
+            match c {
+                Child::Slot(s) => slot_parent[s] = j as u32,
+                Child::Node(c) => node_parent[c] = j as u32,
+            }
+        }
+    }
+    (slot_parent, node_parent)
+}
+
 /// A state's predecessor, as an incremental insertion sees it: its vector
 /// and its side data (node indices).
 pub(crate) type Pred<'a> = (&'a [Value], &'a [u32]);
@@ -82,6 +98,10 @@ pub(crate) struct Shape {
     k: usize,
     /// Post-order, root last (`k − 1` nodes; none for `k = 1`).
     nodes: Vec<Node>,
+    /// The node whose tuple holds each slot, by slot (the root: `k − 2`).
+    slot_parent: Vec<u32>,
+    /// The parent of each node but the root, by node.
+    node_parent: Vec<u32>,
     incremental: bool,
     /// Slot values must be below 2^value_bits (32: no check).
     value_bits: u32,
@@ -119,10 +139,13 @@ impl Shape {
                 (n.left, n.right) = (place(n.left), place(n.right));
             }
         }
+        let (slot_parent, node_parent) = parents(k, &nodes);
         Shape {
             engine,
             k,
             nodes,
+            slot_parent,
+            node_parent,
             incremental,
             value_bits,
             params,
@@ -220,27 +243,49 @@ impl Shape {
             Child::Slot(s) => state[s],
             Child::Node(n) => idx[n],
         };
-        for j in 0..inner {
-            let node = shape[j];
-            if let Some((pvec, pside)) = pred {
-                debug_assert_eq!(pside.len(), inner);
-                let differs = |c: Child, changed: &[u32]| match c {
-                    Child::Slot(s) => state[s] != pvec[s],
-                    Child::Node(n) => changed[n] != 0,
-                };
-                let ch = differs(node.left, changed) || differs(node.right, changed);
-                changed[j] = ch as u32;
-                if !ch {
-                    idx[j] = pside[j];
-                    *saved += 1;
-                    continue;
-                }
+        // With a predecessor, only the nodes above a changed slot are
+        // looked up; the others keep its indices.
+        let all = match pred {
+            None => true,
+            Some((pvec, pside)) => {
+                debug_assert_eq!((pvec.len(), pside.len()), (self.k, inner));
+                idx.copy_from_slice(pside);
+                self.mark_changed(state, pvec, changed);
+                false
             }
-            let tuple = [value(node.left, idx), value(node.right, idx)];
-            idx[j] = lookup(&mut per_node[j], j, tuple)?;
+        };
+        let mut looked_up = 0;
+        for j in 0..inner {
+            if all || changed[j] != 0 {
+                let node = shape[j];
+                let tuple = [value(node.left, idx), value(node.right, idx)];
+                idx[j] = lookup(&mut per_node[j], j, tuple)?;
+                looked_up += 1;
+            }
         }
+        *saved += (inner - looked_up) as u64;
         let root = shape[inner];
         Ok((value(root.left, idx), value(root.right, idx)))
+    }
+
+    /// Sets `changed[j]` to 1 for every non-root node `j` above a slot
+    /// where `state` and `pred` differ, to 0 for the others: each changed
+    /// slot marks its path up to the root or to a node already marked, so
+    /// a search step that changes a few slots costs a comparison per slot
+    /// and a mark per changed node, not a test per node.
+    #[inline]
+    fn mark_changed(&self, state: &[Value], pred: &[Value], changed: &mut [u32]) {
+        let inner = changed.len();
+        changed.fill(0);
+        for ((&v, &p), &parent) in state.iter().zip(pred).zip(&self.slot_parent) {
+            if v != p {
+                let mut j = parent as usize;
+                while j < inner && changed[j] == 0 {
+                    changed[j] = 1;
+                    j = self.node_parent[j] as usize;
+                }
+            }
+        }
     }
 }
 
