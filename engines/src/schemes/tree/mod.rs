@@ -100,6 +100,7 @@ impl<R: RootTable> TreeDb<R> {
     pub(crate) fn build(spec: TreeSpec, root: R, budget: Budget) -> Result<Self, TableFull> {
         let (index_bits, node_buckets, growth) = (spec.index_bits, spec.node_buckets, spec.node_growth);
         let shape = Shape::new(spec);
+        let scratch = vec![0; shape.scratch_words()];
         let inner = shape.inner();
         let mut tables = Vec::with_capacity(inner);
         for j in 0..inner {
@@ -110,7 +111,7 @@ impl<R: RootTable> TreeDb<R> {
             shape,
             tables,
             root,
-            scratch: vec![0; 2 * inner],
+            scratch,
             node_lookups: 0,
             node_lookups_saved: 0,
         })
@@ -216,16 +217,11 @@ impl<R: RootTable> VisitedSet for TreeDb<R> {
     }
 
     fn recall(&mut self, reference: u64, state: &mut [Value], side: &mut [u32]) -> bool {
-        let inner = self.tables.len();
-        let idx = if side.len() == inner {
-            side
-        } else {
-            &mut self.scratch[..inner]
-        };
         let tables = &self.tables;
         let root = ((reference >> 32) as u32, reference as u32);
-        self.shape
-            .unwalk(root, state, idx, |j, i| tables[j].get_pair(i));
+        self.shape.unwalk(root, state, side, &mut self.scratch, |j, i| {
+            tables[j].get_pair(i)
+        });
         true
     }
 
