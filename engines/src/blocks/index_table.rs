@@ -77,6 +77,9 @@ pub struct IndexTable {
     /// Low bits of a bucket holding index + 1 (up to `grow_at`); the bits
     /// above hold the tag (none with [`Growth::Double`]: 32).
     index_bits: u32,
+    /// Those bits as a mask (kept beside `index_bits`: every probe takes
+    /// it).
+    index_mask: u32,
     probes: u64,
     reserved: u64,
 }
@@ -158,6 +161,7 @@ impl IndexTable {
             max_entries: tuples.max_entries.min(u32::MAX as u64 - 1),
             grow_at: 0,
             index_bits: 32,
+            index_mask: u32::MAX,
             probes: 0,
             reserved: 0,
         };
@@ -189,12 +193,13 @@ impl IndexTable {
                 at
             }
         };
+        self.index_mask = (u32::MAX as u64 >> (32 - self.index_bits)) as u32;
     }
 
     /// The bits of a bucket that hold index + 1.
     #[inline]
     fn index_mask(&self) -> u32 {
-        (u32::MAX as u64 >> (32 - self.index_bits)) as u32
+        self.index_mask
     }
 
     /// The tag of `hash`: its low word's bits above the index bits.
@@ -233,16 +238,13 @@ impl IndexTable {
     }
 
     /// The segment of entry `index` and its offset there.
-    #[inline]
+    #[inline(always)]
     fn locate(&self, index: u64) -> (usize, usize) {
-        if index < (1 << FIRST_SEGMENT_BITS) {
-            (0, index as usize)
+        // Both chunkings as constants: the shifts need no register.
+        if self.chunk_bits == FINE_CHUNK_BITS {
+            locate_in::<FINE_CHUNK_BITS>(index)
         } else {
-            let log = 63 - index.leading_zeros();
-            let shift = log - self.chunk_bits;
-            let chunk = (index >> shift) & ((1 << self.chunk_bits) - 1);
-            let seg = 1 + (((log - FIRST_SEGMENT_BITS) as u64) << self.chunk_bits) + chunk;
-            (seg as usize, (index & ((1u64 << shift) - 1)) as usize)
+            locate_in::<0>(index)
         }
     }
 
@@ -263,6 +265,29 @@ impl IndexTable {
         let (seg, off) = self.locate(index as u64);
         let w = self.width;
         &self.segments[seg][off * w..off * w + w]
+    }
+
+    /// The pair with index `index` of a table of width 2 (which must be
+    /// below `len()`): [`get`](Self::get) without the slice, and without
+    /// bounds checks past the one on `index` (a tree's node look-ups and
+    /// recalls take most of their instructions here).
+    #[inline(always)]
+    pub fn get_pair(&self, index: u32) -> [u32; 2] {
+        debug_assert_eq!(self.width, 2);
+        assert!((index as u64) < self.len && self.width >= 2);
+        let (seg, off) = self.locate(index as u64);
+        // SAFETY: `index < len`, so its segment was allocated when the
+        // entry was inserted (`insert_at` pushes every segment up to the
+        // one of index `len - 1`), and `off` is below that segment's
+        // `segment_entries`, whose slice holds `width ≥ 2` words per
+        // entry: words `2·off` and `2·off + 1` lie inside it.
+        unsafe {
+            let segment = self.segments.get_unchecked(seg);
+            [
+                *segment.get_unchecked(2 * off),
+                *segment.get_unchecked(2 * off + 1),
+            ]
+        }
     }
 
     /// Whether entry `index` holds `tuple` (word-wise for narrow tuples,
@@ -296,29 +321,38 @@ impl IndexTable {
         }
     }
 
-    /// `Ok(index)` if stored, else `Err(first empty bucket)`.
-    #[inline]
-    fn probe(&mut self, tuple: &[u32], hash: u64) -> Result<u32, usize> {
+    /// `Ok(index)` if stored, else `Err(first empty bucket)`; `holds(self,
+    /// i)` says whether entry `i` is the tuple of `hash` (asked only where
+    /// the tag agrees).
+    #[inline(always)]
+    fn probe(&mut self, hash: u64, holds: impl Fn(&Self, u32) -> bool) -> Result<u32, usize> {
         let n = self.buckets.len();
-        let (tag, mask) = (self.tag(hash), self.index_mask());
+        let (tag, mask) = (self.tag(hash), self.index_mask);
         let mut pos = Self::home(hash, n);
-        loop {
-            let b = self.buckets[pos];
+        let mut extra = 0;
+        let found = loop {
+            debug_assert!(pos < n);
+            // SAFETY: `home` is below `n` ((hash · n) / 2^64 < n) and
+            // `next` wraps at `n`, the length of `buckets`.
+            let b = unsafe { *self.buckets.get_unchecked(pos) };
             if b == 0 {
-                return Err(pos);
+                break Err(pos);
             }
-            if b & !mask == tag && self.entry_is((b & mask) - 1, tuple) {
-                return Ok((b & mask) - 1);
+            if b & !mask == tag && holds(self, (b & mask) - 1) {
+                break Ok((b & mask) - 1);
             }
-            self.probes += 1;
+            extra += 1;
             pos = Self::next(pos, n);
-        }
+        };
+        self.probes += extra;
+        found
     }
 
     /// The index of `tuple` if it is stored.
     pub fn find(&mut self, tuple: &[u32]) -> Option<u32> {
         debug_assert_eq!(tuple.len(), self.width);
-        self.probe(tuple, hash_words(tuple)).ok()
+        self.probe(hash_words(tuple), |t, i| t.entry_is(i, tuple))
+            .ok()
     }
 
     /// The index of `tuple`, inserting it if absent; the flag tells whether
@@ -326,10 +360,34 @@ impl IndexTable {
     pub fn find_or_insert(&mut self, tuple: &[u32]) -> Result<(u32, bool), TableFull> {
         debug_assert_eq!(tuple.len(), self.width);
         let hash = hash_words(tuple);
-        let mut pos = match self.probe(tuple, hash) {
-            Ok(i) => return Ok((i, false)),
-            Err(pos) => pos,
-        };
+        match self.probe(hash, |t, i| t.entry_is(i, tuple)) {
+            Ok(i) => Ok((i, false)),
+            Err(pos) => self.insert_at(tuple, hash, pos),
+        }
+    }
+
+    /// [`find_or_insert`](Self::find_or_insert) of a pair in a table of
+    /// width 2 (a tree node's look-up), inlined into its caller: the pair
+    /// is compared as two words, and only an insertion makes a call.
+    #[inline(always)]
+    pub fn find_or_insert_pair(&mut self, pair: [u32; 2]) -> Result<(u32, bool), TableFull> {
+        debug_assert_eq!(self.width, 2);
+        let hash = hash_words(&pair);
+        match self.probe(hash, |t, i| t.get_pair(i) == pair) {
+            Ok(i) => Ok((i, false)),
+            Err(pos) => self.insert_at(&pair, hash, pos),
+        }
+    }
+
+    /// Stores the absent `tuple` of hash `hash`, whose probe ended at the
+    /// empty bucket `pos`, growing the table first when it is due.
+    #[inline(never)]
+    fn insert_at(
+        &mut self,
+        tuple: &[u32],
+        hash: u64,
+        mut pos: usize,
+    ) -> Result<(u32, bool), TableFull> {
         if self.len >= self.max_entries {
             return Err(TableFull {
                 message: format!(
@@ -340,7 +398,7 @@ impl IndexTable {
         }
         if self.len + 1 > self.grow_at {
             self.grow()?;
-            pos = match self.probe(tuple, hash) {
+            pos = match self.probe(hash, |t, i| t.entry_is(i, tuple)) {
                 Ok(_) => unreachable!("tuple appeared during growth"),
                 Err(pos) => pos,
             };
@@ -385,6 +443,21 @@ impl IndexTable {
     }
 }
 
+/// The segment of entry `index` and its offset there, each power-of-two
+/// range of indices cut into 2^`CHUNK_BITS` segments.
+#[inline(always)]
+fn locate_in<const CHUNK_BITS: u32>(index: u64) -> (usize, usize) {
+    if index < (1 << FIRST_SEGMENT_BITS) {
+        (0, index as usize)
+    } else {
+        let log = 63 - index.leading_zeros();
+        let shift = log - CHUNK_BITS;
+        let chunk = (index >> shift) & ((1 << CHUNK_BITS) - 1);
+        let seg = 1 + (((log - FIRST_SEGMENT_BITS) as u64) << CHUNK_BITS) + chunk;
+        (seg as usize, (index & ((1u64 << shift) - 1)) as usize)
+    }
+}
+
 impl Drop for IndexTable {
     fn drop(&mut self) {
         self.budget.release(self.reserved);
@@ -417,6 +490,26 @@ mod tests {
     #[test]
     fn indices_are_dense_and_stable_across_growth() {
         pairs(Growth::Double, 10_000);
+    }
+
+    #[test]
+    fn pair_lookups_agree_with_slice_lookups_and_count_the_same_probes() {
+        for growth in [Growth::Double, Growth::Fine] {
+            let tuples = Tuples::new("t", 2).growing(growth);
+            let mut by_slice = IndexTable::new(tuples.clone(), Budget::unlimited()).unwrap();
+            let mut by_pair = IndexTable::new(tuples, Budget::unlimited()).unwrap();
+            // Repeats among 3,000 pairs: found and inserted look-ups mixed.
+            for i in 0..6_000u32 {
+                let pair = [(i * 7919) % 3_000, i % 5];
+                let want = by_slice.find_or_insert(&pair).unwrap();
+                assert_eq!(by_pair.find_or_insert_pair(pair).unwrap(), want, "{pair:?}");
+                assert_eq!(by_pair.get_pair(want.0), pair);
+            }
+            assert_eq!(by_pair.len(), by_slice.len());
+            assert!(by_pair.probes() > 0);
+            assert_eq!(by_pair.probes(), by_slice.probes());
+            assert_eq!(by_pair.alloc_bytes(), by_slice.alloc_bytes());
+        }
     }
 
     #[test]

@@ -174,9 +174,9 @@ impl<R: SharedRoot> ConcurrentVisitedSet for SharedTreeDb<R> {
         let inner = self.tables.len();
         let (scratch, leases) = local.split(inner + 1);
         let (leases, root_lease) = leases.split_at_mut(inner);
-        // scratch = node indices, then one changed-flag per node.
+        // scratch = node indices and slots, then one changed-flag per node.
         scratch.clear();
-        scratch.resize(2 * inner, 0);
+        scratch.resize(self.shape.scratch_words(), 0);
         let tables = &self.tables;
         let (l, r) = self.shape.walk::<_, InsertError>(
             state,

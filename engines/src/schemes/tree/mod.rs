@@ -100,6 +100,7 @@ impl<R: RootTable> TreeDb<R> {
     pub(crate) fn build(spec: TreeSpec, root: R, budget: Budget) -> Result<Self, TableFull> {
         let (index_bits, node_buckets, growth) = (spec.index_bits, spec.node_buckets, spec.node_growth);
         let shape = Shape::new(spec);
+        let scratch = vec![0; shape.scratch_words()];
         let inner = shape.inner();
         let mut tables = Vec::with_capacity(inner);
         for j in 0..inner {
@@ -110,7 +111,7 @@ impl<R: RootTable> TreeDb<R> {
             shape,
             tables,
             root,
-            scratch: vec![0; 2 * inner],
+            scratch,
             node_lookups: 0,
             node_lookups_saved: 0,
         })
@@ -178,7 +179,7 @@ impl<R: RootTable> TreeDb<R> {
             scratch,
             node_lookups_saved,
             |table, _, tuple| {
-                let index = table.find_or_insert(&tuple)?.0;
+                let index = table.find_or_insert_pair(tuple)?.0;
                 *node_lookups += 1;
                 Ok(index)
             },
@@ -216,17 +217,10 @@ impl<R: RootTable> VisitedSet for TreeDb<R> {
     }
 
     fn recall(&mut self, reference: u64, state: &mut [Value], side: &mut [u32]) -> bool {
-        let inner = self.tables.len();
-        let idx = if side.len() == inner {
-            side
-        } else {
-            &mut self.scratch[..inner]
-        };
         let tables = &self.tables;
         let root = ((reference >> 32) as u32, reference as u32);
-        self.shape.unwalk(root, state, idx, |j, i| {
-            let t = tables[j].get(i);
-            [t[0], t[1]]
+        self.shape.unwalk(root, state, side, &mut self.scratch, |j, i| {
+            tables[j].get_pair(i)
         });
         true
     }
@@ -566,6 +560,50 @@ mod tests {
         assert_eq!(t.len(), 2);
         // Non-incremental keeps no side data.
         assert_eq!(tree(k, false).side_words(), 0);
+    }
+
+    #[test]
+    fn incremental_insertion_looks_up_exactly_the_nodes_above_changed_slots() {
+        // Successors of a random predecessor that change 1..3 slots, over
+        // trees of 3..40 slots: the look-ups are the nodes some changed
+        // slot lies under (from `node_profile`), the side data those of a
+        // plain insertion.
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |below: u64| {
+            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (rng >> 33) % below
+        };
+        for k in [3usize, 4, 5, 7, 8, 17, 40] {
+            let (mut inc, mut plain) = (tree(k, true), tree(k, true));
+            let node_slots: Vec<Vec<usize>> = inc.node_profile().into_iter().map(|(s, _)| s).collect();
+            let mut states = vec![vec![0u32; k]];
+            let mut sides = vec![vec![0u32; k - 2]];
+            inc.find_or_insert_from(&states[0], None, &mut sides[0]).unwrap();
+            plain.find_or_insert(&states[0]).unwrap();
+            for _ in 0..500 {
+                let p = next(states.len() as u64) as usize;
+                let mut succ = states[p].clone();
+                for _ in 0..=next(3) {
+                    succ[next(k as u64) as usize] = next(4) as u32;
+                }
+                let changed: Vec<usize> = (0..k).filter(|&s| succ[s] != states[p][s]).collect();
+                let above = node_slots.iter().filter(|slots| slots.iter().any(|s| changed.contains(s))).count() as u64;
+                let before = inc.counters();
+                let mut side = vec![0u32; k - 2];
+                let got = inc.find_or_insert_from(&succ, Some((&states[p], &sides[p])), &mut side).unwrap();
+                let after = inc.counters();
+                assert_eq!(after[0].1 - before[0].1, above, "k={k} changed {changed:?}");
+                assert_eq!(after[1].1 - before[1].1, (k - 2) as u64 - above);
+                let mut plain_side = vec![0u32; k - 2];
+                let want = plain.find_or_insert_from(&succ, None, &mut plain_side).unwrap();
+                assert_eq!((got, &side), (want, &plain_side), "k={k}");
+                if got.is_new() {
+                    states.push(succ);
+                    sides.push(side);
+                }
+            }
+            assert_eq!(inc.len(), plain.len());
+        }
     }
 
     #[test]

@@ -49,6 +49,30 @@ pub fn root_children_are_slots(k: usize) -> (bool, bool) {
     (k.div_ceil(2) == 1, k / 2 == 1)
 }
 
+/// The node holding each slot in its tuple (by slot) and each node's
+/// parent (by node, the root left out), for `nodes` over `k` slots.
+fn parents(k: usize, nodes: &[Node]) -> (Vec<u32>, Vec<u32>) {
+    let mut slot_parent = vec![0; if k >= 2 { k } else { 0 }];
+    let mut node_parent = vec![0; nodes.len().saturating_sub(1)];
+    for (j, n) in nodes.iter().enumerate() {
+        for c in [n.left, n.right] {
+            match c {
+                Child::Slot(s) => slot_parent[s] = j as u32,
+                Child::Node(c) => node_parent[c] = j as u32,
+            }
+        }
+    }
+    (slot_parent, node_parent)
+}
+
+/// A walk's values: the node indices of a state (`inner` words), then its
+/// slots (`k` words), so that a node's child, index or slot, is one
+/// position ([`Shape::children`]) and the walks never ask which it is.
+/// The scratch of a walk holds them, then one changed-flag per node.
+fn values(inner: usize, k: usize) -> usize {
+    inner + k
+}
+
 /// A state's predecessor, as an incremental insertion sees it: its vector
 /// and its side data (node indices).
 pub(crate) type Pred<'a> = (&'a [Value], &'a [u32]);
@@ -82,6 +106,13 @@ pub(crate) struct Shape {
     k: usize,
     /// Post-order, root last (`k − 1` nodes; none for `k = 1`).
     nodes: Vec<Node>,
+    /// Each node's children as positions in a walk's values (see
+    /// [`values`]), in node order.
+    children: Vec<[u32; 2]>,
+    /// The node whose tuple holds each slot, by slot (the root: `k − 2`).
+    slot_parent: Vec<u32>,
+    /// The parent of each node but the root, by node.
+    node_parent: Vec<u32>,
     incremental: bool,
     /// Slot values must be below 2^value_bits (32: no check).
     value_bits: u32,
@@ -119,10 +150,20 @@ impl Shape {
                 (n.left, n.right) = (place(n.left), place(n.right));
             }
         }
+        let (slot_parent, node_parent) = parents(k, &nodes);
+        let inner = k.saturating_sub(2);
+        let position = |c: Child| match c {
+            Child::Slot(s) => (inner + s) as u32,
+            Child::Node(n) => n as u32,
+        };
+        let children = nodes.iter().map(|n| [position(n.left), position(n.right)]).collect();
         Shape {
             engine,
             k,
             nodes,
+            children,
+            slot_parent,
+            node_parent,
             incremental,
             value_bits,
             params,
@@ -149,6 +190,11 @@ impl Shape {
         }
         under.truncate(self.inner());
         under
+    }
+
+    /// Words of scratch a walk takes (see [`values`]).
+    pub(crate) fn scratch_words(&self) -> usize {
+        values(self.inner(), self.k) + self.inner()
     }
 
     /// The name of node table `j`.
@@ -182,13 +228,14 @@ impl Shape {
     }
 
     /// Walks `state` bottom-up: fills the first [`inner`](Self::inner)
-    /// words of `scratch` (at least twice that long) with its node indices,
+    /// words of `scratch` (at least [`scratch_words`](Self::scratch_words)
+    /// long) with its node indices,
     /// looking each changed node `j`'s tuple up by `lookup(&mut nodes[j],
     /// j, tuple)` (`nodes`: what the caller keeps per node, at least
     /// `inner`), and returns its root tuple. With a predecessor (`pred`: its
     /// vector and node indices) and an incremental tree, a node none of
     /// whose slots changed takes the predecessor's index (counted in
-    /// `saved`); the next `inner` words of `scratch` say which nodes
+    /// `saved`); the last `inner` words of `scratch` say which nodes
     /// changed. A slot value wider than the tree's value bits is a
     /// [`TableFull`].
     #[inline]
@@ -212,49 +259,71 @@ impl Shape {
         }
         let pred = if self.incremental { pred } else { None };
         let inner = self.inner();
-        // Slices of exactly `inner` (and `inner + 1` nodes): the loop
-        // indexes them without bounds checks.
-        let (idx, changed) = scratch[..2 * inner].split_at_mut(inner);
-        let (per_node, shape) = (&mut nodes[..inner], &self.nodes[..=inner]);
-        let value = |c: Child, idx: &[u32]| match c {
-            Child::Slot(s) => state[s],
-            Child::Node(n) => idx[n],
+        let (vals, changed) = scratch[..self.scratch_words()].split_at_mut(values(inner, self.k));
+        vals[inner..].copy_from_slice(state);
+        // Exactly `inner` tables and `inner + 1` nodes: the loop indexes
+        // them without bounds checks.
+        let (per_node, children) = (&mut nodes[..inner], &self.children[..=inner]);
+        // With a predecessor, only the nodes above a changed slot are
+        // looked up; the others keep its indices.
+        let all = match pred {
+            None => true,
+            Some((pvec, pside)) => {
+                debug_assert_eq!((pvec.len(), pside.len()), (self.k, inner));
+                vals[..inner].copy_from_slice(pside);
+                self.mark_changed(state, pvec, changed);
+                false
+            }
         };
+        let mut looked_up = 0;
         for j in 0..inner {
-            let node = shape[j];
-            if let Some((pvec, pside)) = pred {
-                debug_assert_eq!(pside.len(), inner);
-                let differs = |c: Child, changed: &[u32]| match c {
-                    Child::Slot(s) => state[s] != pvec[s],
-                    Child::Node(n) => changed[n] != 0,
-                };
-                let ch = differs(node.left, changed) || differs(node.right, changed);
-                changed[j] = ch as u32;
-                if !ch {
-                    idx[j] = pside[j];
-                    *saved += 1;
-                    continue;
+            if all || changed[j] != 0 {
+                let [l, r] = children[j];
+                let tuple = [vals[l as usize], vals[r as usize]];
+                vals[j] = lookup(&mut per_node[j], j, tuple)?;
+                looked_up += 1;
+            }
+        }
+        *saved += (inner - looked_up) as u64;
+        let [l, r] = children[inner];
+        Ok((vals[l as usize], vals[r as usize]))
+    }
+
+    /// Sets `changed[j]` to 1 for every non-root node `j` above a slot
+    /// where `state` and `pred` differ, to 0 for the others: each changed
+    /// slot marks its path up to the root or to a node already marked, so
+    /// a search step that changes a few slots costs a comparison per slot
+    /// and a mark per changed node, not a test per node.
+    #[inline]
+    fn mark_changed(&self, state: &[Value], pred: &[Value], changed: &mut [u32]) {
+        let inner = changed.len();
+        changed.fill(0);
+        for ((&v, &p), &parent) in state.iter().zip(pred).zip(&self.slot_parent) {
+            if v != p {
+                let mut j = parent as usize;
+                while j < inner && changed[j] == 0 {
+                    changed[j] = 1;
+                    j = self.node_parent[j] as usize;
                 }
             }
-            let tuple = [value(node.left, idx), value(node.right, idx)];
-            idx[j] = lookup(&mut per_node[j], j, tuple)?;
         }
-        let root = shape[inner];
-        Ok((value(root.left, idx), value(root.right, idx)))
     }
 }
 
 impl Shape {
     /// The inverse of [`walk`](Self::walk): from a state's root tuple,
     /// writes its slots into `state` and its node indices into the first
-    /// [`inner`](Self::inner) words of `idx`, top-down, reading node `j`'s
-    /// tuple of index `i` as `tuple(j, i)`.
+    /// [`inner`](Self::inner) words of `idx` (if it has that many),
+    /// top-down through the values in `scratch` (at least
+    /// [`scratch_words`](Self::scratch_words)), reading node `j`'s tuple of
+    /// index `i` as `tuple(j, i)`.
     #[inline]
     pub(crate) fn unwalk(
         &self,
         root: (u32, u32),
         state: &mut [Value],
         idx: &mut [u32],
+        scratch: &mut [u32],
         tuple: impl Fn(usize, u32) -> [u32; 2],
     ) {
         debug_assert_eq!(state.len(), self.k);
@@ -265,21 +334,19 @@ impl Shape {
             return;
         }
         let inner = self.inner();
-        let idx = &mut idx[..inner];
-        let mut place = |c: Child, v: u32, idx: &mut [u32]| match c {
-            Child::Slot(s) => state[s] = v,
-            Child::Node(n) => idx[n] = v,
-        };
-        let top = self.nodes[inner];
-        place(top.left, root.0, idx);
-        place(top.right, root.1, idx);
+        let vals = &mut scratch[..values(inner, self.k)];
+        let children = &self.children[..=inner];
+        let [l, r] = children[inner];
+        (vals[l as usize], vals[r as usize]) = root;
         // Post-order: a node's parent comes after it, so going down the
         // numbers meets every node after the one that names its index.
         for j in (0..inner).rev() {
-            let node = self.nodes[j];
-            let [l, r] = tuple(j, idx[j]);
-            place(node.left, l, idx);
-            place(node.right, r, idx);
+            let [l, r] = children[j];
+            [vals[l as usize], vals[r as usize]] = tuple(j, vals[j]);
+        }
+        state.copy_from_slice(&vals[inner..]);
+        if let Some(idx) = idx.get_mut(..inner) {
+            idx.copy_from_slice(&vals[..inner]);
         }
     }
 }
