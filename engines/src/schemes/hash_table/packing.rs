@@ -15,17 +15,16 @@ use crate::visited::TableFull;
 use pins::{Slot, Value};
 
 /// How each slot of a model's vectors is stored; see the module
-/// documentation. The packed vector holds the 4-byte slots first, one a
-/// word, then the 2-byte slots two a word, then the 1-byte slots four a
-/// word (an odd 2-byte slot shares its word with the first two 1-byte
-/// slots): whole words move without shifting, and the vector takes
-/// exactly its bytes rounded up to words.
+/// documentation. The packed vector holds the 4-byte slots first, then
+/// the 2-byte ones, then the 1-byte ones, so no slot straddles two words
+/// and the vector takes exactly its bytes rounded up to words. Each slot
+/// has its lane: the word and the bit offset it is stored at.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Packing {
-    /// Slots stored in 4, 2 and 1 bytes, in vector order.
-    wide: Vec<u32>,
-    half: Vec<u32>,
-    byte: Vec<u32>,
+    /// Per slot: `word << 5 | bit offset`.
+    lanes: Vec<u32>,
+    /// Per slot: the bits of a value above its stored width.
+    high: Vec<u32>,
     /// Declared bits of each slot, for the message of a value too wide.
     bits: Vec<u32>,
     names: Vec<String>,
@@ -42,23 +41,25 @@ fn stored_bytes(bits: u32) -> u32 {
     }
 }
 
-/// The slots of `bits` stored in `bytes` bytes.
-fn stored_in(bits: &[u32], bytes: u32) -> Vec<u32> {
-    (0..bits.len() as u32)
-        .filter(|&i| stored_bytes(bits[i as usize]) == bytes)
-        .collect()
-}
-
 impl Packing {
     /// The packing of vectors of `slots`.
     pub fn new(slots: &[Slot]) -> Packing {
         let bits: Vec<u32> = slots.iter().map(|s| s.bits).collect();
-        let bytes: u32 = bits.iter().map(|&b| stored_bytes(b)).sum();
+        let mut order: Vec<usize> = (0..bits.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(stored_bytes(bits[i])));
+        let mut lanes = vec![0; bits.len()];
+        let mut offset = 0;
+        for i in order {
+            lanes[i] = (offset / 4) << 5 | 8 * (offset % 4);
+            offset += stored_bytes(bits[i]);
+        }
         Packing {
-            wide: stored_in(&bits, 4),
-            half: stored_in(&bits, 2),
-            byte: stored_in(&bits, 1),
-            words: bytes.div_ceil(4) as usize,
+            lanes,
+            high: bits
+                .iter()
+                .map(|&b| (!0u64 << (8 * stored_bytes(b))) as u32)
+                .collect(),
+            words: offset.div_ceil(4) as usize,
             names: slots.iter().map(|s| s.name.clone()).collect(),
             bits,
         }
@@ -74,45 +75,15 @@ impl Packing {
         self.words
     }
 
-    /// The 1-byte slots sharing the word of an odd 2-byte slot, and the
-    /// others.
-    fn split_bytes(&self) -> (&[u32], &[u32]) {
-        let shared = if self.half.len() % 2 == 1 { 2 } else { 0 };
-        self.byte.split_at(shared.min(self.byte.len()))
-    }
-
-    // Each `zip` below takes the slots first: a `zip` that ends on its
-    // second iterator has already taken a word from the first.
-
     /// Packs `state` into `packed` (of [`Self::words`] words, every one
     /// written); `Err` names the first slot whose value does not fit.
     pub fn pack(&self, state: &[Value], packed: &mut [u32]) -> Result<(), TableFull> {
-        debug_assert_eq!(state.len(), self.bits.len());
-        debug_assert_eq!(packed.len(), self.words);
-        let mut out = packed.iter_mut();
-        for (&i, word) in self.wide.iter().zip(&mut out) {
-            *word = state[i as usize];
-        }
+        debug_assert_eq!(state.len(), self.lanes.len());
+        packed.fill(0);
         let mut overflow = 0;
-        let pairs = self.half.chunks_exact(2);
-        let odd = pairs.remainder();
-        for (pair, word) in pairs.zip(&mut out) {
-            let (low, high) = (state[pair[0] as usize], state[pair[1] as usize]);
-            overflow |= (low | high) >> 16;
-            *word = low | high << 16;
-        }
-        let (shared, bytes) = self.split_bytes();
-        if let [i] = odd {
-            let low = state[*i as usize];
-            overflow |= low >> 16;
-            let (high, over) = pack_bytes(state, shared, 16);
-            overflow |= over;
-            *out.next().expect("a word for the odd 2-byte slot") = low | high;
-        }
-        for (word, quad) in out.zip(bytes.chunks(4)) {
-            let (value, over) = pack_bytes(state, quad, 0);
-            overflow |= over;
-            *word = value;
+        for ((&value, &lane), &high) in state.iter().zip(&self.lanes).zip(&self.high) {
+            overflow |= value & high;
+            packed[(lane >> 5) as usize] |= value << (lane & 31);
         }
         if overflow != 0 {
             return Err(self.too_wide(state));
@@ -122,32 +93,16 @@ impl Packing {
 
     /// Unpacks `packed` (written by [`Self::pack`]) into `state`.
     pub fn unpack(&self, packed: &[u32], state: &mut [Value]) {
-        debug_assert_eq!(state.len(), self.bits.len());
-        let mut words = packed.iter();
-        for (&i, &word) in self.wide.iter().zip(&mut words) {
-            state[i as usize] = word;
-        }
-        let pairs = self.half.chunks_exact(2);
-        let odd = pairs.remainder();
-        for (pair, &word) in pairs.zip(&mut words) {
-            state[pair[0] as usize] = word & 0xffff;
-            state[pair[1] as usize] = word >> 16;
-        }
-        let (shared, bytes) = self.split_bytes();
-        if let [i] = odd {
-            let word = *words.next().expect("the odd 2-byte slot's word");
-            state[*i as usize] = word & 0xffff;
-            unpack_bytes(word, shared, 16, state);
-        }
-        for (&word, quad) in words.zip(bytes.chunks(4)) {
-            unpack_bytes(word, quad, 0, state);
+        debug_assert_eq!(state.len(), self.lanes.len());
+        for ((slot, &lane), &high) in state.iter_mut().zip(&self.lanes).zip(&self.high) {
+            *slot = (packed[(lane >> 5) as usize] >> (lane & 31)) & !high;
         }
     }
 
     /// The report of the first value of `state` wider than its slot.
     fn too_wide(&self, state: &[Value]) -> TableFull {
         let slot = (0..state.len())
-            .find(|&i| state[i] as u64 >> (8 * stored_bytes(self.bits[i])) != 0)
+            .find(|&i| state[i] & self.high[i] != 0)
             .expect("some value is too wide");
         TableFull::new(format!(
             "hash-table layout=bytes: slot {}/{slot}: value {} exceeds its declared {} bits \
@@ -157,26 +112,6 @@ impl Packing {
             self.bits[slot],
             stored_bytes(self.bits[slot])
         ))
-    }
-}
-
-/// The 1-byte slots `slots` of `state` side by side from bit `shift` of a
-/// word, and the OR of their bits above the byte (0 when all fit).
-fn pack_bytes(state: &[Value], slots: &[u32], shift: u32) -> (u32, u32) {
-    let mut word = 0;
-    let mut overflow = 0;
-    for (j, &i) in slots.iter().enumerate() {
-        let value = state[i as usize];
-        overflow |= value >> 8;
-        word |= value << (shift + 8 * j as u32);
-    }
-    (word, overflow)
-}
-
-/// The inverse of [`pack_bytes`].
-fn unpack_bytes(word: u32, slots: &[u32], shift: u32, state: &mut [Value]) {
-    for (j, &i) in slots.iter().enumerate() {
-        state[i as usize] = (word >> (shift + 8 * j as u32)) & 0xff;
     }
 }
 
@@ -199,7 +134,7 @@ mod tests {
     #[test]
     fn widths_follow_declared_bits_and_pad_to_words() {
         let p = Packing::new(&slots(&[0, 1, 8, 9, 16, 17, 32]));
-        assert_eq!((p.byte.as_slice(), p.half.as_slice(), p.wide.as_slice()), (&[0, 1, 2][..], &[3, 4][..], &[5, 6][..]));
+        assert_eq!(p.lanes, [3 << 5, 3 << 5 | 8, 3 << 5 | 16, 2 << 5, 2 << 5 | 16, 0, 1 << 5]);
         assert_eq!(p.words(), 4, "15 bytes in 4 words");
         assert_eq!(Packing::new(&[]).words(), 0);
     }
