@@ -50,7 +50,7 @@ impl Packing {
         let mut lanes = vec![0; bits.len()];
         let mut offset = 0;
         for i in order {
-            lanes[i] = (offset / 4) << 5 | 8 * (offset % 4);
+            lanes[i] = ((offset / 4) << 5) | (8 * (offset % 4));
             offset += stored_bytes(bits[i]);
         }
         Packing {
@@ -134,7 +134,7 @@ mod tests {
     #[test]
     fn widths_follow_declared_bits_and_pad_to_words() {
         let p = Packing::new(&slots(&[0, 1, 8, 9, 16, 17, 32]));
-        assert_eq!(p.lanes, [3 << 5, 3 << 5 | 8, 3 << 5 | 16, 2 << 5, 2 << 5 | 16, 0, 1 << 5]);
+        assert_eq!(p.lanes, [96, 96 | 8, 96 | 16, 64, 64 | 16, 0, 32], "word << 5 | offset");
         assert_eq!(p.words(), 4, "15 bytes in 4 words");
         assert_eq!(Packing::new(&[]).words(), 0);
     }
