@@ -217,3 +217,72 @@ fn every_parameter_is_checked_before_anything_is_built() {
         }
     }
 }
+
+/// `hash-table`'s `layout=bytes` (slots packed into 1, 2 or 4 bytes)
+/// counts a model with narrow slots, and is refused where it cannot run:
+/// above one thread and in the concurrent form.
+#[test]
+fn hash_table_packed_layout_counts_and_is_sequential_only() {
+    // 3 counters modulo 5 in 3-bit slots, one of 12 bits held at 4095:
+    // 125 states, 375 transitions.
+    let bits = [3, 12, 3, 3];
+    let slots = bits
+        .iter()
+        .enumerate()
+        .map(|(i, &bits)| pins::Slot {
+            name: format!("c{i}"),
+            process: None,
+            bits,
+        })
+        .collect();
+    let groups = (0..3)
+        .map(|g| pins::TransitionGroup {
+            label: format!("inc{g}"),
+            read: vec![[0, 2, 3][g]],
+            write: vec![[0, 2, 3][g]],
+        })
+        .collect();
+    let model = pins::synthetic::SyntheticModel::new(
+        "narrow counters",
+        slots,
+        groups,
+        vec![0, 4095, 0, 0],
+        |s, g, emit| {
+            let mut t = s.to_vec();
+            let slot = [0, 2, 3][g];
+            t[slot] = (t[slot] + 1) % 5;
+            emit(&t);
+            Ok(())
+        },
+    );
+    let spec = lookup("hash-table").unwrap();
+    let bytes = |threads: usize, form: Option<&str>| {
+        let mut o = opts(threads, form);
+        o.params.push(("layout".into(), "bytes".into()));
+        o
+    };
+    let report = explored(spec, &model, &bytes(1, None), (125, 375), "layout=bytes");
+    assert_eq!(
+        report.engine_bytes_used,
+        125 * (8 + 8),
+        "6 bytes in 2 words"
+    );
+    assert!(
+        report.engine_params.ends_with("layout=bytes"),
+        "{}",
+        report.engine_params
+    );
+    let err = spec
+        .explore(&model, &bytes(2, None), Default::default())
+        .unwrap_err();
+    assert!(err.contains("layout=bytes"), "{err}");
+    let report = spec
+        .explore(&model, &bytes(1, Some("concurrent")), Default::default())
+        .unwrap();
+    assert_eq!(report.status, RunStatus::TableFull);
+    assert!(
+        report.message.contains("layout=words"),
+        "{}",
+        report.message
+    );
+}

@@ -25,18 +25,27 @@
 //! were stored (a breadth-first search expands states in insertion order:
 //! a sequential read of the chunks).
 //!
-//! Accounting: `used` = states × (8-byte bucket + 4k-byte vector);
-//! `alloc` = bucket array + allocated chunks.
+//! Layout (`layout`): `words` stores each slot in a `u32` (LTSmin's
+//! `dbs-ll`); `bytes` packs each slot into the 1, 2 or 4 bytes its
+//! declared width needs ([`Packing`], as SPIN does), padded to whole
+//! words: the table then hashes, compares and copies the packed vector,
+//! and [`VisitedSet::recall`] unpacks it.
+//!
+//! Accounting: `used` = states × (8-byte bucket + stored vector: 4k bytes,
+//! or the packed words' bytes); `alloc` = bucket array + allocated chunks.
 //!
 //! This module owns only this storage scheme; it must not know the model
 //! (it sees only `&[u32]` vectors) nor the search order.
 
 pub mod concurrent;
+mod packing;
 mod spec;
 
-pub use spec::{HashTableConfig, SPEC};
+pub use packing::Packing;
+pub use spec::{HashTableConfig, Layout, SPEC};
 
 use crate::blocks::budget::Budget;
+use crate::registry::word;
 use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
 use crate::blocks::word_hash::hash_words;
@@ -49,7 +58,14 @@ const MEMO: u64 = 0xffff_ffff_0000_0000;
 
 /// The open-addressing table; see the module documentation.
 pub struct HashTable {
+    /// Slots of the vectors given and recalled.
+    slots: usize,
+    /// Words of a stored vector (`slots`, or the packed words).
     k: usize,
+    /// `layout=bytes`: how vectors are packed; `None`: stored as given.
+    packing: Option<Packing>,
+    /// The packed form of the vector being looked up (reused).
+    scratch: Vec<Value>,
     config: HashTableConfig,
     /// Every byte of `alloc_bytes()` is reserved here.
     budget: Budget,
@@ -89,12 +105,35 @@ impl HashTable {
         config: HashTableConfig,
         budget: Budget,
     ) -> Result<Self, TableFull> {
+        Self::with_layout(k, None, config, budget)
+    }
+
+    /// A table storing vectors packed by `packing` (`layout=bytes`),
+    /// allocating from `budget`.
+    pub fn packed(
+        packing: Packing,
+        config: HashTableConfig,
+        budget: Budget,
+    ) -> Result<Self, TableFull> {
+        Self::with_layout(packing.slots(), Some(packing), config, budget)
+    }
+
+    fn with_layout(
+        slots: usize,
+        packing: Option<Packing>,
+        config: HashTableConfig,
+        budget: Budget,
+    ) -> Result<Self, TableFull> {
+        let k = packing.as_ref().map_or(slots, Packing::words);
         let buckets = config.initial_buckets.max(16).next_power_of_two();
         let per_chunk = (CHUNK_WORDS / k.max(1)).max(1);
         // Largest power of two not above `per_chunk`.
         let chunk_shift = usize::BITS - 1 - per_chunk.leading_zeros();
         let mut table = HashTable {
+            slots,
             k,
+            packing,
+            scratch: vec![0; k],
             config,
             budget,
             buckets: Vec::new(),
@@ -142,7 +181,8 @@ impl HashTable {
         &self.chunks[chunk][offset..offset + self.k]
     }
 
-    /// The stored vector with reference `index`.
+    /// The stored vector with reference `index` (packed under
+    /// `layout=bytes`).
     pub fn get(&self, index: u64) -> Option<&[Value]> {
         (index < self.len).then(|| self.vector(index))
     }
@@ -225,9 +265,9 @@ impl Drop for HashTable {
     }
 }
 
-impl VisitedSet for HashTable {
-    fn find_or_insert(&mut self, state: &[Value]) -> Result<Inserted, TableFull> {
-        debug_assert_eq!(state.len(), self.k);
+impl HashTable {
+    /// Finds or stores the vector in its stored form.
+    fn find_or_insert_stored(&mut self, state: &[Value]) -> Result<Inserted, TableFull> {
         let hash = Self::hash(state);
         let memo = hash & MEMO;
         let mut pos = match self.probe(state, hash) {
@@ -242,19 +282,36 @@ impl VisitedSet for HashTable {
         self.buckets[pos] = memo | (index + 1);
         Ok(Inserted::New(index))
     }
+}
+
+impl VisitedSet for HashTable {
+    fn find_or_insert(&mut self, state: &[Value]) -> Result<Inserted, TableFull> {
+        debug_assert_eq!(state.len(), self.slots);
+        let Some(packing) = &self.packing else {
+            return self.find_or_insert_stored(state);
+        };
+        let mut packed = std::mem::take(&mut self.scratch);
+        let result = packing
+            .pack(state, &mut packed)
+            .and_then(|()| self.find_or_insert_stored(&packed));
+        self.scratch = packed;
+        result
+    }
 
     fn recalls_states(&self) -> bool {
         true
     }
 
     fn recall(&mut self, reference: u64, state: &mut [Value], _side: &mut [u32]) -> bool {
-        match self.get(reference) {
-            Some(v) if v.len() == state.len() => {
-                state.copy_from_slice(v);
-                true
-            }
-            _ => false,
+        if reference >= self.len || state.len() != self.slots {
+            return false;
         }
+        let stored = self.vector(reference);
+        match &self.packing {
+            Some(packing) => packing.unpack(stored, state),
+            None => state.copy_from_slice(stored),
+        }
+        true
     }
 
     fn len(&self) -> u64 {
@@ -269,10 +326,16 @@ impl VisitedSet for HashTable {
     }
 
     fn params(&self) -> String {
+        // The default layout is left out: rows of `words` runs keep the
+        // text they had before the parameter existed.
+        let layout = match self.packing {
+            Some(_) => format!(";layout={}", word(Layout::Bytes)),
+            None => String::new(),
+        };
         format!(
-            "max_load={};initial_buckets={}",
+            "max_load={};initial_buckets={}{layout}",
             self.config.max_load,
-            self.config.initial_buckets.max(16).next_power_of_two()
+            self.config.initial_buckets.max(16).next_power_of_two(),
         )
     }
 
@@ -280,6 +343,7 @@ impl VisitedSet for HashTable {
         vec![
             ("buckets".into(), self.buckets.len() as u64),
             ("extra_probes".into(), self.probes),
+            ("stored_vector_bytes".into(), 4 * self.k as u64),
         ]
     }
 }
@@ -305,6 +369,22 @@ mod tests {
     /// stable references, stored vectors readable back.
     fn check_like_reference(k: usize, vectors: &[Vec<u32>]) {
         let mut table = small(k);
+        let reference = check_table_like_reference(&mut table, k, vectors);
+        for (v, &r) in &reference {
+            assert_eq!(table.get(r), Some(v.as_slice()));
+        }
+        let m = table.memory();
+        assert_eq!(m.used, reference.len() as u64 * (8 + 4 * k as u64));
+    }
+
+    /// Checks `table` of `k`-slot vectors against a `HashMap` reference:
+    /// same novelty answers, stable references, stored vectors recalled;
+    /// gives the reference back.
+    fn check_table_like_reference(
+        table: &mut HashTable,
+        k: usize,
+        vectors: &[Vec<u32>],
+    ) -> HashMap<Vec<u32>, u64> {
         let mut reference: HashMap<Vec<u32>, u64> = HashMap::new();
         for v in vectors {
             let got = table.find_or_insert(v).unwrap();
@@ -318,7 +398,6 @@ mod tests {
         }
         assert_eq!(table.len(), reference.len() as u64);
         for (v, &r) in &reference {
-            assert_eq!(table.get(r), Some(v.as_slice()));
             let mut back = vec![u32::MAX; k];
             assert!(table.recall(r, &mut back, &mut []), "recall {r}");
             assert_eq!(&back, v);
@@ -326,8 +405,64 @@ mod tests {
         let mut back = vec![0; k];
         assert!(!table.recall(table.len(), &mut back, &mut []), "no state there");
         let m = table.memory();
-        assert_eq!(m.used, reference.len() as u64 * (8 + 4 * k as u64));
         assert!(m.alloc >= m.used);
+        reference
+    }
+
+    fn slots(bits: &[u32]) -> Vec<pins::Slot> {
+        bits.iter()
+            .enumerate()
+            .map(|(i, &bits)| pins::Slot {
+                name: format!("v{i}"),
+                process: None,
+                bits,
+            })
+            .collect()
+    }
+
+    /// A `layout=bytes` table over slots of `bits`, from 16 buckets.
+    fn packed(bits: &[u32], mem_budget: u64) -> HashTable {
+        let config = HashTableConfig {
+            initial_buckets: 16,
+            ..Default::default()
+        };
+        HashTable::packed(Packing::new(&slots(bits)), config, Budget::new(mem_budget)).unwrap()
+    }
+
+    /// A `layout=bytes` table answers like a `HashMap` and accounts the
+    /// packed words: slots of 1, 2, 1, 4 and 1 bytes, 9 bytes in 3 words.
+    #[test]
+    fn packed_layout_behaves_like_a_hash_map_and_counts_packed_bytes() {
+        let bits = [3, 16, 8, 32, 1];
+        let vectors: Vec<Vec<u32>> = (0..150_000u32)
+            .map(|i| vec![i % 7, i % 65_536, (i / 7) % 256, i.wrapping_mul(2_654_435_761), i % 2])
+            .chain((0..20_000u32).map(|i| vec![i % 7, i % 65_536, (i / 7) % 256, i.wrapping_mul(2_654_435_761), i % 2]))
+            .collect();
+        let budget = Budget::new(1 << 30);
+        let config = HashTableConfig::default();
+        let mut table =
+            HashTable::packed(Packing::new(&slots(&bits)), config, budget.clone()).unwrap();
+        let reference = check_table_like_reference(&mut table, bits.len(), &vectors);
+        let m = table.memory();
+        assert_eq!(m.used, reference.len() as u64 * (8 + 12));
+        assert_eq!(budget.reserved(), m.alloc, "every allocated byte reserved");
+        assert!(table.params().ends_with(";layout=bytes"), "{}", table.params());
+    }
+
+    #[test]
+    fn packed_layout_reports_a_value_wider_than_its_slot() {
+        let mut table = packed(&[8, 4], 1 << 30);
+        assert!(table.find_or_insert(&[255, 15]).unwrap().is_new());
+        let err = table.find_or_insert(&[256, 0]).unwrap_err();
+        assert!(
+            err.message.contains("slot v0/0: value 256 exceeds its declared 8 bits"),
+            "{}",
+            err.message
+        );
+        // Nothing truncated was stored, and the table still answers.
+        assert_eq!(table.len(), 1);
+        assert_eq!(table.find_or_insert(&[0, 0]).unwrap(), Inserted::New(1));
+        assert_eq!(table.find_or_insert(&[255, 15]).unwrap(), Inserted::Found(0));
     }
 
     proptest! {
@@ -416,15 +551,30 @@ mod conformance_tests {
         Box::new(HashTable::new(k, HashTableConfig::default()).unwrap())
     }
 
+    /// A `layout=bytes` table of `k` slots of 1, 2 and 4 bytes in turn.
+    fn make_packed(k: usize) -> Box<dyn VisitedSet> {
+        let slots: Vec<pins::Slot> = (0..k)
+            .map(|i| pins::Slot {
+                name: format!("v{i}"),
+                process: None,
+                bits: [5, 16, 32][i % 3],
+            })
+            .collect();
+        let packing = Packing::new(&slots);
+        Box::new(HashTable::packed(packing, HashTableConfig::default(), Budget::unlimited()).unwrap())
+    }
+
     #[test]
     fn adversarial_streams_behave_like_a_hash_set() {
         check_adversarial(&make, u32::MAX);
+        check_adversarial(&make_packed, u8::MAX as u32);
     }
 
     proptest! {
         #[test]
         fn random_streams_behave_like_a_hash_set((k, stream) in streams(9, 4)) {
             check_stream(make(k).as_mut(), &stream);
+            check_stream(make_packed(k).as_mut(), &stream);
         }
     }
 }
