@@ -3,9 +3,16 @@
 //! [`SAMPLE_EVERY`], and the percentiles a [`RunReport`](crate::RunReport)
 //! carries.
 //!
-//! Owns the sampling decision, the histogram (`hdrhistogram`, 3
+//! Owns the sampling decision, the histogram (`hdrhistogram`, 2
 //! significant digits, 1 ns to 1 h) and the percentile summary. Must not
 //! know which engine it times or what the explorer does between calls.
+//!
+//! Two significant digits (values below 256 ns exact, above within 1%:
+//! finer than the ~20 ns a clock read adds to each sample) keep the
+//! histogram at 4,608 counters (36 KiB, written zero when made, so
+//! resident for the whole run). With three it took 270 KiB, counted in
+//! every run's peak RSS: on extinction.2 (compact-tree, 5.5 MiB peak), 5%
+//! of the process against SPIN's whole verifier.
 
 use hdrhistogram::Histogram;
 use serde::{Deserialize, Serialize};
@@ -13,6 +20,9 @@ use std::time::Instant;
 
 /// One call in this many is timed (a power of two: the test is a mask).
 pub const SAMPLE_EVERY: u64 = 64;
+
+/// Significant digits the histogram keeps (module doc).
+const SIGNIFICANT_DIGITS: u8 = 2;
 
 /// Percentiles of the sampled operation latencies, nanoseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -40,8 +50,8 @@ impl LatencySampler {
     pub fn new() -> Self {
         LatencySampler {
             calls: 0,
-            // 1 ns .. 1 h, 3 significant digits: constant bounds, always valid.
-            histogram: Histogram::new_with_bounds(1, 3_600_000_000_000, 3).ok(),
+            // 1 ns .. 1 h, 2 significant digits: constant bounds, always valid.
+            histogram: Histogram::new_with_bounds(1, 3_600_000_000_000, SIGNIFICANT_DIGITS).ok(),
         }
     }
 
@@ -106,5 +116,26 @@ mod tests {
         merged.merge(&s);
         merged.merge(&s);
         assert_eq!(merged.summary().map(|l| l.samples), Some(8));
+    }
+
+    #[test]
+    fn the_histogram_is_small_and_within_one_percent() {
+        let mut s = LatencySampler::new();
+        let h = s.histogram.as_mut().expect("constant bounds are valid");
+        assert!(
+            h.distinct_values() * 8 <= 40 * 1024,
+            "{} counters: the histogram must stay far below the engines' memory",
+            h.distinct_values()
+        );
+        for ns in [1u64, 7, 255, 256, 1_234, 98_765, 4_321_000_000] {
+            h.reset();
+            h.record(ns).expect("within bounds");
+            let got = h.value_at_quantile(0.5);
+            let error = got.abs_diff(ns) as f64 / ns as f64;
+            assert!(error <= 0.01, "{ns} ns read back as {got} ns");
+            if ns < 256 {
+                assert_eq!(got, ns, "values below 256 ns are exact");
+            }
+        }
     }
 }
