@@ -15,9 +15,10 @@ use std::sync::Arc;
 
 use pins::Value;
 
+use crate::affine::Affine;
 use crate::dispatch::{element, residual};
 use crate::lexer::Pos;
-use crate::model::{in_range, index, read_slot, wrap, CSync, Ctx, Ex, LVal};
+use crate::model::{in_range, read_slot, wrap, CSync, Ctx, Ex, LVal};
 use crate::parse::{BinOp, Ty, UnOp};
 
 type ExFn = Box<dyn Fn(&[Value], &mut Ctx) -> i32 + Send + Sync>;
@@ -84,6 +85,81 @@ fn place(lv: &LVal) -> Option<(usize, Ty)> {
     }
 }
 
+/// An operand evaluated without a call when it is affine (an array index
+/// `y*8+x-1`, an assigned value `x-1`), else by its compiled closure.
+enum Operand {
+    Affine(Affine),
+    Code(ExFn),
+}
+
+impl Operand {
+    fn of(e: &Ex) -> Operand {
+        match Affine::of(e) {
+            Some(a) => Operand::Affine(a),
+            None => Operand::Code(expr(e)),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, s: &[Value], ctx: &mut Ctx) -> i32 {
+        match self {
+            Operand::Affine(a) => a.eval(s),
+            Operand::Code(f) => f(s, ctx),
+        }
+    }
+}
+
+/// A read of `a[idx]` (a variable or a constant array) at an index that
+/// is not a constant: the index, then the element, the bounds check and
+/// its error by [`Ex::element`] when out of range.
+struct ElemRead {
+    /// The element at index `i` in range: slot `base + i` of type `ty`, or
+    /// `values[i]` of a constant array.
+    base: u32,
+    ty: Ty,
+    values: Option<Box<[i32]>>,
+    len: u32,
+    idx: Operand,
+    at: Ex,
+}
+
+impl ElemRead {
+    /// `e` when it is an array element at a non-constant index.
+    fn of(e: &Ex) -> Option<ElemRead> {
+        let (base, ty, values, len, idx) = match e {
+            Ex::Elem {
+                base, len, ty, idx, ..
+            } => (*base, *ty, None, *len, idx),
+            Ex::ConstElem { values, idx, .. } => {
+                let len = values.len() as u32;
+                (0, Ty::Int, Some(values.clone()), len, idx)
+            }
+            _ => return None,
+        };
+        Some(ElemRead {
+            base,
+            ty,
+            values,
+            len,
+            idx: Operand::of(idx),
+            at: e.clone(),
+        })
+    }
+
+    #[inline(always)]
+    fn get(&self, s: &[Value], ctx: &mut Ctx) -> i32 {
+        let i = self.idx.get(s, ctx);
+        // a negative index is above every length (at most 65536)
+        if (i as u32) >= self.len {
+            return self.at.element(s, i, ctx);
+        }
+        match &self.values {
+            None => read_slot(s[(self.base + i as u32) as usize], self.ty),
+            Some(values) => values[i as usize],
+        }
+    }
+}
+
 /// Stores a value into `lv`, as [`LVal::store`] does.
 fn store(lv: &LVal) -> RecvFn {
     let fallback = lv.clone();
@@ -102,10 +178,10 @@ fn store(lv: &LVal) -> RecvFn {
     else {
         unreachable!("a scalar is a place");
     };
-    let (base, len, ty, idx) = (*base, *len, *ty, expr(idx));
+    let (base, len, ty, idx) = (*base, *len, *ty, Operand::of(idx));
     Box::new(move |out, v, ctx| {
-        let i = idx(out, ctx);
-        if i >= 0 && (i as u32) < len && in_range(v, ty) {
+        let i = idx.get(out, ctx);
+        if (i as u32) < len && in_range(v, ty) {
             out[(base + i as u32) as usize] = wrap(v, ty);
         } else {
             fallback.store(out, v, ctx);
@@ -122,9 +198,9 @@ fn effect(lv: &LVal, e: &Ex) -> StoreFn {
             Box::new(move |out, _| out[slot] = w)
         }
         (Some((slot, ty)), _) => {
-            let (value, fallback) = (expr(e), lv.clone());
+            let (value, fallback) = (Operand::of(e), lv.clone());
             Box::new(move |out, ctx| {
-                let v = value(out, ctx);
+                let v = value.get(out, ctx);
                 if in_range(v, ty) {
                     out[slot] = wrap(v, ty);
                 } else {
@@ -133,9 +209,9 @@ fn effect(lv: &LVal, e: &Ex) -> StoreFn {
             })
         }
         (None, _) => {
-            let (value, st) = (expr(e), store(lv));
+            let (value, st) = (Operand::of(e), store(lv));
             Box::new(move |out, ctx| {
-                let v = value(out, ctx);
+                let v = value.get(out, ctx);
                 st(out, v, ctx);
             })
         }
@@ -149,6 +225,12 @@ fn expr(e: &Ex) -> ExFn {
             Ty::Byte => Box::new(move |s, _| (s[slot] & 0xFF) as i32),
             Ty::Int => Box::new(move |s, _| read_slot(s[slot], Ty::Int)),
         };
+    }
+    if let Some(a) = Affine::of_compound(e) {
+        return Box::new(move |s, _| a.eval(s));
+    }
+    if let Some(r) = ElemRead::of(e) {
+        return Box::new(move |s, ctx| r.get(s, ctx));
     }
     match e {
         Ex::Const(c) => {
@@ -168,31 +250,24 @@ fn expr(e: &Ex) -> ExFn {
             }
         }
         Ex::Bin(op, a, b, pos) => binary(*op, a, b, *pos),
-        Ex::Elem { idx, .. } => {
-            let (at, idx) = (e.clone(), expr(idx));
-            Box::new(move |s, ctx| {
-                let i = idx(s, ctx);
-                at.element(s, i, ctx)
-            })
+        Ex::Var(..) | Ex::Elem { .. } | Ex::ConstElem { .. } => {
+            unreachable!("a variable or an element is read above")
         }
-        Ex::ConstElem {
-            values,
-            idx,
-            pos,
-            name,
-        } => {
-            let (values, idx, pos, name) = (values.clone(), expr(idx), *pos, name.clone());
-            Box::new(move |s, ctx| {
-                let i = idx(s, ctx);
-                let what = |_: &[pins::Slot]| format!("array '{name}'");
-                match index(ctx, i, values.len() as u32, pos, what) {
-                    Some(i) => values[i as usize],
-                    None => 0,
-                }
-            })
-        }
-        Ex::Var(..) => unreachable!("a variable is an element"),
     }
+}
+
+/// `a[i] op k` or `k op a[i]` with `a[i]` an element at a non-constant
+/// index (`a[((y)*8+x-1)] == 0`, BEEM's puzzles).
+fn compare_elem_const(op: BinOp, a: &Ex, b: &Ex) -> Option<ExFn> {
+    let BinOp::Cmp(c) = op else {
+        return None;
+    };
+    let (r, k, c) = match (a, b) {
+        (_, Ex::Const(k)) => (ElemRead::of(a)?, *k, c),
+        (Ex::Const(k), _) => (ElemRead::of(b)?, *k, c.mirrored()),
+        _ => return None,
+    };
+    Some(Box::new(move |s, ctx| i32::from(c.holds(r.get(s, ctx), k))))
 }
 
 /// `x op k` or `k op x` with `x` a variable (or an element at a constant
@@ -225,8 +300,8 @@ fn arith_const(op: BinOp, a: &Ex, b: &Ex) -> Option<ExFn> {
         BinOp::Div | BinOp::Mod if nonzero => {}
         _ => return None,
     }
-    if let Some((slot, ty)) = element(a) {
-        return Some(slot_const(op, slot as usize, ty, k));
+    if let (Some((slot, ty)), BinOp::Div | BinOp::Mod) = (element(a), op) {
+        return Some(slot_const(op == BinOp::Div, slot as usize, ty, k));
     }
     let x = expr(a);
     Some(match op {
@@ -240,22 +315,23 @@ fn arith_const(op: BinOp, a: &Ex, b: &Ex) -> Option<ExFn> {
     })
 }
 
-/// [`arith_const`] on a slot read directly (`x + 1`, `x % 20`).
-fn slot_const(op: BinOp, slot: usize, ty: Ty, k: i32) -> ExFn {
-    match op {
-        BinOp::Add => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_add(k)),
-        BinOp::Sub => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_sub(k)),
-        BinOp::Mul => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_mul(k)),
-        BinOp::Div => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_div(k)),
-        BinOp::Mod => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_rem(k)),
-        BinOp::Cmp(c) => Box::new(move |s, _| i32::from(c.holds(read_slot(s[slot], ty), k))),
-        _ => unreachable!("ruled out by arith_const"),
+/// [`arith_const`]'s division or modulo of a slot read directly (`x %
+/// 20`); `+`, `-`, `*` of a slot are affine and comparisons
+/// [`compare_const`], both compiled before.
+fn slot_const(div: bool, slot: usize, ty: Ty, k: i32) -> ExFn {
+    if div {
+        Box::new(move |s, _| read_slot(s[slot], ty).wrapping_div(k))
+    } else {
+        Box::new(move |s, _| read_slot(s[slot], ty).wrapping_rem(k))
     }
 }
 
 /// A binary node; evaluation order and errors as in [`Ex::eval`].
 fn binary(op: BinOp, a: &Ex, b: &Ex, pos: Pos) -> ExFn {
-    if let Some(f) = compare_const(op, a, b).or_else(|| arith_const(op, a, b)) {
+    let special = compare_const(op, a, b)
+        .or_else(|| compare_elem_const(op, a, b))
+        .or_else(|| arith_const(op, a, b));
+    if let Some(f) = special {
         return f;
     }
     let (x, y) = (expr(a), expr(b));

@@ -147,23 +147,9 @@ impl Ex {
         match self {
             Ex::Const(c) => *c,
             Ex::Var(slot, ty) => read_slot(s[*slot as usize], *ty),
-            Ex::Elem { idx, .. } => {
+            Ex::Elem { idx, .. } | Ex::ConstElem { idx, .. } => {
                 let i = idx.eval(s, ctx);
                 self.element(s, i, ctx)
-            }
-            Ex::ConstElem {
-                values,
-                idx,
-                pos,
-                name,
-            } => {
-                let i = idx.eval(s, ctx);
-                match index(ctx, i, values.len() as u32, *pos, |_| {
-                    format!("array '{name}'")
-                }) {
-                    Some(i) => values[i as usize],
-                    None => 0,
-                }
             }
             Ex::InState { slot, state } => i32::from(s[*slot as usize] == *state),
             Ex::Un(op, e) => {
@@ -234,19 +220,29 @@ impl Ex {
         }
     }
 
-    /// Element `i` of array element expression `self` (`Ex::Elem`, its index
-    /// already evaluated to `i`): 0 and an error flagged when out of range.
+    /// Element `i` of array element expression `self` (`Ex::Elem` of a
+    /// variable or `Ex::ConstElem` of a constant array, its index already
+    /// evaluated to `i`): 0 and an error flagged when out of range. The
+    /// one bounds check of array reads, for the interpreter and `code`.
     #[inline]
     pub(crate) fn element(&self, s: &[Value], i: i32, ctx: &mut Ctx) -> i32 {
-        let Ex::Elem {
-            base, len, ty, pos, ..
-        } = self
-        else {
-            return 0;
-        };
-        match index(ctx, i, *len, *pos, |n| array_name(n, *base)) {
-            Some(i) => read_slot(s[(*base + i) as usize], *ty),
-            None => 0,
+        match self {
+            Ex::Elem {
+                base, len, ty, pos, ..
+            } => match index(ctx, i, *len, *pos, |n| array_name(n, *base)) {
+                Some(i) => read_slot(s[(*base + i) as usize], *ty),
+                None => 0,
+            },
+            Ex::ConstElem {
+                values, pos, name, ..
+            } => {
+                let len = values.len() as u32;
+                match index(ctx, i, len, *pos, |_| format!("array '{name}'")) {
+                    Some(i) => values[i as usize],
+                    None => 0,
+                }
+            }
+            _ => 0,
         }
     }
 
