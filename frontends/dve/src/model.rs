@@ -590,7 +590,7 @@ impl DveModel {
     /// `committed` is [`DveModel::committed_state`]`(s)`. `checked`: the
     /// group passed [`Dispatch::try_each_candidate`]'s tests in `s`, which
     /// are not repeated (see `Dispatch::new` for what they cover).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn fire(
         &self,
         s: &[Value],
@@ -610,6 +610,7 @@ impl DveModel {
 
     /// [`DveModel::fire`] of a transition without rendezvous (none, or on
     /// a buffered channel).
+    #[inline(always)]
     fn fire_single(
         &self,
         t: &CTrans,
