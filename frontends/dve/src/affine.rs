@@ -48,13 +48,29 @@ impl Term {
     }
 }
 
-/// `k + Σ coef_i * v_i`, wrapping, with at most two terms kept inline
-/// (`Copy`, no pointer to follow, no loop); an unused term reads slot 0
-/// times 0. Longer forms are [`Affine::Long`].
+/// `k + Σ coef_i * v_i`, wrapping: [`Affine2`] for at most two terms,
+/// else a list.
 #[derive(Clone, Debug)]
 pub(crate) enum Affine {
-    Short { k: i32, terms: [Term; 2] },
+    Short(Affine2),
     Long { k: i32, terms: Box<[Term]> },
+}
+
+/// An [`Affine`] form of at most two terms kept inline (`Copy`, no
+/// pointer to follow, no loop); an unused term reads slot 0 times 0.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Affine2 {
+    k: i32,
+    terms: [Term; 2],
+}
+
+impl Affine2 {
+    /// The value in `s`, as [`Ex::eval`] computes it.
+    #[inline(always)]
+    pub(crate) fn eval(&self, s: &[Value]) -> i32 {
+        let [a, b] = &self.terms;
+        self.k.wrapping_add(a.value(s)).wrapping_add(b.value(s))
+    }
 }
 
 impl Affine {
@@ -82,16 +98,11 @@ impl Affine {
             shift: 0,
             coef: 0,
         };
+        let short = |terms| Affine::Short(Affine2 { k, terms });
         match *terms {
-            [] => Affine::Short {
-                k,
-                terms: [unused; 2],
-            },
-            [a] => Affine::Short {
-                k,
-                terms: [a, unused],
-            },
-            [a, b] => Affine::Short { k, terms: [a, b] },
+            [] => short([unused; 2]),
+            [a] => short([a, unused]),
+            [a, b] => short([a, b]),
             _ => Affine::Long {
                 k,
                 terms: terms.into_boxed_slice(),
@@ -103,9 +114,7 @@ impl Affine {
     #[inline(always)]
     pub(crate) fn eval(&self, s: &[Value]) -> i32 {
         match self {
-            Affine::Short { k, terms: [a, b] } => {
-                k.wrapping_add(a.value(s)).wrapping_add(b.value(s))
-            }
+            Affine::Short(a) => a.eval(s),
             Affine::Long { k, terms } => {
                 terms.iter().fold(*k, |acc, t| acc.wrapping_add(t.value(s)))
             }

@@ -14,8 +14,9 @@
 use std::sync::Arc;
 
 use pins::Value;
+use scan::Interval;
 
-use crate::affine::Affine;
+use crate::affine::{Affine, Affine2};
 use crate::dispatch::{element, residual};
 use crate::lexer::Pos;
 use crate::model::{in_range, read_slot, wrap, CSync, Ctx, Ex, LVal};
@@ -99,9 +100,17 @@ impl Operand {
             None => Operand::Code(expr(e)),
         }
     }
+}
 
+/// What computes an array index: an [`Operand`], or an [`Affine2`] when
+/// the index is known to be one (a closure without any `match`).
+trait Index: Send + Sync + 'static {
+    fn index(&self, s: &[Value], ctx: &mut Ctx) -> i32;
+}
+
+impl Index for Operand {
     #[inline(always)]
-    fn get(&self, s: &[Value], ctx: &mut Ctx) -> i32 {
+    fn index(&self, s: &[Value], ctx: &mut Ctx) -> i32 {
         match self {
             Operand::Affine(a) => a.eval(s),
             Operand::Code(f) => f(s, ctx),
@@ -109,46 +118,31 @@ impl Operand {
     }
 }
 
+impl Index for Affine2 {
+    #[inline(always)]
+    fn index(&self, s: &[Value], _: &mut Ctx) -> i32 {
+        self.eval(s)
+    }
+}
+
 /// A read of `a[idx]` (a variable or a constant array) at an index that
 /// is not a constant: the index, then the element, the bounds check and
 /// its error by [`Ex::element`] when out of range.
-struct ElemRead {
+struct ElemRead<I> {
     /// The element at index `i` in range: slot `base + i` of type `ty`, or
     /// `values[i]` of a constant array.
     base: u32,
     ty: Ty,
     values: Option<Box<[i32]>>,
     len: u32,
-    idx: Operand,
+    idx: I,
     at: Ex,
 }
 
-impl ElemRead {
-    /// `e` when it is an array element at a non-constant index.
-    fn of(e: &Ex) -> Option<ElemRead> {
-        let (base, ty, values, len, idx) = match e {
-            Ex::Elem {
-                base, len, ty, idx, ..
-            } => (*base, *ty, None, *len, idx),
-            Ex::ConstElem { values, idx, .. } => {
-                let len = values.len() as u32;
-                (0, Ty::Int, Some(values.clone()), len, idx)
-            }
-            _ => return None,
-        };
-        Some(ElemRead {
-            base,
-            ty,
-            values,
-            len,
-            idx: Operand::of(idx),
-            at: e.clone(),
-        })
-    }
-
+impl<I: Index> ElemRead<I> {
     #[inline(always)]
     fn get(&self, s: &[Value], ctx: &mut Ctx) -> i32 {
-        let i = self.idx.get(s, ctx);
+        let i = self.idx.index(s, ctx);
         // a negative index is above every length (at most 65536)
         if (i as u32) >= self.len {
             return self.at.element(s, i, ctx);
@@ -158,6 +152,50 @@ impl ElemRead {
             Some(values) => values[i as usize],
         }
     }
+
+    /// The closure reading the element, or testing it against `test`.
+    fn compiled(self, test: Option<Interval>) -> ExFn {
+        match test {
+            None => Box::new(move |s, ctx| self.get(s, ctx)),
+            Some(t) => Box::new(move |s, ctx| i32::from(t.holds(self.get(s, ctx)))),
+        }
+    }
+}
+
+/// `e` compiled when it is an array element at a non-constant index: its
+/// value, or with `test` whether the test holds of it.
+fn elem_read(e: &Ex, test: Option<Interval>) -> Option<ExFn> {
+    let (base, ty, values, len, idx) = match e {
+        Ex::Elem {
+            base, len, ty, idx, ..
+        } => (*base, *ty, None, *len, idx),
+        Ex::ConstElem { values, idx, .. } => {
+            let len = values.len() as u32;
+            (0, Ty::Int, Some(values.clone()), len, idx)
+        }
+        _ => return None,
+    };
+    let at = e.clone();
+    Some(match Operand::of(idx) {
+        Operand::Affine(Affine::Short(idx)) => ElemRead {
+            base,
+            ty,
+            values,
+            len,
+            idx,
+            at,
+        }
+        .compiled(test),
+        idx => ElemRead {
+            base,
+            ty,
+            values,
+            len,
+            idx,
+            at,
+        }
+        .compiled(test),
+    })
 }
 
 /// Stores a value into `lv`, as [`LVal::store`] does.
@@ -180,7 +218,7 @@ fn store(lv: &LVal) -> RecvFn {
     };
     let (base, len, ty, idx) = (*base, *len, *ty, Operand::of(idx));
     Box::new(move |out, v, ctx| {
-        let i = idx.get(out, ctx);
+        let i = idx.index(out, ctx);
         if (i as u32) < len && in_range(v, ty) {
             out[(base + i as u32) as usize] = wrap(v, ty);
         } else {
@@ -200,7 +238,7 @@ fn effect(lv: &LVal, e: &Ex) -> StoreFn {
         (Some((slot, ty)), _) => {
             let (value, fallback) = (Operand::of(e), lv.clone());
             Box::new(move |out, ctx| {
-                let v = value.get(out, ctx);
+                let v = value.index(out, ctx);
                 if in_range(v, ty) {
                     out[slot] = wrap(v, ty);
                 } else {
@@ -211,7 +249,7 @@ fn effect(lv: &LVal, e: &Ex) -> StoreFn {
         (None, _) => {
             let (value, st) = (Operand::of(e), store(lv));
             Box::new(move |out, ctx| {
-                let v = value.get(out, ctx);
+                let v = value.index(out, ctx);
                 st(out, v, ctx);
             })
         }
@@ -229,8 +267,8 @@ fn expr(e: &Ex) -> ExFn {
     if let Some(a) = Affine::of_compound(e) {
         return Box::new(move |s, _| a.eval(s));
     }
-    if let Some(r) = ElemRead::of(e) {
-        return Box::new(move |s, ctx| r.get(s, ctx));
+    if let Some(f) = elem_read(e, None) {
+        return f;
     }
     match e {
         Ex::Const(c) => {
@@ -262,12 +300,11 @@ fn compare_elem_const(op: BinOp, a: &Ex, b: &Ex) -> Option<ExFn> {
     let BinOp::Cmp(c) = op else {
         return None;
     };
-    let (r, k, c) = match (a, b) {
-        (_, Ex::Const(k)) => (ElemRead::of(a)?, *k, c),
-        (Ex::Const(k), _) => (ElemRead::of(b)?, *k, c.mirrored()),
-        _ => return None,
-    };
-    Some(Box::new(move |s, ctx| i32::from(c.holds(r.get(s, ctx), k))))
+    match (a, b) {
+        (_, Ex::Const(k)) => elem_read(a, Some(Interval::of(c, *k))),
+        (Ex::Const(k), _) => elem_read(b, Some(Interval::of(c.mirrored(), *k))),
+        _ => None,
+    }
 }
 
 /// `x op k` or `k op x` with `x` a variable (or an element at a constant
