@@ -3,7 +3,10 @@
 //! made for its operator and operand kinds (a variable or an element at a
 //! constant index compared with a constant, an arithmetic operation with a
 //! constant, an element read...), so that a transition runs no `match` over
-//! the expression tree.
+//! the expression tree. Affine expressions (`affine`: array indices such as
+//! `a[((y)*8+x-1)]`, values such as `x-1`) are one node, evaluated in one
+//! pass; an element read at an index of at most two terms, alone or
+//! compared with a constant, is one closure.
 //!
 //! The tree interpreter ([`Ex::eval`], [`LVal::store`]) stays the
 //! semantics: a store this module cannot do directly (index or value out of
