@@ -3,7 +3,10 @@
 //! made for its operator and operand kinds (a variable or an element at a
 //! constant index compared with a constant, an arithmetic operation with a
 //! constant, an element read...), so that a transition runs no `match` over
-//! the expression tree.
+//! the expression tree. Affine expressions (`affine`: array indices such as
+//! `a[((y)*8+x-1)]`, values such as `x-1`) are one node, evaluated in one
+//! pass; an element read at an index of at most two terms, alone or
+//! compared with a constant, is one closure.
 //!
 //! The tree interpreter ([`Ex::eval`], [`LVal::store`]) stays the
 //! semantics: a store this module cannot do directly (index or value out of
@@ -14,10 +17,12 @@
 use std::sync::Arc;
 
 use pins::Value;
+use scan::Interval;
 
+use crate::affine::{Affine, Affine2};
 use crate::dispatch::{element, residual};
 use crate::lexer::Pos;
-use crate::model::{in_range, index, read_slot, wrap, CSync, Ctx, Ex, LVal};
+use crate::model::{in_range, read_slot, wrap, CSync, Ctx, Ex, LVal};
 use crate::parse::{BinOp, Ty, UnOp};
 
 type ExFn = Box<dyn Fn(&[Value], &mut Ctx) -> i32 + Send + Sync>;
@@ -84,6 +89,118 @@ fn place(lv: &LVal) -> Option<(usize, Ty)> {
     }
 }
 
+/// An operand evaluated without a call when it is affine (an array index
+/// `y*8+x-1`, an assigned value `x-1`), else by its compiled closure.
+enum Operand {
+    Affine(Affine),
+    Code(ExFn),
+}
+
+impl Operand {
+    fn of(e: &Ex) -> Operand {
+        match Affine::of(e) {
+            Some(a) => Operand::Affine(a),
+            None => Operand::Code(expr(e)),
+        }
+    }
+}
+
+/// What computes an array index: an [`Operand`], or an [`Affine2`] when
+/// the index is known to be one (a closure without any `match`).
+trait Index: Send + Sync + 'static {
+    fn index(&self, s: &[Value], ctx: &mut Ctx) -> i32;
+}
+
+impl Index for Operand {
+    #[inline(always)]
+    fn index(&self, s: &[Value], ctx: &mut Ctx) -> i32 {
+        match self {
+            Operand::Affine(a) => a.eval(s),
+            Operand::Code(f) => f(s, ctx),
+        }
+    }
+}
+
+impl Index for Affine2 {
+    #[inline(always)]
+    fn index(&self, s: &[Value], _: &mut Ctx) -> i32 {
+        self.eval(s)
+    }
+}
+
+/// A read of `a[idx]` (a variable or a constant array) at an index that
+/// is not a constant: the index, then the element, the bounds check and
+/// its error by [`Ex::element`] when out of range.
+struct ElemRead<I> {
+    /// The element at index `i` in range: slot `base + i` of type `ty`, or
+    /// `values[i]` of a constant array.
+    base: u32,
+    ty: Ty,
+    values: Option<Box<[i32]>>,
+    len: u32,
+    idx: I,
+    at: Ex,
+}
+
+impl<I: Index> ElemRead<I> {
+    #[inline(always)]
+    fn get(&self, s: &[Value], ctx: &mut Ctx) -> i32 {
+        let i = self.idx.index(s, ctx);
+        // a negative index is above every length (at most 65536)
+        if (i as u32) >= self.len {
+            return self.at.element(s, i, ctx);
+        }
+        match &self.values {
+            None => read_slot(s[(self.base + i as u32) as usize], self.ty),
+            Some(values) => values[i as usize],
+        }
+    }
+
+    /// The closure reading the element, or testing it against `test`.
+    fn compiled(self, test: Option<Interval>) -> ExFn {
+        match test {
+            None => Box::new(move |s, ctx| self.get(s, ctx)),
+            Some(t) => Box::new(move |s, ctx| i32::from(t.holds(self.get(s, ctx)))),
+        }
+    }
+}
+
+/// `e` compiled when it is an array element at a non-constant index: its
+/// value, or with `test` whether the test holds of it.
+fn elem_read(e: &Ex, test: Option<Interval>) -> Option<ExFn> {
+    let (base, ty, values, len, idx) = match e {
+        Ex::Elem {
+            base, len, ty, idx, ..
+        } => (*base, *ty, None, *len, idx),
+        Ex::ConstElem { values, idx, .. } => {
+            let len = values.len() as u32;
+            (0, Ty::Int, Some(values.clone()), len, idx)
+        }
+        _ => return None,
+    };
+    let at = e.clone();
+    Some(match Operand::of(idx) {
+        Operand::Affine(Affine::Short(idx)) => ElemRead {
+            base,
+            ty,
+            values,
+            len,
+            idx,
+            at,
+        }
+        .compiled(test),
+        idx => ElemRead {
+            base,
+            ty,
+            values,
+            len,
+            idx,
+            at,
+        }
+        .compiled(test),
+    })
+}
+
 /// Stores a value into `lv`, as [`LVal::store`] does.
 fn store(lv: &LVal) -> RecvFn {
     let fallback = lv.clone();
@@ -102,10 +219,10 @@ fn store(lv: &LVal) -> RecvFn {
     else {
         unreachable!("a scalar is a place");
     };
-    let (base, len, ty, idx) = (*base, *len, *ty, expr(idx));
+    let (base, len, ty, idx) = (*base, *len, *ty, Operand::of(idx));
     Box::new(move |out, v, ctx| {
-        let i = idx(out, ctx);
-        if i >= 0 && (i as u32) < len && in_range(v, ty) {
+        let i = idx.index(out, ctx);
+        if (i as u32) < len && in_range(v, ty) {
             out[(base + i as u32) as usize] = wrap(v, ty);
         } else {
             fallback.store(out, v, ctx);
@@ -122,9 +239,9 @@ fn effect(lv: &LVal, e: &Ex) -> StoreFn {
             Box::new(move |out, _| out[slot] = w)
         }
         (Some((slot, ty)), _) => {
-            let (value, fallback) = (expr(e), lv.clone());
+            let (value, fallback) = (Operand::of(e), lv.clone());
             Box::new(move |out, ctx| {
-                let v = value(out, ctx);
+                let v = value.index(out, ctx);
                 if in_range(v, ty) {
                     out[slot] = wrap(v, ty);
                 } else {
@@ -133,9 +250,9 @@ fn effect(lv: &LVal, e: &Ex) -> StoreFn {
             })
         }
         (None, _) => {
-            let (value, st) = (expr(e), store(lv));
+            let (value, st) = (Operand::of(e), store(lv));
             Box::new(move |out, ctx| {
-                let v = value(out, ctx);
+                let v = value.index(out, ctx);
                 st(out, v, ctx);
             })
         }
@@ -149,6 +266,12 @@ fn expr(e: &Ex) -> ExFn {
             Ty::Byte => Box::new(move |s, _| (s[slot] & 0xFF) as i32),
             Ty::Int => Box::new(move |s, _| read_slot(s[slot], Ty::Int)),
         };
+    }
+    if let Some(a) = Affine::of_compound(e) {
+        return Box::new(move |s, _| a.eval(s));
+    }
+    if let Some(f) = elem_read(e, None) {
+        return f;
     }
     match e {
         Ex::Const(c) => {
@@ -168,30 +291,22 @@ fn expr(e: &Ex) -> ExFn {
             }
         }
         Ex::Bin(op, a, b, pos) => binary(*op, a, b, *pos),
-        Ex::Elem { idx, .. } => {
-            let (at, idx) = (e.clone(), expr(idx));
-            Box::new(move |s, ctx| {
-                let i = idx(s, ctx);
-                at.element(s, i, ctx)
-            })
+        Ex::Var(..) | Ex::Elem { .. } | Ex::ConstElem { .. } => {
+            unreachable!("a variable or an element is read above")
         }
-        Ex::ConstElem {
-            values,
-            idx,
-            pos,
-            name,
-        } => {
-            let (values, idx, pos, name) = (values.clone(), expr(idx), *pos, name.clone());
-            Box::new(move |s, ctx| {
-                let i = idx(s, ctx);
-                let what = |_: &[pins::Slot]| format!("array '{name}'");
-                match index(ctx, i, values.len() as u32, pos, what) {
-                    Some(i) => values[i as usize],
-                    None => 0,
-                }
-            })
-        }
-        Ex::Var(..) => unreachable!("a variable is an element"),
+    }
+}
+
+/// `a[i] op k` or `k op a[i]` with `a[i]` an element at a non-constant
+/// index (`a[((y)*8+x-1)] == 0`, BEEM's puzzles).
+fn compare_elem_const(op: BinOp, a: &Ex, b: &Ex) -> Option<ExFn> {
+    let BinOp::Cmp(c) = op else {
+        return None;
+    };
+    match (a, b) {
+        (_, Ex::Const(k)) => elem_read(a, Some(Interval::of(c, *k))),
+        (Ex::Const(k), _) => elem_read(b, Some(Interval::of(c.mirrored(), *k))),
+        _ => None,
     }
 }
 
@@ -225,8 +340,8 @@ fn arith_const(op: BinOp, a: &Ex, b: &Ex) -> Option<ExFn> {
         BinOp::Div | BinOp::Mod if nonzero => {}
         _ => return None,
     }
-    if let Some((slot, ty)) = element(a) {
-        return Some(slot_const(op, slot as usize, ty, k));
+    if let (Some((slot, ty)), BinOp::Div | BinOp::Mod) = (element(a), op) {
+        return Some(slot_const(op == BinOp::Div, slot as usize, ty, k));
     }
     let x = expr(a);
     Some(match op {
@@ -240,22 +355,23 @@ fn arith_const(op: BinOp, a: &Ex, b: &Ex) -> Option<ExFn> {
     })
 }
 
-/// [`arith_const`] on a slot read directly (`x + 1`, `x % 20`).
-fn slot_const(op: BinOp, slot: usize, ty: Ty, k: i32) -> ExFn {
-    match op {
-        BinOp::Add => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_add(k)),
-        BinOp::Sub => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_sub(k)),
-        BinOp::Mul => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_mul(k)),
-        BinOp::Div => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_div(k)),
-        BinOp::Mod => Box::new(move |s, _| read_slot(s[slot], ty).wrapping_rem(k)),
-        BinOp::Cmp(c) => Box::new(move |s, _| i32::from(c.holds(read_slot(s[slot], ty), k))),
-        _ => unreachable!("ruled out by arith_const"),
+/// [`arith_const`]'s division or modulo of a slot read directly (`x %
+/// 20`); `+`, `-`, `*` of a slot are affine and comparisons
+/// [`compare_const`], both compiled before.
+fn slot_const(div: bool, slot: usize, ty: Ty, k: i32) -> ExFn {
+    if div {
+        Box::new(move |s, _| read_slot(s[slot], ty).wrapping_div(k))
+    } else {
+        Box::new(move |s, _| read_slot(s[slot], ty).wrapping_rem(k))
     }
 }
 
 /// A binary node; evaluation order and errors as in [`Ex::eval`].
 fn binary(op: BinOp, a: &Ex, b: &Ex, pos: Pos) -> ExFn {
-    if let Some(f) = compare_const(op, a, b).or_else(|| arith_const(op, a, b)) {
+    let special = compare_const(op, a, b)
+        .or_else(|| compare_elem_const(op, a, b))
+        .or_else(|| arith_const(op, a, b));
+    if let Some(f) = special {
         return f;
     }
     let (x, y) = (expr(a), expr(b));

@@ -98,3 +98,29 @@ fn compiled_guards_and_effects_do_what_the_interpreter_does() {
         assert!(compared > 0, "{}: nothing compared", m.name());
     }
 }
+
+/// Element reads, comparisons and stores at affine indices (one and two
+/// terms, of a variable and of a constant array, alone and compared with
+/// a constant) as the interpreter's, in range and out of it (the error
+/// and its message), for every value of the index variables.
+#[test]
+fn affine_indices_read_compare_and_store_as_the_interpreter() {
+    let text = "byte a[6]; const byte c[3] = {5, 6, 7}; byte x; int y;
+        process P { state q; init q;
+            trans q -> q { guard a[x + 1] == 0 && c[x - 1] != 6 && 7 > a[(y) * 2 + x - 1];
+                effect a[x * 2 - y] = c[y + x], x = x + y * 3, a[x] = a[y + 2 * x - 1]; },
+                  q -> q { guard c[2 * y - x] == a[0]; effect y = c[x + y] - a[x]; }; }
+        system async;";
+    let m = crate::parse_str(text, "affine.dve").expect("parses");
+    let mut s = m.initial_state();
+    let mut compared = 0;
+    for x in 0..8 {
+        for y in [0, 1, 2, 0xFFFF] {
+            s[6] = x;
+            s[7] = y;
+            s[0] = x % 2;
+            compared += compare_on(&m, &s);
+        }
+    }
+    assert_eq!(compared, 2 * 8 * 4);
+}

@@ -80,6 +80,12 @@ struct Leaving {
     /// share comparisons (`a[3] == 1` in several moves of a puzzle), and a
     /// group's own test is then one mask.
     tests: Vec<Atom>,
+    /// Whether all the tests are evaluated at once, without branches:
+    /// when two groups share a test, or when there are few. Else each
+    /// group evaluates its own in order, up to the first false one: a long
+    /// conjunction of one group (`a[0] == 2 and a[1] == 2 and ..`, 14
+    /// tests in frogs) usually fails at its first test.
+    at_once: bool,
 }
 
 impl Leaving {
@@ -105,6 +111,36 @@ impl Leaving {
             needs,
             others: (start, others.len() as u32),
         });
+        let used: u32 = self.groups.iter().map(|c| c.needs.count_ones()).sum();
+        let shared = used as usize > self.tests.len();
+        self.at_once = shared || self.tests.len() <= AT_ONCE_UP_TO;
+    }
+
+    /// The tests a candidate needs when they are not [`Leaving::at_once`]:
+    /// whether those of `needs` hold in `s`, in order, stopping at the
+    /// first false one.
+    #[inline]
+    fn each_holds(&self, needs: u64, s: &[Value]) -> bool {
+        let mut rest = needs;
+        while rest != 0 {
+            if !self.tests[rest.trailing_zeros() as usize].holds(s) {
+                return false;
+            }
+            rest &= rest - 1;
+        }
+        true
+    }
+
+    /// What [`Dispatch::opens`] needs to know of the tests in `s`: those
+    /// that hold when [`Leaving::at_once`], else nothing (each candidate
+    /// evaluates its own).
+    #[cfg(test)]
+    fn holding_if_at_once(&self, s: &[Value]) -> u64 {
+        if self.at_once {
+            self.holding(s)
+        } else {
+            0
+        }
     }
 
     /// Bit `i` set iff `tests[i]` holds in `s`.
@@ -114,6 +150,12 @@ impl Leaving {
         bits.fold(0, |acc, (i, a)| acc | u64::from(a.holds(s)) << i)
     }
 }
+
+/// At most this many distinct tests of a control state are evaluated at
+/// once even when no two groups share one (measured with callgrind: 4
+/// keeps sorter and telephony as fast as evaluating all always, frogs
+/// gains 5% from stopping early in its 14-test guard).
+const AT_ONCE_UP_TO: usize = 4;
 
 /// Groups by the control state their transition leaves, with their guards.
 #[derive(Clone, Debug, Default)]
@@ -174,10 +216,19 @@ impl Dispatch {
             let Some(leaving) = by_state.get(s[*slot as usize] as usize) else {
                 continue;
             };
-            let holding = leaving.holding(s);
-            for c in &leaving.groups {
-                if self.opens(c, holding, s) {
-                    f(c.group as usize)?;
+            // one loop per way of testing, so that the loop does not branch on it
+            if leaving.at_once {
+                let holding = leaving.holding(s);
+                for c in &leaving.groups {
+                    if c.needs & !holding == 0 && self.others_hold(c, s) {
+                        f(c.group as usize)?;
+                    }
+                }
+            } else {
+                for c in &leaving.groups {
+                    if leaving.each_holds(c.needs, s) && self.others_hold(c, s) {
+                        f(c.group as usize)?;
+                    }
                 }
             }
         }
@@ -195,21 +246,45 @@ impl Dispatch {
         });
     }
 
+    /// How many control states evaluate their tests at once, and how many
+    /// group by group ([`Leaving::at_once`]).
+    #[cfg(test)]
+    pub(crate) fn ways(&self) -> (usize, usize) {
+        let all = self.procs.iter().flat_map(|(_, by_state)| by_state);
+        let tested: Vec<_> = all.filter(|l| !l.tests.is_empty()).collect();
+        let at_once = tested.iter().filter(|l| l.at_once).count();
+        (at_once, tested.len() - at_once)
+    }
+
     /// Whether a comparison `group`'s guards begin with is false in `s`.
     #[cfg(test)]
     pub(crate) fn blocks(&self, group: usize, s: &[Value]) -> bool {
         let all = self.procs.iter().flat_map(|(_, by_state)| by_state);
         all.flat_map(|leaving| leaving.groups.iter().map(move |c| (leaving, c)))
-            .any(|(leaving, c)| c.group as usize == group && !self.opens(c, leaving.holding(s), s))
+            .any(|(leaving, c)| {
+                let holding = leaving.holding_if_at_once(s);
+                c.group as usize == group && !self.opens(leaving, c, holding, s)
+            })
     }
 
-    /// Whether the comparisons of candidate `c` all hold in `s`, `holding`
-    /// those of its [`Leaving::tests`] that do.
+    /// Whether the comparisons of candidate `c` of `leaving` all hold in
+    /// `s`, `holding` [`Leaving::holding_if_at_once`].
+    #[cfg(test)]
+    fn opens(&self, leaving: &Leaving, c: &Candidate, holding: u64, s: &[Value]) -> bool {
+        let own = if leaving.at_once {
+            c.needs & !holding == 0
+        } else {
+            leaving.each_holds(c.needs, s)
+        };
+        own && self.others_hold(c, s)
+    }
+
+    /// Whether the comparisons of candidate `c` beyond its control state's
+    /// [`Leaving::tests`] hold in `s`.
     #[inline]
-    fn opens(&self, c: &Candidate, holding: u64, s: &[Value]) -> bool {
+    fn others_hold(&self, c: &Candidate, s: &[Value]) -> bool {
         let (start, end) = (c.others.0 as usize, c.others.1 as usize);
-        c.needs & !holding == 0
-            && (start == end || self.atoms[start..end].iter().all(|a| a.holds(s)))
+        start == end || self.atoms[start..end].iter().all(|a| a.holds(s))
     }
 }
 

@@ -91,3 +91,33 @@ fn next_all_emits_what_next_emits_group_after_group() {
         assert!(emitted > 0, "{}: no successor", m.name());
     }
 }
+
+/// A control state whose groups share a test evaluates its tests at once,
+/// one with a single long guard (frogs' `Check`) group by group, stopping
+/// at the first false test; both let through exactly the groups `next`
+/// fires, whichever test is false.
+#[test]
+fn tests_at_once_and_in_order_let_through_the_same_groups() {
+    let text = "byte a[6];
+        process Long { state q, r; init q;
+            trans q -> r { guard a[0] == 0 && a[1] == 0 && a[2] == 0 && a[3] == 0
+                && a[4] == 0 && a[5] == 1; }; }
+        process Shared { state q; init q;
+            trans q -> q { guard a[0] == 1 && a[1] == 0; effect a[5] = 1; },
+                  q -> q { guard a[0] == 1 && a[2] == 0; effect a[0] = 0; }; }
+        system async;";
+    let m = crate::parse_str(text, "ways.dve").expect("parses");
+    assert_eq!(m.dispatch.ways(), (1, 1));
+    let mut s = m.initial_state();
+    let mut candidates = Vec::new();
+    for bits in 0..64u32 {
+        for (i, slot) in s[..6].iter_mut().enumerate() {
+            *slot = (bits >> i) & 1;
+        }
+        let (all, each) = both_ways(&m, &s);
+        assert_eq!(all, each, "in {s:?}");
+        m.dispatch.candidates(&s, &mut candidates);
+        let long = bits == 0b10_0000;
+        assert_eq!(candidates.contains(&0), long, "in {s:?}");
+    }
+}

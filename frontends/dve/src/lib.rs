@@ -202,10 +202,12 @@
 //! `compile` (name resolution, layout, groups, dependencies), `dispatch`
 //! (the groups each control state may fire), `model` ([`DveModel`],
 //! evaluation, successors), `code` (guards and effects compiled to
-//! closures), `error` ([`DveError`]).
+//! closures), `affine` (affine expressions evaluated in one pass), `error`
+//! ([`DveError`]).
 
 use std::path::Path;
 
+mod affine;
 mod code;
 mod compile;
 mod dispatch;

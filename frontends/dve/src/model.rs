@@ -147,23 +147,9 @@ impl Ex {
         match self {
             Ex::Const(c) => *c,
             Ex::Var(slot, ty) => read_slot(s[*slot as usize], *ty),
-            Ex::Elem { idx, .. } => {
+            Ex::Elem { idx, .. } | Ex::ConstElem { idx, .. } => {
                 let i = idx.eval(s, ctx);
                 self.element(s, i, ctx)
-            }
-            Ex::ConstElem {
-                values,
-                idx,
-                pos,
-                name,
-            } => {
-                let i = idx.eval(s, ctx);
-                match index(ctx, i, values.len() as u32, *pos, |_| {
-                    format!("array '{name}'")
-                }) {
-                    Some(i) => values[i as usize],
-                    None => 0,
-                }
             }
             Ex::InState { slot, state } => i32::from(s[*slot as usize] == *state),
             Ex::Un(op, e) => {
@@ -234,19 +220,29 @@ impl Ex {
         }
     }
 
-    /// Element `i` of array element expression `self` (`Ex::Elem`, its index
-    /// already evaluated to `i`): 0 and an error flagged when out of range.
+    /// Element `i` of array element expression `self` (`Ex::Elem` of a
+    /// variable or `Ex::ConstElem` of a constant array, its index already
+    /// evaluated to `i`): 0 and an error flagged when out of range. The
+    /// one bounds check of array reads, for the interpreter and `code`.
     #[inline]
     pub(crate) fn element(&self, s: &[Value], i: i32, ctx: &mut Ctx) -> i32 {
-        let Ex::Elem {
-            base, len, ty, pos, ..
-        } = self
-        else {
-            return 0;
-        };
-        match index(ctx, i, *len, *pos, |n| array_name(n, *base)) {
-            Some(i) => read_slot(s[(*base + i) as usize], *ty),
-            None => 0,
+        match self {
+            Ex::Elem {
+                base, len, ty, pos, ..
+            } => match index(ctx, i, *len, *pos, |n| array_name(n, *base)) {
+                Some(i) => read_slot(s[(*base + i) as usize], *ty),
+                None => 0,
+            },
+            Ex::ConstElem {
+                values, pos, name, ..
+            } => {
+                let len = values.len() as u32;
+                match index(ctx, i, len, *pos, |_| format!("array '{name}'")) {
+                    Some(i) => values[i as usize],
+                    None => 0,
+                }
+            }
+            _ => 0,
         }
     }
 
@@ -594,6 +590,7 @@ impl DveModel {
     /// `committed` is [`DveModel::committed_state`]`(s)`. `checked`: the
     /// group passed [`Dispatch::try_each_candidate`]'s tests in `s`, which
     /// are not repeated (see `Dispatch::new` for what they cover).
+    #[inline(always)]
     pub(crate) fn fire(
         &self,
         s: &[Value],
@@ -602,96 +599,149 @@ impl DveModel {
         checked: bool,
         out: &mut Vec<Value>,
     ) -> Result<bool, ModelError> {
-        let mut ctx = Ctx::new(&self.slots);
         match self.kinds[group] {
-            GroupKind::Single(ti) => {
-                let t = &self.trans[ti];
-                if committed && !t.from_committed {
-                    return Ok(false);
-                }
-                if !self.enabled_local(t, s, checked, &mut ctx) {
-                    return match (ctx.err, self.policy) {
-                        (Some(e), ErrorPolicy::Fail) => Err(self.model_error(t, e)),
-                        _ => Ok(false),
-                    };
-                }
-                match &t.sync {
-                    CSync::Send { chan, .. } | CSync::Recv { chan, .. } => {
-                        let c = &self.chans[*chan];
-                        let n = s[c.count_slot as usize];
-                        let full = n >= c.cap;
-                        if matches!(t.sync, CSync::Send { .. }) && full
-                            || matches!(t.sync, CSync::Recv { .. }) && (n == 0 || n > c.cap)
-                        {
-                            return Ok(false);
-                        }
-                    }
-                    CSync::None => {}
-                }
-                out.clear();
-                out.extend_from_slice(s);
-                // DiVinE 2 applies the effects first, then the buffer operation.
-                self.apply_effects(t, out, &mut ctx);
-                match &t.sync {
-                    CSync::Send { chan, .. } => {
-                        let c = &self.chans[*chan];
-                        let n = s[c.count_slot as usize];
-                        out[c.count_slot as usize] = n + 1;
-                        for (k, value) in t.code.sends.iter().enumerate() {
-                            let v = value(out, &mut ctx);
-                            let ty = c.types.as_ref().map_or(Ty::Int, |t| t[k]);
-                            out[c.item_slot(n, k)] = wrap(v, ty);
-                        }
-                    }
-                    CSync::Recv { chan, .. } => {
-                        let c = &self.chans[*chan];
-                        let n = out[c.count_slot as usize];
-                        let types = c.types.as_deref().unwrap_or(&[]);
-                        for (k, store) in t.code.recvs.iter().enumerate() {
-                            let v = read_slot(out[c.item_slot(0, k)], types[k]);
-                            store(out, v, &mut ctx);
-                        }
-                        for item in 1..n {
-                            for k in 0..c.arity() {
-                                out[c.item_slot(item - 1, k)] = out[c.item_slot(item, k)];
-                            }
-                        }
-                        for k in 0..c.arity() {
-                            out[c.item_slot(n - 1, k)] = 0;
-                        }
-                        out[c.count_slot as usize] = n - 1;
-                    }
-                    CSync::None => {}
-                }
-                self.finish(t, ctx, out)
-            }
+            GroupKind::Single(ti) => self.fire_single(&self.trans[ti], s, committed, checked, out),
             GroupKind::Pair { recv, send } => {
                 let (r, w) = (&self.trans[recv], &self.trans[send]);
-                if committed && !(r.from_committed && w.from_committed) {
-                    return Ok(false);
-                }
-                // the dispatch checks the sender too when the receiver's
-                // guards are all leading comparisons
-                let sender_checked = checked && r.code.rest.is_empty();
-                let enabled = self.enabled_local(r, s, checked, &mut ctx)
-                    && self.enabled_local(w, s, sender_checked, &mut ctx);
-                if !enabled {
-                    return match (ctx.err, self.policy) {
-                        (Some(e), ErrorPolicy::Fail) => Err(self.model_error(r, e)),
-                        _ => Ok(false),
-                    };
-                }
-                out.clear();
-                out.extend_from_slice(s);
-                for (store, value) in r.code.recvs.iter().zip(w.code.sends.iter()) {
-                    let v = value(out, &mut ctx);
-                    store(out, v, &mut ctx);
-                }
-                self.apply_effects(r, out, &mut ctx);
-                self.apply_effects(w, out, &mut ctx);
-                self.finish(r, ctx, out)
+                self.fire_pair(r, w, s, committed, checked, out)
             }
         }
+    }
+
+    /// [`DveModel::fire`] of a transition without rendezvous (none, or on
+    /// a buffered channel).
+    #[inline(always)]
+    fn fire_single(
+        &self,
+        t: &CTrans,
+        s: &[Value],
+        committed: bool,
+        checked: bool,
+        out: &mut Vec<Value>,
+    ) -> Result<bool, ModelError> {
+        if committed && !t.from_committed {
+            return Ok(false);
+        }
+        let mut ctx = Ctx::new(&self.slots);
+        if !self.enabled_local(t, s, checked, &mut ctx) {
+            return self.not_enabled(t, ctx);
+        }
+        if !self.buffer_ready(t, s) {
+            return Ok(false);
+        }
+        copy_state(s, out);
+        // DiVinE 2 applies the effects first, then the buffer operation.
+        self.apply_effects(t, out, &mut ctx);
+        if !matches!(t.sync, CSync::None) {
+            self.buffer_op(t, s, out, &mut ctx);
+        }
+        self.finish(t, ctx, out)
+    }
+
+    /// [`DveModel::fire`] of a rendezvous: receiver `r`, sender `w`.
+    fn fire_pair(
+        &self,
+        r: &CTrans,
+        w: &CTrans,
+        s: &[Value],
+        committed: bool,
+        checked: bool,
+        out: &mut Vec<Value>,
+    ) -> Result<bool, ModelError> {
+        if committed && !(r.from_committed && w.from_committed) {
+            return Ok(false);
+        }
+        let mut ctx = Ctx::new(&self.slots);
+        // the dispatch checks the sender too when the receiver's
+        // guards are all leading comparisons
+        let sender_checked = checked && r.code.rest.is_empty();
+        let enabled = self.enabled_local(r, s, checked, &mut ctx)
+            && self.enabled_local(w, s, sender_checked, &mut ctx);
+        if !enabled {
+            return self.not_enabled(r, ctx);
+        }
+        copy_state(s, out);
+        for (store, value) in r.code.recvs.iter().zip(w.code.sends.iter()) {
+            let v = value(out, &mut ctx);
+            store(out, v, &mut ctx);
+        }
+        self.apply_effects(r, out, &mut ctx);
+        self.apply_effects(w, out, &mut ctx);
+        self.finish(r, ctx, out)
+    }
+
+    /// The answer when the guards of `t` (a pair's receiver) are false:
+    /// not enabled, or the error their evaluation met under
+    /// [`ErrorPolicy::Fail`].
+    fn not_enabled(&self, t: &CTrans, ctx: Ctx) -> Result<bool, ModelError> {
+        match (ctx.err, self.policy) {
+            (Some(e), ErrorPolicy::Fail) => Err(self.model_error(t, e)),
+            _ => Ok(false),
+        }
+    }
+
+    /// Whether the buffer of `t`'s channel lets it fire: a send needs room,
+    /// a receive an item; true without a buffered channel.
+    #[inline]
+    fn buffer_ready(&self, t: &CTrans, s: &[Value]) -> bool {
+        let (CSync::Send { chan, .. } | CSync::Recv { chan, .. }) = &t.sync else {
+            return true;
+        };
+        let c = &self.chans[*chan];
+        let n = s[c.count_slot as usize];
+        match t.sync {
+            CSync::Send { .. } => n < c.cap,
+            _ => n != 0 && n <= c.cap,
+        }
+    }
+
+    /// The buffer operation of `t` on `out` (its effects applied), `s` the
+    /// source state: a send appends the values, evaluated on `out`; a
+    /// receive stores the oldest item into its lvalues and shifts the rest.
+    #[cold]
+    fn buffer_op(&self, t: &CTrans, s: &[Value], out: &mut [Value], ctx: &mut Ctx) {
+        match &t.sync {
+            CSync::Send { chan, .. } => {
+                let c = &self.chans[*chan];
+                let n = s[c.count_slot as usize];
+                out[c.count_slot as usize] = n + 1;
+                for (k, value) in t.code.sends.iter().enumerate() {
+                    let v = value(out, ctx);
+                    let ty = c.types.as_ref().map_or(Ty::Int, |t| t[k]);
+                    out[c.item_slot(n, k)] = wrap(v, ty);
+                }
+            }
+            CSync::Recv { chan, .. } => {
+                let c = &self.chans[*chan];
+                let n = out[c.count_slot as usize];
+                let types = c.types.as_deref().unwrap_or(&[]);
+                for (k, store) in t.code.recvs.iter().enumerate() {
+                    let v = read_slot(out[c.item_slot(0, k)], types[k]);
+                    store(out, v, ctx);
+                }
+                for item in 1..n {
+                    for k in 0..c.arity() {
+                        out[c.item_slot(item - 1, k)] = out[c.item_slot(item, k)];
+                    }
+                }
+                for k in 0..c.arity() {
+                    out[c.item_slot(n - 1, k)] = 0;
+                }
+                out[c.count_slot as usize] = n - 1;
+            }
+            CSync::None => {}
+        }
+    }
+}
+
+/// `out` becomes a copy of `s` (reusing its buffer).
+#[inline]
+fn copy_state(s: &[Value], out: &mut Vec<Value>) {
+    if out.len() == s.len() {
+        out.copy_from_slice(s);
+    } else {
+        out.clear();
+        out.extend_from_slice(s);
     }
 }
 
