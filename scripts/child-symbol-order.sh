@@ -14,9 +14,16 @@
 #
 # How: callgrind runs the child on a few models (the BEEM Promela models
 # below with compact-tree, the engine measured against SPIN; then the
-# built-in nets with the default engines), and each function the child
-# executed is listed, the costliest first, each run's new ones after the
-# previous runs'. Names are the mangled symbols of this build: a rustc or
+# built-in nets with the default engines), each run's profile cut in
+# parts where the child drops its code pages (harness/src/resident.rs:
+# after loading, after the engine's set-up, at the end of the search).
+# The functions the searches executed come first, then those of the
+# reports, then those of loading and set-up, whose pages the child drops
+# before its search: the search's code then lies in the fewest 64 KiB
+# windows (extinction.2: 10 windows of 139 pages resident at the peak with
+# one list for all phases). Within a phase, each run's functions are
+# listed the costliest first, each run's new ones after the previous
+# runs'. Names are the mangled symbols of this build: a rustc or
 # dependency change renames them (the hash in each name), and the linker
 # then skips the names it does not find (the layout falls back to link
 # order, nothing breaks). --check counts how many listed names the built
@@ -93,6 +100,7 @@ for run in "${runs[@]}"; do
     i=$((i + 1))
     echo "[$i] $model $engine" >&2
     valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/$i.out" \
+        --dump-after='*release_loading_code*' \
         "$child" --model "$model" --engine "$engine" --mem-budget 4000000000 >/dev/null 2>&1
 done
 
@@ -125,12 +133,24 @@ def listed(path):
     mine = [(c, f) for (o, f), c in cost.items() if o and o.endswith(child.split("/")[-1])]
     # callgrind marks recursion depth with a 'N suffix
     return [re.sub(r"'\d+$", "", f) for c, f in sorted(mine, key=lambda x: -x[0])]
+import os
+# A run's parts (callgrind's --dump-after): .1 loading, .2 the engine's
+# set-up, .3 the search, and the last file the report; a profile given on
+# the command line is one part, listed with loading.
+def parts(i):
+    base = f"{work}/{i}.out"
+    numbered = lambda n: [f"{base}.{n}"] if os.path.exists(f"{base}.{n}") else []
+    if not numbered(1):
+        return {"search": [], "report": [], "rest": [base]}
+    return {"search": numbered(3), "report": [base], "rest": numbered(1) + numbered(2)}
 seen = set()
-for i in range(1, runs + 1):
-    for f in listed(f"{work}/{i}.out"):
-        if f not in seen:
-            seen.add(f)
-            print(f)
+for phase in ("search", "report", "rest"):
+    for i in range(1, runs + 1):
+        for path in parts(i)[phase]:
+            for f in listed(path):
+                if f not in seen:
+                    seen.add(f)
+                    print(f)
 EOF
 grep -Fxf <(defined) "$work/order" >"$order"
 echo "wrote $order: $(grep -c . "$order") functions" >&2

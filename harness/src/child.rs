@@ -166,6 +166,13 @@ pub fn main(args: ChildArgs) -> i32 {
     });
     let mut last = Instant::now();
     let mut progress = |p: &Progress| {
+        if p.queued == 0 {
+            // The search is over (its last report), its tables still
+            // held: the report's code (counters, figures, messages) would
+            // fault its pages in on top of the search's, at the run's
+            // peak. Dropped first, the search's go and the report's come.
+            resident::release_loading_code();
+        }
         if last.elapsed().as_millis() >= 250 {
             last = Instant::now();
             // What the search freed (grown node tables' old arrays).

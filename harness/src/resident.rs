@@ -16,9 +16,10 @@
 //!   (the `sample` slot order explores and scores a sample), whose code
 //!   pages (and the C library's, the loader's) stay mapped, resident, in
 //!   64 KiB windows around each page touched. Once the model is loaded,
-//!   and again once the engine starts its search, the pages of every
-//!   read-only file mapping with no private copy are dropped
-//!   (`MADV_DONTNEED`): the search faults back in only the code it runs,
+//!   again once the engine starts its search, and once more when the
+//!   search ends (before the report's code runs beside the full tables),
+//!   the pages of every read-only file mapping with no private copy are
+//!   dropped (`MADV_DONTNEED`): the search faults back in only the code it runs,
 //!   from the same files (file-backed pages at the peak, frogs.3: 3244
 //!   -> 2096 KiB with the drop after loading alone).
 //! - Free heap ([`release_free_heap`]): the blocks below the mmap
