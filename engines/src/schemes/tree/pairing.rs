@@ -104,6 +104,22 @@ impl Packed {
         self.len += 1;
     }
 
+    /// Calls `f(x, number)` with the numbers of `B` bits (`1 <<
+    /// bits_log`) beside `xs`, pair by pair, as far as the shorter goes.
+    #[inline]
+    fn each_zipped<const B: usize>(&self, xs: &[Id], f: &mut impl FnMut(Id, u64)) {
+        debug_assert_eq!(1 << self.bits_log, B);
+        let mask = (1u64 << B) - 1;
+        let xs = &xs[..xs.len().min(self.len)];
+        for (&w, ps) in self.words.iter().zip(xs.chunks(64 / B)) {
+            let mut w = w;
+            for &p in ps {
+                f(p, w & mask);
+                w >>= B;
+            }
+        }
+    }
+
     /// Writes the numbers of block `block` ([`BLOCK`] numbers from
     /// `block * BLOCK`) into `out`; returns how many there are.
     #[inline]
@@ -131,7 +147,7 @@ impl Packed {
     }
 }
 
-/// Numbers that [`each_key`] decodes at a time.
+/// Numbers that [`Ids::for_each`] decodes at a time.
 const BLOCK: usize = 64;
 
 impl Ids {
@@ -216,6 +232,7 @@ impl Ids {
     }
 
     /// Appends `id`, which its form holds.
+    #[inline]
     fn put(&mut self, id: Id) {
         match self {
             Ids::Packed(p) => p.push(id),
@@ -226,15 +243,19 @@ impl Ids {
 }
 
 /// Calls `f` with the key `p * width + q` of each state's numbers `p` in
-/// `xs` (decoded, see [`Ids::decoded`]) and `q` in `y` (decoded [`BLOCK`]
-/// at a time), in state order.
+/// `xs` (decoded, see [`Ids::decoded`]) and `q` in `y`, in state order:
+/// `y`'s numbers are read in place, a loop for each form (decoding them
+/// into a block first took a third of fitting's instructions).
 fn each_key(xs: &[Id], y: &Ids, width: u64, mut f: impl FnMut(u64)) {
-    let mut q = [0; BLOCK];
-    for (block, p) in xs.chunks(BLOCK).enumerate() {
-        let m = y.decode(block, &mut q).min(p.len());
-        for (&p, &q) in p[..m].iter().zip(&q[..m]) {
-            f(u64::from(p) * width + u64::from(q));
-        }
+    let mut key = |p: Id, q: u64| f(u64::from(p) * width + q);
+    match y {
+        Ids::Packed(packed) => match packed.bits_log {
+            0 => packed.each_zipped::<1>(xs, &mut key),
+            1 => packed.each_zipped::<2>(xs, &mut key),
+            _ => packed.each_zipped::<4>(xs, &mut key),
+        },
+        Ids::Narrow(v) => xs.iter().zip(v).for_each(|(&p, &q)| key(p, u64::from(q))),
+        Ids::Wide(v) => xs.iter().zip(v).for_each(|(&p, &q)| key(p, u64::from(q))),
     }
 }
 
@@ -537,9 +558,11 @@ impl Counter {
     /// a hash map held 32).
     fn merge(&mut self, x: &Cluster, y: &Cluster) -> Cluster {
         let xs = x.ids.decoded();
-        let (width, mut ids) = (y.tuples as u64, Ids::with_capacity(xs.len()));
+        let (width, n) = (y.tuples as u64, xs.len());
         let product = x.tuples.saturating_mul(y.tuples);
-        let tuples = if product <= MARKED {
+        // The numbers are ranks below the joint tuples, all met: their
+        // form is the one pushing them would widen to, taken up front.
+        let (ids, tuples) = if product <= MARKED {
             // The keys met marked, then ranked in key order: the rank a
             // sorted list of the distinct keys gives.
             let (marks, ranks) = (&mut self.marks, &mut self.ranks);
@@ -550,16 +573,18 @@ impl Counter {
                 next += usize::from(*mark);
                 *mark = 0;
             }
-            each_key(&xs, &y.ids, width, |k| ids.push(ranks[k as usize & (MARKED - 1)]));
-            next
+            let mut ids = Ids::for_numbers_up_to(next.saturating_sub(1) as Id, n);
+            each_key(&xs, &y.ids, width, |k| ids.put(ranks[k as usize & (MARKED - 1)]));
+            (ids, next)
         } else {
             self.distinct_keys(&xs, y);
             let keys = &self.keys;
+            let mut ids = Ids::for_numbers_up_to(keys.len().saturating_sub(1) as Id, n);
             each_key(&xs, &y.ids, width, |k| {
                 let k = key32(k);
-                ids.push(keys.partition_point(|&d| d < k) as Id)
+                ids.put(keys.partition_point(|&d| d < k) as Id)
             });
-            keys.len()
+            (ids, keys.len())
         };
         let slots = x.slots.iter().chain(&y.slots).copied().collect();
         Cluster { slots, ids, tuples }
