@@ -31,6 +31,12 @@ const WORK: usize = 1 << 26;
 /// dense array, beyond it by sorting.
 const DENSE: usize = 1 << 20;
 
+/// A joined product of two tuple counts up to this many is counted with a
+/// byte per key (most pairs of slots: hanoi's slots take 2 to 10 values),
+/// marked without a test and summed once (about half the instructions of
+/// a bit's test-and-set and count per key).
+const MARKED: usize = 1 << 12;
+
 /// A tuple's number within a cluster: the sample is thinned to at most
 /// [`MAX_KEPT`] states, so a cluster's tuples are numbered below 2^16.
 type Id = u16;
@@ -98,6 +104,22 @@ impl Packed {
         self.len += 1;
     }
 
+    /// Calls `f(x, number)` with the numbers of `B` bits (`1 <<
+    /// bits_log`) beside `xs`, pair by pair, as far as the shorter goes.
+    #[inline]
+    fn each_zipped<const B: usize>(&self, xs: &[Id], f: &mut impl FnMut(Id, u64)) {
+        debug_assert_eq!(1 << self.bits_log, B);
+        let mask = (1u64 << B) - 1;
+        let xs = &xs[..xs.len().min(self.len)];
+        for (&w, ps) in self.words.iter().zip(xs.chunks(64 / B)) {
+            let mut w = w;
+            for &p in ps {
+                f(p, w & mask);
+                w >>= B;
+            }
+        }
+    }
+
     /// Writes the numbers of block `block` ([`BLOCK`] numbers from
     /// `block * BLOCK`) into `out`; returns how many there are.
     #[inline]
@@ -125,7 +147,7 @@ impl Packed {
     }
 }
 
-/// Numbers that [`each_key`] decodes at a time.
+/// Numbers that [`Ids::for_each`] decodes at a time.
 const BLOCK: usize = 64;
 
 impl Ids {
@@ -210,6 +232,7 @@ impl Ids {
     }
 
     /// Appends `id`, which its form holds.
+    #[inline]
     fn put(&mut self, id: Id) {
         match self {
             Ids::Packed(p) => p.push(id),
@@ -220,23 +243,38 @@ impl Ids {
 }
 
 /// Calls `f` with the key `p * width + q` of each state's numbers `p` in
-/// `xs` (decoded, see [`Ids::decoded`]) and `q` in `y` (decoded [`BLOCK`]
-/// at a time), in state order.
+/// `xs` (decoded, see [`Ids::decoded`]) and `q` in `y`, in state order:
+/// `y`'s numbers are read in place, a loop for each form (decoding them
+/// into a block first took a third of fitting's instructions).
 fn each_key(xs: &[Id], y: &Ids, width: u64, mut f: impl FnMut(u64)) {
-    let mut q = [0; BLOCK];
-    for (block, p) in xs.chunks(BLOCK).enumerate() {
-        let m = y.decode(block, &mut q).min(p.len());
-        for (&p, &q) in p[..m].iter().zip(&q[..m]) {
-            f(u64::from(p) * width + u64::from(q));
-        }
+    let mut key = |p: Id, q: u64| f(u64::from(p) * width + q);
+    match y {
+        Ids::Packed(packed) => match packed.bits_log {
+            0 => packed.each_zipped::<1>(xs, &mut key),
+            1 => packed.each_zipped::<2>(xs, &mut key),
+            _ => packed.each_zipped::<4>(xs, &mut key),
+        },
+        Ids::Narrow(v) => xs.iter().zip(v).for_each(|(&p, &q)| key(p, u64::from(q))),
+        Ids::Wide(v) => xs.iter().zip(v).for_each(|(&p, &q)| key(p, u64::from(q))),
     }
 }
+
+/// Values below this are numbered through a table indexed by the value
+/// (grown to the largest met), the others through a hash map: most slots
+/// hold small values, and hashing each took more instructions than
+/// fitting reads per value.
+const DIRECT_VALUES: usize = 1 << 10;
 
 /// One slot's values in the kept sample states, numbered as they come
 /// (the first value met is 0), so the sample is held as [`Id`]s, never as
 /// whole values.
 pub struct SlotColumn {
+    /// Number + 1 of each value below [`DIRECT_VALUES`] met (0: not met).
+    direct: Vec<u32>,
+    /// The number of each larger value met.
     number: HashMap<Value, Id>,
+    /// Distinct values met.
+    tuples: usize,
     ids: Ids,
 }
 
@@ -244,22 +282,42 @@ impl SlotColumn {
     /// An empty column for `states` kept states.
     pub fn with_capacity(states: usize) -> Self {
         SlotColumn {
+            direct: Vec::new(),
             number: HashMap::new(),
+            tuples: 0,
             ids: Ids::with_capacity(states),
         }
     }
 
     /// Appends the slot's value in the next kept state.
     pub fn push(&mut self, value: Value) {
-        let next = self.number.len() as Id;
-        self.ids.push(*self.number.entry(value).or_insert(next));
+        let next = self.tuples as Id;
+        let v = value as usize;
+        let id = if v < DIRECT_VALUES {
+            if v >= self.direct.len() {
+                self.direct.resize(v + 1, 0);
+            }
+            let known = &mut self.direct[v];
+            if *known == 0 {
+                *known = u32::from(next) + 1;
+                self.tuples += 1;
+            }
+            (*known - 1) as Id
+        } else {
+            let tuples = &mut self.tuples;
+            *self.number.entry(value).or_insert_with(|| {
+                *tuples += 1;
+                next
+            })
+        };
+        self.ids.push(id);
     }
 
     /// The numbered column, without its numbering (which fitting never
     /// reads).
     pub fn finish(self) -> NumberedColumn {
         NumberedColumn {
-            tuples: self.number.len(),
+            tuples: self.tuples,
             ids: self.ids,
         }
     }
@@ -419,8 +477,12 @@ fn growth(tuples: usize, x: &Cluster, y: &Cluster) -> f64 {
 }
 
 /// Counts joined tuples, reusing its buffers.
-#[derive(Default)]
 struct Counter {
+    /// One byte per key of a small count (product up to [`MARKED`]): 1
+    /// while the key is met, all 0 between counts.
+    marks: Box<[u8; MARKED]>,
+    /// Each marked key's rank among the marked ones (a merge's numbers).
+    ranks: Box<[Id; MARKED]>,
     /// One bit per key of a dense count (at most `DENSE` bits, 128 KiB,
     /// grown to the largest product counted so far): set while the key is
     /// met, all clear between counts.
@@ -431,12 +493,32 @@ struct Counter {
     keys: Vec<u32>,
 }
 
+impl Default for Counter {
+    fn default() -> Self {
+        Counter {
+            marks: Box::new([0; MARKED]),
+            ranks: Box::new([0; MARKED]),
+            seen: Vec::new(),
+            keys: Vec::new(),
+        }
+    }
+}
+
 impl Counter {
     /// The tuples of `x` (its numbers decoded: `xs`) and `y` joined.
     fn joint(&mut self, xs: &[Id], x: &Cluster, y: &Cluster) -> usize {
         let width = y.tuples as u64;
         let product = x.tuples.saturating_mul(y.tuples);
-        if product <= DENSE {
+        if product <= MARKED {
+            // Keys are below `product`: the mask keeps them in the array
+            // without a bounds check and changes none.
+            let marks = &mut self.marks;
+            each_key(xs, &y.ids, width, |k| marks[k as usize & (MARKED - 1)] = 1);
+            let marked = &mut marks[..product];
+            let distinct = marked.iter().map(|&m| usize::from(m)).sum();
+            marked.fill(0);
+            distinct
+        } else if product <= DENSE {
             let words = product.div_ceil(64);
             if self.seen.len() < words {
                 self.seen.resize(words, 0);
@@ -476,18 +558,36 @@ impl Counter {
     /// a hash map held 32).
     fn merge(&mut self, x: &Cluster, y: &Cluster) -> Cluster {
         let xs = x.ids.decoded();
-        self.distinct_keys(&xs, y);
-        let (keys, mut ids) = (&self.keys, Ids::with_capacity(xs.len()));
-        each_key(&xs, &y.ids, y.tuples as u64, |k| {
-            let k = key32(k);
-            ids.push(keys.partition_point(|&d| d < k) as Id)
-        });
+        let (width, n) = (y.tuples as u64, xs.len());
+        let product = x.tuples.saturating_mul(y.tuples);
+        // The numbers are ranks below the joint tuples, all met: their
+        // form is the one pushing them would widen to, taken up front.
+        let (ids, tuples) = if product <= MARKED {
+            // The keys met marked, then ranked in key order: the rank a
+            // sorted list of the distinct keys gives.
+            let (marks, ranks) = (&mut self.marks, &mut self.ranks);
+            each_key(&xs, &y.ids, width, |k| marks[k as usize & (MARKED - 1)] = 1);
+            let mut next: usize = 0;
+            for (rank, mark) in ranks.iter_mut().zip(marks.iter_mut()).take(product) {
+                *rank = next as Id;
+                next += usize::from(*mark);
+                *mark = 0;
+            }
+            let mut ids = Ids::for_numbers_up_to(next.saturating_sub(1) as Id, n);
+            each_key(&xs, &y.ids, width, |k| ids.put(ranks[k as usize & (MARKED - 1)]));
+            (ids, next)
+        } else {
+            self.distinct_keys(&xs, y);
+            let keys = &self.keys;
+            let mut ids = Ids::for_numbers_up_to(keys.len().saturating_sub(1) as Id, n);
+            each_key(&xs, &y.ids, width, |k| {
+                let k = key32(k);
+                ids.put(keys.partition_point(|&d| d < k) as Id)
+            });
+            (ids, keys.len())
+        };
         let slots = x.slots.iter().chain(&y.slots).copied().collect();
-        Cluster {
-            slots,
-            ids,
-            tuples: keys.len(),
-        }
+        Cluster { slots, ids, tuples }
     }
 }
 
@@ -549,6 +649,69 @@ mod tests {
         };
         each_key(&ones.decoded(), &ids, 300, |k| keys.push(k));
         assert_eq!(keys, expect.iter().map(|&i| 300 + i).collect::<Vec<_>>());
+    }
+
+    /// A cluster over no slot holding `ids`, numbered below `tuples`.
+    fn cluster_of(ids: &[Id], tuples: usize) -> Cluster {
+        let mut packed = Ids::with_capacity(ids.len());
+        ids.iter().for_each(|&i| packed.push(i));
+        Cluster {
+            slots: Vec::new(),
+            ids: packed,
+            tuples,
+        }
+    }
+
+    #[test]
+    fn joint_tuples_are_the_distinct_pairs_by_every_count() {
+        // Products 6 and 4,096 (marked bytes), 4,160 and 2^20 (bits),
+        // 2^20 + 1024 (sorted keys): each count is the pairs' set's size.
+        let mut counter = Counter::default();
+        for (tx, ty) in [(2, 3), (64, 64), (65, 64), (1024, 1024), (1025, 1024)] {
+            let n = 5_000usize;
+            let xs: Vec<Id> = (0..n).map(|s| ((s * 7919 + s / 3) % tx) as Id).collect();
+            let ys: Vec<Id> = (0..n).map(|s| ((s * s + 11 * s) % ty) as Id).collect();
+            let (x, y) = (cluster_of(&xs, tx), cluster_of(&ys, ty));
+            let pairs: std::collections::HashSet<(Id, Id)> = xs.iter().copied().zip(ys.iter().copied()).collect();
+            assert_eq!(counter.joint(&x.ids.decoded(), &x, &y), pairs.len(), "{tx} x {ty}");
+            // Buffers left clear: the same count again.
+            assert_eq!(counter.joint(&xs, &x, &y), pairs.len(), "{tx} x {ty} again");
+        }
+    }
+
+    #[test]
+    fn merges_number_joint_tuples_by_rank_of_their_keys_by_every_count() {
+        // Products 12 (marked bytes) and 5,000 (sorted keys): each state's
+        // number is its pair's rank among the distinct pairs.
+        let mut counter = Counter::default();
+        for (tx, ty) in [(3, 4), (50, 100)] {
+            let n = 3_000usize;
+            let xs: Vec<Id> = (0..n).map(|s| ((s * 31 + s / 7) % tx) as Id).collect();
+            let ys: Vec<Id> = (0..n).map(|s| ((s * s + 5) % ty) as Id).collect();
+            let (x, y) = (cluster_of(&xs, tx), cluster_of(&ys, ty));
+            let mut distinct: Vec<(Id, Id)> = xs.iter().copied().zip(ys.iter().copied()).collect();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let rank = |s: usize| distinct.binary_search(&(xs[s], ys[s])).unwrap() as u64;
+            let joined = counter.merge(&x, &y);
+            let mut got = Vec::new();
+            joined.ids.for_each(|i| got.push(i));
+            assert_eq!(joined.tuples, distinct.len(), "{tx} x {ty}");
+            assert_eq!(got, (0..n).map(rank).collect::<Vec<_>>(), "{tx} x {ty}");
+        }
+    }
+
+    #[test]
+    fn slot_columns_number_values_in_the_order_met() {
+        // Small values (a table) and large ones (a map) interleaved.
+        let values = [5, 70_000, 5, 0, 1023, 1024, 70_000, 0, 3, 1024, u32::MAX, 3];
+        let mut column = SlotColumn::with_capacity(values.len());
+        values.iter().for_each(|&v| column.push(v));
+        let column = column.finish();
+        let mut got = Vec::new();
+        column.ids.for_each(|i| got.push(i));
+        assert_eq!(got, vec![0, 1, 0, 2, 3, 4, 1, 2, 5, 4, 6, 5]);
+        assert_eq!(column.tuples, 7);
     }
 
     #[test]
