@@ -1,112 +1,79 @@
-//! Affine expressions recognised at load time: an [`Ex`] built of
-//! constants, variables (or array elements at constant indices in range),
-//! `+`, `-`, unary `-` and products with a constant is kept as
-//! `k + c1*v1 + ..` and evaluated in one pass over the state vector,
-//! without a call per node. BEEM's array indices (`a[((y)*8+x-1)]` in
-//! sokoban, frogs) are such expressions.
+//! Affine expressions recognised at load time, as DVE gives them to the
+//! shared recogniser ([`scan::affine`]): an [`Ex`] built of constants,
+//! variables (or array elements at constant indices in range), `+`, `-`,
+//! unary `-` and products with a constant is kept as `k + c1*v1 + ..` and
+//! evaluated in one pass over the state vector, without a call per node.
+//! BEEM's array indices (`a[((y)*8+x-1)]` in sokoban, frogs) are such
+//! expressions.
 //!
 //! The form is exact: [`Ex::eval`] computes these operators with wrapping
-//! arithmetic on `i32`, a ring modulo 2^32, so regrouping the terms gives
-//! the same value, and none of them can fail. Owns the recognition and the
-//! evaluation only; `code` decides where to use them.
+//! arithmetic on `i32`. Owns only DVE's view of an [`Ex`] ([`shape`]), how
+//! a variable is read ([`Slot`]) and the choice between the inline and the
+//! list form; `code` decides where to use them.
 
 use pins::Value;
+use scan::affine::{self, Leaf, Shape};
 
 use crate::dispatch::element;
 use crate::model::Ex;
 use crate::parse::{BinOp, Ty, UnOp};
 
-/// `coef * v`, `v` a slot read as its type (a byte's low 8 bits, an int's
-/// low 16 bits sign-extended), as `Atom` reads it in `dispatch`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Term {
+/// A variable read as its type (a byte's low 8 bits, an int's low 16 bits
+/// sign-extended), as `Atom` reads it in `dispatch`; the default reads 0.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Slot {
     slot: u32,
     mask: Value,
     shift: u32,
-    coef: i32,
 }
 
-impl Term {
-    fn of(slot: u32, ty: Ty) -> Term {
+impl Slot {
+    fn of(slot: u32, ty: Ty) -> Slot {
         let (mask, shift) = match ty {
             Ty::Byte => (0xFF, 0),
             Ty::Int => (Value::MAX, 16),
         };
-        Term {
-            slot,
-            mask,
-            shift,
-            coef: 1,
-        }
-    }
-
-    /// `coef * v` in `s`, wrapping.
-    #[inline(always)]
-    fn value(&self, s: &[Value]) -> i32 {
-        let raw = s[self.slot as usize] & self.mask;
-        (((raw << self.shift) as i32) >> self.shift).wrapping_mul(self.coef)
+        Slot { slot, mask, shift }
     }
 }
+
+impl Leaf for Slot {
+    type In<'s> = &'s [Value];
+
+    #[inline(always)]
+    fn read(&self, s: &[Value]) -> i32 {
+        let raw = s[self.slot as usize] & self.mask;
+        ((raw << self.shift) as i32) >> self.shift
+    }
+}
+
+/// An affine form of at most two terms, kept inline.
+pub(crate) type Affine2 = affine::Affine2<Slot>;
 
 /// `k + Σ coef_i * v_i`, wrapping: [`Affine2`] for at most two terms,
 /// else a list.
 #[derive(Clone, Debug)]
 pub(crate) enum Affine {
     Short(Affine2),
-    Long { k: i32, terms: Box<[Term]> },
-}
-
-/// An [`Affine`] form of at most two terms kept inline (`Copy`, no
-/// pointer to follow, no loop); an unused term reads slot 0 times 0.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Affine2 {
-    k: i32,
-    terms: [Term; 2],
-}
-
-impl Affine2 {
-    /// The value in `s`, as [`Ex::eval`] computes it.
-    #[inline(always)]
-    pub(crate) fn eval(&self, s: &[Value]) -> i32 {
-        let [a, b] = &self.terms;
-        self.k.wrapping_add(a.value(s)).wrapping_add(b.value(s))
-    }
+    Long(affine::Affine<Slot>),
 }
 
 impl Affine {
     /// The affine form of `e`, if it has one.
     pub(crate) fn of(e: &Ex) -> Option<Affine> {
-        let (k, terms) = form(e)?;
-        Some(Affine::new(k, terms))
+        affine::Affine::of(e, shape).map(Affine::new)
     }
 
     /// The affine form of `e` when `e` has at least one operator (a
     /// constant or a variable alone is compiled more simply elsewhere).
     pub(crate) fn of_compound(e: &Ex) -> Option<Affine> {
-        match e {
-            Ex::Bin(BinOp::Add | BinOp::Sub | BinOp::Mul, ..) | Ex::Un(UnOp::Neg, _) => {
-                Affine::of(e)
-            }
-            _ => None,
-        }
+        affine::Affine::of_compound(e, shape).map(Affine::new)
     }
 
-    fn new(k: i32, terms: Vec<Term>) -> Affine {
-        let unused = Term {
-            slot: 0,
-            mask: 0,
-            shift: 0,
-            coef: 0,
-        };
-        let short = |terms| Affine::Short(Affine2 { k, terms });
-        match *terms {
-            [] => short([unused; 2]),
-            [a] => short([a, unused]),
-            [a, b] => short([a, b]),
-            _ => Affine::Long {
-                k,
-                terms: terms.into_boxed_slice(),
-            },
+    fn new(a: affine::Affine<Slot>) -> Affine {
+        match a.inline() {
+            Some(short) => Affine::Short(short),
+            None => Affine::Long(a),
         }
     }
 
@@ -115,46 +82,25 @@ impl Affine {
     pub(crate) fn eval(&self, s: &[Value]) -> i32 {
         match self {
             Affine::Short(a) => a.eval(s),
-            Affine::Long { k, terms } => {
-                terms.iter().fold(*k, |acc, t| acc.wrapping_add(t.value(s)))
-            }
+            Affine::Long(a) => a.eval(s),
         }
     }
 }
 
-type Form = (i32, Vec<Term>);
-
-fn form(e: &Ex) -> Option<Form> {
+/// What the recogniser sees of `e`: a variable (or an element at a
+/// constant index in range) is a leaf.
+fn shape(e: &Ex) -> Shape<'_, Ex, Slot> {
     if let Some((slot, ty)) = element(e) {
-        return Some((0, vec![Term::of(slot, ty)]));
+        return Shape::Leaf(Slot::of(slot, ty));
     }
     match e {
-        Ex::Const(c) => Some((*c, Vec::new())),
-        Ex::Un(UnOp::Neg, a) => Some(scaled(form(a)?, -1)),
-        Ex::Bin(op @ (BinOp::Add | BinOp::Sub), a, b, _) => {
-            let (ka, mut ta) = form(a)?;
-            let sign = if *op == BinOp::Add { 1 } else { -1 };
-            let (kb, tb) = scaled(form(b)?, sign);
-            ta.extend(tb);
-            Some((ka.wrapping_add(kb), ta))
-        }
-        Ex::Bin(BinOp::Mul, a, b, _) => match (form(a)?, form(b)?) {
-            ((c, t), f) | (f, (c, t)) if t.is_empty() => Some(scaled(f, c)),
-            _ => None,
-        },
-        _ => None,
+        Ex::Const(c) => Shape::Const(*c),
+        Ex::Un(UnOp::Neg, a) => Shape::Neg(a),
+        Ex::Bin(BinOp::Add, a, b, _) => Shape::Add(a, b),
+        Ex::Bin(BinOp::Sub, a, b, _) => Shape::Sub(a, b),
+        Ex::Bin(BinOp::Mul, a, b, _) => Shape::Mul(a, b),
+        _ => Shape::Other,
     }
-}
-
-fn scaled((k, terms): Form, c: i32) -> Form {
-    let terms = terms
-        .into_iter()
-        .map(|t| Term {
-            coef: t.coef.wrapping_mul(c),
-            ..t
-        })
-        .collect();
-    (k.wrapping_mul(c), terms)
 }
 
 #[cfg(test)]
@@ -220,10 +166,7 @@ mod tests {
                 assert_eq!(a.eval(&s), e.eval(&s, &mut ctx), "{e:?} in {s:?}");
             }
         }
-        assert!(matches!(
-            Affine::of_compound(&three),
-            Some(Affine::Long { .. })
-        ));
+        assert!(matches!(Affine::of_compound(&three), Some(Affine::Long(_))));
     }
 
     /// Not affine: a product of two variables, a division, a bare variable.

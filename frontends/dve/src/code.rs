@@ -142,6 +142,28 @@ struct ElemRead<I> {
     at: Ex,
 }
 
+impl<I> ElemRead<I> {
+    /// The same read, its index computed by `idx`.
+    fn at_index<J>(self, idx: J) -> ElemRead<J> {
+        let ElemRead {
+            base,
+            ty,
+            values,
+            len,
+            at,
+            ..
+        } = self;
+        ElemRead {
+            base,
+            ty,
+            values,
+            len,
+            idx,
+            at,
+        }
+    }
+}
+
 impl<I: Index> ElemRead<I> {
     #[inline(always)]
     fn get(&self, s: &[Value], ctx: &mut Ctx) -> i32 {
@@ -178,26 +200,17 @@ fn elem_read(e: &Ex, test: Option<Interval>) -> Option<ExFn> {
         }
         _ => return None,
     };
-    let at = e.clone();
-    Some(match Operand::of(idx) {
-        Operand::Affine(Affine::Short(idx)) => ElemRead {
-            base,
-            ty,
-            values,
-            len,
-            idx,
-            at,
-        }
-        .compiled(test),
-        idx => ElemRead {
-            base,
-            ty,
-            values,
-            len,
-            idx,
-            at,
-        }
-        .compiled(test),
+    let read = ElemRead {
+        base,
+        ty,
+        values,
+        len,
+        idx: Operand::of(idx),
+        at: e.clone(),
+    };
+    Some(match read.idx {
+        Operand::Affine(Affine::Short(idx)) => read.at_index(idx).compiled(test),
+        _ => read.compiled(test),
     })
 }
 

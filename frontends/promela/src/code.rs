@@ -14,7 +14,7 @@
 //! reports it exactly as before. Evaluation has no side effect, so doing it
 //! again gives the same error.
 
-use crate::affine::Affine;
+use crate::affine::{self, Affine};
 use crate::compile::{Act, Automaton, CExpr, Place, VarRef};
 use crate::model::{load, truncate, PromelaModel, Res};
 use crate::ops::{BinOp, UnOp};
@@ -131,8 +131,8 @@ fn interpreted(e: &CExpr) -> ExprFn {
 
 /// The compiled form of `e`.
 pub(crate) fn expr(e: &CExpr) -> ExprFn {
-    if let Some(a) = Affine::of_compound(e) {
-        return Arc::new(move |st, env| Ok(a.eval(st, env.locals)));
+    if let Some(a) = affine::of_compound(e) {
+        return Arc::new(move |st, env| Ok(a.eval((st, env.locals))));
     }
     match e {
         CExpr::Const(c) => {
@@ -248,7 +248,7 @@ enum Index {
 
 impl Index {
     fn of(e: &CExpr) -> Index {
-        match Affine::of(e) {
+        match affine::of(e) {
             Some(a) => Index::Affine(a),
             None => Index::Expr(expr(e)),
         }
@@ -257,7 +257,7 @@ impl Index {
     #[inline(always)]
     fn get(&self, st: &[u32], env: &Env) -> Res<i32> {
         match self {
-            Index::Affine(a) => Ok(a.eval(st, env.locals)),
+            Index::Affine(a) => Ok(a.eval((st, env.locals))),
             Index::Expr(f) => f(st, env),
         }
     }
@@ -275,10 +275,10 @@ fn compare_const(op: scan::Cmp, a: &CExpr, b: &CExpr, whole: &CExpr) -> Option<E
             Ok(test.holds(load(ty, st[cell.slot(env)])) as i32)
         }));
     }
-    let (cell, idx) = (Cell::of(v)?, Affine::of(v.idx.as_deref()?)?);
+    let (cell, idx) = (Cell::of(v)?, affine::of(v.idx.as_deref()?)?);
     let (len, whole) = (v.len, whole.clone());
     Some(Arc::new(move |st, env| {
-        let i = idx.eval(st, env.locals);
+        let i = idx.eval((st, env.locals));
         if i < 0 || i as usize >= len {
             return env.model.eval(st, env.pid, &whole);
         }
@@ -338,10 +338,10 @@ fn fixed_store(v: &VarRef, val: Option<&CExpr>, delta: i32) -> Option<StmtFn> {
                 Ok(true)
             })
         }
-        Some(e) => match Affine::of_compound(e).and_then(|a| a.inline()) {
+        Some(e) => match affine::of_compound(e).and_then(|a| a.inline()) {
             // `x = x - 1`: one closure, the value inline
             Some(a) => Arc::new(move |st, env| {
-                st[cell.slot(env)] = truncate(ty, a.eval(st, env.locals));
+                st[cell.slot(env)] = truncate(ty, a.eval((st, env.locals)));
                 Ok(true)
             }),
             None => {
@@ -369,10 +369,10 @@ fn indexed_store(v: &VarRef, val: &CExpr, act: &Act) -> Option<StmtFn> {
     let &CExpr::Const(c) = val else {
         return None;
     };
-    let (cell, idx) = (Cell::of(v)?, Affine::of(v.idx.as_deref()?)?.inline()?);
+    let (cell, idx) = (Cell::of(v)?, affine::of(v.idx.as_deref()?)?.inline()?);
     let (raw, len, act) = (truncate(v.ty, c), v.len, act.clone());
     Some(Arc::new(move |st, env| {
-        let k = idx.eval(st, env.locals);
+        let k = idx.eval((st, env.locals));
         if k < 0 || k as usize >= len {
             return env.model.exec(st, env.pid, &act, Pos::default());
         }

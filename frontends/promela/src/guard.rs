@@ -16,7 +16,7 @@
 //! ([`Verdict::Unsure`]), so that the whole condition is evaluated and
 //! meets the error.
 
-use crate::affine::{Affine, Affine2};
+use crate::affine::{self, Affine2};
 use crate::compile::{Act, CExpr, Place, Var, VarRef};
 use crate::ops::{BinOp, UnOp};
 use crate::parse::BaseType;
@@ -128,7 +128,7 @@ impl Atom {
         };
         if let Some(Index { index, len }) = &more.index {
             // a negative index wraps above any length
-            let i = index.eval(st, locals) as u32;
+            let i = index.eval((st, locals)) as u32;
             if i >= *len {
                 return None;
             }
@@ -308,7 +308,7 @@ fn cell(v: &VarRef, scope: &Scope) -> Option<(Cell, BaseType, Option<Index>)> {
         None if !var.is_array => (0, None),
         Some(CExpr::Const(k)) if var.is_array => (usize::try_from(*k).ok()?, None),
         Some(e) if var.is_array => {
-            let index = Affine::of(e)?.inline()?;
+            let index = affine::of(e)?.inline()?;
             let len = u32::try_from(var.len).ok()?;
             (0, Some(Index { index, len }))
         }

@@ -4,7 +4,8 @@
 //! white space and comments and matches words, numbers and symbols, and
 //! the token stream every parser walks ([`Tokens`]), the guard on how
 //! deeply a parser nests an expression ([`Nesting`]), and the comparisons
-//! the front-ends compile the leading conditions of guards into ([`Cmp`]).
+//! the front-ends compile the leading conditions of guards into ([`Cmp`]),
+//! and the affine forms they compile arithmetic into ([`affine`]).
 //!
 //! Owns only these primitives; it must not know any formalism's
 //! tokens, keywords or grammar, nor how errors are worded (a front-end
@@ -12,6 +13,7 @@
 //! text, which names the limit, is here).
 //! Depends on nothing.
 
+pub mod affine;
 mod compare;
 mod cursor;
 mod nesting;
