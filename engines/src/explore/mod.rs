@@ -12,6 +12,12 @@
 //! parameter `queue`, chooses). The parallel explorer (`parallel.rs`)
 //! queues full vectors.
 //!
+//! Where the set can prefetch ([`VisitedSet::prefetch`]: the hash table),
+//! a state's successors are generated first, each one's home bucket
+//! prefetched, and then looked up in order (`successor_batch.rs`), so the
+//! lookups' cache misses overlap (task-clock 0.82-0.96 of the unbatched
+//! search on four BEEM Promela models of 0.5-1.2 M states).
+//!
 //! Operation latency: one `find_or_insert` / `find_or_insert_from` call in
 //! every [`SAMPLE_EVERY`](crate::explore::latency::SAMPLE_EVERY) (64) is timed with
 //! `Instant::now()` around the call alone and recorded in an HDR histogram
