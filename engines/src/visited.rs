@@ -76,6 +76,23 @@ pub trait VisitedSet: Send {
         self.find_or_insert(state)
     }
 
+    /// Hashes `state` as [`find_or_insert_hashed`](VisitedSet::find_or_insert_hashed)
+    /// takes it and asks the memory system for where the lookup will start,
+    /// so that the lookups of a state's successors, made once all are
+    /// generated, overlap their cache misses. `None` (the default): the set
+    /// has no such lookup, and successors are inserted as they come.
+    fn prefetch(&self, state: &[Value]) -> Option<u64> {
+        let _ = state;
+        None
+    }
+
+    /// [`find_or_insert`](VisitedSet::find_or_insert) of a `state` whose
+    /// [`prefetch`](VisitedSet::prefetch) gave `hash`.
+    fn find_or_insert_hashed(&mut self, state: &[Value], hash: u64) -> Result<Inserted, TableFull> {
+        let _ = hash;
+        self.find_or_insert(state)
+    }
+
     /// Whether [`recall`](VisitedSet::recall) gives a stored state back
     /// from its reference (the explorer then queues references, not
     /// vectors).

@@ -265,10 +265,33 @@ impl Drop for HashTable {
     }
 }
 
+/// Asks the cache for the line holding `word`: a hint, which changes no
+/// result.
+#[inline(always)]
+fn prefetch_line(word: &u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, part of every x86_64 target; a
+    // prefetch never faults nor writes, and `word` is a live reference.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>((word as *const u64).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
+}
+
 impl HashTable {
     /// Finds or stores the vector in its stored form.
     fn find_or_insert_stored(&mut self, state: &[Value]) -> Result<Inserted, TableFull> {
-        let hash = Self::hash(state);
+        self.find_or_insert_stored_hashed(state, Self::hash(state))
+    }
+
+    /// Finds or stores the vector in its stored form, of hash `hash`.
+    fn find_or_insert_stored_hashed(
+        &mut self,
+        state: &[Value],
+        hash: u64,
+    ) -> Result<Inserted, TableFull> {
         let memo = hash & MEMO;
         let mut pos = match self.probe(state, hash) {
             Ok(index) => return Ok(Inserted::Found(index)),
@@ -296,6 +319,27 @@ impl VisitedSet for HashTable {
             .and_then(|()| self.find_or_insert_stored(&packed));
         self.scratch = packed;
         result
+    }
+
+    /// The hash of a vector stored as given (`layout=words`), its home
+    /// bucket prefetched; `None` under `layout=bytes`, whose hash is the
+    /// packed vector's.
+    fn prefetch(&self, state: &[Value]) -> Option<u64> {
+        if self.packing.is_some() {
+            return None;
+        }
+        let hash = Self::hash(state);
+        prefetch_line(&self.buckets[self.home(hash)]);
+        Some(hash)
+    }
+
+    fn find_or_insert_hashed(&mut self, state: &[Value], hash: u64) -> Result<Inserted, TableFull> {
+        debug_assert_eq!(state.len(), self.slots);
+        if self.packing.is_some() {
+            return self.find_or_insert(state);
+        }
+        debug_assert_eq!(hash, Self::hash(state));
+        self.find_or_insert_stored_hashed(state, hash)
     }
 
     fn recalls_states(&self) -> bool {
