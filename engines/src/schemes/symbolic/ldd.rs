@@ -4,7 +4,7 @@
 //! `(value, down, right)`, `down` the set of suffixes after that value,
 //! `right` the node of the next larger value at the same level (or the
 //! empty set). Terminals: [`EMPTY`] (no vector) and [`END`] (the empty
-//! vector). Nodes are hash-consed (one unique table), so equal sets are
+//! vector). Nodes are hash-consed (one unique table, [`unique`]), so equal sets are
 //! equal ids and a node count is the LDD's node count (one per present
 //! value of a slot under a given prefix, as the one-hot ZBDD's).
 //!
@@ -21,7 +21,8 @@
 //! present, not a variable per value of a domain).
 //!
 //! One operation cache (union, difference, projection, image) keyed by
-//! node ids, kept across calls, direct-mapped and lossy as Sylvan's.
+//! node ids, kept across calls, direct-mapped and lossy as Sylvan's,
+//! growing with the nodes in use ([`opcache`]).
 //!
 //! Garbage collection ([`Diagram::collect`]): the search offers its live
 //! roots (visited set, frontier, relations, learned projections and the
@@ -31,11 +32,15 @@
 //! of live nodes never move), the unique table keeps the live nodes only,
 //! and the operation cache keeps the entries whose operands and result
 //! are all live (an entry naming a freed id could otherwise answer for a
-//! new node that reuses it). The trigger is half the node capacity, then
-//! twice the live nodes after a collection (at least half the capacity,
-//! at most all of it): collections stay rare while most of the table is
-//! garbage. A step that fills the table between two such points still
-//! ends the run as `table_full`.
+//! new node that reuses it). The trigger is [`COLLECT_FLOOR`] nodes (or
+//! half the node capacity, if less), then twice the live nodes after a
+//! collection (at least that floor, at most the capacity): the store, its
+//! unique table and the operation cache stay near the live nodes instead
+//! of filling memory with garbage (issue 36: with the trigger at half a
+//! capacity of 2²⁸ nodes no run collected, and waiting on the memory of
+//! cache probes was 42% of BridgeAndVehicles-PT-V10P10N10's time). A
+//! step that fills the table between two such points still ends the run
+//! as `table_full`.
 //!
 //! Owns the node store of one search and every set in it. Must not know
 //! models, strategies or learning.
@@ -43,15 +48,17 @@
 use super::diagram::{set_algebra, DdResult, Diagram, FxHashMap, GroupShape, OutOfNodes, Support};
 use super::layout::Layout;
 use pins::Value;
+use opcache::OpCache;
 use std::cell::RefCell;
-use std::collections::hash_map::Entry as Slot;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use unique::{node_hash, Probe, Unique};
 
 /// A node id: [`EMPTY`], [`END`] or an inner node.
 pub type Id = u32;
 /// The empty set.
 pub const EMPTY: Id = 0;
+/// Nodes in use at which the first collection runs, and the least
+/// trigger after one (see the module doc).
+const COLLECT_FLOOR: usize = 1 << 21;
 /// The set holding the empty vector (below the last level).
 pub const END: Id = 1;
 /// In a merged relation ([`ddmerge`]), the value of a slot that the
@@ -60,42 +67,24 @@ pub const ANY: Value = Value::MAX;
 
 #[path = "ddmerge.rs"]
 mod ddmerge;
-
-/// Murmur3's 64-bit finaliser: every input bit moves every output bit
-/// (node ids and values are small, dense integers; a weak hash clusters
-/// them).
-fn mix(mut h: u64) -> u64 {
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^ (h >> 33)
-}
-
-/// The unique table's hasher: the node's fields, mixed.
-#[derive(Default)]
-struct NodeHasher(u64);
-
-impl Hasher for NodeHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u32(u32::from(b));
-        }
-    }
-    fn write_u32(&mut self, x: u32) {
-        self.0 = (self.0 ^ u64::from(x)).wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29);
-    }
-    fn finish(&self) -> u64 {
-        mix(self.0)
-    }
-}
+#[path = "opcache.rs"]
+mod opcache;
+#[path = "unique.rs"]
+mod unique;
 
 /// One LDD node.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Node {
     value: Value,
     down: Id,
     right: Id,
+}
+
+impl Node {
+    /// Its unique-table hash.
+    fn hash(self) -> u64 {
+        node_hash([self.value, self.down, self.right])
+    }
 }
 
 /// Level kinds of a group's relation, from one slot on.
@@ -140,15 +129,11 @@ impl Op {
 /// The memo of one walk: (set, second operand, slot) → result.
 type Walks = FxHashMap<(Id, Id, u32), Id>;
 
-/// An operation cache entry: (operation word, operands, result).
-type Entry = (u64, u64, Id);
-
 struct Store {
     nodes: Vec<Node>,
-    unique: HashMap<Node, Id, BuildHasherDefault<NodeHasher>>,
-    /// The operation cache, direct-mapped and lossy (as Sylvan's): a
-    /// colliding entry replaces the older one.
-    cache: Vec<Entry>,
+    unique: Unique,
+    /// The operation cache ([`opcache`]).
+    cache: OpCache,
     capacity: usize,
     /// Freed ids, reused before the node vector grows.
     free: Vec<Id>,
@@ -190,12 +175,12 @@ impl Store {
             return Ok(right);
         }
         let n = Node { value, down, right };
-        // One hash per call: the entry is looked up and filled at once.
-        let slot = match self.unique.entry(n) {
-            Slot::Occupied(e) => return Ok(*e.get()),
-            Slot::Vacant(e) => e,
+        let h = n.hash();
+        let at = match self.unique.find(h, |id| self.nodes[id as usize] == n) {
+            Probe::Found(id) => return Ok(id),
+            Probe::Vacant(at) => at,
         };
-        if self.nodes.len() - 2 - self.free.len() >= self.capacity {
+        if self.in_use() >= self.capacity {
             return Err(OutOfNodes);
         }
         let id = match self.free.pop() {
@@ -208,7 +193,9 @@ impl Store {
                 (self.nodes.len() - 1) as Id
             }
         };
-        slot.insert(id);
+        let nodes = &self.nodes;
+        self.unique.insert(at, h, id, |id| nodes[id as usize].hash());
+        self.cache.fit(self.unique.len());
         Ok(id)
     }
 
@@ -261,15 +248,14 @@ impl Store {
                 self.free.push(id);
             }
         }
-        self.unique.retain(|_, id| alive(*id));
-        for e in &mut self.cache {
-            if e.0 != 0 && !(alive((e.1 >> 32) as Id) && alive(e.1 as Id) && alive(e.2)) {
-                *e = (0, 0, EMPTY);
-            }
-        }
+        let live_ids = (2..self.nodes.len() as Id).filter(|&id| alive(id)).collect();
+        let nodes = &self.nodes;
+        self.unique.rebuild(live_ids, |id| nodes[id as usize].hash());
+        self.cache
+            .retain(|ab, x| alive((ab >> 32) as Id) && alive(ab as Id) && alive(x));
         self.marks = marks;
         self.unmark();
-        self.collect_at = (2 * live).clamp(self.capacity / 2, self.capacity);
+        self.collect_at = (2 * live).clamp(COLLECT_FLOOR.min(self.capacity / 2), self.capacity);
         self.collections += 1;
     }
 
@@ -301,22 +287,19 @@ impl Store {
         Ok(acc)
     }
 
-    /// The cache slot of `key` and the key's two words.
-    fn slot(&self, (op, a, b): (Op, Id, Id)) -> (usize, u64, u64) {
-        let (w, ab) = (op.word(), (u64::from(a) << 32) | u64::from(b));
-        let h = mix(w ^ mix(ab));
-        ((h as usize) & (self.cache.len() - 1), w, ab)
+    /// The key's two words.
+    fn words((op, a, b): (Op, Id, Id)) -> (u64, u64) {
+        (op.word(), (u64::from(a) << 32) | u64::from(b))
     }
 
     fn cached(&self, key: (Op, Id, Id)) -> Option<Id> {
-        let (i, w, ab) = self.slot(key);
-        let e = self.cache[i];
-        (e.0 == w && e.1 == ab).then_some(e.2)
+        let (w, ab) = Store::words(key);
+        self.cache.get(w, ab)
     }
 
     fn remember(&mut self, key: (Op, Id, Id), id: Id) {
-        let (i, w, ab) = self.slot(key);
-        self.cache[i] = (w, ab, id);
+        let (w, ab) = Store::words(key);
+        self.cache.put(w, ab, id);
     }
 
     /// The union, along both levels' value lists at once (as Sylvan's:
@@ -424,19 +407,18 @@ impl Ldd {
             roles.push(ddmerge::class_roles(&roles, c));
             ends.push(c.iter().map(|&g| ends[g]).max().unwrap_or(0));
         }
-        let mut unique = HashMap::default();
-        unique.reserve(1 << 16);
-        // As many cache entries as an eighth of the node capacity, a power
-        // of two, at most 2²⁴ (16M entries of 24 bytes).
+        // At most as many cache entries as an eighth of the node capacity,
+        // a power of two, at most 2²⁴ (16M entries of 24 bytes); it grows
+        // to that with the nodes in use.
         let entries = (capacity / 8).clamp(1 << 12, 1 << 24).next_power_of_two();
         let store = Store {
             // Two placeholders for the terminals' ids.
             nodes: vec![Node { value: 0, down: EMPTY, right: EMPTY }; 2],
-            unique,
-            cache: vec![(0, 0, EMPTY); entries],
+            unique: Unique::new(),
+            cache: OpCache::new(entries),
             capacity: capacity.max(16),
             free: Vec::new(),
-            collect_at: capacity.max(16) / 2,
+            collect_at: COLLECT_FLOOR.min(capacity.max(16) / 2),
             collections: 0,
             marks: Vec::new(),
             marked: Vec::new(),

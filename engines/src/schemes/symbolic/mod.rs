@@ -217,6 +217,33 @@
 //!   yet a default: no timing of the other nets on an idle machine. DoubleExponent-PT-003 (2,385,072 states) is finished by
 //!   `strategy=node-saturation` (`mdd`, 4.0 s wall, 1.45 s processor,
 //!   count = oracle), a configuration `results/paper/dd-mcc` did not run.
+//!   The LDD's node store (issue 36; [`ldd`]'s `unique` and `opcache`):
+//!   the unique table is open addressing over one word per bucket (id
+//!   and hash tag, the project's word hash) instead of a `std` `HashMap`,
+//!   the operation cache grows with the nodes in use instead of starting
+//!   at 2²⁴ entries, and the first collection runs at 2²¹ nodes instead
+//!   of half the capacity (2²⁸ at 16 GiB: no run collected, and
+//!   BridgeAndVehicles-PT-V20P20N20 with `explicit_states=0` peaked at
+//!   3.7 GB for 158 K live visited nodes). Measured side by side (three
+//!   runs at once, load 10-13), BridgeAndVehicles-PT-V10P10N10
+//!   `explicit_states=0`, `perf stat` task-clock: 15.5 s before, 15.6 s
+//!   with the table and cache, 16.7 s with the earlier collection too
+//!   (noise), peak RSS 668 -> 494 -> 252 MB. The time is not the
+//!   table's: waiting on memory at operation-cache probes is 39% of it
+//!   (perf, call graphs), 25 points of those in `image_rec` walking each
+//!   group's image from the root through the slots above the group
+//!   (the cost per group of issue 36's point 4), the unique table's
+//!   probe 14%. Side by side with the whole change (default
+//!   parameters): PhilosophersDyn-PT-10 10.4 -> 8.3 s (4.5 -> 3.6 ms of
+//!   processor time per group of 2,310, learning 93% of the run), peak
+//!   RSS 491 -> 136 MB; hanoi.1 6.6 -> 6.1 s, 478 -> 126 MB;
+//!   BridgeAndVehicles-PT-V20P10N50 at 300 s of wall clock (30 s of
+//!   processor time each) 416,104 -> 551,198 states reached, no finish.
+//!   BridgeAndVehicles-PT-V20P20N20 `explicit_states=0` run alone to the
+//!   end (= oracle), load 10-15: 292.6 s of processor time and 3.66 GB
+//!   peak RSS with the table and cache, 333.5 s and 265 MB (110
+//!   collections) with the whole change: not the 180 s asked, and the
+//!   load's memory contention is larger than any difference here.
 //!   Before,
 //!   the one-hot ZBDD was chosen because its nodes are in
 //!   one-to-one correspondence with an LDD's (one node per present value
