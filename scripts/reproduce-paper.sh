@@ -52,6 +52,7 @@ campaigns=(
   "ct-defaults-mcc|ct-defaults-mcc-1e5-1e6 ct-defaults-mcc-1e6-1e7-shard1of4 ct-defaults-mcc-1e6-1e7-shard2of4 ct-defaults-mcc-1e6-1e7-shard3of4 ct-defaults-mcc-1e6-1e7-shard4of4 ct-defaults-mcc-rechosen|--suite mcc --min-states 100001 --max-states 1e7 --engines compact-tree $ct_sides --timeout 300"
   "ct-spin-ma|ct-spin-ma-1e5-1e6-vmhwm|--suite beem-promela --min-states 100001 --max-states 1e6 --engines compact-tree,spin-ma --timeout 300 --mem-limit 6"
   "dd-beem-promela|dd-beem-promela-le1e5|--suite beem-promela --max-states 1e5 --engines bdd,mdd --timeout 180 --mem-limit 4"
+  "b-explicit-ge1e5|b-explicit-ge1e5 b-explicit-ge1e5-rest b-explicit-ge1e5-train0|--suite b,eventb --min-states 1e5 --engines $explicit --engines-where-first-finished --timeout 180 --mem-limit 6"
 )
 
 results="results/reproduced" only="" list=0 plan=0 slurm="" dry_run=0 statebench=""
