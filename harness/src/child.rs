@@ -136,6 +136,10 @@ pub fn parse_params(text: &str) -> Result<Vec<(String, String)>, String> {
 pub fn main(args: ChildArgs) -> i32 {
     die_with_parent();
     resident::settle_allocator();
+    // From here on a fault maps its own page; what the start-up mapped
+    // 64 KiB at a time goes.
+    resident::map_files_page_by_page();
+    resident::release_loading_code();
     let fail = |status: &str, message: String| {
         say(&ChildMessage::Failed {
             status: status.into(),
