@@ -93,43 +93,6 @@ pub trait VisitedSet: Send {
         self.find_or_insert(state)
     }
 
-    /// Whether the set inserts a state's successors together
-    /// ([`find_or_insert_batch`](VisitedSet::find_or_insert_batch) does
-    /// more than insert them one by one): the explorer then generates
-    /// them all first and hands them over at once.
-    fn inserts_batches(&self) -> bool {
-        false
-    }
-
-    /// Inserts the `n` successors of one predecessor `pred` (its vector
-    /// and side data) held in `states` (`n` vectors of `k` slots, one
-    /// after the other) as `n` calls of
-    /// [`find_or_insert_from`](VisitedSet::find_or_insert_from) in order
-    /// would: pushes each one's answer to `answers` and writes its side
-    /// data into `sides` (`n` times [`side_words`](VisitedSet::side_words)).
-    /// On a full table: the error and the position of the successor that
-    /// did not fit (`answers` holds those before it; a set that inserts
-    /// batches may have stored node data of the later ones).
-    fn find_or_insert_batch(
-        &mut self,
-        states: &[Value],
-        n: usize,
-        pred: (&[Value], &[u32]),
-        sides: &mut [u32],
-        answers: &mut Vec<Inserted>,
-    ) -> Result<(), (TableFull, usize)> {
-        let k = states.len().checked_div(n).unwrap_or(0);
-        let w = self.side_words();
-        for i in 0..n {
-            let side = &mut sides[i * w..(i + 1) * w];
-            match self.find_or_insert_from(&states[i * k..(i + 1) * k], Some(pred), side) {
-                Ok(a) => answers.push(a),
-                Err(full) => return Err((full, i)),
-            }
-        }
-        Ok(())
-    }
-
     /// Whether [`recall`](VisitedSet::recall) gives a stored state back
     /// from its reference (the explorer then queues references, not
     /// vectors).

@@ -59,21 +59,6 @@ pub enum Growth {
     Fine,
 }
 
-/// Asks the memory system for the cache line holding `place` (a hint:
-/// it never faults nor changes anything).
-#[inline(always)]
-pub(crate) fn prefetch<T>(place: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: `_mm_prefetch` needs SSE, part of every x86_64 target; a
-    // prefetch never faults nor writes, and `place` is a live reference.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>((place as *const T).cast());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = place;
-}
-
 /// Dense-index tuple table; see the module documentation.
 pub struct IndexTable {
     name: String,
@@ -386,35 +371,8 @@ impl IndexTable {
     /// is compared as two words, and only an insertion makes a call.
     #[inline(always)]
     pub fn find_or_insert_pair(&mut self, pair: [u32; 2]) -> Result<(u32, bool), TableFull> {
-        self.find_or_insert_pair_hashed(pair, Self::pair_hash(pair))
-    }
-
-    /// The hash a pair's look-up starts from (what
-    /// [`find_or_insert_pair_hashed`](Self::find_or_insert_pair_hashed)
-    /// takes).
-    #[inline(always)]
-    pub fn pair_hash(pair: [u32; 2]) -> u64 {
-        hash_words(&pair)
-    }
-
-    /// Asks the memory system for the home bucket of `hash`, so that a
-    /// look-up made later (once the look-ups of other tuples have been
-    /// issued) finds it in cache. Changes nothing.
-    #[inline(always)]
-    pub fn prefetch_home(&self, hash: u64) {
-        prefetch(&self.buckets[Self::home(hash, self.buckets.len())]);
-    }
-
-    /// [`find_or_insert_pair`](Self::find_or_insert_pair) of a pair of
-    /// hash `hash` ([`pair_hash`](Self::pair_hash)).
-    #[inline(always)]
-    pub fn find_or_insert_pair_hashed(
-        &mut self,
-        pair: [u32; 2],
-        hash: u64,
-    ) -> Result<(u32, bool), TableFull> {
         debug_assert_eq!(self.width, 2);
-        debug_assert_eq!(hash, Self::pair_hash(pair));
+        let hash = hash_words(&pair);
         match self.probe(hash, |t, i| t.get_pair(i) == pair) {
             Ok(i) => Ok((i, false)),
             Err(pos) => self.insert_at(&pair, hash, pos),

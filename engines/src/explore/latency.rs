@@ -72,29 +72,6 @@ impl LatencySampler {
         out
     }
 
-    /// Runs `op`, which makes `n` calls at once (a batch of successors,
-    /// [`VisitedSet::find_or_insert_batch`](crate::VisitedSet::find_or_insert_batch)):
-    /// when one of those `n` calls is a sampled one, times `op` and records
-    /// its mean time per call once per sampled call among them, so a run
-    /// of batches samples as many calls as one of single calls.
-    #[inline]
-    pub fn time_many<T>(&mut self, n: u64, op: impl FnOnce() -> T) -> T {
-        let first = self.calls;
-        self.calls = self.calls.wrapping_add(n);
-        // Multiples of SAMPLE_EVERY in first..first + n.
-        let sampled = (first + n).div_ceil(SAMPLE_EVERY) - first.div_ceil(SAMPLE_EVERY);
-        if sampled == 0 {
-            return op();
-        }
-        let t0 = Instant::now();
-        let out = op();
-        let ns = u64::try_from(t0.elapsed().as_nanos() / n as u128).unwrap_or(u64::MAX);
-        if let Some(h) = self.histogram.as_mut() {
-            h.saturating_record_n(ns.max(1), sampled);
-        }
-        out
-    }
-
     /// Adds `other`'s samples (another worker's) to this one's.
     pub fn merge(&mut self, other: &LatencySampler) {
         if let (Some(h), Some(o)) = (self.histogram.as_mut(), other.histogram.as_ref()) {
@@ -139,23 +116,6 @@ mod tests {
         merged.merge(&s);
         merged.merge(&s);
         assert_eq!(merged.summary().map(|l| l.samples), Some(8));
-    }
-
-    #[test]
-    fn batches_sample_as_many_calls_as_single_calls() {
-        let mut s = LatencySampler::new();
-        let mut ran = 0;
-        // 3 + 61 + 0 + 1 + 200 calls: 0, 64, 128, 192 and 256 sampled.
-        for n in [3u64, 61, 0, 1, 200] {
-            s.time_many(n, || ran += 1);
-        }
-        assert_eq!(ran, 5, "every batch runs");
-        assert_eq!(s.summary().map(|l| l.samples), Some(5));
-        let mut single = LatencySampler::new();
-        for _ in 0..265 {
-            single.time(|| ());
-        }
-        assert_eq!(single.summary().map(|l| l.samples), Some(5));
     }
 
     #[test]

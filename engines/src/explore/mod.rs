@@ -18,12 +18,6 @@
 //! lookups' cache misses overlap (task-clock 0.82-0.96 of the unbatched
 //! search on four BEEM Promela models of 0.5-1.2 M states).
 //!
-//! Where the set inserts batches ([`VisitedSet::inserts_batches`]: the
-//! trees), a state's successors are generated first and handed over
-//! together ([`VisitedSet::find_or_insert_batch`]: node by node over the
-//! batch, each node's home buckets prefetched first); the latency sample
-//! then records a batch's mean time per successor.
-//!
 //! Operation latency: one `find_or_insert` / `find_or_insert_from` call in
 //! every [`SAMPLE_EVERY`](crate::explore::latency::SAMPLE_EVERY) (64) is timed with
 //! `Instant::now()` around the call alone and recorded in an HDR histogram
@@ -206,11 +200,7 @@ fn search(
     // Successors are generated first and then looked up, their buckets
     // prefetched, where the set can ([`VisitedSet::prefetch`]).
     let prefetching = side_words == 0 && set.prefetch(&init).is_some();
-    // Or handed over together where the set inserts batches (the trees).
-    let batching = !prefetching && set.inserts_batches();
     let mut batch = SuccessorBatch::new(k);
-    let mut sides = Vec::new();
-    let mut answers = Vec::new();
     let mut current = Vec::with_capacity(k + side_words);
     // States remaining in the current BFS level.
     let mut level_left = queue.len();
@@ -243,40 +233,6 @@ fn search(
                     full.message
                 });
             (result, insert_error.err())
-        } else if batching {
-            batch.clear();
-            let result = model.next_all(cur_state, &mut |_group, succ| batch.push(succ, None));
-            let n = batch.len();
-            transitions += n as u64;
-            sides.resize(n * side_words, 0);
-            answers.clear();
-            let inserted = latency.time_many(n as u64, || {
-                set.find_or_insert_batch(
-                    batch.values(),
-                    n,
-                    (cur_state, cur_side),
-                    &mut sides,
-                    &mut answers,
-                )
-            });
-            for (i, answer) in answers.iter().enumerate() {
-                if answer.is_new() {
-                    let succ = batch.get(i).0;
-                    domains.observe_successor(succ, cur_state);
-                    queue.push(
-                        succ,
-                        &sides[i * side_words..(i + 1) * side_words],
-                        answer.reference(),
-                    );
-                }
-            }
-            let insert_error = inserted.err().map(|(full, at)| {
-                // As in the unbatched search: the successors after the
-                // one that did not fit were never looked at.
-                transitions -= (n - at - 1) as u64;
-                full.message
-            });
-            (result, insert_error)
         } else {
             let mut insert_error = None;
             let result = model.next_all(cur_state, &mut |_group, succ| {
@@ -408,28 +364,16 @@ mod tests {
         assert!(0 < l.p50_ns && l.p50_ns <= l.p99_ns && l.p99_ns <= l.p999_ns);
     }
 
-    /// A visited set that offers neither [`VisitedSet::prefetch`] nor
-    /// [`VisitedSet::find_or_insert_batch`], so the explorer inserts
-    /// successors as they come.
-    struct Unbatched<S>(S);
+    /// A hash table that does not offer [`VisitedSet::prefetch`], so the
+    /// explorer inserts successors as they come.
+    struct Unbatched(HashTable);
 
-    impl<S: VisitedSet> VisitedSet for Unbatched<S> {
+    impl VisitedSet for Unbatched {
         fn find_or_insert(&mut self, state: &[Value]) -> Result<Inserted, TableFull> {
             self.0.find_or_insert(state)
         }
-        fn side_words(&self) -> usize {
-            self.0.side_words()
-        }
-        fn find_or_insert_from(
-            &mut self,
-            state: &[Value],
-            pred: Option<(&[Value], &[u32])>,
-            side: &mut [u32],
-        ) -> Result<Inserted, TableFull> {
-            self.0.find_or_insert_from(state, pred, side)
-        }
         fn recalls_states(&self) -> bool {
-            self.0.recalls_states()
+            true
         }
         fn recall(&mut self, reference: u64, state: &mut [Value], side: &mut [u32]) -> bool {
             self.0.recall(reference, state, side)
@@ -442,73 +386,6 @@ mod tests {
         }
         fn params(&self) -> String {
             self.0.params()
-        }
-        fn counters(&self) -> Vec<(String, u64)> {
-            self.0.counters()
-        }
-    }
-
-    /// The search handing each state's successors to a tree at once
-    /// ([`VisitedSet::find_or_insert_batch`]) stores the same states under
-    /// the same references, with the same node tables and counters, and
-    /// counts the same transitions and levels, as the search inserting
-    /// them as they come: to the end, on a model error, and on a node
-    /// table full at its index width.
-    #[test]
-    fn batched_tree_insertion_searches_like_inserting_as_successors_come() {
-        use crate::blocks::budget::Budget;
-        use crate::schemes::compact_tree::{CompactTree, CompactTreeConfig};
-        use crate::schemes::tree::{Tree, TreeConfig};
-        let cases: [(SyntheticModel, u32, RunStatus); 3] = [
-            (Counters::new(6, 5), 16, RunStatus::Ok),
-            (
-                Counters::failing_at(5, 5, Some(4)),
-                16,
-                RunStatus::ModelError,
-            ),
-            (Counters::new(8, 6), 10, RunStatus::TableFull),
-        ];
-        for (model, w, status) in cases {
-            let k = model.slot_count();
-            let tree = || {
-                let config = TreeConfig {
-                    w,
-                    initial_buckets: 16,
-                    ..Default::default()
-                };
-                Tree::new(k, &config, Budget::unlimited()).unwrap()
-            };
-            let compact = || {
-                let config = CompactTreeConfig {
-                    w,
-                    initial_m: 4,
-                    ..Default::default()
-                };
-                CompactTree::new(k, &config, Budget::unlimited()).unwrap()
-            };
-            let sets: [(Box<dyn VisitedSet>, Box<dyn VisitedSet>); 2] = [
-                (Box::new(tree()), Box::new(Unbatched(tree()))),
-                (Box::new(compact()), Box::new(Unbatched(compact()))),
-            ];
-            for (mut batched, mut unbatched) in sets {
-                assert!(batched.inserts_batches() && !unbatched.inserts_batches());
-                let a = explore(&model, batched.as_mut(), ExploreConfig::default());
-                let b = explore(&model, unbatched.as_mut(), ExploreConfig::default());
-                assert_eq!(a.status, status, "{}", a.message);
-                assert_eq!(
-                    (a.status, &a.message, a.states, a.transitions, a.levels),
-                    (b.status, &b.message, b.states, b.transitions, b.levels)
-                );
-                if status != RunStatus::TableFull {
-                    // Past a failure the batch may have stored node
-                    // tuples of the successors after it.
-                    assert_eq!(a.counters, b.counters);
-                    assert_eq!(
-                        (a.engine_bytes_used, a.engine_bytes_alloc),
-                        (b.engine_bytes_used, b.engine_bytes_alloc)
-                    );
-                }
-            }
         }
     }
 

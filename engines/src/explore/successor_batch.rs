@@ -46,11 +46,6 @@ impl SuccessorBatch {
         self.hashes.len()
     }
 
-    /// The vectors held, one after the other.
-    pub(crate) fn values(&self) -> &[Value] {
-        &self.values
-    }
-
     /// The `i`-th vector held, with its hash.
     #[inline]
     pub(crate) fn get(&self, i: usize) -> (&[Value], Option<u64>) {

@@ -668,32 +668,6 @@ mod conformance_tests {
         }
     }
 
-    /// Batched insertion answers as one by one (`tree`'s check): with
-    /// the adaptive root key re-keying as node tables grow, with slot
-    /// values too wide for u = 3 bits in the root key (k = 2, 3), and
-    /// with node tables of 2^6 tuples filling.
-    #[test]
-    fn batched_insertion_answers_as_one_by_one() {
-        for (k, w, u, adaptive_key, fails) in [
-            (2, 12, 3, true, true),
-            (3, 12, 3, false, true),
-            (8, 16, 32, true, false),
-            (17, 6, 32, true, true),
-            (40, 16, 32, false, false),
-        ] {
-            let config = CompactTreeConfig {
-                w,
-                u,
-                adaptive_key,
-                initial_m: 4,
-                ..Default::default()
-            };
-            let make = || -> Box<dyn VisitedSet> { Box::new(CompactTree::new(k, &config, Budget::unlimited()).unwrap()) };
-            let failed = crate::schemes::tree::tests::check_batches(&make, k, 9, k as u64);
-            assert_eq!(failed, fails, "k={k}");
-        }
-    }
-
     #[test]
     fn small_w_and_u_at_the_top_of_their_range() {
         // u = w = 5: root keys of 5 (k = 1) or 10 bits, values and node

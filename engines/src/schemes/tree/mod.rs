@@ -60,7 +60,7 @@ use crate::visited::{Inserted, MemoryUsage, TableFull, VisitedSet};
 use pins::Value;
 pub use shape::root_children_are_slots;
 pub(crate) use shape::TreeSpec;
-use shape::{inserted, BatchWork, Pred, Shape};
+use shape::{inserted, Pred, Shape};
 
 /// A root table: stores root tuples, nothing points into it.
 pub trait RootTable: Send {
@@ -90,8 +90,6 @@ pub struct TreeDb<R: RootTable> {
     root: R,
     /// Scratch: this insertion's node indices, then which nodes changed.
     scratch: Vec<u32>,
-    /// Scratch of a batch of successors ([`VisitedSet::find_or_insert_batch`]).
-    batch: BatchWork,
     node_lookups: u64,
     node_lookups_saved: u64,
 }
@@ -114,7 +112,6 @@ impl<R: RootTable> TreeDb<R> {
             tables,
             root,
             scratch,
-            batch: BatchWork::default(),
             node_lookups: 0,
             node_lookups_saved: 0,
         })
@@ -135,7 +132,6 @@ impl<R: RootTable> TreeDb<R> {
             shape: self.shape,
             tables: self.tables,
             scratch: self.scratch,
-            batch: self.batch,
             node_lookups: lookups.0,
             node_lookups_saved: lookups.1,
         }
@@ -190,7 +186,6 @@ impl<R: RootTable> TreeDb<R> {
             scratch,
             node_lookups,
             node_lookups_saved,
-            ..
         } = self;
         let (l, r) = shape.walk::<_, TableFull>(
             state,
@@ -206,57 +201,6 @@ impl<R: RootTable> TreeDb<R> {
         )?;
         let (reference, new) = root.find_or_insert(l, r)?;
         Ok(inserted(reference, new))
-    }
-
-    /// [`VisitedSet::find_or_insert_batch`]: the node look-ups node by
-    /// node over the batch, each node's home buckets prefetched for the
-    /// whole batch first ([`Shape::walk_batch`]), then the root look-ups
-    /// in order.
-    fn insert_batch(
-        &mut self,
-        states: &[Value],
-        n: usize,
-        pred: Pred<'_>,
-        sides: &mut [u32],
-        answers: &mut Vec<Inserted>,
-    ) -> Result<(), (TableFull, usize)> {
-        let TreeDb {
-            shape,
-            tables,
-            root,
-            batch,
-            node_lookups,
-            node_lookups_saved,
-            ..
-        } = self;
-        let (walked, failure) = shape.walk_batch(
-            states,
-            n,
-            pred,
-            tables,
-            batch,
-            node_lookups_saved,
-            |table, pair| {
-                let hash = IndexTable::pair_hash(pair);
-                table.prefetch_home(hash);
-                hash
-            },
-            |table: &mut IndexTable, pair, hash| {
-                let index = table.find_or_insert_pair_hashed(pair, hash)?.0;
-                *node_lookups += 1;
-                Ok::<_, TableFull>(index)
-            },
-        );
-        let w = shape.side_words();
-        for i in 0..walked {
-            let (l, r) = shape.batch_root(batch, i);
-            match root.find_or_insert(l, r) {
-                Ok((reference, new)) => answers.push(inserted(reference, new)),
-                Err(full) => return Err((full, i)),
-            }
-            sides[i * w..(i + 1) * w].copy_from_slice(&shape.batch_side(batch, i)[..w]);
-        }
-        failure.map_or(Ok(()), |full| Err((full, walked)))
     }
 }
 
@@ -281,21 +225,6 @@ impl<R: RootTable> VisitedSet for TreeDb<R> {
             side.copy_from_slice(idx);
         }
         Ok(r)
-    }
-
-    fn inserts_batches(&self) -> bool {
-        true
-    }
-
-    fn find_or_insert_batch(
-        &mut self,
-        states: &[Value],
-        n: usize,
-        pred: Pred<'_>,
-        sides: &mut [u32],
-        answers: &mut Vec<Inserted>,
-    ) -> Result<(), (TableFull, usize)> {
-        self.insert_batch(states, n, pred, sides, answers)
     }
 
     fn recalls_states(&self) -> bool {
@@ -537,7 +466,7 @@ impl TreeDb<HashRoot> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::shape::{build, Child};
     use super::*;
 
@@ -689,114 +618,6 @@ pub(crate) mod tests {
                 }
             }
             assert_eq!(inc.len(), plain.len());
-        }
-    }
-
-    /// Inserts `n` successors of `pred` (flat in `states`) one by one,
-    /// as the explorer does without batches: (answers, side data, the
-    /// failure and where).
-    type Inserts = (Vec<Inserted>, Vec<u32>, Option<(String, usize)>);
-
-    fn one_by_one(set: &mut dyn VisitedSet, states: &[u32], n: usize, pred: Pred<'_>) -> Inserts {
-        let (k, w) = (states.len().checked_div(n).unwrap_or(0), set.side_words());
-        let (mut answers, mut sides) = (Vec::new(), vec![0; n * w]);
-        for i in 0..n {
-            match set.find_or_insert_from(&states[i * k..(i + 1) * k], Some(pred), &mut sides[i * w..(i + 1) * w]) {
-                Ok(a) => answers.push(a),
-                Err(full) => return (answers, sides, Some((full.message, i))),
-            }
-        }
-        (answers, sides, None)
-    }
-
-    fn batched(set: &mut dyn VisitedSet, states: &[u32], n: usize, pred: Pred<'_>) -> Inserts {
-        let (mut answers, mut sides) = (Vec::new(), vec![0; n * set.side_words()]);
-        let failure = set.find_or_insert_batch(states, n, pred, &mut sides, &mut answers).err();
-        (answers, sides, failure.map(|(full, i)| (full.message, i)))
-    }
-
-    /// Batches of 0..12 successors of stored states, each changing 1..3
-    /// slots to values below `below` (duplicates among them and with
-    /// stored states included), inserted into two sets `make` gives, one
-    /// batched, one one by one: the same answers, side data, failure
-    /// (and its position), and, until a failure, the same counters and
-    /// memory; the stored states read back the same. Whether a failure
-    /// ended the check.
-    pub(crate) fn check_batches(make: &dyn Fn() -> Box<dyn VisitedSet>, k: usize, below: u32, seed: u64) -> bool {
-        let mut rng = seed;
-        let mut next = |under: u64| {
-            rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (rng >> 33) % under.max(1)
-        };
-        let (mut by_batch, mut single) = (make(), make());
-        assert!(by_batch.inserts_batches());
-        let w = by_batch.side_words();
-        let mut states = vec![vec![0u32; k]];
-        let mut sides = vec![vec![0u32; w]];
-        by_batch.find_or_insert_from(&states[0], None, &mut sides[0]).unwrap();
-        single.find_or_insert_from(&states[0], None, &mut vec![0; w]).unwrap();
-        for _ in 0..200 {
-            let p = next(states.len() as u64) as usize;
-            let n = next(12) as usize;
-            let mut succs = Vec::with_capacity(n * k);
-            for _ in 0..n {
-                let mut succ = states[p].clone();
-                for _ in 0..=next(3) {
-                    if k > 0 {
-                        succ[next(k as u64) as usize] = next(below as u64) as u32;
-                    }
-                }
-                succs.extend_from_slice(&succ);
-            }
-            let pred = (&states[p][..], &sides[p][..]);
-            let got = batched(by_batch.as_mut(), &succs, n, pred);
-            let want = one_by_one(single.as_mut(), &succs, n, pred);
-            assert_eq!(got.0, want.0, "k={k}: answers");
-            let done = want.0.len();
-            assert_eq!(got.1[..done * w], want.1[..done * w], "k={k}: side data");
-            assert_eq!(got.2, want.2, "k={k}: failure");
-            if want.2.is_some() {
-                return true;
-            }
-            assert_eq!(by_batch.counters(), single.counters(), "k={k}");
-            assert_eq!(by_batch.memory(), single.memory(), "k={k}");
-            for (i, a) in want.0.iter().enumerate() {
-                if a.is_new() {
-                    states.push(succs[i * k..(i + 1) * k].to_vec());
-                    sides.push(want.1[i * w..(i + 1) * w].to_vec());
-                }
-            }
-        }
-        assert_eq!(by_batch.len(), single.len());
-        let (mut a, mut b) = (vec![0; k], vec![0; k]);
-        let (mut sa, mut sb) = (vec![0; w], vec![0; w]);
-        for state in &states {
-            let mut side = vec![0; w];
-            let reference = single.find_or_insert_from(state, None, &mut side).unwrap().reference();
-            assert!(by_batch.recall(reference, &mut a, &mut sa) && single.recall(reference, &mut b, &mut sb));
-            assert_eq!((&a, &sa), (&b, &sb));
-            assert_eq!(&a, state);
-        }
-        false
-    }
-
-    #[test]
-    fn batched_insertion_answers_as_one_by_one() {
-        // Node tables of 2^6 tuples fill, so the failures are compared too.
-        for k in [0usize, 1, 2, 3, 5, 8, 17, 40] {
-            for incremental in [true, false] {
-                for w in [32, 6] {
-                    let config = TreeConfig {
-                        incremental,
-                        initial_buckets: 16,
-                        w,
-                        ..Default::default()
-                    };
-                    let make = || -> Box<dyn VisitedSet> { Box::new(Tree::new(k, &config, Budget::unlimited()).unwrap()) };
-                    let failed = check_batches(&make, k, 8, k as u64 + w as u64);
-                    assert_eq!(failed, w == 6 && k >= 5, "k={k} w={w}");
-                }
-            }
         }
     }
 

@@ -271,7 +271,7 @@ impl Shape {
             Some((pvec, pside)) => {
                 debug_assert_eq!((pvec.len(), pside.len()), (self.k, inner));
                 vals[..inner].copy_from_slice(pside);
-                self.mark_changed(state, pvec, changed, |_| ());
+                self.mark_changed(state, pvec, changed);
                 false
             }
         };
@@ -289,13 +289,13 @@ impl Shape {
         Ok((vals[l as usize], vals[r as usize]))
     }
 
-    /// Sets `changed[j]` to 1 (calling `marked(j)`) for every non-root node `j` above a slot
+    /// Sets `changed[j]` to 1 for every non-root node `j` above a slot
     /// where `state` and `pred` differ, to 0 for the others: each changed
     /// slot marks its path up to the root or to a node already marked, so
     /// a search step that changes a few slots costs a comparison per slot
     /// and a mark per changed node, not a test per node.
     #[inline]
-    fn mark_changed(&self, state: &[Value], pred: &[Value], changed: &mut [u32], mut marked: impl FnMut(usize)) {
+    fn mark_changed(&self, state: &[Value], pred: &[Value], changed: &mut [u32]) {
         let inner = changed.len();
         changed.fill(0);
         for ((&v, &p), &parent) in state.iter().zip(pred).zip(&self.slot_parent) {
@@ -303,7 +303,6 @@ impl Shape {
                 let mut j = parent as usize;
                 while j < inner && changed[j] == 0 {
                     changed[j] = 1;
-                    marked(j);
                     j = self.node_parent[j] as usize;
                 }
             }
@@ -311,160 +310,7 @@ impl Shape {
     }
 }
 
-/// The work of a batched walk ([`Shape::walk_batch`]): each state's
-/// values (see [`values`]), one after the other; the look-ups to make,
-/// grouped by node (each a state's number, ascending within a node) with
-/// where each node's group starts; each look-up's hash; how many look-ups
-/// each state makes; the look-ups as (node, state) before grouping; and
-/// one state's changed-flags.
-#[derive(Default)]
-pub(crate) struct BatchWork {
-    values: Vec<u32>,
-    looks: Vec<u32>,
-    starts: Vec<u32>,
-    hashes: Vec<u64>,
-    per_state: Vec<u32>,
-    marked: Vec<(u32, u32)>,
-    changed: Vec<u32>,
-}
-
 impl Shape {
-    /// [`walk`](Self::walk) of the `n` states in `states` (`n` vectors
-    /// one after the other), all successors of `pred`, node by node
-    /// instead of state by state: for each node in post-order (children
-    /// first), `hash(&nodes[j], tuple)` first gives (and may prefetch) the
-    /// hash of the tuple of every state that changed there, then
-    /// `lookup(&mut nodes[j], tuple, hash)` looks them up in order, so
-    /// the cache misses of one node's look-ups overlap. Every node table
-    /// sees the same look-ups in the same order as `n` walks would: the
-    /// indices are the same. Returns how many states were walked (all but
-    /// from the first that failed) and that failure; the node indices and
-    /// root tuple of state `i` are then [`batch_side`](Self::batch_side)
-    /// and [`batch_root`](Self::batch_root). After a failure the states
-    /// after it may have had look-ups at the nodes before the one that
-    /// failed.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    pub(crate) fn walk_batch<T, E: From<TableFull>>(
-        &self,
-        states: &[Value],
-        n: usize,
-        pred: Pred<'_>,
-        nodes: &mut [T],
-        work: &mut BatchWork,
-        saved: &mut u64,
-        hash: impl Fn(&T, [u32; 2]) -> u64,
-        mut lookup: impl FnMut(&mut T, [u32; 2], u64) -> Result<u32, E>,
-    ) -> (usize, Option<E>) {
-        let (k, inner) = (self.k, self.inner());
-        let width = values(inner, k);
-        debug_assert_eq!(states.len(), n * k);
-        let state = |i: usize| &states[i * k..(i + 1) * k];
-        let mut done = n;
-        let mut error = None;
-        if self.value_bits < 32 {
-            if let Some(i) = (0..n).find(|&i| state(i).iter().fold(0, |a, &v| a | v) >> self.value_bits != 0) {
-                (done, error) = (i, Some(self.value_too_wide(state(i)).into()));
-            }
-        }
-        self.batch_looks(states, done, pred, work);
-        let BatchWork { values: vals, looks, starts, hashes, per_state, .. } = work;
-        for (j, node) in nodes[..inner].iter_mut().enumerate() {
-            let group = starts[j] as usize..starts[j + 1] as usize;
-            if group.is_empty() {
-                continue;
-            }
-            let [l, r] = self.children[j];
-            let tuple = |vals: &[u32], i: u32| {
-                let one = &vals[i as usize * width..];
-                [one[l as usize], one[r as usize]]
-            };
-            for (&i, h) in looks[group.clone()].iter().zip(&mut hashes[group.clone()]) {
-                *h = hash(node, tuple(vals, i));
-            }
-            for (&i, &h) in looks[group.clone()].iter().zip(&hashes[group]) {
-                if i as usize >= done {
-                    break;
-                }
-                match lookup(node, tuple(vals, i), h) {
-                    Ok(index) => vals[i as usize * width + j] = index,
-                    Err(e) => {
-                        (done, error) = (i as usize, Some(e));
-                        break;
-                    }
-                }
-            }
-        }
-        let looked_up: u64 = per_state[..done].iter().map(|&c| c as u64).sum();
-        *saved += (inner * done) as u64 - looked_up;
-        (done, error)
-    }
-
-    /// Sets up a batched walk of the first `n` states of `states`: their
-    /// values, and the look-ups each needs (with `pred` on an incremental
-    /// tree, at the nodes above its changed slots; else at every node),
-    /// grouped by node.
-    fn batch_looks(&self, states: &[Value], n: usize, pred: Pred<'_>, work: &mut BatchWork) {
-        let (k, inner) = (self.k, self.inner());
-        let width = values(inner, k);
-        let BatchWork { values: vals, looks, starts, hashes, per_state, marked, changed } = work;
-        // Every word a walk reads is written first: no clearing.
-        vals.resize(n * width, 0);
-        marked.clear();
-        per_state.clear();
-        changed.resize(inner, 0);
-        for i in 0..n {
-            let (state, one) = (&states[i * k..(i + 1) * k], &mut vals[i * width..(i + 1) * width]);
-            one[inner..].copy_from_slice(state);
-            let before = marked.len();
-            if self.incremental {
-                let (pvec, pside) = pred;
-                one[..inner].copy_from_slice(pside);
-                self.mark_changed(state, pvec, changed, |j| marked.push((j as u32, i as u32)));
-            } else {
-                marked.extend((0..inner as u32).map(|j| (j, i as u32)));
-            }
-            per_state.push((marked.len() - before) as u32);
-        }
-        // Grouped by node (a counting sort: states stay ascending), the
-        // flags' room reused for where each node's next look-up goes.
-        starts.clear();
-        starts.resize(inner + 1, 0);
-        for &(j, _) in marked.iter() {
-            starts[j as usize + 1] += 1;
-        }
-        for j in 0..inner {
-            starts[j + 1] += starts[j];
-        }
-        looks.resize(marked.len(), 0);
-        hashes.resize(marked.len(), 0);
-        changed.copy_from_slice(&starts[..inner]);
-        for &(j, i) in marked.iter() {
-            looks[changed[j as usize] as usize] = i;
-            changed[j as usize] += 1;
-        }
-    }
-
-    /// The node indices of state `i` of the last [`walk_batch`](Self::walk_batch).
-    #[inline]
-    pub(crate) fn batch_side<'w>(&self, work: &'w BatchWork, i: usize) -> &'w [u32] {
-        let width = values(self.inner(), self.k);
-        &work.values[i * width..i * width + self.inner()]
-    }
-
-    /// The root tuple of state `i` of the last [`walk_batch`](Self::walk_batch).
-    #[inline]
-    pub(crate) fn batch_root(&self, work: &BatchWork, i: usize) -> (u32, u32) {
-        let width = values(self.inner(), self.k);
-        let vals = &work.values[i * width..(i + 1) * width];
-        if self.k <= 1 {
-            // See `walk`: one slot is its own root tuple, none is (0, 0).
-            return (vals.first().copied().unwrap_or(0), 0);
-        }
-        let [l, r] = self.children[self.inner()];
-        (vals[l as usize], vals[r as usize])
-    }
-
     /// The inverse of [`walk`](Self::walk): from a state's root tuple,
     /// writes its slots into `state` and its node indices into the first
     /// [`inner`](Self::inner) words of `idx` (if it has that many),
