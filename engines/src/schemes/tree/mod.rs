@@ -156,6 +156,21 @@ impl<R: RootTable> TreeDb<R> {
         [len(left_slot, k.div_ceil(2).saturating_sub(2)), len(right_slot, k.saturating_sub(3))]
     }
 
+    /// The slots of the state stored under `reference` read back through
+    /// the nodes `nodes` only ([`Shape::nodes_above`] some slots: their
+    /// values are right, the others' are not): a recall that skips the
+    /// subtrees of the slots not asked for.
+    pub(crate) fn recall_nodes(&mut self, reference: u64, nodes: &[u32]) -> &[Value] {
+        let tables = &self.tables;
+        let root = ((reference >> 32) as u32, reference as u32);
+        self.shape.unwalk_nodes(root, nodes, &mut self.scratch, |j, i| tables[j].get_pair(i))
+    }
+
+    /// The nodes above the slots `slots` (for [`recall_nodes`](Self::recall_nodes)).
+    pub(crate) fn nodes_above(&self, slots: &[usize]) -> Vec<u32> {
+        self.shape.nodes_above(slots)
+    }
+
     /// Tuples in all node tables.
     pub fn node_entries(&self) -> u64 {
         self.tables.iter().map(|t| t.len()).sum()
@@ -603,6 +618,31 @@ mod tests {
                 }
             }
             assert_eq!(inc.len(), plain.len());
+        }
+    }
+
+    #[test]
+    fn reading_back_through_the_nodes_above_some_slots_gives_those_slots() {
+        for k in [1usize, 2, 3, 5, 16, 17, 40] {
+            // The model's order and a reversed one.
+            for order in [Vec::new(), (0..k).rev().collect()] {
+                let mut t = Tree::ordered(k, &TreeConfig { initial_buckets: 16, ..Default::default() }, order, Budget::unlimited()).unwrap();
+                let states: Vec<Vec<u32>> = (0..50u32).map(|i| (0..k as u32).map(|s| i * 7 % (s + 3)).collect()).collect();
+                let refs: Vec<u64> = states.iter().map(|v| t.find_or_insert(v).unwrap().reference()).collect();
+                for lo in 0..k {
+                    let slots: Vec<usize> = (lo..(lo + 4).min(k)).collect();
+                    let nodes = t.nodes_above(&slots);
+                    if k >= 16 {
+                        assert!(nodes.len() < k - 2, "k={k}: the other subtrees are skipped");
+                    }
+                    for (v, &r) in states.iter().zip(&refs) {
+                        let got = t.recall_nodes(r, &nodes);
+                        for &s in &slots {
+                            assert_eq!(got[s], v[s], "k={k} slot {s}");
+                        }
+                    }
+                }
+            }
         }
     }
 

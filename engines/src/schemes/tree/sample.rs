@@ -377,8 +377,9 @@ impl Sample {
 
     /// The first `first` stored states slot by slot, as `pairing` reads
     /// them (the states [`thinning`] keeps, each slot's values numbered),
-    /// read back from the first tree [`COLUMNS_PER_PASS`] slots at a time
-    /// (none if it could not store them).
+    /// read back from the first tree [`COLUMNS_PER_PASS`] slots at a time,
+    /// each pass through the nodes above its slots only (none if it could
+    /// not store them).
     pub(super) fn columns(&mut self, k: usize, first: usize) -> Vec<NumberedColumn> {
         let queued = first.min(self.queue.len());
         let step = thinning(k, queued);
@@ -386,12 +387,14 @@ impl Sample {
         let Some(seen) = self.seen.as_mut() else {
             return Vec::new();
         };
-        let (mut state, mut columns) = (vec![0; k], Vec::with_capacity(k));
+        let mut columns = Vec::with_capacity(k);
         for first in (0..k).step_by(COLUMNS_PER_PASS) {
             let slots = first..(first + COLUMNS_PER_PASS).min(k);
             let mut pass: Vec<_> = slots.clone().map(|_| SlotColumn::with_capacity(kept)).collect();
+            // Only the subtrees over this pass's slots are read back.
+            let nodes = seen.nodes_above(&slots.clone().collect::<Vec<_>>());
             for i in (0..queued).step_by(step) {
-                seen.recall(self.queue.get(i), &mut state, &mut []);
+                let state = seen.recall_nodes(self.queue.get(i), &nodes);
                 for (column, &v) in pass.iter_mut().zip(&state[slots.clone()]) {
                     column.push(v);
                 }

@@ -351,6 +351,47 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// The non-root nodes above some slot of `slots`, highest number
+    /// first (the order [`unwalk_nodes`](Self::unwalk_nodes) takes them).
+    pub(crate) fn nodes_above(&self, slots: &[usize]) -> Vec<u32> {
+        let under = self.node_slots();
+        let above = |j: &usize| under[*j].iter().any(|s| slots.contains(s));
+        (0..self.inner()).rev().filter(above).map(|j| j as u32).collect()
+    }
+
+    /// [`unwalk`](Self::unwalk) of the nodes `nodes` only (from
+    /// [`nodes_above`](Self::nodes_above)): the values of the slots under
+    /// them land in the last `k` words of `scratch` (at least
+    /// [`scratch_words`](Self::scratch_words)), slot `s` at `inner + s`,
+    /// the other slots' words left as they were.
+    #[inline]
+    pub(crate) fn unwalk_nodes<'s>(
+        &self,
+        root: (u32, u32),
+        nodes: &[u32],
+        scratch: &'s mut [u32],
+        tuple: impl Fn(usize, u32) -> [u32; 2],
+    ) -> &'s [u32] {
+        let inner = self.inner();
+        let vals = &mut scratch[..values(inner, self.k)];
+        if self.k <= 1 {
+            if let Some(v) = vals.first_mut() {
+                *v = root.0;
+            }
+            return vals;
+        }
+        let children = &self.children[..=inner];
+        let [l, r] = children[inner];
+        (vals[l as usize], vals[r as usize]) = root;
+        for &j in nodes {
+            let [l, r] = children[j as usize];
+            [vals[l as usize], vals[r as usize]] = tuple(j as usize, vals[j as usize]);
+        }
+        &vals[inner..]
+    }
+}
+
 /// The answer for a root tuple stored under `reference`, `new` if this
 /// insertion stored it.
 #[inline]
