@@ -576,7 +576,13 @@ impl Ldd {
         }
         let mut out: Vec<(Value, Id)> = Vec::new();
         let rel = rel_entries(st, r, self.roles[g][l]);
-        for (v, d) in st.entries(s) {
+        // Along `s`'s list, no vector of its entries (malloc and free
+        // were a tenth of BridgeAndVehicles-PT-V10P10N10's instructions,
+        // these vectors among them).
+        let mut a = s;
+        while a > END {
+            let Node { value: v, down: d, right } = st.node(a);
+            a = right;
             if self.roles[g][l] == Role::Skip {
                 out.push((v, self.image_rec(st, d, r, g, l + 1)?));
                 continue;
