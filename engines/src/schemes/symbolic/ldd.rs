@@ -14,7 +14,9 @@
 //! writes the slot (Sylvan's read/write levels of `relprod`); its learned
 //! projections have the current levels only. The relational product walks
 //! the set and the relation together, copies the slots outside the group
-//! and stops below the group's last slot.
+//! and stops below the group's last slot; an image starts at the group's
+//! top slot, from the sets there that hold a value the relation reads,
+//! and rebuilds their ancestors only ([`ldtop`]).
 //!
 //! Values are edges, so any 32-bit value fits: the layout has no widths
 //! and this encoding never re-encodes (counters cost one node per value
