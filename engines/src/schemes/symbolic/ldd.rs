@@ -14,7 +14,9 @@
 //! writes the slot (Sylvan's read/write levels of `relprod`); its learned
 //! projections have the current levels only. The relational product walks
 //! the set and the relation together, copies the slots outside the group
-//! and stops below the group's last slot.
+//! and stops below the group's last slot; an image starts at the group's
+//! top slot, from the sets there that hold a value the relation reads,
+//! and rebuilds their ancestors only ([`ldtop`]).
 //!
 //! Values are edges, so any 32-bit value fits: the layout has no widths
 //! and this encoding never re-encodes (counters cost one node per value
@@ -50,6 +52,7 @@ use super::layout::Layout;
 use pins::Value;
 use opcache::OpCache;
 use std::cell::RefCell;
+use ldtop::Above;
 use unique::{node_hash, Probe, Unique};
 
 /// A node id: [`EMPTY`], [`END`] or an inner node.
@@ -67,6 +70,8 @@ pub const ANY: Value = Value::MAX;
 
 #[path = "ddmerge.rs"]
 mod ddmerge;
+#[path = "ldtop.rs"]
+mod ldtop;
 #[path = "opcache.rs"]
 mod opcache;
 #[path = "unique.rs"]
@@ -162,6 +167,9 @@ pub struct Ldd {
     /// from empty for every group's walk, its rehashing was 14% of
     /// BridgeAndVehicles-PT-V20P20N20's time.
     walks: RefCell<Walks>,
+    /// The levels above the slots of the set last imaged ([`ldtop`]),
+    /// shared by the groups applied to it.
+    above: RefCell<Above>,
 }
 
 impl Store {
@@ -430,7 +438,13 @@ impl Ldd {
             ends,
             classes,
             walks: RefCell::new(Walks::default()),
+            above: RefCell::new(Above::new(EMPTY, u64::MAX)),
         })
+    }
+
+    /// Group (or class) `g`'s top slot, its first read or written one.
+    fn top(&self, g: usize) -> Option<usize> {
+        self.roles[g].iter().position(|&r| r != Role::Skip)
     }
 
     /// The projections of `s` (over slots `≥ l`) on group `g`'s slots that
@@ -564,7 +578,13 @@ impl Ldd {
         }
         let mut out: Vec<(Value, Id)> = Vec::new();
         let rel = rel_entries(st, r, self.roles[g][l]);
-        for (v, d) in st.entries(s) {
+        // Along `s`'s list, no vector of its entries (malloc and free
+        // were a tenth of BridgeAndVehicles-PT-V10P10N10's instructions,
+        // these vectors among them).
+        let mut a = s;
+        while a > END {
+            let Node { value: v, down: d, right } = st.node(a);
+            a = right;
             if self.roles[g][l] == Role::Skip {
                 out.push((v, self.image_rec(st, d, r, g, l + 1)?));
                 continue;
@@ -641,26 +661,6 @@ impl Ldd {
         memo.insert((s, r, l), total);
         total
     }
-}
-
-/// Per level `0..=deepest` of `s` (a set of states), its level lists
-/// with the number of prefixes (vectors of the slots above) leading to
-/// each, `None` past `u128`: one walk, level by level.
-fn prefixes(st: &Store, s: Id, deepest: usize) -> Vec<Vec<(Id, Option<u128>)>> {
-    let mut levels = vec![vec![(s, Some(1u128))]];
-    for _ in 0..deepest {
-        let mut next: FxHashMap<Id, Option<u128>> = FxHashMap::default();
-        for &(h, paths) in levels.last().expect("level 0") {
-            for (_, d) in st.entries(h) {
-                let n = next.entry(d).or_insert(Some(0));
-                *n = n.and_then(|n| paths.and_then(|p| n.checked_add(p)));
-            }
-        }
-        let mut level: Vec<(Id, Option<u128>)> = next.into_iter().collect();
-        level.sort_unstable();
-        levels.push(level);
-    }
-    levels
 }
 
 /// The set of `rows` (sorted, distinct, of one length) from column `col`
@@ -833,8 +833,18 @@ impl Diagram for Ldd {
         trie(&mut self.store.borrow_mut(), vs, 0)
     }
 
+    /// From the group's top slot ([`ldtop`]): the levels above it are
+    /// walked once per set, not once per group.
     fn image(&self, s: &Id, rel: &Id, g: usize) -> DdResult<Id> {
-        self.image_rec(&mut self.store.borrow_mut(), *s, *rel, g, 0)
+        let st = &mut self.store.borrow_mut();
+        let Some(t) = self.top(g) else {
+            return self.image_rec(st, *s, *rel, g, 0);
+        };
+        let above = &mut self.above.borrow_mut();
+        if !above.is_of(*s, st.collections) {
+            **above = Above::new(*s, st.collections);
+        }
+        self.image_from_top(st, above, *rel, g, t)
     }
 
     fn count_states(&self, s: &Id) -> Option<u128> {
@@ -850,12 +860,13 @@ impl Diagram for Ldd {
     /// Issue 36: one walk of `s` per group from the root cost
     /// PhilosophersDyn-PT-10 (2,310 groups, 193,122 nodes) most of its
     /// summary; the prefixes above each level are counted once
-    /// ([`prefixes`]) and each group walks from its top slot only.
+    /// ([`Above::prefix_counts`]) and each group walks from its top slot
+    /// only.
     fn count_pairs_each(&self, s: &Id, rels: &[(usize, &Id)]) -> Vec<Option<u128>> {
         let st = self.store.borrow();
-        let top = |g: usize| self.roles[g].iter().position(|&r| r != Role::Skip).unwrap_or(0);
+        let top = |g: usize| self.top(g).unwrap_or(0);
         let deepest = rels.iter().map(|&(g, _)| top(g)).max().unwrap_or(0);
-        let heads = prefixes(&st, *s, deepest);
+        let heads = Above::new(*s, st.collections).prefix_counts(&st, deepest);
         let mut states = FxHashMap::default();
         let mut memo = FxHashMap::default();
         rels.iter()

@@ -1,0 +1,275 @@
+//! Relations of the list decision diagram applied from a group's top
+//! slot (issue 36, points 1 and 4): the part of a set above a slot
+//! ([`Above`]: per level, its distinct sets and the edges between them,
+//! built once per set and shared by every group), the group's image of
+//! each set at its top slot that holds a value the relation reads there
+//! ([`super::Ldd::image_rec`] from that slot), and the rebuild of the
+//! ancestors of the sets with successors only. A group's image then costs
+//! the sets of its top slot it may enable and their ancestors, where a
+//! walk from the root visited every node above the top once per group
+//! (25% of BridgeAndVehicles-PT-V20P20N20's time). The same levels give
+//! the prefix counts of [`super::Ldd`]'s transition count.
+//!
+//! Owns the levels above a slot and the top-slot image. Must not know
+//! models, strategies or learning.
+
+use super::{Id, Ldd, Store, ANY, EMPTY, END};
+use crate::schemes::symbolic::diagram::DdResult;
+use pins::Value;
+
+/// The levels of one set `root` from slot 0 down to some slot, valid
+/// while the store has not collected since `epoch`.
+pub(super) struct Above {
+    root: Id,
+    epoch: u64,
+    /// `levels[l]`: the distinct sets at slot `l` (suffixes over slots
+    /// `≥ l` reached by some prefix), increasing.
+    levels: Vec<Vec<Id>>,
+    /// `edges[l]`: (set at slot `l + 1`, set at slot `l` with an entry
+    /// leading to it), one per entry, increasing.
+    edges: Vec<Vec<(Id, Id)>>,
+    /// `index[l]`: (value, set) of every entry of the sets at slot `l`,
+    /// increasing; built for the slots some group's top asked for.
+    index: Vec<Option<Vec<(Value, Id)>>>,
+}
+
+impl Above {
+    pub(super) fn new(root: Id, epoch: u64) -> Above {
+        Above {
+            root,
+            epoch,
+            levels: vec![if root == EMPTY { Vec::new() } else { vec![root] }],
+            edges: Vec::new(),
+            index: vec![None],
+        }
+    }
+
+    /// Whether it describes `root` in the store's `epoch`.
+    pub(super) fn is_of(&self, root: Id, epoch: u64) -> bool {
+        self.root == root && self.epoch == epoch
+    }
+
+    /// Extends the levels down to slot `t` (below the set's last slot,
+    /// a level is empty).
+    pub(super) fn reach(&mut self, st: &Store, t: usize) {
+        while self.levels.len() <= t {
+            let mut edges = Vec::new();
+            for &h in self.levels.last().expect("slot 0") {
+                let mut a = h;
+                while a > END {
+                    let n = st.node(a);
+                    if n.down > END {
+                        edges.push((n.down, h));
+                    }
+                    a = n.right;
+                }
+            }
+            edges.sort_unstable();
+            let mut level: Vec<Id> = edges.iter().map(|e| e.0).collect();
+            level.dedup();
+            self.edges.push(edges);
+            self.levels.push(level);
+            self.index.push(None);
+        }
+    }
+
+    /// The sets at slot `t` ([`Above::reach`] first).
+    pub(super) fn level(&self, t: usize) -> &[Id] {
+        &self.levels[t]
+    }
+
+    /// The sets at slot `l` with an entry leading to `child` (at `l + 1`).
+    fn parents(&self, l: usize, child: Id) -> impl Iterator<Item = Id> + '_ {
+        let e = &self.edges[l];
+        let lo = e.partition_point(|x| x.0 < child);
+        e[lo..].iter().take_while(move |x| x.0 == child).map(|x| x.1)
+    }
+
+    /// The sets at slot `t` that have an entry of value `v`.
+    fn with_value(&mut self, st: &Store, t: usize, v: Value) -> impl Iterator<Item = Id> + '_ {
+        let levels = &self.levels;
+        let index = self.index[t].get_or_insert_with(|| {
+            let mut index: Vec<(Value, Id)> = levels[t]
+                .iter()
+                .flat_map(|&h| st.entries(h).into_iter().map(move |(v, _)| (v, h)))
+                .collect();
+            index.sort_unstable();
+            index
+        });
+        let lo = index.partition_point(|x| x.0 < v);
+        index[lo..].iter().take_while(move |x| x.0 == v).map(|x| x.1)
+    }
+
+    /// Per slot `0..=t`, its sets with the number of prefixes (vectors of
+    /// the slots above) leading to each, `None` past `u128`.
+    pub(super) fn prefix_counts(&mut self, st: &Store, t: usize) -> Vec<Vec<(Id, Option<u128>)>> {
+        self.reach(st, t);
+        let mut out = vec![self.levels[0].iter().map(|&h| (h, Some(1u128))).collect::<Vec<_>>()];
+        for l in 0..t {
+            let above: &Vec<(Id, Option<u128>)> = out.last().expect("slot 0");
+            let mut level: Vec<(Id, Option<u128>)> = Vec::with_capacity(self.levels[l + 1].len());
+            for &(child, parent) in &self.edges[l] {
+                let i = above.binary_search_by_key(&parent, |x| x.0).expect("a set above");
+                let paths = above[i].1;
+                match level.last_mut() {
+                    Some(last) if last.0 == child => {
+                        last.1 = last.1.and_then(|n| paths.and_then(|p| n.checked_add(p)));
+                    }
+                    _ => level.push((child, paths)),
+                }
+            }
+            out.push(level);
+        }
+        out
+    }
+}
+
+impl Ldd {
+    /// Successors of `above`'s set by `r`, relation of group (or merged
+    /// class) `g` whose top slot is `t`: the image at each set of slot
+    /// `t` holding a value `r` reads there, then the ancestors of those
+    /// with successors rebuilt, slot by slot upwards (above its top a
+    /// group copies every value).
+    pub(super) fn image_from_top(
+        &self,
+        st: &mut Store,
+        above: &mut Above,
+        r: Id,
+        g: usize,
+        t: usize,
+    ) -> DdResult<Id> {
+        above.reach(st, t);
+        // The values of slot `t` the relation reads (its top level's,
+        // written or read only).
+        let reads: Vec<Value> = st.entries(r).into_iter().map(|e| e.0).collect();
+        let mut heads: Vec<Id> = if reads.contains(&ANY) {
+            above.level(t).to_vec()
+        } else {
+            reads.iter().flat_map(|&v| above.with_value(&*st, t, v).collect::<Vec<_>>()).collect()
+        };
+        heads.sort_unstable();
+        heads.dedup();
+        let mut new: Vec<(Id, Id)> = Vec::new();
+        for h in heads {
+            let x = self.image_rec(st, h, r, g, t)?;
+            if x != EMPTY {
+                new.push((h, x));
+            }
+        }
+        for l in (0..t).rev() {
+            let mut parents: Vec<Id> = new.iter().flat_map(|&(c, _)| above.parents(l, c)).collect();
+            parents.sort_unstable();
+            parents.dedup();
+            let mut up = Vec::with_capacity(parents.len());
+            for p in parents {
+                let entries: Vec<(Value, Id)> = st
+                    .entries(p)
+                    .into_iter()
+                    .filter_map(|(v, d)| {
+                        let i = new.binary_search_by_key(&d, |e| e.0).ok()?;
+                        Some((v, new[i].1))
+                    })
+                    .collect();
+                up.push((p, st.level(&entries)?));
+            }
+            new = up;
+        }
+        Ok(new.first().map_or(EMPTY, |e| e.1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::diagram::{Diagram, GroupShape};
+    use super::super::super::layout::{Encoding, Layout};
+    use super::*;
+
+    fn shape(proj: &[usize], write: &[usize]) -> GroupShape {
+        GroupShape {
+            proj: proj.to_vec(),
+            write: write.to_vec(),
+        }
+    }
+
+    fn vectors(d: &Ldd, s: Id, k: usize) -> Vec<Vec<Value>> {
+        let mut out = Vec::new();
+        d.for_each_vector(&s, &(0..k).collect::<Vec<_>>(), &mut |v| out.push(v.to_vec()));
+        out
+    }
+
+    /// Groups with their tops at every slot (read-only, written, with
+    /// untouched slots between): the image from the top equals the walk
+    /// from the root and the successors enumerated one state at a time,
+    /// set after set (the levels are rebuilt per set), also once the
+    /// store collected; the transition counts from the top equal those
+    /// from the root.
+    #[test]
+    fn top_slot_image_equals_the_root_walk() {
+        let k = 5;
+        let shapes = vec![
+            shape(&[0, 3], &[3]),
+            shape(&[1], &[1]),
+            shape(&[1, 4], &[]),
+            shape(&[2, 3, 4], &[2, 4]),
+            shape(&[3], &[3]),
+            shape(&[4], &[4]),
+        ];
+        let layout = Layout::for_initial(Encoding::List, &[0; 5]);
+        let d = Ldd::new(layout, &shapes, 1 << 18, false).unwrap();
+        // Group g: from each projection (values 0..3) whose sum is not a
+        // multiple of 3, next values from the sum.
+        let pairs: Vec<Vec<(Vec<Value>, Vec<Value>)>> = shapes
+            .iter()
+            .enumerate()
+            .map(|(g, s)| {
+                (0..3u32.pow(s.proj.len() as u32))
+                    .map(|code| (0..s.proj.len()).map(|i| (code / 3u32.pow(i as u32)) % 3).collect::<Vec<Value>>())
+                    .filter(|cur| !(cur.iter().sum::<Value>() + g as Value).is_multiple_of(3))
+                    .map(|cur| {
+                        let sum = cur.iter().sum::<Value>() + g as Value;
+                        let next = s.write.iter().enumerate().map(|(i, _)| (sum + i as Value) % 4).collect();
+                        (cur, next)
+                    })
+                    .collect()
+            })
+            .collect();
+        let rels: Vec<Id> = shapes.iter().zip(&pairs).map(|(s, p)| d.relation(s, p).unwrap()).collect();
+        for seed in 0..30u32 {
+            let mut states: Vec<Vec<Value>> = (0..3u32.pow(5))
+                .filter(|i| (i * 2_654_435_761u32.wrapping_add(seed)).rotate_left(seed % 29) % 5 < 2)
+                .map(|i| (0..k).map(|j| (i / 3u32.pow(j as u32)) % 3).collect())
+                .collect();
+            states.sort_unstable();
+            let s = d.states(&states).unwrap();
+            if seed == 15 {
+                let mut roots = rels.clone();
+                roots.push(s);
+                d.store.borrow_mut().collect(roots);
+            }
+            for (g, shape) in shapes.iter().enumerate() {
+                let top = d.image(&s, &rels[g], g).unwrap();
+                let root = d.image_rec(&mut d.store.borrow_mut(), s, rels[g], g, 0).unwrap();
+                assert_eq!(top, root, "seed {seed} group {g}");
+                let mut expect: Vec<Vec<Value>> = Vec::new();
+                for v in &states {
+                    let cur: Vec<Value> = shape.proj.iter().map(|&i| v[i]).collect();
+                    for (_, next) in pairs[g].iter().filter(|p| p.0 == cur) {
+                        let mut w = v.clone();
+                        for (&i, &x) in shape.write.iter().zip(next) {
+                            w[i] = x;
+                        }
+                        expect.push(w);
+                    }
+                }
+                expect.sort_unstable();
+                expect.dedup();
+                assert_eq!(vectors(&d, top, k), expect, "seed {seed} group {g}");
+            }
+            let each: Vec<(usize, &Id)> = rels.iter().enumerate().collect();
+            let from_top = d.count_pairs_each(&s, &each);
+            for (g, r) in rels.iter().enumerate() {
+                assert_eq!(from_top[g], d.count_pairs(&s, r, g).unwrap(), "seed {seed} group {g}");
+            }
+        }
+    }
+}
