@@ -113,16 +113,8 @@ mod tests {
     use super::*;
     use crate::schemes::symbolic::diagram::Diagram;
     use pins::Value;
-    use std::collections::BTreeSet;
 
-    fn vectors(d: &Ldd, s: u32, k: usize) -> BTreeSet<Vec<Value>> {
-        let mut out = BTreeSet::new();
-        let slots: Vec<usize> = (0..k).collect();
-        d.for_each_vector(&s, &slots, &mut |v| {
-            out.insert(v.to_vec());
-        });
-        out
-    }
+    use super::super::test_sets::{scattered, vectors};
 
     /// The image and enabling test by a class's merged relation are those
     /// of its groups' relations, one by one, on every subset-like set of a
@@ -171,11 +163,7 @@ mod tests {
         }
         let unit = shapes.len();
         for seed in 0..40u32 {
-            let mut states: Vec<Vec<Value>> = (0..3u32.pow(5))
-                .filter(|i| (i * 2_654_435_761u32.wrapping_add(seed)).rotate_left(seed % 29) % 5 < 2)
-                .map(|i| (0..k).map(|j| (i / 3u32.pow(j as u32)) % 3).collect())
-                .collect();
-            states.sort_unstable();
+            let states = scattered(k, seed);
             let s = d.states(&states).unwrap();
             let mut each = d.empty();
             let mut enabled = false;

@@ -942,6 +942,31 @@ impl Diagram for Ldd {
     }
 }
 
+/// Sets the LDD's tests build and read (here and in the modules below).
+#[cfg(test)]
+mod test_sets {
+    use super::{Diagram, Id, Ldd};
+    use pins::Value;
+
+    /// The vectors of `s` over slots `0..k`, in order.
+    pub(super) fn vectors(d: &Ldd, s: Id, k: usize) -> Vec<Vec<Value>> {
+        let mut out = Vec::new();
+        d.for_each_vector(&s, &(0..k).collect::<Vec<_>>(), &mut |v| out.push(v.to_vec()));
+        out
+    }
+
+    /// A scattered subset (about 2 in 5) of the 3^k vectors of `k ≤ 5`
+    /// slots valued 0..3, another one for each `seed`; sorted.
+    pub(super) fn scattered(k: usize, seed: u32) -> Vec<Vec<Value>> {
+        let mut states: Vec<Vec<Value>> = (0..3u32.pow(5))
+            .filter(|i| (i * 2_654_435_761u32.wrapping_add(seed)).rotate_left(seed % 29) % 5 < 2)
+            .map(|i| (0..k).map(|j| (i / 3u32.pow(j as u32)) % 3).collect())
+            .collect();
+        states.sort_unstable();
+        states
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::layout::Encoding;
@@ -956,9 +981,7 @@ mod tests {
     }
 
     fn vectors(d: &Ldd, s: Id) -> Vec<Vec<Value>> {
-        let mut out = Vec::new();
-        d.for_each_vector(&s, &[0, 1, 2], &mut |v| out.push(v.to_vec()));
-        out
+        super::test_sets::vectors(d, s, 3)
     }
 
     #[test]

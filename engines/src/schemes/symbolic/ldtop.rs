@@ -191,11 +191,7 @@ mod tests {
         }
     }
 
-    fn vectors(d: &Ldd, s: Id, k: usize) -> Vec<Vec<Value>> {
-        let mut out = Vec::new();
-        d.for_each_vector(&s, &(0..k).collect::<Vec<_>>(), &mut |v| out.push(v.to_vec()));
-        out
-    }
+    use super::super::test_sets::{scattered, vectors};
 
     /// Groups with their tops at every slot (read-only, written, with
     /// untouched slots between): the image from the top equals the walk
@@ -235,11 +231,7 @@ mod tests {
             .collect();
         let rels: Vec<Id> = shapes.iter().zip(&pairs).map(|(s, p)| d.relation(s, p).unwrap()).collect();
         for seed in 0..30u32 {
-            let mut states: Vec<Vec<Value>> = (0..3u32.pow(5))
-                .filter(|i| (i * 2_654_435_761u32.wrapping_add(seed)).rotate_left(seed % 29) % 5 < 2)
-                .map(|i| (0..k).map(|j| (i / 3u32.pow(j as u32)) % 3).collect())
-                .collect();
-            states.sort_unstable();
+            let states = scattered(k, seed);
             let s = d.states(&states).unwrap();
             if seed == 15 {
                 let mut roots = rels.clone();
