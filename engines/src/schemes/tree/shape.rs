@@ -335,15 +335,9 @@ impl Shape {
         }
         let inner = self.inner();
         let vals = &mut scratch[..values(inner, self.k)];
-        let children = &self.children[..=inner];
-        let [l, r] = children[inner];
-        (vals[l as usize], vals[r as usize]) = root;
         // Post-order: a node's parent comes after it, so going down the
         // numbers meets every node after the one that names its index.
-        for j in (0..inner).rev() {
-            let [l, r] = children[j];
-            [vals[l as usize], vals[r as usize]] = tuple(j, vals[j]);
-        }
+        self.descend(root, (0..inner).rev(), vals, tuple);
         state.copy_from_slice(&vals[inner..]);
         if let Some(idx) = idx.get_mut(..inner) {
             idx.copy_from_slice(&vals[..inner]);
@@ -381,14 +375,30 @@ impl Shape {
             }
             return vals;
         }
+        self.descend(root, nodes.iter().map(|&j| j as usize), vals, tuple);
+        &vals[inner..]
+    }
+
+    /// Fills `vals` (the nodes' indices, then the slots' values) from the
+    /// root's tuple down through `nodes`, each of which must come after
+    /// the node that names it: the one descent of
+    /// [`unwalk`](Self::unwalk) and [`unwalk_nodes`](Self::unwalk_nodes).
+    #[inline(always)]
+    fn descend(
+        &self,
+        root: (u32, u32),
+        nodes: impl Iterator<Item = usize>,
+        vals: &mut [u32],
+        tuple: impl Fn(usize, u32) -> [u32; 2],
+    ) {
+        let inner = self.inner();
         let children = &self.children[..=inner];
         let [l, r] = children[inner];
         (vals[l as usize], vals[r as usize]) = root;
-        for &j in nodes {
-            let [l, r] = children[j as usize];
-            [vals[l as usize], vals[r as usize]] = tuple(j as usize, vals[j as usize]);
+        for j in nodes {
+            let [l, r] = children[j];
+            [vals[l as usize], vals[r as usize]] = tuple(j, vals[j]);
         }
-        &vals[inner..]
     }
 }
 
