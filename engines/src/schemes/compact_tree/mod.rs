@@ -79,10 +79,11 @@ mod cleary_core;
 pub mod concurrent;
 mod ctroot_hash;
 mod ctroot_resize;
+mod ctroot_split;
 mod root_key;
 mod spec;
 
-pub use spec::{NodeGrowth, RootKeyMode, RootSize, SPEC};
+pub use spec::{NodeGrowth, RootGrowth, RootKeyMode, RootSize, SPEC};
 
 use crate::blocks::budget::Budget;
 use crate::blocks::index_table::Growth;
@@ -113,6 +114,9 @@ pub struct CompactTreeConfig {
     pub max_load: f64,
     /// With `m=auto`: load at which the root table doubles, in (0, 1).
     pub grow_load: f64,
+    /// With `m=auto`: how the sequential root table grows
+    /// (`root_growth`: doubling at `grow_load`, or finely at `max_load`).
+    pub root_growth: Growth,
     /// Key the root table by the children's current index width, widening
     /// (re-storing every root entry) as node tables grow, instead of the
     /// fixed `2w` bits (`root_key=adaptive` / `fixed`).
@@ -145,6 +149,7 @@ impl Default for CompactTreeConfig {
             grow,
             max_load: spec::MAX_LOAD.default,
             grow_load: spec::GROW_LOAD.default,
+            root_growth: spec::ROOT_GROWTH.default.growth(),
             adaptive_key: spec::ROOT_KEY.default == RootKeyMode::Adaptive,
             incremental: spec::INCREMENTAL.default,
             initial_m: 16,
@@ -195,7 +200,7 @@ impl CompactTreeConfig {
     /// The parameter string the engine reports.
     pub fn params(&self) -> String {
         format!(
-            "w={};o={};u={};m={};root_key={};max_load={};grow_load={};node_growth={};incremental={};slot_order={}",
+            "w={};o={};u={};m={};root_key={};max_load={};grow_load={};root_growth={};node_growth={};incremental={};slot_order={}",
             self.w,
             self.o,
             self.u,
@@ -211,17 +216,20 @@ impl CompactTreeConfig {
             },
             self.max_load,
             self.grow_load,
+            word(RootGrowth::of(self.root_growth)),
             word(NodeGrowth::of(self.node_growth)),
             self.incremental,
             word(self.slot_order)
         )
     }
 
-    /// The configuration the concurrent form runs: its node tables are
-    /// shared tables, which double (`node_growth=double`).
+    /// The configuration the concurrent form runs: its node tables and
+    /// its root are shared tables, which double (`node_growth=double`,
+    /// `root_growth=double`).
     pub fn shared(&self) -> Self {
         CompactTreeConfig {
             node_growth: Growth::Double,
+            root_growth: Growth::Double,
             ..self.clone()
         }
     }
@@ -318,6 +326,7 @@ impl CompactTreeConfig {
                 max_log2_buckets: m_max,
                 max_load: self.max_load,
                 grow_load: self.grow_load,
+                fine_growth: self.root_growth == Growth::Fine,
             },
         }
     }
@@ -525,7 +534,7 @@ mod tests {
         assert_eq!(t.memory().used, node_used + (4000u64 * 13).div_ceil(8));
         assert_eq!(
             t.params(),
-            "w=12;o=2;u=12;m=14;root_key=fixed;max_load=0.9;grow_load=0.75;node_growth=double;incremental=true;slot_order=model"
+            "w=12;o=2;u=12;m=14;root_key=fixed;max_load=0.9;grow_load=0.75;root_growth=double;node_growth=double;incremental=true;slot_order=model"
         );
     }
 
