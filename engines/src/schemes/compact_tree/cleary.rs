@@ -31,13 +31,13 @@
 //! Size: fixed 2^m buckets, or, when `max_log2_buckets > log2_buckets`, the
 //! table grows (every key moves to the new array from its reconstructed
 //! hash, the old array shrinking behind it: `ctroot_resize`), while the
-//! memory budget allows: it doubles (m + 1, one remainder bit moves into
-//! the quotient) when the load passes `min(grow_load, max_load)`, or, with
+//! memory budget allows, when the load passes `min(grow_load, max_load)`:
+//! it doubles (m + 1, one remainder bit moves into the quotient), or, with
 //! `fine_growth`, it grows by a quarter to a seventh (n = c·2^j buckets,
 //! 4 ≤ c < 8, to (c + 1)·2^j; the home of a hash is then Lemire's
 //! ⌊h·n / 2^K⌋ and its remainder takes `K − ⌊log2 n⌋` bits, see
-//! `ctroot_split`) when the load reaches `max_load`, so that its load stays
-//! within 0.7..0.9 instead of 0.375..0.75. At `max_load` of the largest
+//! `ctroot_split`), so that its load stays within 0.6..0.75 instead of
+//! 0.375..0.75 (at about three times the re-insertions). At `max_load` of the largest
 //! table (or when a bucket array at its maximal load cannot grow),
 //! insertion returns [`TableFull`]; it never aborts.
 //!
@@ -145,8 +145,8 @@ pub struct ClearyConfig {
     /// hence shorter entries: each halving of the load saves one bit per
     /// entry and doubles the allocated array.
     pub grow_load: f64,
-    /// Grow by a quarter to a seventh at `max_load` (bucket counts c·2^j,
-    /// 4 ≤ c < 8) instead of doubling at `grow_load`.
+    /// Grow by a quarter to a seventh (bucket counts c·2^j, 4 ≤ c < 8)
+    /// instead of doubling.
     pub fine_growth: bool,
 }
 
@@ -208,11 +208,7 @@ pub fn array_bytes(key_bits: u32, buckets: Buckets) -> u64 {
 /// The load at which a table of shape `config` below its largest size
 /// grows.
 pub(crate) fn growth_load(config: &ClearyConfig) -> f64 {
-    if config.fine_growth {
-        config.max_load
-    } else {
-        config.grow_load.min(config.max_load)
-    }
+    config.grow_load.min(config.max_load)
 }
 
 /// The entries a table of shape `config` with `buckets` buckets may hold

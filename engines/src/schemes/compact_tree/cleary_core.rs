@@ -465,6 +465,64 @@ pub(crate) fn insert_at<W: Words>(t: &mut Packed<W>, v: Vacancy) -> u64 {
     moved
 }
 
+/// Where a stream of insertions into a growing table's new array left
+/// off (see [`append`]).
+#[derive(Default)]
+pub(crate) struct Stream {
+    /// The last hash appended.
+    prev: Option<u64>,
+    /// The bucket and home of the last entry appended, while its cluster
+    /// holds only the stream's entries since it started.
+    last: Option<(usize, usize)>,
+}
+
+impl Stream {
+    /// The stream is broken (an entry went in otherwise): the next entry
+    /// starts a cluster of its own or is not appended.
+    pub(crate) fn break_off(&mut self) {
+        self.last = None;
+    }
+}
+
+/// Stores the absent hash `h` without a look-up when it can go right
+/// after the stream's last entry (hashes ascending: the entries of a
+/// growth come in cluster order, and homes are monotone in the hash) or
+/// alone at its empty home: at bucket `max(home, last + 1)`, which must be
+/// empty, with an empty bucket above it (no cluster to merge with) and,
+/// for a new cluster, below it. Returns `false`, writing nothing, when it
+/// cannot; then the caller inserts `h` by [`locate`] and [`insert_at`] and
+/// breaks the stream off.
+pub(crate) fn append<W: Words>(t: &mut Packed<W>, s: &mut Stream, h: u64) -> bool {
+    if s.prev.is_some_and(|p| p > h) {
+        s.last = None;
+    }
+    s.prev = Some(h);
+    let (home, r) = t.split.split(h);
+    let n = t.count();
+    let empty = |t: &Packed<W>, i: usize| i < n && t.get(i) & OCCUPIED == 0;
+    let (pos, joins) = match s.last {
+        Some((last, _)) if last + 1 >= home => ((last + 1).max(home), true),
+        _ => (home, false),
+    };
+    if !empty(t, pos) || !empty(t, pos + 1) || (!joins && (home == 0 || !empty(t, home - 1))) {
+        return false;
+    }
+    let same_group = s.last.is_some_and(|(_, last_home)| last_home == home);
+    let mut e = (r << ADMIN_BITS) | OCCUPIED;
+    if !same_group {
+        e |= CHANGE;
+        if pos == home {
+            e |= VIRGIN;
+        } else {
+            let at_home = t.get(home);
+            t.set(home, at_home | VIRGIN);
+        }
+    }
+    t.set(pos, e);
+    s.last = Some((pos, home));
+    true
+}
+
 /// Checks Cleary's invariants (tests, no insertion running): `len`
 /// entries; per cluster, as many virgin bits as groups, entries sorted by
 /// (quotient, remainder), every home bucket inside its cluster; empty

@@ -105,7 +105,7 @@ pub(crate) struct Split {
     pub(crate) buckets: Buckets,
     n: usize,
     scale: u64,
-    /// s = K − j: the hash bits below the top j.
+    /// s = K − j: the hash bits below the top j (1..=64).
     low_bits: u32,
     low_mask: u64,
     /// s0, fixed when the array is built.
@@ -116,6 +116,11 @@ pub(crate) struct Split {
     starts: [u64; SCALE_END as usize],
     /// Bits of a remainder.
     pub(crate) rem_bits: u32,
+    /// 2^rem_bits − 1.
+    rem_mask: u64,
+    /// n is a power of two: the home is the top bits, the remainder the
+    /// rest (the same split, by a shorter way).
+    pow2: bool,
 }
 
 /// Bits needed to write `x` (0 for 0).
@@ -132,6 +137,7 @@ impl Split {
             "{buckets:?} buckets for {key_bits}-bit keys"
         );
         let low_bits = key_bits - buckets.shift;
+        assert!(low_bits > 0, "{buckets:?} buckets for {key_bits}-bit keys");
         let frac_bits = low_bits.min(FRAC_BITS);
         let mut split = Split {
             buckets,
@@ -143,6 +149,8 @@ impl Split {
             frac_shift: low_bits - frac_bits,
             starts: [0; SCALE_END as usize],
             rem_bits: 0,
+            rem_mask: 0,
+            pow2: false,
         };
         split.set_starts();
         split
@@ -163,6 +171,8 @@ impl Split {
         }
         assert!(widest > 0, "more homes than hashes");
         self.rem_bits = bits(widest - 1) + self.frac_shift;
+        self.rem_mask = low_mask(self.rem_bits);
+        self.pow2 = self.scale.is_power_of_two() && self.rem_bits < 64;
     }
 
     /// The same split for hashes `extra` bits wider whose values are the
@@ -189,7 +199,10 @@ impl Split {
     /// The home bucket and the remainder of the hash `h`.
     #[inline]
     pub(crate) fn split(&self, h: u64) -> (usize, u64) {
-        let a = h.checked_shr(self.low_bits).unwrap_or(0);
+        if self.pow2 {
+            return ((h >> self.rem_bits) as usize, h & self.rem_mask);
+        }
+        let a = (h >> 1) >> (self.low_bits - 1); // s may be 64
         let b = h & self.low_mask;
         let t = ((b >> self.frac_shift) * self.scale) >> self.frac_bits;
         let start = self.starts[t as usize % SCALE_END as usize];
@@ -200,7 +213,7 @@ impl Split {
     #[inline]
     pub(crate) fn join(&self, home: usize, rem: u64) -> u64 {
         let (a, t) = (home as u64 / self.scale, home as u64 % self.scale);
-        a.checked_shl(self.low_bits).unwrap_or(0) | (self.starts[t as usize] + rem)
+        ((a << 1) << (self.low_bits - 1)) | (self.starts[t as usize] + rem)
     }
 
     /// Bucket `p + 1`, wrapping.

@@ -30,7 +30,10 @@
 //! (the rest is for the node tables). With `m=auto` the table starts at
 //! 2^min(16, m_max) buckets and doubles at load `grow_load` (0.75) up to
 //! 2^m_max, so small models do not touch gigabytes, at the price of wider
-//! entries while `m` is small (`K − m + 3` bits). It is full at `max_load`
+//! entries while `m` is small (`K − m + 3` bits); with `root_growth=fine`
+//! it grows by a quarter to a seventh instead (bucket counts c·2^j,
+//! 4 ≤ c < 8, entries of `K − ⌊log2 n⌋ + 3` bits, see `cleary`), so that
+//! it stays within 0.6..0.75 of load. It is full at `max_load`
 //! of its largest size.
 //!
 //! **Adaptive root key** (`root_key=adaptive`, our extension, not in the
@@ -114,8 +117,8 @@ pub struct CompactTreeConfig {
     pub max_load: f64,
     /// With `m=auto`: load at which the root table doubles, in (0, 1).
     pub grow_load: f64,
-    /// With `m=auto`: how the sequential root table grows
-    /// (`root_growth`: doubling at `grow_load`, or finely at `max_load`).
+    /// With `m=auto`: how the sequential root table grows at `grow_load`
+    /// (`root_growth`: doubling, or by a quarter to a seventh).
     pub root_growth: Growth,
     /// Key the root table by the children's current index width, widening
     /// (re-storing every root entry) as node tables grow, instead of the
@@ -433,6 +436,7 @@ impl RootTable for ClearyRoot {
         ];
         let shape = [t.log2_buckets(), t.key_bits(), t.entry_bits()];
         self.key.counters(out, shape, &activity);
+        out.push(("root_buckets".into(), t.buckets() as u64));
     }
 }
 

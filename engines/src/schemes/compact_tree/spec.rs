@@ -101,7 +101,7 @@ words! {
     pub enum RootGrowth {
         /// Doubles at `grow_load`.
         Double = "double",
-        /// By a quarter to a seventh at `max_load`.
+        /// By a quarter to a seventh at `grow_load`.
         Fine = "fine",
     }
 }
@@ -150,9 +150,9 @@ params! {
         /// with m=auto: load at which the root table doubles; lower = longer quotient, shorter
         /// entries, more memory
         GROW_LOAD: f64 = "grow_load", default 0.75;
-        /// with m=auto: how the root table grows: double (at grow_load) or fine (bucket counts
-        /// c*2^j, 4 <= c < 8, by a quarter to a seventh at max_load: load 0.7..0.9); the
-        /// concurrent form's shared root doubles
+        /// with m=auto: how the root table grows at grow_load: double, or fine (bucket counts
+        /// c*2^j, 4 <= c < 8, by a quarter to a seventh: load 0.6..0.75 instead of 0.375..0.75,
+        /// about three times the re-insertions); the concurrent form's shared root doubles
         ROOT_GROWTH: RootGrowth = "root_growth", default RootGrowth::Double;
         /// fixed: root keys of 2w bits as in the paper; adaptive: of the children's current index
         /// width, re-stored as node tables grow
