@@ -648,6 +648,13 @@ mod conformance_tests {
                     m,
                     incremental,
                     node_growth,
+                    // A growing root at bucket counts c·2^j with the
+                    // adaptive key (widened in place at those counts).
+                    root_growth: if adaptive {
+                        Growth::Fine
+                    } else {
+                        Growth::Double
+                    },
                     adaptive_key: adaptive,
                     initial_m: 4,
                     node_buckets: 16,
