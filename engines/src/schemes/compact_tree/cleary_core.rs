@@ -3,8 +3,10 @@
 //! `Vec<u64>` for the sequential table of
 //! [`crate::schemes::compact_tree::cleary`], shared atomic words for the
 //! concurrent one of [`crate::schemes::compact_tree::cleary_concurrent`]),
-//! and the look-up ([`locate`]), insertion ([`insert_at`]) and enumeration
-//! ([`Packed::for_each_hash_between`]) over it.
+//! and the look-up ([`locate`]), insertion ([`insert_at`]), the
+//! re-insertion of a growth in cluster order without look-ups ([`append`])
+//! and enumeration ([`Packed::for_each_hash_between`]) over it, at any
+//! bucket count (`ctroot_split` says where a hash's home is).
 //!
 //! A look-up reads buckets through a [`View`], which may refuse a bucket
 //! (the concurrent table's region locks): the look-up is then abandoned.
