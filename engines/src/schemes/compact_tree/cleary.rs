@@ -7,7 +7,8 @@
 //! its layered form, `ctroot_hash`, so that its keys can widen in place).
 //! Of the hashed key, the top `m` bits are the
 //! **quotient** — the home bucket among 2^m — and the low `K − m` bits the
-//! **remainder**, the only part stored. Because the hash is a bijection,
+//! **remainder**, the only part stored (at a bucket count that is not a
+//! power of two, the split of `ctroot_split`). Because the hash is a bijection,
 //! quotient and remainder together determine the key: look-ups are exact,
 //! never a false positive.
 //!
@@ -28,15 +29,20 @@
 //! it. At least one bucket always stays empty, so clusters are well defined.
 //!
 //! Size: fixed 2^m buckets, or, when `max_log2_buckets > log2_buckets`, the
-//! table doubles (m + 1, one remainder bit moves into the quotient; every
-//! key moves to the new array from its reconstructed hash, the old array
-//! shrinking behind it: `ctroot_resize`) when the load passes
-//! `min(grow_load, max_load)`, while the memory budget allows. At `max_load` of
-//! the largest table (or when a bucket array at its maximal load cannot
-//! grow), insertion returns [`TableFull`]; it never aborts.
+//! table grows (every key moves to the new array from its reconstructed
+//! hash, the old array shrinking behind it: `ctroot_resize`), while the
+//! memory budget allows, when the load passes `min(grow_load, max_load)`:
+//! it doubles (m + 1, one remainder bit moves into the quotient), or, with
+//! `fine_growth`, it grows by a quarter to a seventh (n = c·2^j buckets,
+//! 4 ≤ c < 8, to (c + 1)·2^j; the home of a hash is then Lemire's
+//! ⌊h·n / 2^K⌋ and its remainder takes `K − ⌊log2 n⌋` bits, see
+//! `ctroot_split`), so that its load stays within 0.6..0.75 instead of
+//! 0.375..0.75 (at about three times the re-insertions). At `max_load` of the largest
+//! table (or when a bucket array at its maximal load cannot grow),
+//! insertion returns [`TableFull`]; it never aborts.
 //!
-//! Accounting: `used` = entries × (K − m + 3) bits; `alloc` = the packed
-//! array, `ceil(2^m × (K − m + 3) / 64)` words.
+//! Accounting: `used` = entries × (K − ⌊log2 n⌋ + 3) bits; `alloc` = the
+//! packed array, `ceil(n × (K − ⌊log2 n⌋ + 3) / 64)` words.
 //!
 //! The packed array and the look-up and insertion themselves are
 //! `cleary_core`'s (shared with the concurrent table); this module owns
@@ -48,6 +54,7 @@
 use crate::blocks::budget::Budget;
 use crate::schemes::compact_tree::cleary_core::{self, Packed, Vacancy, Whole};
 use crate::schemes::compact_tree::ctroot_hash::{layered, unlayered};
+use crate::schemes::compact_tree::ctroot_split::{Buckets, Split};
 use crate::visited::TableFull;
 
 /// The three administration bits, below the remainder in every entry.
@@ -138,6 +145,9 @@ pub struct ClearyConfig {
     /// hence shorter entries: each halving of the load saves one bit per
     /// entry and doubles the allocated array.
     pub grow_load: f64,
+    /// Grow by a quarter to a seventh (bucket counts c·2^j, 4 ≤ c < 8)
+    /// instead of doubling.
+    pub fine_growth: bool,
 }
 
 impl ClearyConfig {
@@ -184,38 +194,64 @@ pub(crate) fn checked(config: ClearyConfig, who: &str) -> ClearyConfig {
 /// Bytes of the packed bucket array of a table with 2^`log2` buckets of
 /// keys of `key_bits` bits.
 pub fn table_bytes(key_bits: u32, log2: u32) -> u64 {
-    let bits = (1u128 << log2) * (key_bits - log2 + ADMIN_BITS) as u128;
+    array_bytes(key_bits, Buckets::pow2(log2))
+}
+
+/// Bytes of the packed array of `buckets` buckets of keys of `key_bits`
+/// bits (entries of remainder + 3 bits, `ctroot_split`).
+pub fn array_bytes(key_bits: u32, buckets: Buckets) -> u64 {
+    let entry = Split::new(key_bits, buckets).rem_bits + ADMIN_BITS;
+    let bits = buckets.count() as u128 * entry as u128;
     (bits.div_ceil(64) * 8).min(u64::MAX as u128) as u64
 }
 
-/// The entries a table of shape `config` with 2^`log2` buckets may hold
+/// The load at which a table of shape `config` below its largest size
+/// grows.
+pub(crate) fn growth_load(config: &ClearyConfig) -> f64 {
+    config.grow_load.min(config.max_load)
+}
+
+/// The entries a table of shape `config` with `buckets` buckets may hold
 /// (at `max_load`, and at least one bucket stays empty), and the entry
-/// count at which it grows when `grows` (it may still double or be
+/// count at which it grows when `grows` (it may still grow or be
 /// re-keyed; else it grows at its capacity, i.e. never): the sizes both
 /// Cleary tables use.
-pub(crate) fn limits(config: &ClearyConfig, log2: u32, grows: bool) -> (u64, u64) {
-    let buckets = 1u64 << log2;
-    let capacity = ((buckets as f64 * config.max_load) as u64).min(buckets - 1);
+pub(crate) fn limits(config: &ClearyConfig, buckets: Buckets, grows: bool) -> (u64, u64) {
+    let n = buckets.count() as u64;
+    let capacity = ((n as f64 * config.max_load) as u64).min(n - 1);
     let grow_at = if grows {
-        ((buckets as f64 * config.grow_load.min(config.max_load)) as u64).min(capacity)
+        ((n as f64 * growth_load(config)) as u64).min(capacity)
     } else {
         capacity
     };
     (capacity, grow_at)
 }
 
-/// The [`TableFull`] of a table `name` whose `len` entries fill its 2^`log2`
-/// buckets to the maximal load (`refused`: why it could not grow).
+/// The next bucket count of a table of shape `config` with `buckets`
+/// buckets, if it may grow: a fine step or a doubling, up to
+/// 2^`max_log2_buckets`.
+pub(crate) fn next_size(config: &ClearyConfig, buckets: Buckets) -> Option<Buckets> {
+    let next = if config.fine_growth {
+        buckets.finer()
+    } else {
+        buckets.doubled()
+    };
+    (next.count() <= Buckets::pow2(config.max_log2_buckets).count()).then_some(next)
+}
+
+/// The [`TableFull`] of a table `name` whose `len` entries fill its
+/// `buckets` buckets to the maximal load (`refused`: why it could not
+/// grow).
 pub(crate) fn filled(
     name: &str,
     len: u64,
-    log2: u32,
+    buckets: usize,
     max_load: f64,
     refused: Option<&str>,
 ) -> TableFull {
     TableFull {
         message: format!(
-            "{name}: {len} entries fill its 2^{log2} buckets to the maximal load {max_load}{}",
+            "{name}: {len} entries fill its {buckets} buckets to the maximal load {max_load}{}",
             refused
                 .map(|m| format!("; growth refused: {m}"))
                 .unwrap_or_default()
@@ -251,6 +287,7 @@ pub(crate) fn test_shape(key_bits: u32, log2: u32, max_log2: u32) -> ClearyConfi
         max_log2_buckets: max_log2,
         max_load: 0.9,
         grow_load: 0.75,
+        fine_growth: false,
     }
 }
 
@@ -287,22 +324,24 @@ impl ClearyTable {
         budget: Budget,
     ) -> Result<Self, TableFull> {
         let config = checked(config, "ClearyTable");
-        Self::with_log2(name.into(), config, config.log2_buckets, budget)
+        let buckets = Buckets::pow2(config.log2_buckets);
+        Self::with_buckets(name.into(), config, buckets, budget)
     }
 
-    pub(super) fn with_log2(
+    pub(super) fn with_buckets(
         name: String,
         config: ClearyConfig,
-        log2: u32,
+        buckets: Buckets,
         budget: Budget,
     ) -> Result<Self, TableFull> {
-        let bytes = table_bytes(config.key_bits, log2);
+        let bytes = array_bytes(config.key_bits, buckets);
         budget.reserve(bytes, &name)?;
-        let (capacity, grow_at) = limits(&config, log2, log2 < config.max_log2_buckets);
+        let grows = next_size(&config, buckets).is_some();
+        let (capacity, grow_at) = limits(&config, buckets, grows);
         Ok(ClearyTable {
             name,
             config,
-            packed: Packed::new(vec![0; (bytes / 8) as usize], config.key_bits, log2),
+            packed: Packed::new(vec![0; (bytes / 8) as usize], config.key_bits, buckets),
             hash_base: config.key_bits,
             len: 0,
             grow_at,
@@ -340,9 +379,14 @@ impl ClearyTable {
         self.len == 0
     }
 
-    /// Current log2 of the bucket count, `m`.
+    /// Current log2 of the bucket count, `m` (rounded down).
     pub fn log2_buckets(&self) -> u32 {
-        self.packed.log2
+        self.packed.log2()
+    }
+
+    /// Current bucket count.
+    pub fn buckets(&self) -> usize {
+        self.packed.count()
     }
 
     /// Bits of one entry: remainder + 3 administration bits.
@@ -370,7 +414,7 @@ impl ClearyTable {
         self.shifted
     }
 
-    /// Times the bucket array doubled.
+    /// Times the bucket array grew.
     pub fn growths(&self) -> u64 {
         self.growths
     }
@@ -379,7 +423,7 @@ impl ClearyTable {
     #[inline]
     pub(super) fn locate(&mut self, h: u64) -> Result<(), Vacancy> {
         let mut view = Whole::new(&self.packed);
-        let found = cleary_core::locate(&mut view, h, self.packed.rem_bits, self.packed.mask());
+        let found = cleary_core::locate(&mut view, h, &self.packed.split);
         self.probes += view.probes;
         found.expect("the whole array is readable")
     }
@@ -408,7 +452,7 @@ impl ClearyTable {
             Ok(()) => return Ok(false),
             Err(v) => v,
         };
-        if self.len >= self.grow_at && self.packed.log2 < self.config.max_log2_buckets {
+        if self.len >= self.grow_at && next_size(&self.config, self.packed.split.buckets).is_some() {
             if self.refused.is_none() {
                 match self.grow() {
                     Ok(()) => {
@@ -426,7 +470,7 @@ impl ClearyTable {
             return Err(filled(
                 &self.name,
                 self.len,
-                self.packed.log2,
+                self.packed.count(),
                 self.config.max_load,
                 self.refused.as_deref(),
             ));
@@ -458,11 +502,10 @@ impl ClearyTable {
     /// while the key width forbids more buckets (`m = K`): a caller that
     /// can widen its keys should do so now ([`rekeyed`](Self::rekeyed)).
     pub fn wants_wider_keys(&self) -> bool {
-        let log2 = self.packed.log2;
+        let log2 = self.packed.log2();
         log2 == self.config.key_bits
             && log2 < MAX_LOG2_BUCKETS
-            && (self.len + 1) as f64
-                > (1u64 << log2) as f64 * self.config.grow_load.min(self.config.max_load)
+            && (self.len + 1) as f64 > self.packed.count() as f64 * growth_load(&self.config)
     }
 
     /// A table of shape `config` (2^`config.log2_buckets` buckets) holding
@@ -478,7 +521,8 @@ impl ClearyTable {
     ) -> Result<ClearyTable, TableFull> {
         let config = checked(config, "ClearyTable");
         let name = self.name.clone();
-        let mut t = Self::with_log2(name, config, config.log2_buckets, self.budget.clone())?;
+        let buckets = Buckets::pow2(config.log2_buckets);
+        let mut t = Self::with_buckets(name, config, buckets, self.budget.clone())?;
         t.hash_base = self.hash_base.min(config.key_bits);
         check_fits(
             &self.name,
@@ -529,6 +573,7 @@ mod tests {
                 max_log2_buckets: max_log2,
                 max_load,
                 grow_load: 0.75,
+                fine_growth: false,
             },
             Budget::unlimited(),
         )
@@ -686,6 +731,7 @@ mod tests {
             max_log2_buckets: 16,
             max_load: 0.9,
             grow_load: 0.75,
+            fine_growth: false,
         };
         // Widen the upper 6 bits' field: (hi, lo) of (6, 6) bits -> (6, 14).
         let widen = |k: u64| (k >> 6) << 14 | (k & 63);
@@ -717,6 +763,7 @@ mod tests {
                 max_log2_buckets: 20,
                 max_load: 0.9,
                 grow_load: 0.75,
+                fine_growth: false,
             },
             budget.clone(),
         )
@@ -753,6 +800,30 @@ mod tests {
                 .collect();
             let mut t = table(key_bits, log2.min(key_bits), 12.min(key_bits), 0.9);
             check(&mut t, &keys, 1);
+        }
+
+        #[test]
+        fn behaves_like_a_hash_set_at_any_bucket_count(
+            key_bits in 9u32..20,
+            scale in 4u64..8,
+            shift in 0u32..5,
+            raw in proptest::collection::vec(any::<u64>(), 0..300),
+            narrow in any::<bool>(),
+            fine_growth in any::<bool>(),
+        ) {
+            let keys: Vec<u64> = raw
+                .iter()
+                .map(|&x| if narrow { unmix(x & 0x3f, key_bits) } else { x & low_mask(key_bits) })
+                .collect();
+            let buckets = Buckets::new(scale, shift);
+            let config = ClearyConfig {
+                fine_growth,
+                ..test_shape(key_bits, buckets.log2(), 12.min(key_bits))
+            };
+            let mut t =
+                ClearyTable::with_buckets("c".into(), config, buckets, Budget::unlimited()).unwrap();
+            check(&mut t, &keys, 1);
+            prop_assert_eq!(t.alloc_bytes(), array_bytes(key_bits, Buckets::new(t.buckets() as u64, 0)));
         }
 
         #[test]

@@ -66,6 +66,8 @@
 //! too. A rebuilt table carries the counter over, so live leases stay
 //! valid across growth and re-keying.
 //!
+//! Sizes: powers of two only (a table asked for `fine_growth` doubles).
+//!
 //! Accounting: `used` = entries × (K − m + 3) bits, as the sequential
 //! table; `alloc` = the packed array (as the sequential table) + 8 bytes of
 //! lock word per region (one bit per bucket).
@@ -81,7 +83,16 @@ use crate::schemes::compact_tree::cleary::{
     MAX_LOG2_BUCKETS,
 };
 use crate::schemes::compact_tree::cleary_core::{self, locate, Packed, Vacancy, View, Whole};
+use crate::schemes::compact_tree::ctroot_split::Buckets;
 use crate::visited::TableFull;
+
+/// `config` growing by doublings (this table's sizes are powers of two).
+fn doubling(config: ClearyConfig) -> ClearyConfig {
+    ClearyConfig {
+        fine_growth: false,
+        ..config
+    }
+}
 
 /// Keys below which a rebuild stays on one thread (spawning costs more).
 const PARALLEL_REBUILD_MIN: u64 = 1 << 16;
@@ -175,7 +186,7 @@ impl View for Optimistic<'_> {
     fn get(&mut self, i: usize) -> Option<u64> {
         let t = self.t;
         self.reads += 1;
-        if self.reads > 3 << t.packed.log2 {
+        if self.reads > 3 << t.packed.log2() {
             self.busy = true;
             return None;
         }
@@ -272,7 +283,7 @@ impl SharedClearyTable {
         rekeyable: bool,
         budget: Budget,
     ) -> Result<Self, TableFull> {
-        let config = checked(config, "SharedClearyTable");
+        let config = doubling(checked(config, "SharedClearyTable"));
         Self::with_log2(name.into(), config, config.log2_buckets, rekeyable, budget)
     }
 
@@ -290,12 +301,13 @@ impl SharedClearyTable {
         budget.reserve(bytes, &name)?;
         let may_rekey = rekeyable;
         let rekeyable = may_rekey && log2 == config.key_bits && log2 < MAX_LOG2_BUCKETS;
+        let buckets = Buckets::pow2(log2);
         let (capacity, grow_at) =
-            limits(&config, log2, log2 < config.max_log2_buckets || rekeyable);
+            limits(&config, buckets, log2 < config.max_log2_buckets || rekeyable);
         Ok(SharedClearyTable {
             name,
             config,
-            packed: Packed::new(zeroed_u64((array / 8) as usize), config.key_bits, log2),
+            packed: Packed::new(zeroed_u64((array / 8) as usize), config.key_bits, buckets),
             region_bits,
             locks: zeroed_u64(regions),
             pool: LeasePool::new(),
@@ -329,7 +341,7 @@ impl SharedClearyTable {
 
     /// Current log2 of the bucket count, `m`.
     pub fn log2_buckets(&self) -> u32 {
-        self.packed.log2
+        self.packed.log2()
     }
 
     /// Key width `K`.
@@ -413,7 +425,7 @@ impl SharedClearyTable {
     /// Whether the table may take more entries after `grow` (or a
     /// re-keying by its owner).
     fn can_grow(&self) -> bool {
-        (self.packed.log2 < self.config.max_log2_buckets && self.refused.is_none())
+        (self.packed.log2() < self.config.max_log2_buckets && self.refused.is_none())
             || self.rekeyable
     }
 
@@ -425,7 +437,7 @@ impl SharedClearyTable {
         InsertError::Full(filled(
             &self.name,
             self.len(),
-            self.packed.log2,
+            self.packed.count(),
             self.config.max_load,
             self.refused.as_deref(),
         ))
@@ -456,13 +468,13 @@ impl SharedClearyTable {
     /// The region of the home bucket of the hashed key `h`.
     #[inline]
     fn home_region(&self, h: u64) -> usize {
-        ((h >> self.packed.rem_bits) as usize) >> self.region_bits
+        self.packed.split.split(h).0 >> self.region_bits
     }
 
     /// Cleary's look-up of the hashed key `h` through the view `v`.
     #[inline]
     fn locate<V: View>(&self, v: &mut V, h: u64) -> Option<Result<(), Vacancy>> {
-        locate(v, h, self.packed.rem_bits, self.packed.mask())
+        locate(v, h, &self.packed.split)
     }
 
     /// Locks the regions of `run`, then looks `h` up under the locks; when
@@ -551,7 +563,7 @@ impl SharedClearyTable {
     /// the caller then carries the old count over).
     fn insert_exclusive(&mut self, h: u64) {
         let mut p = self.packed.shared();
-        let v = locate(&mut Whole::new(&p), h, p.rem_bits, p.mask())
+        let v = locate(&mut Whole::new(&p), h, &p.split)
             .expect("an exclusive view reads every bucket")
             .expect_err("keys are distinct");
         cleary_core::insert_at(&mut p, v);
@@ -569,7 +581,7 @@ impl SharedClearyTable {
     /// current array to the maximal load.
     pub fn grow(&mut self) -> Result<(), TableFull> {
         if self.pool.claimed() < self.grow_at
-            || self.packed.log2 >= self.config.max_log2_buckets
+            || self.packed.log2() >= self.config.max_log2_buckets
             || self.refused.is_some()
         {
             return Ok(());
@@ -577,7 +589,7 @@ impl SharedClearyTable {
         match Self::with_log2(
             self.name.clone(),
             self.config,
-            self.packed.log2 + 1,
+            self.packed.log2() + 1,
             self.may_rekey,
             self.budget.clone(),
         ) {
@@ -618,7 +630,7 @@ impl SharedClearyTable {
     fn move_into(&self, into: &mut SharedClearyTable, map: impl Fn(u64) -> u64 + Sync) {
         let threads = self.rebuild_threads.min(into.rebuild_threads);
         let packed = self.packed.shared();
-        let n = packed.mask() + 1;
+        let n = packed.count();
         // Rebuild threads admit the keys by leases of `into`: room for every
         // key plus one unused lease per thread.
         if threads <= 1
@@ -663,7 +675,7 @@ impl SharedClearyTable {
         rekeyable: bool,
         f: impl Fn(u64) -> u64 + Sync,
     ) -> Result<SharedClearyTable, TableFull> {
-        let config = checked(config, "SharedClearyTable");
+        let config = doubling(checked(config, "SharedClearyTable"));
         let (name, budget) = (self.name.clone(), self.budget.clone());
         let mut t = Self::with_log2(name, config, config.log2_buckets, rekeyable, budget)?;
         let len = self.len();
@@ -917,6 +929,7 @@ mod loom_tests {
             max_log2_buckets: 4,
             max_load: 0.9,
             grow_load: 0.9,
+            fine_growth: false,
         };
         SharedClearyTable::new("t", config, false, Budget::unlimited()).unwrap()
     }

@@ -3,8 +3,10 @@
 //! `Vec<u64>` for the sequential table of
 //! [`crate::schemes::compact_tree::cleary`], shared atomic words for the
 //! concurrent one of [`crate::schemes::compact_tree::cleary_concurrent`]),
-//! and the look-up ([`locate`]), insertion ([`insert_at`]) and enumeration
-//! ([`Packed::for_each_hash_between`]) over it.
+//! and the look-up ([`locate`]), insertion ([`insert_at`]), the
+//! re-insertion of a growth in cluster order without look-ups ([`append`])
+//! and enumeration ([`Packed::for_each_hash_between`]) over it, at any
+//! bucket count (`ctroot_split` says where a hash's home is).
 //!
 //! A look-up reads buckets through a [`View`], which may refuse a bucket
 //! (the concurrent table's region locks): the look-up is then abandoned.
@@ -16,6 +18,7 @@
 
 use crate::blocks::sync::{AtomicU64, Ordering};
 use crate::schemes::compact_tree::cleary::{low_mask, ADMIN_BITS, CHANGE, OCCUPIED, VIRGIN};
+use crate::schemes::compact_tree::ctroot_split::{Buckets, Split};
 
 /// The 64-bit words of a packed bucket array.
 pub(crate) trait Words {
@@ -57,40 +60,42 @@ impl Words for &[AtomicU64] {
     }
 }
 
-/// A bucket array of 2^`log2` packed entries of `entry_bits` bits (the
+/// A bucket array of n packed entries of `entry_bits` bits (the
 /// remainder above the three administration bits), entries straddling
-/// word boundaries.
+/// word boundaries; `split` says how many buckets and how a hash splits
+/// into home and remainder among them (`ctroot_split`).
 pub(crate) struct Packed<W> {
     pub(crate) words: W,
-    /// log2 of the bucket count, `m`.
-    pub(crate) log2: u32,
-    /// Bits of a remainder, `K − m`.
-    pub(crate) rem_bits: u32,
-    /// Bits of an entry, `K − m + 3`.
+    pub(crate) split: Split,
+    /// Bits of an entry, remainder + 3.
     pub(crate) entry_bits: u32,
     entry_mask: u64,
 }
 
 impl<W> Packed<W> {
-    /// The array of 2^`log2` buckets for keys of `key_bits` bits, in
-    /// `words` (at least [`table_bytes`](super::cleary::table_bytes) / 8
+    /// The array of `buckets` buckets for keys of `key_bits` bits, in
+    /// `words` (at least [`array_bytes`](super::cleary::array_bytes) / 8
     /// of them).
-    pub(crate) fn new(words: W, key_bits: u32, log2: u32) -> Self {
-        let rem_bits = key_bits - log2;
-        let entry_bits = rem_bits + ADMIN_BITS;
+    pub(crate) fn new(words: W, key_bits: u32, buckets: Buckets) -> Self {
+        let split = Split::new(key_bits, buckets);
+        let entry_bits = split.rem_bits + ADMIN_BITS;
         Packed {
             words,
-            log2,
-            rem_bits,
+            split,
             entry_bits,
             entry_mask: low_mask(entry_bits),
         }
     }
 
-    /// The bucket mask, 2^m − 1.
+    /// The bucket count n.
     #[inline]
-    pub(crate) fn mask(&self) -> usize {
-        (1usize << self.log2) - 1
+    pub(crate) fn count(&self) -> usize {
+        self.split.count()
+    }
+
+    /// ⌊log2 n⌋ (`m` for n = 2^m).
+    pub(crate) fn log2(&self) -> u32 {
+        self.split.buckets.log2()
     }
 }
 
@@ -101,8 +106,7 @@ impl Packed<Box<[AtomicU64]>> {
     pub(crate) fn shared(&self) -> Packed<&[AtomicU64]> {
         Packed {
             words: &self.words,
-            log2: self.log2,
-            rem_bits: self.rem_bits,
+            split: self.split,
             entry_bits: self.entry_bits,
             entry_mask: self.entry_mask,
         }
@@ -148,16 +152,17 @@ impl<W: Words> Packed<W> {
 
     /// Widens every remainder by `extra` low zero bits, in place: keys of
     /// `K + extra` bits whose hashes are the old ones shifted left by
-    /// `extra` (see `ctroot_hash`), in the same buckets and order. The
+    /// `extra` (see `ctroot_hash`), in the same buckets and order (at any
+    /// bucket count: `ctroot_split`). The
     /// words must already hold the wider array; entries are re-packed from
     /// the top down, so each is read before a wider one covers it.
     pub(crate) fn widen_remainders(&mut self, extra: u32) {
         let (old_bits, old_mask) = (self.entry_bits, self.entry_mask);
-        self.rem_bits += extra;
+        self.split = self.split.widened(extra);
         self.entry_bits += extra;
         self.entry_mask = low_mask(self.entry_bits);
         let admin = low_mask(ADMIN_BITS);
-        for i in (0..=self.mask()).rev() {
+        for i in (0..self.count()).rev() {
             let e = self.get_bits(i * old_bits as usize, old_bits, old_mask);
             self.set(i, ((e & !admin) << extra) | (e & admin));
         }
@@ -171,12 +176,12 @@ impl<W: Words> Packed<W> {
         self.set(dst, e);
     }
 
-    /// The first empty bucket at or after bucket `b`, as a position that
-    /// may pass the array's end (`b` ≤ result < `b` + buckets).
+    /// The first empty bucket at or after bucket `b` (< n), as a position
+    /// that may pass the array's end (`b` ≤ result < `b` + n).
     pub(crate) fn empty_from(&self, b: usize) -> usize {
-        let mask = self.mask();
-        (b..=b + mask)
-            .find(|&i| self.get(i & mask) & OCCUPIED == 0)
+        let n = self.count();
+        (b..b + n)
+            .find(|&i| self.get(self.split.wrap(i)) & OCCUPIED == 0)
             .expect("a bucket is always empty")
     }
 
@@ -186,10 +191,10 @@ impl<W: Words> Packed<W> {
     /// clusters that start there. Each quotient is reconstructed from the
     /// virgin bits of its cluster.
     pub(crate) fn for_each_hash_between(&self, from: usize, to: usize, mut f: impl FnMut(u64)) {
-        let mask = self.mask();
-        let mut virgin = from & mask;
+        let split = &self.split;
+        let mut virgin = split.wrap(from);
         for q in from + 1..to {
-            let p = q & mask;
+            let p = split.wrap(q);
             let e = self.get(p);
             if e & OCCUPIED == 0 {
                 virgin = p;
@@ -198,7 +203,7 @@ impl<W: Words> Packed<W> {
             if e & CHANGE != 0 {
                 virgin = self.next_virgin(virgin);
             }
-            f(((virgin as u64) << self.rem_bits) | (e >> ADMIN_BITS));
+            f(split.join(virgin, e >> ADMIN_BITS));
         }
     }
 
@@ -206,16 +211,15 @@ impl<W: Words> Packed<W> {
     /// [`for_each_hash_between`](Self::for_each_hash_between)).
     pub(crate) fn for_each_hash(&self, f: impl FnMut(u64)) {
         let start = self.empty_from(0);
-        self.for_each_hash_between(start, start + self.mask() + 1, f);
+        self.for_each_hash_between(start, start + self.count(), f);
     }
 
     /// The first bucket with a virgin bit after bucket `p` (the home of the
     /// next group of a cluster).
     #[inline]
     fn next_virgin(&self, mut p: usize) -> usize {
-        let mask = self.mask();
         loop {
-            p = (p + 1) & mask;
+            p = self.split.next(p);
             if self.get(p) & VIRGIN != 0 {
                 return p;
             }
@@ -279,7 +283,7 @@ pub(crate) struct Vacancy {
 /// The `n`-th (n ≥ 1) bucket with a change bit going down from `p`
 /// (inclusive); it must exist in the cluster.
 #[inline]
-fn nth_change_left<V: View>(v: &mut V, mut p: usize, mut n: u64, mask: usize) -> Option<usize> {
+fn nth_change_left<V: View>(v: &mut V, mut p: usize, mut n: u64, split: &Split) -> Option<usize> {
     loop {
         if v.get(p)? & CHANGE != 0 {
             n -= 1;
@@ -287,7 +291,7 @@ fn nth_change_left<V: View>(v: &mut V, mut p: usize, mut n: u64, mask: usize) ->
                 return Some(p);
             }
         }
-        p = p.wrapping_sub(1) & mask;
+        p = split.prev(p);
         v.probed(1);
     }
 }
@@ -299,7 +303,7 @@ fn nth_change_right_or_end<V: View>(
     v: &mut V,
     mut p: usize,
     mut n: u64,
-    mask: usize,
+    split: &Split,
 ) -> Option<usize> {
     loop {
         v.probed(1);
@@ -313,22 +317,16 @@ fn nth_change_right_or_end<V: View>(
                 return Some(p);
             }
         }
-        p = (p + 1) & mask;
+        p = split.next(p);
     }
 }
 
-/// Cleary's look-up of the hashed key `h` in a table of 2^m buckets
-/// (`mask` = 2^m − 1) with remainders of `rem_bits` bits: `Some(Ok(()))`
-/// if stored, `Some(Err(vacancy))` if absent, `None` if the view refused
-/// a bucket.
-pub(crate) fn locate<V: View>(
-    v: &mut V,
-    h: u64,
-    rem_bits: u32,
-    mask: usize,
-) -> Option<Result<(), Vacancy>> {
-    let q = (h >> rem_bits) as usize;
-    let r = h & low_mask(rem_bits);
+/// Cleary's look-up of the hashed key `h` in a table whose buckets and
+/// split are `split`: `Some(Ok(()))` if stored, `Some(Err(vacancy))` if
+/// absent, `None` if the view refused a bucket.
+pub(crate) fn locate<V: View>(v: &mut V, h: u64, split: &Split) -> Option<Result<(), Vacancy>> {
+    let (q, r) = split.split(h);
+    let n = split.count();
     let home = v.get(q)?;
     if home & OCCUPIED == 0 {
         return Some(Err(Vacancy {
@@ -347,14 +345,14 @@ pub(crate) fn locate<V: View>(
     let (mut vr, mut cr, mut vl, mut cl) = (0u64, 0u64, 0u64, 0u64);
     let mut d = 1usize;
     let (right, bound) = loop {
-        let p = (q + d) & mask;
+        let p = split.wrap(q + d);
         let a = v.get(p)?;
         if a & OCCUPIED == 0 {
             break (true, p);
         }
         vr += (a >> 1) & 1;
         cr += (a >> 2) & 1;
-        let p = q.wrapping_sub(d) & mask;
+        let p = split.wrap(q + n - d);
         let b = v.get(p)?;
         if b & OCCUPIED == 0 {
             break (false, p);
@@ -372,17 +370,17 @@ pub(crate) fn locate<V: View>(
         if nge == 0 {
             bound
         } else if cr >= nge {
-            nth_change_right_or_end(v, (q + 1) & mask, cr - nge + 1, mask)?
+            nth_change_right_or_end(v, split.next(q), cr - nge + 1, split)?
         } else {
-            nth_change_left(v, q, nge - cr, mask)?
+            nth_change_left(v, q, nge - cr, split)?
         }
     } else {
         // Groups before q's: vl; groups starting at or left of q: cle.
         let cle = cl + ((home >> 2) & 1);
         if cle > vl {
-            nth_change_left(v, q, cle - vl, mask)?
+            nth_change_left(v, q, cle - vl, split)?
         } else {
-            nth_change_right_or_end(v, (q + 1) & mask, vl + 1 - cle, mask)?
+            nth_change_right_or_end(v, split.next(q), vl + 1 - cle, split)?
         }
     };
     let (at, first) = if vq {
@@ -400,7 +398,7 @@ pub(crate) fn locate<V: View>(
             if rr > r {
                 break (p, p == g);
             }
-            p = (p + 1) & mask;
+            p = split.next(p);
             v.probed(1);
         }
     } else {
@@ -421,7 +419,7 @@ pub(crate) fn locate<V: View>(
 /// touches only buckets `locate` read (the range between `at` and
 /// `bound`, and the quotient's bucket). Returns the entries moved.
 pub(crate) fn insert_at<W: Words>(t: &mut Packed<W>, v: Vacancy) -> u64 {
-    let mask = t.mask();
+    let split = t.split;
     let entry = (v.remainder << ADMIN_BITS) | OCCUPIED | if v.first { CHANGE } else { 0 };
     let at_entry = t.get(v.at);
     let mut moved = 0;
@@ -432,7 +430,7 @@ pub(crate) fn insert_at<W: Words>(t: &mut Packed<W>, v: Vacancy) -> u64 {
         // Shift [at, bound) up by one into bound.
         let mut p = v.bound;
         while p != v.at {
-            let src = p.wrapping_sub(1) & mask;
+            let src = split.prev(p);
             t.move_entry(src, p);
             moved += 1;
             p = src;
@@ -441,16 +439,16 @@ pub(crate) fn insert_at<W: Words>(t: &mut Packed<W>, v: Vacancy) -> u64 {
         t.set(v.at, entry | (old & VIRGIN));
         if v.first && !v.new_group {
             // The old first entry of the group is now at at + 1.
-            let n = (v.at + 1) & mask;
+            let n = split.next(v.at);
             let e = t.get(n);
             t.set(n, e & !CHANGE);
         }
     } else {
         // Shift (bound, at) down by one into bound; new entry at at − 1.
-        let dst = v.at.wrapping_sub(1) & mask;
+        let dst = split.prev(v.at);
         let mut p = v.bound;
         while p != dst {
-            let src = (p + 1) & mask;
+            let src = split.next(p);
             t.move_entry(src, p);
             moved += 1;
             p = src;
@@ -469,26 +467,85 @@ pub(crate) fn insert_at<W: Words>(t: &mut Packed<W>, v: Vacancy) -> u64 {
     moved
 }
 
+/// Where a stream of insertions into a growing table's new array left
+/// off (see [`append`]).
+#[derive(Default)]
+pub(crate) struct Stream {
+    /// The last hash appended.
+    prev: Option<u64>,
+    /// The bucket and home of the last entry appended, while its cluster
+    /// holds only the stream's entries since it started.
+    last: Option<(usize, usize)>,
+}
+
+impl Stream {
+    /// The stream is broken (an entry went in otherwise): the next entry
+    /// starts a cluster of its own or is not appended.
+    pub(crate) fn break_off(&mut self) {
+        self.last = None;
+    }
+}
+
+/// Stores the absent hash `h` without a look-up when it can go right
+/// after the stream's last entry (hashes ascending: the entries of a
+/// growth come in cluster order, and homes are monotone in the hash) or
+/// alone at its empty home: at bucket `max(home, last + 1)`, which must be
+/// empty, with an empty bucket above it (no cluster to merge with) and,
+/// for a new cluster, below it. Returns `false`, writing nothing, when it
+/// cannot; then the caller inserts `h` by [`locate`] and [`insert_at`] and
+/// breaks the stream off.
+pub(crate) fn append<W: Words>(t: &mut Packed<W>, s: &mut Stream, h: u64) -> bool {
+    if s.prev.is_some_and(|p| p > h) {
+        s.last = None;
+    }
+    s.prev = Some(h);
+    let (home, r) = t.split.split(h);
+    let n = t.count();
+    let empty = |t: &Packed<W>, i: usize| i < n && t.get(i) & OCCUPIED == 0;
+    let (pos, joins) = match s.last {
+        Some((last, _)) if last + 1 >= home => ((last + 1).max(home), true),
+        _ => (home, false),
+    };
+    if !empty(t, pos) || !empty(t, pos + 1) || (!joins && (home == 0 || !empty(t, home - 1))) {
+        return false;
+    }
+    let same_group = s.last.is_some_and(|(_, last_home)| last_home == home);
+    let mut e = (r << ADMIN_BITS) | OCCUPIED;
+    if !same_group {
+        e |= CHANGE;
+        if pos == home {
+            e |= VIRGIN;
+        } else {
+            let at_home = t.get(home);
+            t.set(home, at_home | VIRGIN);
+        }
+    }
+    t.set(pos, e);
+    s.last = Some((pos, home));
+    true
+}
+
 /// Checks Cleary's invariants (tests, no insertion running): `len`
 /// entries; per cluster, as many virgin bits as groups, entries sorted by
 /// (quotient, remainder), every home bucket inside its cluster; empty
 /// buckets without administration bits.
 #[cfg(test)]
 pub(crate) fn check_invariants<W: Words>(t: &Packed<W>, len: u64) {
-    let mask = t.mask();
-    let n = mask + 1;
+    let split = &t.split;
+    let n = split.count();
+    let dist = |to: usize, from: usize| split.wrap(to + n - from);
     let mut count = 0;
     if len > 0 {
         t.for_each_hash(|_| count += 1);
     }
     assert_eq!(count, len);
-    let start = t.empty_from(0) & mask;
-    let mut p = (start + 1) & mask;
+    let start = split.wrap(t.empty_from(0));
+    let mut p = split.next(start);
     let mut seen = 0;
     while seen < n - 1 {
         if t.get(p) & OCCUPIED == 0 {
             assert_eq!(t.get(p) & (VIRGIN | CHANGE), 0, "empty bucket {p}");
-            p = (p + 1) & mask;
+            p = split.next(p);
             seen += 1;
             continue;
         }
@@ -497,7 +554,7 @@ pub(crate) fn check_invariants<W: Words>(t: &Packed<W>, len: u64) {
         let cs = p;
         let (mut virgins, mut groups) = (0, 0);
         let mut prev: Option<(usize, u64)> = None;
-        let mut virgin = cs.wrapping_sub(1) & mask;
+        let mut virgin = split.prev(cs);
         let mut homes = Vec::new();
         while t.get(p) & OCCUPIED != 0 {
             let e = t.get(p);
@@ -508,16 +565,16 @@ pub(crate) fn check_invariants<W: Words>(t: &Packed<W>, len: u64) {
             } else {
                 assert!(p != cs, "cluster at {cs} starts without a change bit");
             }
-            let key = (virgin.wrapping_sub(cs) & mask, e >> ADMIN_BITS);
+            let key = (dist(virgin, cs), e >> ADMIN_BITS);
             if let Some(pk) = prev {
                 assert!(pk < key, "unsorted at {p}: {pk:?} then {key:?}");
             }
             prev = Some(key);
             homes.push(key.0);
-            p = (p + 1) & mask;
+            p = split.next(p);
             seen += 1;
         }
-        let len = p.wrapping_sub(cs) & mask;
+        let len = dist(p, cs);
         assert!(homes.iter().all(|&h| h < len), "home outside cluster {cs}");
         assert_eq!(virgins, groups, "cluster at {cs}");
     }

@@ -2,8 +2,10 @@
 //! holding two full bucket arrays at once (peak RSS is what the root table
 //! is measured by):
 //!
-//! - **Doubling** ([`ClearyTable::grow`]): the hashes do not change and a
-//!   hash's new bucket is about twice its old one, so the entries move
+//! - **Growth** ([`ClearyTable::grow`], doubling or a fine step of a
+//!   quarter to a seventh): the hashes do not change and a hash's new
+//!   bucket is about (new n / old n) times its old one (homes are monotone
+//!   in the hash, `ctroot_split`), so the entries move
 //!   into the new array a run of clusters at a time from the top of the
 //!   old one down, and the old array shrinks behind them (its tail is
 //!   given back to the allocator, which unmaps it). The new array's pages
@@ -12,7 +14,8 @@
 //! - **Widening the keys in place** ([`ClearyTable::widen_keys`]): with the
 //!   layered hash (`ctroot_hash`) a key `K + d` bits wide hashes to the old
 //!   hash shifted by `d`, so every entry keeps its bucket and its
-//!   remainder gains `d` low zero bits: the array is enlarged (a
+//!   remainder gains `d` low zero bits, at any bucket count (the split of
+//!   `ctroot_split` keeps its sub-bucket boundaries): the array is enlarged (a
 //!   reallocation, which moves mapped pages without copying them) and
 //!   re-packed from the top down.
 //!
@@ -22,23 +25,22 @@
 //! know root keys, trees or models.
 
 use crate::schemes::compact_tree::cleary::{
-    check_fits, checked, limits, table_bytes, ClearyConfig, ClearyTable, OCCUPIED,
+    array_bytes, check_fits, checked, limits, next_size, ClearyConfig, ClearyTable, OCCUPIED,
 };
+use crate::schemes::compact_tree::cleary_core::{self, Stream};
 use crate::visited::TableFull;
 
-/// Buckets moved between two shrinks of the old array when doubling.
+/// Buckets moved between two shrinks of the old array when growing.
 const CHUNK_BUCKETS: usize = 1 << 14;
 
 impl ClearyTable {
-    /// Doubles the bucket array (m + 1), moving every entry (see the module
-    /// documentation).
+    /// Grows the bucket array to its next size (doubled, or a fine step),
+    /// moving every entry (see the module documentation); the caller
+    /// checked that it may grow.
     pub(super) fn grow(&mut self) -> Result<(), TableFull> {
-        let mut bigger = Self::with_log2(
-            self.name.clone(),
-            self.config,
-            self.packed.log2 + 1,
-            self.budget.clone(),
-        )?;
+        let buckets = next_size(&self.config, self.packed.split.buckets).expect("may grow");
+        let mut bigger =
+            Self::with_buckets(self.name.clone(), self.config, buckets, self.budget.clone())?;
         bigger.hash_base = self.hash_base;
         if self.len > 0 {
             self.move_down_into(&mut bigger);
@@ -53,8 +55,10 @@ impl ClearyTable {
 
     /// Inserts every entry into `bigger`, runs of whole clusters from the
     /// top down, shrinking this array below each run once it is moved.
+    /// A run's hashes ascend, so most entries are appended where the last
+    /// one went (`cleary_core::append`), without a look-up.
     fn move_down_into(&mut self, bigger: &mut ClearyTable) {
-        let n = self.packed.mask() + 1;
+        let n = self.packed.count();
         // Positions past n wrap: the first run also takes the cluster that
         // wraps around the end, whose low part is then never read again.
         let start = self.packed.empty_from(0);
@@ -64,9 +68,15 @@ impl ClearyTable {
             while self.packed.get(lo % n) & OCCUPIED != 0 {
                 lo -= 1; // stops at `start`, an empty bucket
             }
+            let mut stream = Stream::default();
             self.packed.for_each_hash_between(lo, hi, |h| {
-                let v = bigger.locate(h).expect_err("keys are distinct");
-                bigger.insert_at(v);
+                if cleary_core::append(&mut bigger.packed, &mut stream, h) {
+                    bigger.len += 1;
+                } else {
+                    let v = bigger.locate(h).expect_err("keys are distinct");
+                    bigger.insert_at(v);
+                    stream.break_off();
+                }
             });
             if lo < n {
                 // Buckets above `lo` are moved; no later run reads them.
@@ -92,17 +102,18 @@ impl ClearyTable {
 
     /// Widens the keys to `config.key_bits` bits in place, for keys whose
     /// values do not change (the new bits are high zero bits); `config`
-    /// must keep the bucket count. Counters carry over. [`TableFull`] if
+    /// must keep ⌊log2⌋ of the bucket count, which stays as it is.
+    /// Counters carry over. [`TableFull`] if
     /// the budget cannot hold the wider array or it cannot hold the keys
     /// at its maximal load. Panics on an impossible shape.
     pub fn widen_keys(&mut self, config: ClearyConfig) -> Result<(), TableFull> {
         let config = checked(config, "ClearyTable");
-        let log2 = self.packed.log2;
+        let (log2, buckets) = (self.packed.log2(), self.packed.split.buckets);
         assert!(config.log2_buckets == log2 && config.key_bits >= self.config.key_bits);
-        let grows = log2 < config.max_log2_buckets;
-        let (capacity, grow_at) = limits(&config, log2, grows);
+        let grows = next_size(&config, buckets).is_some();
+        let (capacity, grow_at) = limits(&config, buckets, grows);
         check_fits(&self.name, self.len, capacity, log2, config.max_load)?;
-        let bytes = table_bytes(config.key_bits, log2);
+        let bytes = array_bytes(config.key_bits, buckets);
         self.budget.reserve(bytes - self.reserved, &self.name)?;
         let (words, p) = ((bytes / 8) as usize, &mut self.packed.words);
         p.reserve_exact(words - p.len()); // no amortized spare capacity
@@ -120,7 +131,8 @@ impl ClearyTable {
 mod tests {
     use super::*;
     use crate::blocks::budget::Budget;
-    use crate::schemes::compact_tree::cleary::test_shape as shape;
+    use crate::schemes::compact_tree::cleary::{table_bytes, test_shape as shape};
+    use crate::schemes::compact_tree::ctroot_split::Buckets;
     use std::collections::HashSet;
 
     fn keys_of(t: &ClearyTable) -> HashSet<u64> {
@@ -151,6 +163,77 @@ mod tests {
         assert_eq!(t.alloc_bytes(), table_bytes(44, 19));
         for &k in &keys {
             assert!(!t.find_or_insert(k).unwrap());
+        }
+    }
+
+    #[test]
+    fn fine_growth_steps_by_fractions_and_keeps_every_key() {
+        // 2^16 -> 7·2^16 buckets by steps of a quarter to a seventh.
+        let budget = Budget::unlimited();
+        let config = ClearyConfig {
+            fine_growth: true,
+            ..shape(44, 16, 19)
+        };
+        let mut t = ClearyTable::new("g", config, budget.clone())
+            .unwrap()
+            .with_hash_base(20);
+        let mut sizes = vec![t.buckets()];
+        let mut reference = HashSet::new();
+        for i in 0..300_000u64 {
+            let k = (i * 0x9e37_79b9) % (1 << 44);
+            assert_eq!(t.find_or_insert(k).unwrap(), reference.insert(k), "{i}");
+            if t.buckets() != *sizes.last().unwrap() {
+                // Grown at load 0.75, to a load of at least 0.6.
+                assert!(t.len() as f64 >= 0.6 * t.buckets() as f64, "{i}");
+                sizes.push(t.buckets());
+            }
+        }
+        let k = 1 << 14;
+        assert_eq!(
+            sizes,
+            [4, 5, 6, 7, 8, 10, 12, 14, 16, 20, 24, 28].map(|c| c * k)
+        );
+        assert_eq!(t.growths(), 11);
+        assert_eq!(t.log2_buckets(), 18);
+        assert_eq!(t.entry_bits(), 44 - 18 + 3);
+        t.check_invariants();
+        assert_eq!(keys_of(&t), reference);
+        let bytes = array_bytes(44, Buckets::new(7, 16));
+        assert_eq!(bytes, (7 << 16) * 29 / 8);
+        assert_eq!((budget.reserved(), t.alloc_bytes()), (bytes, bytes));
+        assert_eq!(t.used_bits(), 300_000 * 29);
+        for &k in &reference {
+            assert!(!t.find_or_insert(k).unwrap());
+        }
+    }
+
+    #[test]
+    fn keys_widen_in_place_at_a_bucket_count_not_a_power_of_two() {
+        let budget = Budget::unlimited();
+        let buckets = Buckets::new(5, 8); // 1280
+        let mut t = ClearyTable::with_buckets("w".into(), shape(12, 10, 10), buckets, budget.clone())
+            .unwrap()
+            .with_hash_base(12);
+        let (mut bits, mut reference, mut x) = (12u32, HashSet::new(), 7u64);
+        for step in [1u32, 3, 2] {
+            for _ in 0..300 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                let k = (x >> 20) % (1 << bits);
+                assert_eq!(t.find_or_insert(k).unwrap(), reference.insert(k));
+            }
+            t.widen_keys(shape(bits + step, 10, 10)).unwrap();
+            bits += step;
+            assert_eq!((t.buckets(), t.key_bits()), (1280, bits));
+            assert_eq!(t.entry_bits(), bits - 10 + 3);
+            assert_eq!(budget.reserved(), array_bytes(bits, buckets));
+            t.check_invariants();
+            assert_eq!(keys_of(&t), reference);
+            for &k in &reference {
+                assert!(t.contains(k));
+            }
+            let wide = (1 << (bits - 1)) | (x % 1000);
+            assert!(t.find_or_insert(wide).unwrap());
+            reference.insert(wide);
         }
     }
 

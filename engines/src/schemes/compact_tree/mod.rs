@@ -30,7 +30,10 @@
 //! (the rest is for the node tables). With `m=auto` the table starts at
 //! 2^min(16, m_max) buckets and doubles at load `grow_load` (0.75) up to
 //! 2^m_max, so small models do not touch gigabytes, at the price of wider
-//! entries while `m` is small (`K − m + 3` bits). It is full at `max_load`
+//! entries while `m` is small (`K − m + 3` bits); with `root_growth=fine`
+//! it grows by a quarter to a seventh instead (bucket counts c·2^j,
+//! 4 ≤ c < 8, entries of `K − ⌊log2 n⌋ + 3` bits, see `cleary`), so that
+//! it stays within 0.6..0.75 of load. It is full at `max_load`
 //! of its largest size.
 //!
 //! **Adaptive root key** (`root_key=adaptive`, our extension, not in the
@@ -79,10 +82,11 @@ mod cleary_core;
 pub mod concurrent;
 mod ctroot_hash;
 mod ctroot_resize;
+mod ctroot_split;
 mod root_key;
 mod spec;
 
-pub use spec::{NodeGrowth, RootKeyMode, RootSize, SPEC};
+pub use spec::{NodeGrowth, RootGrowth, RootKeyMode, RootSize, SPEC};
 
 use crate::blocks::budget::Budget;
 use crate::blocks::index_table::Growth;
@@ -113,6 +117,9 @@ pub struct CompactTreeConfig {
     pub max_load: f64,
     /// With `m=auto`: load at which the root table doubles, in (0, 1).
     pub grow_load: f64,
+    /// With `m=auto`: how the sequential root table grows at `grow_load`
+    /// (`root_growth`: doubling, or by a quarter to a seventh).
+    pub root_growth: Growth,
     /// Key the root table by the children's current index width, widening
     /// (re-storing every root entry) as node tables grow, instead of the
     /// fixed `2w` bits (`root_key=adaptive` / `fixed`).
@@ -145,6 +152,7 @@ impl Default for CompactTreeConfig {
             grow,
             max_load: spec::MAX_LOAD.default,
             grow_load: spec::GROW_LOAD.default,
+            root_growth: spec::ROOT_GROWTH.default.growth(),
             adaptive_key: spec::ROOT_KEY.default == RootKeyMode::Adaptive,
             incremental: spec::INCREMENTAL.default,
             initial_m: 16,
@@ -195,7 +203,7 @@ impl CompactTreeConfig {
     /// The parameter string the engine reports.
     pub fn params(&self) -> String {
         format!(
-            "w={};o={};u={};m={};root_key={};max_load={};grow_load={};node_growth={};incremental={};slot_order={}",
+            "w={};o={};u={};m={};root_key={};max_load={};grow_load={};root_growth={};node_growth={};incremental={};slot_order={}",
             self.w,
             self.o,
             self.u,
@@ -211,17 +219,20 @@ impl CompactTreeConfig {
             },
             self.max_load,
             self.grow_load,
+            word(RootGrowth::of(self.root_growth)),
             word(NodeGrowth::of(self.node_growth)),
             self.incremental,
             word(self.slot_order)
         )
     }
 
-    /// The configuration the concurrent form runs: its node tables are
-    /// shared tables, which double (`node_growth=double`).
+    /// The configuration the concurrent form runs: its node tables and
+    /// its root are shared tables, which double (`node_growth=double`,
+    /// `root_growth=double`).
     pub fn shared(&self) -> Self {
         CompactTreeConfig {
             node_growth: Growth::Double,
+            root_growth: Growth::Double,
             ..self.clone()
         }
     }
@@ -318,6 +329,7 @@ impl CompactTreeConfig {
                 max_log2_buckets: m_max,
                 max_load: self.max_load,
                 grow_load: self.grow_load,
+                fine_growth: self.root_growth == Growth::Fine,
             },
         }
     }
@@ -424,6 +436,7 @@ impl RootTable for ClearyRoot {
         ];
         let shape = [t.log2_buckets(), t.key_bits(), t.entry_bits()];
         self.key.counters(out, shape, &activity);
+        out.push(("root_buckets".into(), t.buckets() as u64));
     }
 }
 
@@ -525,7 +538,7 @@ mod tests {
         assert_eq!(t.memory().used, node_used + (4000u64 * 13).div_ceil(8));
         assert_eq!(
             t.params(),
-            "w=12;o=2;u=12;m=14;root_key=fixed;max_load=0.9;grow_load=0.75;node_growth=double;incremental=true;slot_order=model"
+            "w=12;o=2;u=12;m=14;root_key=fixed;max_load=0.9;grow_load=0.75;root_growth=double;node_growth=double;incremental=true;slot_order=model"
         );
     }
 
@@ -635,6 +648,13 @@ mod conformance_tests {
                     m,
                     incremental,
                     node_growth,
+                    // A growing root at bucket counts c·2^j with the
+                    // adaptive key (widened in place at those counts).
+                    root_growth: if adaptive {
+                        Growth::Fine
+                    } else {
+                        Growth::Double
+                    },
                     adaptive_key: adaptive,
                     initial_m: 4,
                     node_buckets: 16,

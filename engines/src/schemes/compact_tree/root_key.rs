@@ -15,6 +15,7 @@
 //! tables are its callers'. It must not know node tables, models or the
 //! search order.
 
+use crate::blocks::index_table::Growth;
 use crate::schemes::compact_tree::cleary::{low_mask, ClearyConfig};
 use crate::schemes::compact_tree::{CompactTreeConfig, InitialRoot};
 
@@ -155,6 +156,7 @@ impl RootKey {
             max_log2_buckets: max,
             max_load: self.config.max_load,
             grow_load: self.config.grow_load,
+            fine_growth: self.config.root_growth == Growth::Fine,
         }
     }
 
