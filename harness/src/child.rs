@@ -136,6 +136,8 @@ pub fn parse_params(text: &str) -> Result<Vec<(String, String)>, String> {
 pub fn main(args: ChildArgs) -> i32 {
     die_with_parent();
     resident::settle_allocator();
+    // The droppable mappings are read while they are few (`resident`).
+    resident::release_loading_code();
     // From here on a fault maps its own page; what the start-up mapped
     // 64 KiB at a time goes.
     resident::map_files_page_by_page();

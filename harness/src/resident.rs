@@ -21,7 +21,9 @@
 //!   the pages of every read-only file mapping with no private copy are
 //!   dropped (`MADV_DONTNEED`): the search faults back in only the code it runs,
 //!   from the same files (file-backed pages at the peak, frogs.3: 3244
-//!   -> 2096 KiB with the drop after loading alone).
+//!   -> 2096 KiB with the drop after loading alone). Which mappings
+//!   qualify is read from `smaps` once, at the child's start, before the
+//!   page-by-page split multiplies them (`DROPPABLE`).
 //! - Code mapped page by page ([`map_files_page_by_page`]): on a page
 //!   fault in a file mapping the kernel maps up to 16 pages (64 KiB) of
 //!   the file around the page touched (fault-around), within the mapping
@@ -43,6 +45,7 @@
 //!   828 KiB heap at the end of the search).
 
 use std::io::BufRead;
+use std::sync::OnceLock;
 
 /// Blocks of at least this many bytes get a mapping of their own, given
 /// back when freed (the threshold no longer rises).
@@ -151,20 +154,47 @@ fn droppable(smaps: impl BufRead) -> Vec<Mapping> {
     out
 }
 
-/// Drops the resident pages of the read-only file mappings that hold no
-/// private page (module doc); the bytes of the mappings advised.
-pub fn release_loading_code() -> usize {
-    let Ok(file) = std::fs::File::open("/proc/self/smaps") else {
-        return 0;
-    };
-    let mappings = droppable(std::io::BufReader::new(file));
-    let mut bytes = 0;
+/// The droppable mappings (module doc), read from `smaps` at the first
+/// call and kept: a read-only mapping cannot gain a private page, and the
+/// mappings there at the child's start (its binary, the libraries it was
+/// started with) are never unmapped. Later calls read no `smaps`, whose
+/// text grows with the one-page mappings (about 90M instructions a read
+/// once the files are mapped page by page: peterson.2's whole
+/// hash-table search took 538M).
+static DROPPABLE: OnceLock<Vec<Mapping>> = OnceLock::new();
+
+/// The droppable mappings as ranges, the ones that touch joined.
+fn droppable_ranges() -> &'static [Mapping] {
+    DROPPABLE.get_or_init(|| match std::fs::File::open("/proc/self/smaps") {
+        Ok(file) => joined(droppable(std::io::BufReader::new(file))),
+        Err(_) => Vec::new(),
+    })
+}
+
+/// Mappings in address order with each run of touching ones made one
+/// range (one `madvise` for a run of one-page mappings).
+fn joined(mappings: Vec<Mapping>) -> Vec<Mapping> {
+    let mut out: Vec<Mapping> = Vec::with_capacity(mappings.len());
     for m in mappings {
-        // SAFETY: the range is one whole mapping of this process, read-only
-        // and without a private page, so its pages are the file's: dropping
-        // them loses nothing, the next access reads them back. No code
-        // writes to it (it is not writable), and the mapping is not
-        // unmapped in between (the child maps and unmaps no file).
+        match out.last_mut() {
+            Some(last) if last.end == m.start => last.end = m.end,
+            _ => out.push(m),
+        }
+    }
+    out
+}
+
+/// Drops the resident pages of the read-only file mappings that hold no
+/// private page (module doc); the bytes of the ranges advised.
+pub fn release_loading_code() -> usize {
+    let mut bytes = 0;
+    for m in droppable_ranges() {
+        // SAFETY: the range is mapped by this process, every page of it
+        // read-only from a file and without a private page, so its pages
+        // are the file's: dropping them loses nothing, the next access
+        // reads them back. No code writes to it (it is not writable), and
+        // it is never unmapped (`DROPPABLE`: the child maps and unmaps no
+        // file).
         let r = unsafe {
             libc::madvise(
                 m.start as *mut libc::c_void,
@@ -220,6 +250,18 @@ Private_Dirty:         0 kB
         // anonymous memory, the vdso or a shared mapping.
         assert_eq!(starts, [0x0020_0000, 0x002f_0000, 0x7fa8_57e0_2000]);
         assert_eq!(found[1].end, 0x0069_6000);
+    }
+
+    #[test]
+    fn touching_mappings_are_joined() {
+        let m = |start, end| Mapping { start, end };
+        let runs = joined(vec![
+            m(0x1000, 0x2000),
+            m(0x2000, 0x3000),
+            m(0x5000, 0x6000),
+        ]);
+        assert_eq!(runs, [m(0x1000, 0x3000), m(0x5000, 0x6000)]);
+        assert!(joined(Vec::new()).is_empty());
     }
 
     /// This process's mappings.
