@@ -7,14 +7,12 @@
 //! ancestors of the sets with successors only. A group's image then costs
 //! the sets of its top slot it may enable and their ancestors, where a
 //! walk from the root visited every node above the top once per group
-//! (25% of BridgeAndVehicles-PT-V20P20N20's time). The same levels
-//! answer the enabling test (some set of the top slot holding a value the
-//! relation reads enables it) and give the prefix counts of
-//! [`super::Ldd`]'s transition count, for the same set without walking it
-//! again.
+//! (25% of BridgeAndVehicles-PT-V20P20N20's time). The same levels give
+//! the prefix counts of [`super::Ldd`]'s transition count, for the same
+//! set without walking it again. The enabling test does not use them
+//! (see [`super::Ldd`]'s `enables`).
 //!
-//! Owns the levels above a slot, the top-slot image and enabling test.
-//! Must not know
+//! Owns the levels above a slot and the top-slot image. Must not know
 //! models, strategies or learning.
 
 use super::{Id, Ldd, Store, ANY, EMPTY, END};
@@ -180,20 +178,6 @@ impl Ldd {
         }
         Ok(new.first().map_or(EMPTY, |e| e.1))
     }
-
-    /// Whether some vector of `above`'s set has a successor by `r`,
-    /// relation of group (or class) `g` whose top slot is `t`: some set of
-    /// slot `t` holding a value `r` reads there enables it from `t` on
-    /// ([`super::Ldd::enables_rec`]). The sets above `t` are not walked
-    /// again and no node is built (the union of the suffixes below `t`,
-    /// built from slot 0 per group, was 17% of
-    /// BridgeAndVehicles-PT-V10P10N10's run).
-    pub(super) fn enables_from_top(&self, st: &mut Store, above: &mut Above, r: Id, g: usize, t: usize) -> bool {
-        above
-            .heads(st, r, t)
-            .into_iter()
-            .any(|h| self.enables_rec(st, h, r, g, t))
-    }
 }
 
 #[cfg(test)]
@@ -224,14 +208,13 @@ mod tests {
         ]
     }
 
-    /// The enabling test from the top slot ([`Ldd::enables_from_top`])
-    /// equals the former walk (the suffixes below the top built from
-    /// slot 0, then [`Ldd::enables_rec`] on them) and the emptiness of the
-    /// image, on dense and sparse sets and relations of a few pairs (some
-    /// reading value 3, which no set holds), enabled and not; also once
-    /// the store collected.
+    /// The enabling test ([`Diagram::enables`]) answers as the emptiness
+    /// of the image from the top slot and of the walk from the root, on
+    /// dense and sparse sets and relations of a few pairs (some reading
+    /// value 3, which no set holds), enabled and not; also once the store
+    /// collected.
     #[test]
-    fn top_slot_enabling_equals_the_suffix_walk() {
+    fn enabling_test_answers_as_the_image() {
         let k = 5;
         let shapes = shapes_at_every_depth();
         let layout = Layout::for_initial(Encoding::List, &[0; 5]);
@@ -262,16 +245,11 @@ mod tests {
                     d.store.borrow_mut().collect(roots);
                 }
                 for (g, &r) in rels.iter().enumerate() {
-                    let t = d.top(g).unwrap();
                     let answer = d.enables(&s, &r, g);
-                    let walk = {
-                        let st = &mut d.store.borrow_mut();
-                        let below = d.suffixes_rec(st, s, t, 0).unwrap();
-                        d.enables_rec(st, below, r, g, t)
-                    };
-                    assert_eq!(answer, walk, "seed {seed} group {g}");
+                    let walk = d.image_rec(&mut d.store.borrow_mut(), s, r, g, 0).unwrap();
+                    assert_eq!(answer, walk != EMPTY, "seed {seed} group {g}");
                     let image = d.image(&s, &r, g).unwrap();
-                    assert_eq!(answer, image != EMPTY, "seed {seed} group {g}");
+                    assert_eq!(image, walk, "seed {seed} group {g}");
                     if answer {
                         enabled += 1;
                     } else {

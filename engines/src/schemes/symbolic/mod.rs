@@ -66,9 +66,7 @@
 //!   nodes above it), learns on them ([`Diagram::unseen`]: projection and
 //!   difference with the learned projections in one walk that builds
 //!   nothing once all are learned) and applies a relation only where one
-//!   of them enables it ([`Diagram::enables`], since answered from the
-//!   group's top slot on the levels above it, see [`ldd`]'s `ldtop`,
-//!   without building the suffixes): PermAdmissibility-PT-01
+//!   of them enables it ([`Diagram::enables`]): PermAdmissibility-PT-01
 //!   (52,537 states) over 60 s → 16.7 s; PhilosophersDyn-PT-03 726 → 150
 //!   images (0.16 s either way). Not enough for issue 36's rows: at
 //!   180 s (`saturation`, 2-core VM shared with other jobs) the LDD still

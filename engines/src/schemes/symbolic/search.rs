@@ -508,9 +508,7 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
     /// The successors of `from` by `rel` that are not visited, `rel` the
     /// relation of the group (or merged class, [`Diagram::classes`]) of
     /// index `unit`; `producers` are noted where there are some. No image
-    /// where no state of `from` enables `rel` ([`Diagram::enables`]: the
-    /// LDD answers it from the group's top slot, on the levels above it
-    /// that its images share).
+    /// where no state of `from` enables `rel` ([`Diagram::enables`]).
     fn unvisited_image(
         &mut self,
         from: &D::Set,
