@@ -174,8 +174,7 @@ mod tests {
             }
             let class = d.image(&s, &merged, unit).unwrap();
             assert_eq!(vectors(&d, class, k), vectors(&d, each, k), "seed {seed}");
-            let top = d.suffixes(&s, 1).unwrap().unwrap();
-            assert_eq!(d.enables(&top, &merged, unit, 1), enabled, "seed {seed}");
+            assert_eq!(d.enables(&s, &merged, unit), enabled, "seed {seed}");
         }
     }
 }

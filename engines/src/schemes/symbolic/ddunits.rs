@@ -5,9 +5,10 @@
 //! every learned batch into it) and applies it in place of the class's
 //! first group, the others adding nothing of their own
 //! ([`Search::apply`]). Each group is still learned as before, and its own
-//! relation still gives the transition count. Issue 36: an image walked
-//! the set from the root once per group (BridgeAndVehicles-PT-V20P10N50,
-//! 2,228 groups over 55 top slots: 10 ms per image).
+//! relation still gives the transition count. Issue 36: one image per
+//! class instead of one per group (BridgeAndVehicles-PT-V20P10N50, 2,228
+//! groups over 55 top slots: 10 ms per image when images still walked the
+//! set from the root; they now start at the top slot, see `ldtop`).
 //!
 //! Measured with the learning on new states off (the set-level
 //! saturation alone), 25 s of processor time each, loaded 2-core VM:
@@ -94,12 +95,11 @@ impl<D: Diagram> Search<'_, '_, D> {
         let started = Instant::now();
         self.figures.applications += 1;
         let unit = self.shapes.len() + c;
-        let top = self.shapes[members[0]].proj.first().copied().unwrap_or(0);
         for &g in &members {
             self.owed[g] = false;
         }
         let rel = self.class_rels[c].clone();
-        let new = self.unvisited_image(from, &rel, (unit, top), &members);
+        let new = self.unvisited_image(from, &rel, unit, &members);
         self.figures.apply_ns += started.elapsed().as_nanos() as u64;
         new
     }

@@ -109,9 +109,10 @@ pub trait Diagram: Sized {
     fn suffixes(&self, _s: &Self::Set, _slot: usize) -> DdResult<Option<Self::Set>> {
         Ok(None)
     }
-    /// Whether some vector of `suffixes` ([`Diagram::suffixes`] at group
-    /// `g`'s first slot `slot`) has a successor by `rel`, `g`'s relation.
-    fn enables(&self, _suffixes: &Self::Set, _rel: &Self::Set, _g: usize, _slot: usize) -> bool {
+    /// Whether some state of `s` has a successor by `rel`, group `g`'s
+    /// relation; `true` where the encoding has no test cheaper than the
+    /// image (the image is then empty).
+    fn enables(&self, _s: &Self::Set, _rel: &Self::Set, _g: usize) -> bool {
         true
     }
     /// Classes of groups (two or more, of one top slot) whose relations

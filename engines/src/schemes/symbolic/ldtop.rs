@@ -8,7 +8,9 @@
 //! the sets of its top slot it may enable and their ancestors, where a
 //! walk from the root visited every node above the top once per group
 //! (25% of BridgeAndVehicles-PT-V20P20N20's time). The same levels give
-//! the prefix counts of [`super::Ldd`]'s transition count.
+//! the prefix counts of [`super::Ldd`]'s transition count, for the same
+//! set without walking it again. The enabling test does not use them
+//! (see [`super::Ldd`]'s `enables`).
 //!
 //! Owns the levels above a slot and the top-slot image. Must not know
 //! models, strategies or learning.
@@ -73,11 +75,6 @@ impl Above {
         }
     }
 
-    /// The sets at slot `t` ([`Above::reach`] first).
-    pub(super) fn level(&self, t: usize) -> &[Id] {
-        &self.levels[t]
-    }
-
     /// The sets at slot `l` with an entry leading to `child` (at `l + 1`).
     fn parents(&self, l: usize, child: Id) -> impl Iterator<Item = Id> + '_ {
         let e = &self.edges[l];
@@ -98,6 +95,22 @@ impl Above {
         });
         let lo = index.partition_point(|x| x.0 < v);
         index[lo..].iter().take_while(move |x| x.0 == v).map(|x| x.1)
+    }
+
+    /// The sets at slot `t` holding a value that `r`, a relation whose
+    /// top slot is `t`, reads there (its top level's values, written or
+    /// read only; every set where it holds [`ANY`]), increasing.
+    pub(super) fn heads(&mut self, st: &Store, r: Id, t: usize) -> Vec<Id> {
+        self.reach(st, t);
+        let reads: Vec<Value> = st.entries(r).into_iter().map(|e| e.0).collect();
+        let mut heads: Vec<Id> = if reads.contains(&ANY) {
+            self.levels[t].clone()
+        } else {
+            reads.iter().flat_map(|&v| self.with_value(st, t, v).collect::<Vec<_>>()).collect()
+        };
+        heads.sort_unstable();
+        heads.dedup();
+        heads
     }
 
     /// Per slot `0..=t`, its sets with the number of prefixes (vectors of
@@ -138,19 +151,8 @@ impl Ldd {
         g: usize,
         t: usize,
     ) -> DdResult<Id> {
-        above.reach(st, t);
-        // The values of slot `t` the relation reads (its top level's,
-        // written or read only).
-        let reads: Vec<Value> = st.entries(r).into_iter().map(|e| e.0).collect();
-        let mut heads: Vec<Id> = if reads.contains(&ANY) {
-            above.level(t).to_vec()
-        } else {
-            reads.iter().flat_map(|&v| above.with_value(&*st, t, v).collect::<Vec<_>>()).collect()
-        };
-        heads.sort_unstable();
-        heads.dedup();
         let mut new: Vec<(Id, Id)> = Vec::new();
-        for h in heads {
+        for h in above.heads(st, r, t) {
             let x = self.image_rec(st, h, r, g, t)?;
             if x != EMPTY {
                 new.push((h, x));
@@ -194,7 +196,72 @@ mod tests {
     use super::super::test_sets::{scattered, vectors};
 
     /// Groups with their tops at every slot (read-only, written, with
-    /// untouched slots between): the image from the top equals the walk
+    /// untouched slots between), over 5 slots.
+    fn shapes_at_every_depth() -> Vec<GroupShape> {
+        vec![
+            shape(&[0, 3], &[3]),
+            shape(&[1], &[1]),
+            shape(&[1, 4], &[]),
+            shape(&[2, 3, 4], &[2, 4]),
+            shape(&[3], &[3]),
+            shape(&[4], &[4]),
+        ]
+    }
+
+    /// The enabling test ([`Diagram::enables`]) answers as the emptiness
+    /// of the image from the top slot and of the walk from the root, on
+    /// dense and sparse sets and relations of a few pairs (some reading
+    /// value 3, which no set holds), enabled and not; also once the store
+    /// collected.
+    #[test]
+    fn enabling_test_answers_as_the_image() {
+        let k = 5;
+        let shapes = shapes_at_every_depth();
+        let layout = Layout::for_initial(Encoding::List, &[0; 5]);
+        let d = Ldd::new(layout, &shapes, 1 << 18, false).unwrap();
+        let (mut enabled, mut disabled) = (0, 0);
+        for seed in 0..40u32 {
+            let rels: Vec<Id> = shapes
+                .iter()
+                .enumerate()
+                .map(|(g, s)| {
+                    let pairs: Vec<(Vec<Value>, Vec<Value>)> = (0..4u32.pow(s.proj.len() as u32))
+                        .filter(|code| code.wrapping_mul(2_654_435_761).wrapping_add(seed * 7 + g as u32).is_multiple_of(13))
+                        .map(|code| {
+                            let cur = (0..s.proj.len()).map(|i| (code >> (2 * i)) % 4).collect();
+                            (cur, s.write.iter().map(|_| code % 3).collect())
+                        })
+                        .collect();
+                    d.relation(s, &pairs).unwrap()
+                })
+                .collect();
+            let dense = scattered(k, seed);
+            let sparse: Vec<Vec<Value>> = dense.iter().step_by(9 + seed as usize % 7).cloned().collect();
+            for states in [&dense, &sparse] {
+                let s = d.states(states).unwrap();
+                if seed == 20 {
+                    let mut roots = rels.clone();
+                    roots.push(s);
+                    d.store.borrow_mut().collect(roots);
+                }
+                for (g, &r) in rels.iter().enumerate() {
+                    let answer = d.enables(&s, &r, g);
+                    let walk = d.image_rec(&mut d.store.borrow_mut(), s, r, g, 0).unwrap();
+                    assert_eq!(answer, walk != EMPTY, "seed {seed} group {g}");
+                    let image = d.image(&s, &r, g).unwrap();
+                    assert_eq!(image, walk, "seed {seed} group {g}");
+                    if answer {
+                        enabled += 1;
+                    } else {
+                        disabled += 1;
+                    }
+                }
+            }
+        }
+        assert!(enabled > 50 && disabled > 50, "{enabled} enabled, {disabled} not");
+    }
+
+    /// Groups with their tops at every slot: the image from the top equals the walk
     /// from the root and the successors enumerated one state at a time,
     /// set after set (the levels are rebuilt per set), also once the
     /// store collected; the transition counts from the top equal those
@@ -202,14 +269,7 @@ mod tests {
     #[test]
     fn top_slot_image_equals_the_root_walk() {
         let k = 5;
-        let shapes = vec![
-            shape(&[0, 3], &[3]),
-            shape(&[1], &[1]),
-            shape(&[1, 4], &[]),
-            shape(&[2, 3, 4], &[2, 4]),
-            shape(&[3], &[3]),
-            shape(&[4], &[4]),
-        ];
+        let shapes = shapes_at_every_depth();
         let layout = Layout::for_initial(Encoding::List, &[0; 5]);
         let d = Ldd::new(layout, &shapes, 1 << 18, false).unwrap();
         // Group g: from each projection (values 0..3) whose sum is not a

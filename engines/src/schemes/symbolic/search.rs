@@ -380,8 +380,9 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
     /// ([`Search::learn_explicitly`]), their successors found by learning
     /// on them are their image by every group: those states need no
     /// relational product, and the successors not visited are added the
-    /// same way (issue 36: an image walks the frontier from the root, 74 ms
-    /// each on BridgeAndVehicles-PT-V20P10N50). Otherwise the groups that
+    /// same way (issue 36: an image cost 74 ms each on
+    /// BridgeAndVehicles-PT-V20P10N50 when it walked the frontier from the
+    /// root; it now starts at the group's top slot). Otherwise the groups that
     /// the groups of [`Search::produced`] (or those the last batch
     /// enabled) affect are marked dirty and the states are returned.
     /// `live` holds the caller's sets, kept through garbage collections.
@@ -487,10 +488,8 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
     /// The successors of `from` (a subset of the visited set) by group
     /// `g` that are not visited, learning `g` first
     /// ([`Search::learn_pending`]) and noting `g` as their producer
-    /// ([`Search::admit`]). Where the encoding has the suffixes of
-    /// `from` below `g`'s first slot ([`Diagram::suffixes`], shared by the
-    /// groups of that slot), the enabling test looks at them only, and a
-    /// group that no state enables costs no image.
+    /// ([`Search::admit`]). A group that no state of `from` enables
+    /// ([`Diagram::enables`]) costs no image.
     fn successors(&mut self, g: usize, from: &D::Set) -> Result<D::Set, Stop> {
         if !self.owed[g] {
             return Ok(self.d.empty());
@@ -499,30 +498,26 @@ impl<'a, 'm, D: Diagram> Search<'a, 'm, D> {
         self.learn_for(g, from)?;
         let started = Instant::now();
         self.figures.applications += 1;
-        let top = self.shapes[g].proj.first().copied().unwrap_or(0);
         self.owed[g] = false;
         let rel = self.rels[g].clone();
-        let new = self.unvisited_image(from, &rel, (g, top), &[g]);
+        let new = self.unvisited_image(from, &rel, g, &[g]);
         self.figures.apply_ns += started.elapsed().as_nanos() as u64;
         new
     }
 
     /// The successors of `from` by `rel` that are not visited, `rel` the
     /// relation of the group (or merged class, [`Diagram::classes`]) of
-    /// index `unit.0` whose top slot is `unit.1`; `producers` are noted
-    /// where there are some. No image where the suffixes of `from` below
-    /// the top do not enable `rel`.
+    /// index `unit`; `producers` are noted where there are some. No image
+    /// where no state of `from` enables `rel` ([`Diagram::enables`]).
     fn unvisited_image(
         &mut self,
         from: &D::Set,
         rel: &D::Set,
-        (unit, top): (usize, usize),
+        unit: usize,
         producers: &[usize],
     ) -> Result<D::Set, Stop> {
-        if let Some(suffixes) = self.d.suffixes(from, top)? {
-            if !self.d.enables(&suffixes, rel, unit, top) {
-                return Ok(self.d.empty());
-            }
+        if !self.d.enables(from, rel, unit) {
+            return Ok(self.d.empty());
         }
         self.figures.images += 1;
         let img = self.d.image(from, rel, unit)?;
