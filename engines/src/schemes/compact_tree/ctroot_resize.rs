@@ -211,30 +211,50 @@ mod tests {
     fn keys_widen_in_place_at_a_bucket_count_not_a_power_of_two() {
         let budget = Budget::unlimited();
         let buckets = Buckets::new(5, 8); // 1280
-        let mut t = ClearyTable::with_buckets("w".into(), shape(12, 10, 10), buckets, budget.clone())
+        let t = ClearyTable::with_buckets("w".into(), shape(12, 10, 10), buckets, budget.clone())
             .unwrap()
             .with_hash_base(12);
-        let (mut bits, mut reference, mut x) = (12u32, HashSet::new(), 7u64);
-        for step in [1u32, 3, 2] {
-            for _ in 0..300 {
+        let t = widen_in_steps(t, &budget, 12, &[1, 3, 2], 300);
+        assert_eq!(t.buckets(), 1280);
+        assert_eq!(budget.reserved(), array_bytes(18, buckets));
+    }
+
+    /// Fills `t` (keys of `base` bits, its hash layered from that base)
+    /// and widens its keys by each of `steps` in turn, `inserts` keys
+    /// before each: every key stays findable, keys using the new bits go
+    /// in, and the budget holds exactly the array.
+    fn widen_in_steps(
+        mut t: ClearyTable,
+        budget: &Budget,
+        base: u32,
+        steps: &[u32],
+        inserts: usize,
+    ) -> ClearyTable {
+        let (mut bits, mut reference, mut x) = (base, HashSet::new(), 7u64);
+        for &step in steps {
+            for _ in 0..inserts {
                 x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 let k = (x >> 20) % (1 << bits);
                 assert_eq!(t.find_or_insert(k).unwrap(), reference.insert(k));
             }
-            t.widen_keys(shape(bits + step, 10, 10)).unwrap();
+            let log2 = t.log2_buckets();
+            t.widen_keys(shape(bits + step, log2, log2)).unwrap();
             bits += step;
-            assert_eq!((t.buckets(), t.key_bits()), (1280, bits));
-            assert_eq!(t.entry_bits(), bits - 10 + 3);
-            assert_eq!(budget.reserved(), array_bytes(bits, buckets));
+            assert_eq!(t.key_bits(), bits);
+            assert_eq!(t.entry_bits(), bits - log2 + 3);
+            assert_eq!(budget.reserved(), t.alloc_bytes());
+            assert_eq!(8 * t.packed.words.capacity() as u64, t.alloc_bytes());
             t.check_invariants();
             assert_eq!(keys_of(&t), reference);
             for &k in &reference {
                 assert!(t.contains(k));
             }
+            // Keys using the new bits go in as well.
             let wide = (1 << (bits - 1)) | (x % 1000);
             assert!(t.find_or_insert(wide).unwrap());
             reference.insert(wide);
         }
+        t
     }
 
     #[test]
@@ -255,35 +275,12 @@ mod tests {
     fn keys_widen_in_place_and_stay_findable() {
         for (base, steps) in [(10u32, [1u32, 3, 1]), (16, [2, 1, 5])] {
             let budget = Budget::unlimited();
-            let mut t = ClearyTable::new("w", shape(base, 10, 10), budget.clone())
+            let t = ClearyTable::new("w", shape(base, 10, 10), budget.clone())
                 .unwrap()
                 .with_hash_base(base);
-            let mut bits = base;
-            let mut reference = HashSet::new();
-            let mut x = 7u64;
-            for step in steps {
-                for _ in 0..150 {
-                    x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-                    let k = (x >> 20) % (1 << bits);
-                    assert_eq!(t.find_or_insert(k).unwrap(), reference.insert(k));
-                }
-                let log2 = t.log2_buckets();
-                t.widen_keys(shape(bits + step, log2, log2)).unwrap();
-                bits += step;
-                assert_eq!(t.key_bits(), bits);
-                assert_eq!(t.entry_bits(), bits - log2 + 3);
-                assert_eq!(budget.reserved(), table_bytes(bits, log2));
-                assert_eq!(8 * t.packed.words.capacity() as u64, t.alloc_bytes());
-                t.check_invariants();
-                assert_eq!(keys_of(&t), reference);
-                for &k in &reference {
-                    assert!(t.contains(k));
-                }
-                // Keys using the new bits go in as well.
-                let wide = (1 << (bits - 1)) | (x % 1000);
-                assert!(t.find_or_insert(wide).unwrap());
-                reference.insert(wide);
-            }
+            let t = widen_in_steps(t, &budget, base, &steps, 150);
+            let bits = base + steps.iter().sum::<u32>();
+            assert_eq!(budget.reserved(), table_bytes(bits, t.log2_buckets()));
         }
     }
 
