@@ -5,7 +5,7 @@
 //! answers like a `HashSet` on the adversarial streams.
 
 use super::*;
-use crate::schemes::compact_tree::NodeGrowth;
+use crate::schemes::compact_tree::TableGrowth;
 
 fn with_growth(threads: usize, form: Option<&str>, growth: &str) -> EngineOptions {
     let mut o = opts(threads, form);
@@ -22,7 +22,7 @@ fn every_node_growth_keeps_every_count_and_answer() {
         .explore(&model, &opts(1, None), Default::default())
         .unwrap();
     let spec = find("compact-tree").expect("compact-tree is registered");
-    for &(growth, _) in <NodeGrowth as Word>::WORDS {
+    for &(growth, _) in <TableGrowth as Word>::WORDS {
         for (threads, form) in configurations(spec) {
             let what = format!("node_growth={growth} threads={threads} form={form:?}");
             let options = with_growth(threads, form, growth);

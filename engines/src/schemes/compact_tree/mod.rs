@@ -86,7 +86,7 @@ mod ctroot_split;
 mod root_key;
 mod spec;
 
-pub use spec::{NodeGrowth, RootGrowth, RootKeyMode, RootSize, SPEC};
+pub use spec::{RootKeyMode, RootSize, TableGrowth, SPEC};
 
 use crate::blocks::budget::Budget;
 use crate::blocks::index_table::Growth;
@@ -219,8 +219,8 @@ impl CompactTreeConfig {
             },
             self.max_load,
             self.grow_load,
-            word(RootGrowth::of(self.root_growth)),
-            word(NodeGrowth::of(self.node_growth)),
+            word(TableGrowth::of(self.root_growth)),
+            word(TableGrowth::of(self.node_growth)),
             self.incremental,
             word(self.slot_order)
         )

@@ -69,57 +69,32 @@ impl ParamValue for RootSize {
 }
 
 words! {
-    /// How the node tables grow (`node_growth`).
-    pub enum NodeGrowth {
-        /// Bucket array and tuple segments double, as in the paper.
+    /// How a table grows: the node tables (`node_growth`) and, with
+    /// `m=auto`, the root table (`root_growth`).
+    pub enum TableGrowth {
+        /// Doubles (node tables: bucket array and tuple segments), as in
+        /// the paper.
         Double = "double",
-        /// By a quarter (bucket array) and an eighth (tuple segments).
+        /// In small steps: node tables' bucket arrays by a quarter and
+        /// tuple segments by an eighth; the root by a quarter to a seventh.
         Fine = "fine",
     }
 }
 
-impl NodeGrowth {
-    /// The node tables' growth.
+impl TableGrowth {
+    /// The table's growth.
     pub fn growth(self) -> Growth {
         match self {
-            NodeGrowth::Double => Growth::Double,
-            NodeGrowth::Fine => Growth::Fine,
+            TableGrowth::Double => Growth::Double,
+            TableGrowth::Fine => Growth::Fine,
         }
     }
 
     /// The parameter value of `growth`.
     pub fn of(growth: Growth) -> Self {
         match growth {
-            Growth::Double => NodeGrowth::Double,
-            Growth::Fine => NodeGrowth::Fine,
-        }
-    }
-}
-
-words! {
-    /// How the root table grows with `m=auto` (`root_growth`).
-    pub enum RootGrowth {
-        /// Doubles at `grow_load`.
-        Double = "double",
-        /// By a quarter to a seventh at `grow_load`.
-        Fine = "fine",
-    }
-}
-
-impl RootGrowth {
-    /// The root table's growth.
-    pub fn growth(self) -> Growth {
-        match self {
-            RootGrowth::Double => Growth::Double,
-            RootGrowth::Fine => Growth::Fine,
-        }
-    }
-
-    /// The parameter value of `growth`.
-    pub fn of(growth: Growth) -> Self {
-        match growth {
-            Growth::Double => RootGrowth::Double,
-            Growth::Fine => RootGrowth::Fine,
+            Growth::Double => TableGrowth::Double,
+            Growth::Fine => TableGrowth::Fine,
         }
     }
 }
@@ -153,14 +128,14 @@ params! {
         /// with m=auto: how the root table grows at grow_load: double, or fine (bucket counts
         /// c*2^j, 4 <= c < 8, by a quarter to a seventh: load 0.6..0.75 instead of 0.375..0.75,
         /// about three times the re-insertions); the concurrent form's shared root doubles
-        ROOT_GROWTH: RootGrowth = "root_growth", default RootGrowth::Double;
+        ROOT_GROWTH: TableGrowth = "root_growth", default TableGrowth::Double;
         /// fixed: root keys of 2w bits as in the paper; adaptive: of the children's current index
         /// width, re-stored as node tables grow
         ROOT_KEY: RootKeyMode = "root_key", default RootKeyMode::Adaptive;
         /// how the sequential node tables grow: double (bucket arrays and tuple segments, as in the
         /// paper) or fine (bucket arrays by a quarter, tuple segments by an eighth: allocation close
         /// to use); the concurrent form's shared tables double
-        NODE_GROWTH: NodeGrowth = "node_growth", default NodeGrowth::Fine;
+        NODE_GROWTH: TableGrowth = "node_growth", default TableGrowth::Fine;
         /// reuse the predecessor's node indices
         INCREMENTAL: bool = "incremental", default true;
         /// which slot each leaf of the tree holds: model (the model's order), groups (chained by
