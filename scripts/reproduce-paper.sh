@@ -53,6 +53,7 @@ campaigns=(
   "ct-spin-ma|ct-spin-ma-1e5-1e6-vmhwm|--suite beem-promela --min-states 100001 --max-states 1e6 --engines compact-tree,spin-ma --timeout 300 --mem-limit 6"
   "dd-beem-promela|dd-beem-promela-le1e5|--suite beem-promela --max-states 1e5 --engines bdd,mdd --timeout 180 --mem-limit 4"
   "b-explicit-ge1e5|b-explicit-ge1e5 b-explicit-ge1e5-rest b-explicit-ge1e5-train0|--suite b,eventb --min-states 1e5 --engines $explicit --engines-where-first-finished --timeout 180 --mem-limit 6"
+  "promela-explicit|promela-explicit-lt1e5 promela-explicit-1e5-1e6 promela-explicit-1e6-1e7-shard1of2 promela-explicit-1e6-1e7-shard2of2|--suite beem-promela --max-states 1e7 --engines $explicit,spin,spin-collapse,spin-ma --engines-where-first-finished --timeout 180 --mem-limit 8"
 )
 
 results="results/reproduced" only="" list=0 plan=0 slurm="" dry_run=0 statebench=""
